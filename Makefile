@@ -1,0 +1,32 @@
+# Two commands for a newcomer:  `make run`  (the whole service on embedded defaults)
+#                               `make test` (install everything the tests need, then run them)
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test install bench clean
+
+$(STAMP): pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+# Web + worker (with embedded beat) + local mail sink, SQLite and the embedded SQLite broker.
+run: $(STAMP)
+	$(BIN)/flask --app service db-upgrade
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/honcho start
+
+# Debian's Chromium is what the browser tests drive (Playwright never downloads a browser here).
+test: $(STAMP)
+	@command -v chromium >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq chromium >/dev/null)
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+bench: $(STAMP)
+	for b in bench/*.py; do $(BIN)/python $$b; done
+
+clean:
+	rm -rf $(VENV) instance .pytest_cache
