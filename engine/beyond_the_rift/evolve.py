@@ -1,0 +1,247 @@
+"""Applying events to a state (the contract's `evolve`) and the fast state copy.
+
+Events are facts: they carry every random outcome (shuffled orders, drawn cards) and every choice, so
+applying them needs no randomness and no validation.  Each handler mutates the state it is given.
+"""
+
+from __future__ import annotations
+
+from .content import CONTENT
+
+
+def jcopy(x):
+    """Copy of plain JSON data (dicts, lists, scalars); several times faster than copy.deepcopy."""
+    if isinstance(x, dict):
+        return {k: jcopy(v) if isinstance(v, (dict, list)) else v for k, v in x.items()}
+    if isinstance(x, list):
+        return [jcopy(v) if isinstance(v, (dict, list)) else v for v in x]
+    return x
+
+
+def _copy_area(area: list) -> list:
+    return [{**p, "att": [dict(a) for a in p["att"]]} for p in area]
+
+
+def copy_state(s: dict | None) -> dict | None:
+    """Hand-written copy of the state: the big static parts (card map, options) are copied shallowly
+    because nothing ever mutates them after setup."""
+    if s is None:
+        return None
+    out = dict(s)
+    out["heroes"] = [{**h, "hand": list(h["hand"]), "deck": list(h["deck"]), "discard": list(h["discard"]),
+                      "area": _copy_area(h["area"]), "used_terrain": list(h["used_terrain"]),
+                      "pledges": [dict(p) for p in h["pledges"]],
+                      "plan": h["plan"]} for h in s["heroes"]]
+    out["enemies"] = [{**e, "att": [dict(a) for a in e["att"]], "tmp": list(e["tmp"])} for e in s["enemies"]]
+    out["terrain"] = list(s["terrain"])
+    out["removed_terrain"] = list(s["removed_terrain"])
+    out["defeated"] = list(s["defeated"])
+    out["entered"] = list(s["entered"])
+    out["piles"] = {k: list(v) for k, v in s["piles"].items()}
+    out["summon"] = {k: list(v) for k, v in s["summon"].items()}
+    out["aside"] = list(s["aside"])
+    out["limbo"] = list(s["limbo"])
+    out["tiebreak"] = list(s["tiebreak"])
+    out["spawned"] = list(s["spawned"])
+    out["cards"] = s["cards"]
+    out["owner"] = dict(s["owner"])
+    out["options"] = s["options"]
+    out["campaign"] = s["campaign"]
+    for key in ("attack", "defense", "prompt", "action", "tasks", "result"):
+        out[key] = jcopy(s[key])
+    return out
+
+
+def _home(s: dict, cid: str) -> list:
+    """The discard pile a card returns to: hero cards and (played) Wounds to the owner's discard,
+    Fatigue to the Fatigue discard (section 1.16)."""
+    k = CONTENT.cards[s["cards"][cid]]["kind"]
+    if k == "fatigue":
+        return s["piles"]["fatigue_discard"]
+    if k == "wound":
+        owner = s["owner"].get(cid)
+        return s["heroes"][owner]["discard"] if owner is not None else s["piles"]["wound_discard"]
+    return s["heroes"][s["owner"][cid]]["discard"]
+
+
+def _att_home(s: dict, att: dict) -> None:
+    """An attachment leaving play: Wounds/Fatigue to their own discard piles, hero cards to the owner."""
+    cid = att["card"]
+    k = CONTENT.cards[s["cards"][cid]]["kind"]
+    if k == "wound":
+        s["piles"]["wound_discard"].append(cid)
+    elif k == "fatigue":
+        s["piles"]["fatigue_discard"].append(cid)
+    else:
+        s["heroes"][s["owner"][cid]]["discard"].append(cid)
+
+
+def _holder(s: dict, target: str) -> dict | None:
+    """An enemy record, or a persistent (ally) record addressed as "ally:<card>"."""
+    if target.startswith("ally:"):
+        cid = target[5:]
+        for h in s["heroes"]:
+            for p in h["area"]:
+                if p["card"] == cid:
+                    return p
+        return None
+    for e in s["enemies"]:
+        if e["id"] == target:
+            return e
+    return None
+
+
+def _zone(s: dict, seat, zone: str) -> list:
+    return s["limbo"] if zone == "limbo" else s["heroes"][seat][zone]
+
+
+def _rm(lst: list, x) -> None:
+    lst.remove(x)
+
+
+def evolve(s: dict | None, ev: dict) -> dict:
+    t = ev["type"]
+    if t == "setup":
+        return jcopy(ev["state"])
+    h = s["heroes"][ev["seat"]] if "seat" in ev and isinstance(ev.get("seat"), int) else None
+    if t == "phase":
+        s["phase"] = ev["phase"]
+        s["round"] = ev["round"]
+    elif t == "ap":
+        h["ap"] = ev["ap"]
+    elif t == "hero_set":
+        h[ev["key"]] = jcopy(ev["value"])
+    elif t == "set":
+        s[ev["key"]] = jcopy(ev["value"])
+    elif t == "flow":
+        s["tasks"] = jcopy(ev["tasks"])
+        s["prompt"] = jcopy(ev["prompt"])
+        s["action"] = jcopy(ev["action"])
+    elif t == "attack_state":
+        s["attack"] = jcopy(ev["attack"])
+    elif t == "defense_state":
+        s["defense"] = jcopy(ev["defense"])
+    elif t == "draw":
+        for c in ev["cards"]:
+            _rm(h["deck"], c)
+            h["hand"].append(c)
+    elif t == "add_to_discard":
+        _rm(s["piles"][ev["pile"]], ev["card"])
+        s["owner"][ev["card"]] = ev["seat"]
+        h["discard"].append(ev["card"])
+    elif t == "hero_shuffle":
+        h["deck"] = list(ev["order"])
+        h["discard"] = []
+    elif t == "pile_shuffle":
+        s["piles"][ev["pile"]] = list(ev["order"])
+        s["piles"][ev["pile"] + "_discard"] = []
+    elif t == "response":
+        _rm(s["piles"]["response"], ev["card"])
+        s["piles"]["response_discard"].append(ev["card"])
+    elif t == "response_bottom":
+        _rm(s["piles"]["response"], ev["card"])
+        s["piles"]["response"].append(ev["card"])
+    elif t == "deck_discard":
+        _rm(h["deck"], ev["card"])
+        h["discard"].append(ev["card"])
+    elif t == "take":
+        _rm(s["piles"][ev["pile"]], ev["card"])
+        s["owner"][ev["card"]] = ev["seat"]
+        h["hand"].append(ev["card"])
+    elif t == "deck_top":
+        _rm(s["piles"][ev["pile"]], ev["card"])
+        s["owner"][ev["card"]] = ev["seat"]
+        h["deck"].insert(0, ev["card"])
+    elif t == "play":
+        _rm(h["hand"], ev["card"])
+        s["limbo"].append(ev["card"])
+    elif t == "reveal":
+        for c in ev["cards"]:
+            _rm(h["deck"], c)
+            s["limbo"].append(c)
+    elif t == "to_hand":
+        _rm(s["limbo"], ev["card"])
+        h["hand"].append(ev["card"])
+    elif t == "discard":
+        src = _zone(s, ev.get("seat"), ev["from"])
+        for c in ev["cards"]:
+            _rm(src, c)
+            _home(s, c).append(c)
+            if CONTENT.cards[s["cards"][c]]["kind"] == "fatigue":
+                s["owner"].pop(c, None)
+    elif t == "heal":
+        _rm(h["hand"], ev["card"])
+        s["owner"].pop(ev["card"], None)
+        s["piles"][ev["pile"] + "_discard"].append(ev["card"])
+    elif t == "spawn":
+        rec = jcopy(ev["enemy"])
+        src = ev["from"]
+        if src == "deck":
+            _rm(s["piles"]["enemy"], rec["card"])
+        elif src == "summon":
+            _rm(s["summon"][rec["type"]], rec["card"])
+        elif src == "aside":
+            _rm(s["aside"], rec["card"])
+        s["enemies"].append(rec)
+        s["next_e"] = max(s["next_e"], int(rec["id"][1:]) + 1)
+        if rec["type"] not in s["entered"]:
+            s["entered"].append(rec["type"])
+        s["spawned"].append(rec["id"])
+    elif t == "terrain_in":
+        if ev["from"] == "deck":
+            _rm(s["piles"]["terrain"], ev["card"])
+        s["terrain"].append(ev["card"])
+    elif t == "terrain_out":
+        _rm(s["terrain"], ev["card"])
+        s["removed_terrain"].append(s["cards"][ev["card"]])
+    elif t == "enemy_move":
+        _holder(s, ev["enemy"])["area"] = ev["area"]
+    elif t == "attach":
+        rec = _holder(s, ev["to"])
+        src = ev["from"]
+        if src == "limbo":
+            _rm(s["limbo"], ev["card"])
+        else:
+            _rm(s["piles"][src], ev["card"])
+        rec["att"].append({"card": ev["card"], "mods": ev.get("mods"), "until": ev.get("until")})
+    elif t == "detach":
+        rec = _holder(s, ev["to"])
+        for a in rec["att"]:
+            if a["card"] == ev["card"]:
+                rec["att"].remove(a)
+                _att_home(s, a)
+                break
+    elif t == "enemy_dies":
+        rec = _holder(s, ev["enemy"])
+        for a in rec["att"]:
+            _att_home(s, a)
+        s["enemies"].remove(rec)
+        s["defeated"].append(rec["type"])
+    elif t == "enemy_tmp":
+        _holder(s, ev["enemy"])["tmp"].append({"stat": ev["stat"], "n": ev["n"], "dur": ev["dur"]})
+    elif t == "clear_tmp":
+        for e in s["enemies"]:
+            e["tmp"] = [m for m in e["tmp"] if m["dur"] not in ev["durs"]]
+    elif t == "persist":
+        _rm(s["limbo"], ev["card"])
+        s["heroes"][ev["area"]]["area"].append(
+            {"card": ev["card"], "ally": jcopy(ev.get("ally")), "bonus": ev.get("bonus"), "att": []})
+    elif t == "persist_gone":
+        for hh in s["heroes"]:
+            for p in hh["area"]:
+                if p["card"] == ev["card"]:
+                    hh["area"].remove(p)
+                    for a in p["att"]:
+                        _att_home(s, a)
+                    s["heroes"][s["owner"][p["card"]]]["discard"].append(p["card"])
+                    break
+    elif t == "threat":
+        s["threat"] = ev["threat"]
+    elif t == "result":
+        s["result"] = jcopy(ev["result"])
+        s["phase"] = "over"
+        s["tasks"] = []
+        s["prompt"] = None
+        s["action"] = None
+    # Narrative events (attack_result, enemy_step, enemy_attack, special, peek, note, ...) change nothing.
+    return s

@@ -1,0 +1,166 @@
+"""Beyond the Rift behind the engine contract (engine/core.py).
+
+Decisions are step-wise: every move is one atomic decision (one button, one emailed link).  Moves by
+context:
+
+* hero phase, active hero: attack / play / wound / draw / cycle / discard_ap / engage / disengage / board /
+  open / interact / mode / done / done_final; a hero with a deferred discard-down also has discard moves
+  (any other move first applies the DISCARD-ORDER default, section 3.5); a DONE hero has `undone`.
+* an action being built asks one target at a time (`choose` ... / `cancel`); opening a door asks the AP
+  to spend (`spend`); cycling picks cards one by one (`pick` / `finish`).
+* an open attack: the attacker has add / add_wound / resolve, the other heroes aid / no_aid.
+* the enemy phase stops only at defense points of heroes who asked to be consulted (defense mode ask,
+  or ask_if: damage >= 2 or Wounds+Fatigue in hand >= hand size - 2) and at reactions of heroes in ask
+  mode: defend / spend / defend_wound / wound / to_ally / plan / confirm, aid_defense / no_aid,
+  react / pass.
+
+Timeout defaults (`default_move`, section 3.9): hero phase -> done (after the default discard-down);
+an open attack -> the attacker resolves, the others do not aid; a target choice, a door amount or a cycle
+-> cancel; a reveal pick -> finish (keep nothing more); a peek -> keep; a choose-op -> its first option;
+a defense prompt -> `plan` (the defender's standing defense plan applied on top of what they committed);
+defense aid -> no_aid; a reaction prompt -> the plan's REACT line if it names one of the cards, else pass.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..core import Game, IllegalMove
+from . import enemy_phase as ep
+from . import hero_phase as hp
+from . import model as m
+from . import text
+from .evolve import copy_state, evolve
+from .phases import run
+from .primitives import Ctx, Stop
+from .setup import start_events
+
+
+class BeyondTheRift(Game):
+    name = "beyond-the-rift"
+    title = "Beyond the Rift"
+    rules_version = "1"
+    min_players = 1
+    max_players = 4
+
+    def start(self, players: int, options: dict | None = None, seed: int = 0) -> list[dict]:
+        return start_events(players, options, seed)
+
+    def evolve(self, state, event):
+        return evolve(state, event)
+
+    def copy_state(self, state):
+        return copy_state(state)
+
+    # ---- decisions ------------------------------------------------------------------------------
+
+    def to_act(self, state: dict) -> list[int]:
+        if state["result"] is not None:
+            return []
+        if state["prompt"] is not None:
+            return list(state["prompt"]["seats"])
+        if state["attack"] is not None:
+            att = state["attack"]
+            return [att["by"]] + [s for s in range(state["n"]) if s != att["by"] and hp.attack_window_moves(state, s)]
+        if state["phase"] == "hero":
+            return [s for s, h in enumerate(state["heroes"]) if h["status"] == "active"]
+        return []
+
+    def legal_moves(self, state: dict, seat: int) -> list[dict]:
+        if state["result"] is not None or not isinstance(seat, int) or not 0 <= seat < state["n"]:
+            return []
+        p = state["prompt"]
+        if p is not None:
+            if seat not in p["seats"]:
+                return []
+            return ep.defense_moves(state, seat) if p["kind"] == "defense" else hp.prompt_moves(state, seat)
+        if state["attack"] is not None:
+            return hp.attack_window_moves(state, seat)
+        if state["phase"] == "hero":
+            return hp.hero_moves(state, seat)
+        return []
+
+    def play(self, state: dict, seat: int, move: dict, rng: random.Random) -> list[dict]:
+        if state["result"] is not None:
+            raise IllegalMove("the scenario is over", "game_over", move)
+        legal = self.legal_moves(state, seat)
+        if not legal:
+            raise IllegalMove("you have nothing to decide now", "not_your_turn", move)
+        if not isinstance(move, dict) or move not in legal:
+            raise IllegalMove("that move is not allowed now", "illegal", move)
+        ctx = Ctx(copy_state(state), rng)
+        before = _touch_marks(ctx.s)
+        try:
+            hp.perform(ctx, seat, move)
+            run(ctx)
+            _reopen_done(ctx, seat, before)
+        except Stop:
+            pass
+        return ctx.finish()
+
+    def default_move(self, state: dict, seat: int) -> dict:
+        moves = self.legal_moves(state, seat)
+        if not moves or seat not in self.to_act(state):
+            raise IllegalMove("that seat has nothing to decide", "not_your_turn")
+        p = state["prompt"]
+        if p is not None:
+            k = p["kind"]
+            if k == "defense":
+                return {"type": "plan"} if seat == state["defense"]["hero"] else {"type": "no_aid"}
+            if k == "react":
+                plan = state["heroes"][seat]["plan"]["react"]
+                for mv in moves:
+                    if mv["type"] == "react" and state["cards"][mv["card"]] in plan:
+                        return mv
+                return {"type": "pass"}
+            want = {"choose": "cancel", "amount": "cancel", "cycle": "cancel", "pick": "finish", "bottom": "keep"}
+            if k in want:
+                return {"type": want[k]}
+            return moves[0]
+        if state["attack"] is not None:
+            return {"type": "resolve"} if seat == state["attack"]["by"] else {"type": "no_aid"}
+        return {"type": "done"}
+
+    # ---- what people see ------------------------------------------------------------------------
+
+    def view(self, state: dict, seat: int | None) -> dict:
+        return text.view(state, seat, self.to_act(state))
+
+    def result(self, state: dict) -> dict | None:
+        res = state["result"]
+        if res is None:
+            return None
+        win = res["outcome"] == "win"
+        seats = list(range(state["n"]))
+        return {"scores": {str(s): (1 if win else 0) for s in seats}, "winners": seats if win else [],
+                "outcome": res["outcome"], "reason": res["reason"], "scenario": state["scenario"],
+                "rounds": res["round"], "rewards": res.get("rewards", {}) if win else {}}
+
+    def render_text(self, view: dict) -> str:
+        return text.render(view)
+
+    def describe_move(self, move: dict, state: dict | None = None) -> str:
+        return text.describe_move(move, state)
+
+    def describe_event(self, event: dict, seat: int | None = None) -> str | None:
+        return text.describe_event(self.redact_event(event, seat), seat)
+
+    def redact_event(self, event: dict, seat: int | None) -> dict:
+        return text.redact_event(event, seat)
+
+
+def _touch_marks(s: dict) -> list:
+    return [(sorted(e["id"] for e in m.enemies_in(s, seat)), len(h["area"]), h["ap"], len(h["hand"]))
+            for seat, h in enumerate(s["heroes"])]
+
+
+def _reopen_done(ctx: Ctx, actor: int, before: list) -> None:
+    """DONE is cleared when another hero's action touches this hero: AP or cards given, an enemy moved
+    into or out of their area, a persistent card put in their area (section 3.2)."""
+    s = ctx.s
+    if s["phase"] != "hero" or s["result"] is not None:
+        return
+    after = _touch_marks(s)
+    for seat, h in enumerate(s["heroes"]):
+        if seat != actor and h["status"] == "done" and before[seat] != after[seat]:
+            ctx.emit({"type": "hero_set", "seat": seat, "key": "status", "value": "active", "why": "touched"})

@@ -1,0 +1,102 @@
+"""Configuration: the environment variables of DESIGN.md, with embedded defaults under `instance/`.
+
+Every process (web, worker, mail sink, CLI) reads the same variables, so one Procfile serves the
+embedded default and production alike.  Nothing here needs a server: SQLite for the database and
+kombu's SQLAlchemy transport on a SQLite file for the broker.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from urllib.parse import urlsplit
+
+# The local mail sink (Procfile `mail`) listens here when SMTP_URL is unset.
+MAIL_SINK_PORT = 8025
+
+
+def default_instance_path() -> Path:
+    """`instance/` beside the package, i.e. at the repository root in a checkout/editable install."""
+    override = os.environ.get("RIFTPOST_INSTANCE")
+    if override:
+        return Path(override).resolve()
+    return Path(__file__).resolve().parent.parent / "instance"
+
+
+def _secret_key(instance: Path) -> str:
+    """SECRET_KEY from the environment, else one generated once and kept in instance/secret_key.
+
+    Several processes may start at once under honcho, so the file is created exclusively and a
+    loser of that race reads the winner's key.
+    """
+    if os.environ.get("SECRET_KEY"):
+        return os.environ["SECRET_KEY"]
+    path = instance / "secret_key"
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        for _ in range(50):  # the winner may not have written yet
+            key = path.read_text().strip()
+            if key:
+                return key
+            import time
+
+            time.sleep(0.02)
+        raise RuntimeError(f"{path} is empty")
+    with os.fdopen(fd, "w") as handle:
+        key = secrets.token_urlsafe(48)
+        handle.write(key)
+    return key
+
+
+def _split(value: str | None) -> list[str]:
+    return [part.strip() for part in (value or "").split(",") if part.strip()]
+
+
+def from_env(instance: Path | None = None) -> dict:
+    """The settings as a dict of Flask config keys."""
+    instance = instance or default_instance_path()
+    instance.mkdir(parents=True, exist_ok=True)
+    smtp_url = os.environ.get("SMTP_URL") or ""
+    mail_from = os.environ.get("MAIL_FROM") or "riftpost@localhost"
+    return {
+        "INSTANCE_PATH": str(instance),
+        "DATABASE_URL": os.environ.get("DATABASE_URL") or f"sqlite:///{instance / 'app.sqlite'}",
+        "CELERY_BROKER_URL": os.environ.get("CELERY_BROKER_URL")
+        or f"sqla+sqlite:///{instance / 'broker.sqlite'}",
+        # Unset SMTP_URL means "embedded mode": mail goes to the Procfile's local sink and the
+        # dev mailbox page shows it.  With SMTP_URL set that page does not exist at all.
+        "SMTP_URL": smtp_url or f"smtp://127.0.0.1:{MAIL_SINK_PORT}",
+        "DEV_MAILBOX": not smtp_url,
+        "MAILDIR": str(instance / "mail"),
+        "BASE_URL": (os.environ.get("BASE_URL") or "http://127.0.0.1:5000").rstrip("/"),
+        "SECRET_KEY": _secret_key(instance),
+        # Older keys still verify links and sessions after a rotation (newest is SECRET_KEY).
+        "SECRET_KEY_FALLBACKS": _split(os.environ.get("SECRET_KEY_FALLBACKS")),
+        "MAIL_FROM": mail_from,
+        "MAIL_DOMAIN": mail_from.rpartition("@")[2] or "localhost",
+        # Snapshot every N events (and at every change of the seats to act).
+        "SNAPSHOT_EVERY": int(os.environ.get("RIFTPOST_SNAPSHOT_EVERY") or 25),
+        # Links: a player's page link lives as long as a slow game; a move link a few weeks.
+        "PLAYER_LINK_MAX_AGE": 365 * 24 * 3600,
+        "MOVE_LINK_MAX_AGE": 60 * 24 * 3600,
+        # After a commit the web nudges the worker; the beat scan is what guarantees delivery.
+        "OUTBOX_KICK": True,
+        "OUTBOX_DISPATCH_SECONDS": float(os.environ.get("RIFTPOST_DISPATCH_SECONDS") or 30),
+        "OUTBOX_MAX_ATTEMPTS": 8,
+    }
+
+
+def smtp_address(url: str) -> tuple[str, int, str | None, str | None, bool]:
+    """(host, port, user, password, starttls) from `smtp://user:pw@host:port` (smtps:// = TLS)."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("smtp", "smtps", "smtp+starttls"):
+        raise ValueError(f"SMTP_URL must be smtp://host:port, not {url!r}")
+    return (
+        parts.hostname or "127.0.0.1",
+        parts.port or (465 if parts.scheme == "smtps" else 25),
+        parts.username,
+        parts.password,
+        parts.scheme == "smtp+starttls",
+    )

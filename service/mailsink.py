@@ -1,0 +1,101 @@
+"""The local mail sink for the embedded mode: an SMTP server (aiosmtpd) that keeps every message
+in a Maildir under instance/, where the web's dev mailbox page (/dev/mail) shows them.
+
+    python -m service.mailsink            # 127.0.0.1:8025 -> instance/mail
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import mailbox
+import os
+import re
+import signal
+import threading
+from email import message_from_bytes, policy
+from pathlib import Path
+
+from aiosmtpd.controller import Controller
+
+from service.config import MAIL_SINK_PORT, default_instance_path
+
+log = logging.getLogger(__name__)
+
+
+def ensure_maildir(path: Path) -> None:
+    # mailbox.Maildir(create=True) makes the subfolders only when the folder itself is new.
+    for sub in ("tmp", "new", "cur"):
+        (path / sub).mkdir(parents=True, exist_ok=True)
+
+
+class MaildirHandler:
+    """aiosmtpd handler: deliver each message into a Maildir (atomic: tmp/ then new/)."""
+
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+        ensure_maildir(self.path)
+        self.lock = threading.Lock()
+
+    async def handle_DATA(self, server, session, envelope):  # noqa: N802 - aiosmtpd's hook name
+        message = message_from_bytes(envelope.original_content or envelope.content, policy=policy.default)
+        with self.lock:
+            mailbox.Maildir(self.path, create=True).add(message)
+        log.info("mail to %s: %s", ", ".join(envelope.rcpt_tos), message.get("Subject"))
+        return "250 Message accepted for delivery"
+
+
+def start(maildir: str | Path, host: str = "127.0.0.1", port: int = MAIL_SINK_PORT) -> Controller:
+    """Start a sink serving in a background thread; `.stop()` the returned controller."""
+    controller = Controller(MaildirHandler(maildir), hostname=host, port=port)
+    controller.start()
+    return controller
+
+
+def delivery_order(key: str) -> tuple:
+    """Sort key of a Maildir key: "<seconds>.M<microseconds>P<pid>Q<n>.<host>" in time order."""
+    seconds, _, rest = key.partition(".")
+    match = re.match(r"M(\d+)", rest)
+    try:
+        return (int(seconds), int(match.group(1)) if match else 0, key)
+    except ValueError:
+        return (0, 0, key)
+
+
+def read_all(maildir: str | Path) -> list:
+    """Every message in the Maildir, oldest first, as email.message.EmailMessage objects."""
+    ensure_maildir(Path(maildir))
+    box = mailbox.Maildir(Path(maildir), factory=None)
+    found = []
+    for key in box.keys():
+        with box.get_file(key) as handle:
+            message = message_from_bytes(handle.read(), policy=policy.default)
+        found.append((key, message))
+    found.sort(key=lambda item: delivery_order(item[0]))
+    return [message for _key, message in found]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=MAIL_SINK_PORT)
+    parser.add_argument("--maildir", default=str(default_instance_path() / "mail"))
+    args = parser.parse_args()
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s mailsink %(message)s")
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    signal.signal(signal.SIGINT, lambda *_: stop.set())
+    if os.environ.get("SMTP_URL"):
+        # One Procfile for both modes: with a real SMTP server configured this process idles
+        # (exiting would make honcho stop the others).
+        log.info("SMTP_URL is set: mail goes there, the local sink stays idle")
+        stop.wait()
+        return
+    controller = start(args.maildir, args.host, args.port)
+    log.info("listening on %s:%s, keeping mail in %s", args.host, args.port, args.maildir)
+    stop.wait()
+    controller.stop()
+
+
+if __name__ == "__main__":
+    main()

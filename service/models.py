@@ -1,0 +1,96 @@
+"""The tables (SQLModel).  The schema itself is owned by the Alembic migrations in
+service/migrations; these classes must match them (a test compares the two).
+
+- `games`      the read model of a game: its seq, status, who is to act, its result.
+- `players`    one row per seat, with the email address and mail preferences.
+- `events`     the append-only log: UNIQUE(game_id, seq); nothing updates or deletes a row.
+- `snapshots`  cached states at some seqs (a cache only: deleting them changes nothing but speed).
+- `outbox`     emails to send, written in the same transaction as the events that caused them.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any, Optional
+
+import sqlalchemy as sa
+from sqlmodel import Field, SQLModel
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+class Game(SQLModel, table=True):
+    __tablename__ = "games"
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    name: str = Field(max_length=40)  # engine registry name
+    rules_version: str = Field(max_length=20)  # the engine's rules_version at creation
+    options: dict[str, Any] = Field(default_factory=dict, sa_type=sa.JSON)
+    seed: int = Field(sa_type=sa.BigInteger)
+    seq: int = 0  # number of events so far (the seq of the last one)
+    status: str = Field(default="active", max_length=20)  # active | finished
+    to_act: list[int] = Field(default_factory=list, sa_type=sa.JSON)
+    result: Optional[dict[str, Any]] = Field(default=None, sa_type=sa.JSON)
+    created_at: datetime = Field(default_factory=utcnow)
+    updated_at: datetime = Field(default_factory=utcnow)
+
+
+class Player(SQLModel, table=True):
+    __tablename__ = "players"
+    __table_args__ = (sa.UniqueConstraint("game_id", "seat", name="uq_players_game_seat"),)
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="games.id", index=True)
+    seat: int
+    name: str = Field(max_length=80)
+    email: str = Field(max_length=254)
+    # RFC 8058 unsubscribe turns this off; the player page turns it back on.
+    turn_emails: bool = True
+
+
+class Event(SQLModel, table=True):
+    __tablename__ = "events"
+    __table_args__ = (sa.UniqueConstraint("game_id", "seq", name="uq_events_game_seq"),)
+
+    id: Optional[int] = Field(default=None, primary_key=True)  # global order of appends
+    game_id: int = Field(foreign_key="games.id")
+    seq: int  # 1, 2, 3... per game; the UNIQUE constraint is the optimistic lock
+    type: str = Field(max_length=60)
+    payload: dict[str, Any] = Field(sa_type=sa.JSON)  # the engine's event, verbatim
+    actor: Optional[int] = None  # the seat whose decision caused it; None for setup
+    kind: str = Field(default="move", max_length=20)  # setup | move (later: timeout, system...)
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class Snapshot(SQLModel, table=True):
+    __tablename__ = "snapshots"
+
+    game_id: int = Field(foreign_key="games.id", primary_key=True)
+    seq: int = Field(primary_key=True)  # the state after event `seq`
+    state: dict[str, Any] = Field(sa_type=sa.JSON)
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class Outbox(SQLModel, table=True):
+    __tablename__ = "outbox"
+    __table_args__ = (
+        # The idempotency key: one email of a kind per player per position of the game.
+        sa.UniqueConstraint("game_id", "player_id", "kind", "seq", name="uq_outbox_key"),
+        sa.Index("ix_outbox_due", "status", "next_attempt_at"),
+    )
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="games.id")
+    player_id: int = Field(foreign_key="players.id")
+    kind: str = Field(max_length=20)  # invite | turn | game_over
+    seq: int  # the game position the email describes (its links are bound to it)
+    message_id: str = Field(max_length=200, unique=True)  # deterministic: a retry is the same mail
+    status: str = Field(default="pending", max_length=20)  # pending | sending | sent | skipped | failed
+    attempts: int = 0
+    next_attempt_at: datetime = Field(default_factory=utcnow)
+    claimed_at: Optional[datetime] = None
+    sent_at: Optional[datetime] = None
+    last_error: Optional[str] = Field(default=None, max_length=500)
+    created_at: datetime = Field(default_factory=utcnow)

@@ -1,0 +1,61 @@
+"""Fixtures shared by the service, web, worker and e2e tests."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from tests.service import toygame  # noqa: F401 - registers the test-only game
+
+SECRET = "test-secret-key"
+
+
+@pytest.fixture(scope="session")
+def migrated_sqlite(tmp_path_factory):
+    """An empty SQLite database at the latest migration, made once and copied per test."""
+    from service.migrate import upgrade
+
+    path = tmp_path_factory.mktemp("schema") / "template.sqlite"
+    upgrade(f"sqlite:///{path}")
+    return path
+
+
+def make_app(tmp_path, database_url=None, **overrides):
+    from service import create_app
+
+    settings = {
+        "INSTANCE_PATH": str(tmp_path),
+        "DATABASE_URL": database_url,
+        "SECRET_KEY": SECRET,
+        "BASE_URL": "http://riftpost.test",
+        "OUTBOX_KICK": False,
+        "MAILDIR": str(tmp_path / "mail"),
+        "TESTING": True,
+    }
+    settings.update(overrides)
+    return create_app(settings)
+
+
+@pytest.fixture
+def app(tmp_path, migrated_sqlite):
+    path = tmp_path / "app.sqlite"
+    shutil.copy(migrated_sqlite, path)
+    app = make_app(tmp_path, f"sqlite:///{path}")
+    with app.app_context():
+        yield app
+    app.extensions["riftpost.db"].dispose()
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture
+def sink(tmp_path):
+    from tests.smtp import Sink
+
+    server = Sink(tmp_path / "sink")
+    yield server
+    server.stop()

@@ -1,0 +1,170 @@
+"""What people see (issue 2, "view" and "text rendering"): views hide hands and deck orders,
+spectators see public facts only, events are redacted and told per viewer, moves are worded."""
+
+from __future__ import annotations
+
+import ast
+import json
+import pathlib
+
+import engine
+import engine.riftforce
+
+from .scenario import A, CHECK, D, GAME, P, board, do, random_game
+
+PACKAGE = pathlib.Path(engine.riftforce.__file__).parent
+
+
+def mid_game():
+    s = board(me=[["fire-5a"], [], ["water-6a"], [], []], foe=[["ice-5a"], [], [], ["plant-7a"], []],
+              hand=["fire-6a", "water-5a"], foe_hand=["ice-6a", "ice-7a"], deck=["air-5a", "air-6a"],
+              foe_deck=["plant-5a"], discard=["earth-5a", "earth-6a"], damage={"ice-5a": 2},
+              score=(3, 4))
+    return s
+
+
+def test_view_has_the_listed_parts_and_only_own_hand():
+    """View: own hand, both sides with damage, scores, pile sizes, discard tops, summoners, whose
+    turn, last action in words; never the opponent's hand or any deck order."""
+    s = mid_game()
+    v = GAME.view(s, 0)
+    assert [c["id"] for c in v["hand"]] == ["fire-6a", "water-5a"]
+    assert v["locations"][0]["sides"][1][0] == {"id": "ice-5a", "guild": "ice", "name": "Ice",
+                                                "number": 5, "damage": 2}
+    assert v["scores"] == [3, 4] and v["turn"] == 0
+    p0, p1 = v["players"]
+    assert (p0["hand_count"], p0["deck_count"], p0["discard_count"]) == (2, 2, 2)
+    assert p0["discard_top"]["id"] == "earth-6a" and p1["discard_top"] is None
+    assert [g["id"] for g in p0["summoners"]] == ["fire", "water", "air", "earth"]
+    assert p0["controls"] == [2] and p1["controls"] == [3]
+    text = json.dumps(v)
+    for hidden in ("ice-6a", "ice-7a", "air-5a", "air-6a", "plant-5a", "earth-5a"):
+        assert f'"{hidden}"' not in text
+    s, _ = do(s, P("fire-6a", 0))  # water-5a cannot follow: the play ends by itself
+    assert GAME.view(s, 1)["last_action"] == "Opponent played Fire 6 at location 1."
+    assert GAME.view(s, 0)["last_action"] == "You played Fire 6 at location 1."
+    assert GAME.view(s, None)["last_action"] == "Player 1 played Fire 6 at location 1."
+    assert "pending" in v and "legal_moves" not in v
+
+
+def test_spectator_view_is_public_only():
+    """View for seat None: no hand at all."""
+    v = GAME.view(mid_game(), None)
+    assert v["hand"] is None and v["seat"] is None
+    text = json.dumps(v)
+    for hidden in ("fire-6a", "water-5a", "ice-6a", "ice-7a"):
+        assert f'"{hidden}"' not in text
+
+
+def test_draft_view_hides_the_unseen_removed_summoner():
+    """§3: the removed summoner is unseen by everyone, in the view and in redacted events."""
+    events = GAME.start(2, {"guilds": "base"}, 9)
+    s = engine.replay(GAME, events)
+    removed = events[1]["removed"][0]
+    for viewer in (0, 1, None):
+        v = GAME.view(s, viewer)
+        assert v["phase"] == "draft" and len(v["draft"]["offer"]) == 7
+        assert removed not in json.dumps(v)
+        assert GAME.redact_event(events[1], viewer)["removed"] is None
+        assert "GUILD DRAFT" in GAME.render_text(v)
+
+
+def test_redact_event_hides_other_draws_and_all_deck_orders():
+    """Redaction: the other player's drawn cards and every pile order are removed."""
+    draw = {"type": "draw", "seat": 1, "cards": ["ice-5a", "ice-6a"], "count": 2}
+    assert GAME.redact_event(draw, 0)["cards"] is None
+    assert GAME.redact_event(draw, None)["cards"] is None
+    assert GAME.redact_event(draw, 1)["cards"] == ["ice-5a", "ice-6a"]
+    assert draw["cards"] == ["ice-5a", "ice-6a"]  # the original is untouched
+    deck = {"type": "deck", "seat": 0, "order": ["fire-5a"], "count": 1}
+    assert GAME.redact_event(deck, 0)["order"] is None
+    shuffle = {"type": "reshuffle", "seat": 0, "order": ["fire-5a"], "count": 1}
+    assert GAME.redact_event(shuffle, 0)["order"] is None
+
+
+def test_describe_event_per_viewer_reveals_nothing_hidden():
+    """describe_event: one sentence per event from the viewer's side; None for bookkeeping."""
+    draw = {"type": "draw", "seat": 1, "cards": ["ice-5a", "ice-6a", "ice-7a"], "count": 3}
+    assert GAME.describe_event(draw, 1) == "You drew 3 cards: Ice 5, Ice 6 and Ice 7."
+    assert GAME.describe_event(GAME.redact_event(draw, 0), 0) == "Opponent drew 3 cards."
+    assert GAME.describe_event(draw, 0) == "Opponent drew 3 cards."
+    assert GAME.describe_event({"type": "pending", "pending": None}, 0) is None
+    hit = {"type": "damage", "card": "ice-5a", "seat": 1, "amount": 3, "by": "fire-5a", "by_seat": 0}
+    assert GAME.describe_event(hit, 0) == "Your Fire 5 dealt 3 damage to opponent's Ice 5."
+    assert GAME.describe_event(hit, 1) == "Opponent's Fire 5 dealt 3 damage to your Ice 5."
+    assert GAME.describe_event({"type": "score", "seat": 0, "points": 2, "total": 5,
+                                "reason": "check"}, None) == \
+        "Player 1 gained 2 Riftforce for controlled locations (now 5)."
+
+
+def test_every_event_of_a_game_has_words_for_every_viewer():
+    """describe_event and redact_event handle every event type a real game produces."""
+    events, _, _ = random_game(5, "all")
+    kinds = set()
+    for e in events:
+        kinds.add(e["type"])
+        for viewer in (0, 1, None):
+            r = GAME.redact_event(e, viewer)
+            words = GAME.describe_event(r, viewer)
+            assert words is None or (isinstance(words, str) and words.endswith("."))
+    assert {"draft", "pick", "deck", "draw", "enter", "turn", "action_end", "game_over"} <= kinds
+
+
+def test_describe_move_gives_button_words():
+    """describe_move: English words for every kind of move."""
+    s = mid_game()
+    assert GAME.describe_move(P("fire-6a", 2), s) == "Play Fire 6 at location 3"
+    assert GAME.describe_move(D("water-5a"), s) == "Activate: discard Water 5"
+    assert GAME.describe_move(CHECK, s) == "Check & Draw (score 1, draw 5)"
+    s2, _ = do(s, D("fire-6a"))
+    assert GAME.describe_move(A("fire-5a"), s2) == "Activate Fire 5 (first at location 1)"
+    assert GAME.describe_move({"type": "done"}, s2) == "Activate nothing (the discard alone)"
+    w = board(me=[[], [], ["water-5a"], [], []], hand=["water-6a"])
+    w, _ = do(w, D("water-6a"), A("water-5a"))
+    assert [GAME.describe_move(m, w) for m in GAME.legal_moves(w, 0)] == \
+        ["Move Water 5 to location 2", "Move Water 5 to location 4"]
+    assert GAME.describe_move({"type": "pick", "guild": "thunderbolt"}) == "Pick Thunderbolt"
+    assert GAME.describe_move("junk") == "junk"
+
+
+def test_render_text_shows_locations_stacks_scores_and_hand():
+    """Text rendering: the five locations, each side front to back with damage, scores, hand."""
+    text = GAME.render_text(GAME.view(mid_game(), 0))
+    assert "Score: You 3, Opponent 4" in text
+    for n in range(1, 6):
+        assert f"Location {n}:" in text
+    assert "Opponent:  Ice 5 (2 damage)" in text
+    assert "Your hand: Fire 6, Water 5" in text
+    assert "Ice 6" not in text
+    spectator = GAME.render_text(GAME.view(mid_game(), None))
+    assert "Your hand" not in spectator and "Player 1 3, Player 2 4" in spectator
+
+
+def test_engine_imports_nothing_forbidden():
+    """Done-when: the engine imports nothing from flask, sqlmodel, celery, time, datetime, and uses
+    no global RNG (only random.Random instances)."""
+    forbidden = {"flask", "sqlmodel", "celery", "time", "datetime", "sqlalchemy", "requests"}
+    for path in PACKAGE.glob("*.py"):
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                names = [node.module or ""]
+                if node.module == "random":
+                    assert all(a.name == "Random" for a in node.names), path
+            else:
+                if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+                        and node.value.id == "random":
+                    assert node.attr == "Random", f"{path}: random.{node.attr}"
+                continue
+            for name in names:
+                assert name.split(".")[0] not in forbidden, f"{path}: imports {name}"
+
+
+def test_registered_and_json_only_contract():
+    """Registration: engine.get("riftforce") works after importing the package; states are JSON."""
+    assert engine.get("riftforce") is GAME
+    events, live, _ = random_game(8, "base")
+    assert json.loads(json.dumps(live)) == live
+    assert json.loads(json.dumps(GAME.view(live, 0)))["phase"] == "over"

@@ -1,0 +1,45 @@
+"""Small helpers for driving games in tests."""
+
+from __future__ import annotations
+
+from sqlmodel import select
+
+import engine
+from service import store
+from service.db import get_engine, read_session
+from service.models import Outbox
+
+
+def current(game_id: int):
+    """(game row, state) as of now."""
+    with read_session(get_engine()) as session:
+        game = store.get_game(session, game_id)
+        state, _ = store.load_state(session, game)
+    return game, state
+
+
+def play_one(game_id: int, pick=lambda moves: moves[0]):
+    """Play one decision for the first seat to act; the Outcome."""
+    from service import handle
+
+    game, state = current(game_id)
+    rules = engine.get(game.name)
+    seat = game.to_act[0]
+    return handle(game_id, seat, pick(rules.legal_moves(state, seat)), game.seq)
+
+
+def play_to_end(game_id: int, pick=lambda moves: moves[0], limit: int = 5000) -> int:
+    for steps in range(limit):
+        game, _ = current(game_id)
+        if game.status != "active":
+            return steps
+        play_one(game_id, pick)
+    raise AssertionError("the game did not end")
+
+
+def outbox_rows(game_id: int | None = None) -> list[Outbox]:
+    with read_session(get_engine()) as session:
+        query = select(Outbox).order_by(Outbox.id)
+        if game_id is not None:
+            query = query.where(Outbox.game_id == game_id)
+        return list(session.exec(query))

@@ -1,0 +1,168 @@
+"""The event store's contract, run on SQLite and on the real PostgreSQL."""
+
+from __future__ import annotations
+
+import shutil
+import threading
+
+import pytest
+import sqlalchemy as sa
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import select
+
+import engine
+from service import StaleState, handle, new_game, store
+from service.db import get_engine, read_session, write_session
+from service.models import Event, Snapshot
+from tests import services
+from tests.conftest import make_app
+from tests.service import toygame
+from tests.service.helpers import current, play_one, play_to_end
+
+PLAYERS = [("Ann", "ann@example.org"), ("Bob", "bob@example.org")]
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def backend_app(request, tmp_path, migrated_sqlite):
+    if request.param == "sqlite":
+        path = tmp_path / "app.sqlite"
+        shutil.copy(migrated_sqlite, path)
+        url = f"sqlite:///{path}"
+    else:
+        from service.migrate import upgrade
+
+        url = services.postgres_database()
+        upgrade(url)
+        request.addfinalizer(lambda: services.drop_postgres(url))
+    app = make_app(tmp_path, url, SNAPSHOT_EVERY=4)
+    with app.app_context():
+        yield app
+    app.extensions["riftpost.db"].dispose()
+
+
+class TestEventStoreContract:
+    def test_new_game_records_setup_rules_version_and_snapshot(self, backend_app):
+        game_id = new_game(toygame.NAME, PLAYERS, {"target": 6}, seed=11)
+        game, state = current(game_id)
+        assert game.rules_version == toygame.GAME.rules_version
+        assert game.seq == 3 and game.to_act == [0] and game.status == "active"
+        with read_session(get_engine()) as session:
+            rows = store.events(session, game_id)
+            assert [row.seq for row in rows] == [1, 2, 3]
+            assert {row.kind for row in rows} == {"setup"} and {row.actor for row in rows} == {None}
+            assert store.last_snapshot_seq(session, game_id) == 3
+        assert state == engine.replay(toygame.GAME, toygame.GAME.start(2, {"target": 6}, 11))
+
+    def test_replay_from_event_one_equals_live_state_at_every_step(self, backend_app):
+        game_id = new_game(toygame.NAME, PLAYERS, {"target": 9}, seed=5)
+        while True:
+            game, live = current(game_id)
+            with read_session(get_engine()) as session:
+                assert store.replay_from_start(session, game) == live
+            if game.status != "active":
+                break
+            play_one(game_id, pick=lambda moves: moves[-1])
+        assert game.result["winners"]
+
+    def test_snapshots_every_n_events_and_at_turn_changes_are_only_a_cache(self, backend_app):
+        game_id = new_game(toygame.NAME, PLAYERS, {"target": 30}, seed=2)
+        for _ in range(9):
+            play_one(game_id, pick=lambda moves: moves[0])  # play, end turn, play, end turn...
+        game, live = current(game_id)
+        with read_session(get_engine()) as session:
+            snapshot_seqs = list(session.exec(select(Snapshot.seq).where(Snapshot.game_id == game_id)))
+            turn_changes = [row.seq for row in store.events(session, game_id) if row.type == "turn"]
+        assert set(turn_changes) <= set(snapshot_seqs)
+        with write_session(get_engine()) as session:
+            session.execute(sa.delete(Snapshot).where(Snapshot.game_id == game_id))
+        assert current(game_id)[1] == live
+
+    def test_snapshot_every_n_events_within_a_turn(self, backend_app):
+        # Inside one seat's turn the seats to act stay the same, so only the every-N rule applies.
+        game_id = new_game(toygame.NAME, PLAYERS, seed=4)
+        with write_session(get_engine()) as session:  # 5 events the toy game ignores, no snapshot
+            game = store.get_game(session, game_id)
+            store.append(session, game, 3, [{"type": "noop"}] * 5, actor=0, kind="move", read_model={})
+        game, state = current(game_id)
+        outcome = handle(game_id, 0, toygame.GAME.legal_moves(state, 0)[0], game.seq)
+        assert outcome.to_act == [0]  # a follow-up decision of the same seat
+        with read_session(get_engine()) as session:
+            assert store.last_snapshot_seq(session, game_id) == outcome.seq
+
+    def test_a_stale_expected_seq_writes_nothing(self, backend_app):
+        game_id = new_game(toygame.NAME, PLAYERS, seed=8)
+        game, state = current(game_id)
+        move = toygame.GAME.legal_moves(state, 0)[0]
+        handle(game_id, 0, move, game.seq)
+        after, _ = current(game_id)
+        with pytest.raises(StaleState):
+            handle(game_id, 0, move, game.seq)
+        assert current(game_id)[0].seq == after.seq
+
+    def test_the_unique_constraint_refuses_a_second_event_at_a_seq(self, backend_app):
+        game_id = new_game(toygame.NAME, PLAYERS, seed=8)
+        with pytest.raises(IntegrityError):
+            with write_session(get_engine()) as session:
+                session.add(Event(game_id=game_id, seq=1, type="x", payload={"type": "x"}))
+
+    def test_concurrent_moves_at_the_same_seq_one_wins_one_is_told_the_game_moved_on(self, backend_app):
+        game_id = new_game(toygame.NAME, PLAYERS, seed=9)
+        game, state = current(game_id)
+        moves = toygame.GAME.legal_moves(state, 0)[:2]
+        barrier = threading.Barrier(2)
+        outcomes: list = []
+
+        def attempt(move):
+            with backend_app.app_context():
+                barrier.wait()
+                try:
+                    outcomes.append(handle(game_id, 0, move, game.seq))
+                except StaleState as exc:
+                    outcomes.append(exc)
+
+        threads = [threading.Thread(target=attempt, args=(move,)) for move in moves]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(30)
+        assert sorted(type(o).__name__ for o in outcomes) == ["Outcome", "StaleState"]
+        with read_session(get_engine()) as session:
+            rows = store.events(session, game_id)
+        assert [row.seq for row in rows] == list(range(1, game.seq + 2))  # exactly one move's event
+
+    def test_concurrent_appends_racing_past_the_read_fail_cleanly(self, backend_app):
+        """Both writers read seq N before either writes: the store's compare-and-set decides."""
+        game_id = new_game(toygame.NAME, PLAYERS, seed=10)
+        barrier = threading.Barrier(2)
+        results: list = []
+
+        def append(tag):
+            db = backend_app.extensions["riftpost.db"]
+            with read_session(db) as session:
+                game = store.get_game(session, game_id)  # both read seq 3 before either writes
+            barrier.wait()
+            try:
+                with write_session(db) as session:
+                    store.append(session, game, 3, [{"type": "noop", "tag": tag}], actor=0, kind="move",
+                                 read_model={})
+                results.append("ok")
+            except StaleState:
+                results.append("stale")
+
+        threads = [threading.Thread(target=append, args=(tag,)) for tag in ("a", "b")]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(30)
+        assert sorted(results) == ["ok", "stale"]
+        with read_session(get_engine()) as session:
+            assert len(store.events(session, game_id)) == 4
+
+    def test_a_finished_game_accepts_nothing(self, backend_app):
+        game_id = new_game(toygame.NAME, PLAYERS, {"target": 2}, seed=1)
+        play_to_end(game_id)
+        game, state = current(game_id)
+        assert game.status == "finished" and game.to_act == [] and game.result["winners"]
+        with pytest.raises(engine.IllegalMove) as info:
+            handle(game_id, 0, {"type": "end_turn"}, game.seq)
+        assert info.value.code == "game_over"

@@ -1,0 +1,23 @@
+"""Helpers to read the app's HTML in tests."""
+
+from __future__ import annotations
+
+import html
+import re
+
+CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
+
+
+def csrf_token(page: str) -> str:
+    match = CSRF.search(page)
+    assert match, "the page has no CSRF token"
+    return match.group(1)
+
+
+def move_values(page: str) -> list[str]:
+    """The raw `value` of each move radio button (a JSON move), unescaped."""
+    return [html.unescape(v) for v in re.findall(r'<input type="radio" name="move" value="([^"]*)"', page)]
+
+
+def text(response) -> str:
+    return response.get_data(as_text=True)

@@ -1,0 +1,53 @@
+"""Bad input of every kind on every route: always a 4xx (or a page), never a 500, never a write."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from service import links, new_game
+from tests.service import toygame
+from tests.service.helpers import current
+from tests.web.pages import csrf_token, text
+
+NASTY = ["", "0", "-1", "x" * 5000, "%00", "..%2F..%2Fetc%2Fpasswd", "<script>", "null", "{}", "[]",
+         '{"type": "play"}', "eyJwIjoxfQ", "eyJwIjoxfQ.AAAA.BBBB", "\u202e\u0000", "9" * 40]
+
+
+@pytest.fixture
+def game(app):
+    return new_game(toygame.NAME, [("Ann", "a@example.org"), ("Bob", "b@example.org")], seed=1)
+
+
+def test_routes_with_nasty_tokens_and_ids_never_500(client, game):
+    for value in NASTY:
+        for url in [f"/p/{value}", f"/m/{value}", f"/u/{value}", f"/api/games/{value}", f"/games/{value}",
+                    f"/dev/mail/{value}"]:
+            for method in ("get", "post"):
+                response = getattr(client, method)(url, data={"move": value, "seq": value})
+                assert response.status_code < 500, (method, url, response.status_code)
+    assert current(game)[0].seq == 3
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seq=st.text(max_size=30), move=st.one_of(st.text(max_size=60), st.from_regex(r'\{"type": "[a-z_]{0,9}"(, "card": "k\d{1,2}x")?\}', fullmatch=True)))
+def test_move_form_with_arbitrary_fields_never_500(app, client, game, seq, move):
+    from service.models import Player
+    from service.db import get_engine, read_session
+
+    with read_session(get_engine()) as session:
+        bob = session.get(Player, 2)  # not Bob's turn: nothing may ever be recorded
+    url = f"/p/{links.player_token(bob.id)}"
+    token = csrf_token(text(client.get(url)))
+    response = client.post(f"{url}/move", data={"csrf_token": token, "seq": seq, "move": move})
+    assert 400 <= response.status_code < 500
+    assert current(game)[0].seq == 3
+
+
+def test_start_form_with_arbitrary_fields_never_500(client):
+    token = csrf_token(text(client.get("/")))
+    for value in NASTY:
+        data = {"csrf_token": token, "game": value, "email0": value, "email1": value, "options": value, "seed": value}
+        assert client.post("/games/new", data=data).status_code < 500
+    assert client.post("/games/new", data={"csrf_token": token, "seed": "1" * 300}).status_code == 422

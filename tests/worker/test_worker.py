@@ -1,0 +1,55 @@
+"""The real Celery worker (with embedded beat) on the real Redis and on the embedded SQLite broker."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from service import new_game
+from tests import services
+from tests.conftest import make_app
+from tests.service import toygame
+from tests.service.helpers import outbox_rows
+from tests.worker.processes import WorkerProcess, wait_until
+
+PLAYERS = [("Ann", "ann@example.org"), ("Bob", "bob@example.org")]
+
+
+def broker_for(kind: str, tmp_path) -> str:
+    if kind == "redis":
+        return services.redis_database()
+    return f"sqla+sqlite:///{tmp_path / 'broker.sqlite'}"
+
+
+@pytest.fixture(params=[pytest.param("redis", marks=pytest.mark.redis), "embedded"])
+def running(request, tmp_path, migrated_sqlite, sink):
+    broker = broker_for(request.param, tmp_path)
+    db = tmp_path / "app.sqlite"
+    shutil.copy(migrated_sqlite, db)
+    app = make_app(tmp_path, f"sqlite:///{db}", CELERY_BROKER_URL=broker, SMTP_URL=sink.url,
+                   OUTBOX_KICK=True)
+    worker = WorkerProcess(instance=tmp_path, database_url=f"sqlite:///{db}", broker_url=broker,
+                           smtp_url=sink.url, base_url=app.config["BASE_URL"], dispatch_seconds=1.0)
+    with app.app_context():
+        yield app, worker
+    worker.stop()
+
+
+def test_kicked_rows_are_sent_by_the_worker(running, sink):
+    app, worker = running
+    game_id = new_game(toygame.NAME, PLAYERS, seed=1)
+    messages = sink.wait_for(3, timeout=30)
+    assert sorted(m["Subject"].split("] ")[1] for m in messages) == [
+        "You are invited to a game of Toy", "You are invited to a game of Toy", "Your turn"]
+    wait_until(lambda: all(row.status == "sent" for row in outbox_rows(game_id)))
+    assert len(sink.messages()) == 3  # and nothing twice, though the beat scan ran meanwhile
+
+
+def test_rows_without_a_kick_are_sent_by_the_beat_scan(running, sink):
+    app, worker = running
+    app.config["OUTBOX_KICK"] = False  # as if the broker had been down during the request
+    game_id = new_game(toygame.NAME, PLAYERS, seed=2)
+    sink.wait_for(3, timeout=30)
+    wait_until(lambda: all(row.status == "sent" for row in outbox_rows(game_id)))
+    assert any("riftpost.dispatch_outbox" in line for line in worker.log)
