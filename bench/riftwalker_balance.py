@@ -41,9 +41,9 @@ RIFTS = CARDS.rifts
 THROUGH = [[ln for ln in LINES if i in ln] for i in range(9)]
 
 
-def _lines_if(ups, slot, element):
-    """Elements with a line once `slot` shows `element` (ups: the face-up elements now)."""
-    found = {ups[a] for a, b, c in LINES if slot not in (a, b, c) and ups[a] == ups[b] == ups[c]}
+def _lines_if(ups, slot, element, now):
+    """Elements with a line once `slot` shows `element` (ups: the face-up elements; now: current lines)."""
+    found = {el for el, ln in now if slot not in ln}
     for ln in THROUGH[slot]:
         if all(ups[k] == element for k in ln if k != slot):
             found.add(element)
@@ -80,17 +80,18 @@ def _burst_value(state, seat, lined, element):
 def _element_choice(state, seat, moves):
     grid = state["grid"]
     ups = [EC[c][u] for c, u in grid]
+    now = [(ups[ln[0]], ln) for ln in LINES if ups[ln[0]] == ups[ln[1]] == ups[ln[2]]]
     best, choice = -1.0, moves[0]
     action = {el: _action_value(state, seat, el) for el in CARDS.elements}
     for m in moves:
         if m["type"] == "flip":
             c, u = grid[m["slot"]]
             element = EC[c][u]
-            score = action[element] + 1.5 * _burst_value(state, seat, _lines_if(ups, m["slot"], EC[c][1 - u]),
+            score = action[element] + 1.5 * _burst_value(state, seat, _lines_if(ups, m["slot"], EC[c][1 - u], now),
                                                          element)
         else:
             element = m["element"]
-            score = action[element] + max(1.5 * _burst_value(state, seat, _lines_if(ups, i, element), element)
+            score = action[element] + max(1.5 * _burst_value(state, seat, _lines_if(ups, i, element, now), element)
                                           for i in range(9))
         if score > best:
             best, choice = score, m
@@ -99,7 +100,8 @@ def _element_choice(state, seat, moves):
 
 def _put_choice(state, seat, moves, element):
     ups = [EC[c][u] for c, u in state["grid"]]
-    return max(moves, key=lambda m: _burst_value(state, seat, _lines_if(ups, m["slot"], element), element))
+    now = [(ups[ln[0]], ln) for ln in LINES if ups[ln[0]] == ups[ln[1]] == ups[ln[2]]]
+    return max(moves, key=lambda m: _burst_value(state, seat, _lines_if(ups, m["slot"], element, now), element))
 
 
 def greedy(state, seat, moves, rng):

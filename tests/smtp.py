@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import mailbox
 import time
+from email import message_from_bytes, policy
 from pathlib import Path
 
 from service import mailsink
@@ -14,13 +16,20 @@ class Sink:
         self.maildir = directory
         self.port = free_port()
         self.controller = mailsink.start(directory, "127.0.0.1", self.port)
+        self._parsed: dict = {}
 
     @property
     def url(self) -> str:
         return f"smtp://127.0.0.1:{self.port}"
 
     def messages(self) -> list:
-        return mailsink.read_all(self.maildir)
+        """Every message received so far, oldest first (each file is parsed once)."""
+        box = mailbox.Maildir(self.maildir, factory=None)
+        for key in box.keys():
+            if key not in self._parsed:
+                with box.get_file(key) as handle:
+                    self._parsed[key] = message_from_bytes(handle.read(), policy=policy.default)
+        return [self._parsed[key] for key in sorted(self._parsed, key=mailsink.delivery_order)]
 
     def wait_for(self, count: int, timeout: float = 30.0) -> list:
         deadline = time.monotonic() + timeout

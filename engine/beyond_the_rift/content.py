@@ -241,8 +241,13 @@ class Content:
             if t not in self.terrain:
                 raise ContentError(f"{where}: unknown terrain {t}")
         for t, rule in s["terrain_rules"].items():
-            if self.terrain.get(t, {}).get("door") and not ("lock" in rule or "defense" in rule):
+            if t not in self.terrain:
+                raise ContentError(f"{where}: rules for unknown terrain {t}")
+            if self.terrain[t].get("door") and not ("lock" in rule or "defense" in rule):
                 raise ContentError(f"{where}: door {t} needs lock/defense values")
+            for op in rule.get("on_remove", []):
+                if op.get("op") not in SCENARIO_OPS:
+                    raise ContentError(f"{where}: unknown op {op!r} when {t} is removed")
         for op in s["quest"] + s.get("end", []) + s.get("sigil", []):
             if op.get("op") not in SCENARIO_OPS:
                 raise ContentError(f"{where}: unknown scenario op {op!r}")

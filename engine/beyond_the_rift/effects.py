@@ -11,7 +11,7 @@ of the list as a task, so resolution resumes where it stopped once the player an
 from __future__ import annotations
 
 from . import model as m
-from .primitives import (Ctx, attach_damage, check_death, draw_cards, draw_response, recover, set_ap)
+from .primitives import Ctx, attach_damage, check_death, draw_cards, draw_response, persistent, recover, set_ap
 
 CHOOSABLE = ("hero", "enemy", "own_area_enemy", "other_area_enemy", "quest_enemy")
 
@@ -21,7 +21,8 @@ def _walk(ops: list, prefix: str, out: list, in_bonus: bool = False) -> None:
         key = f"{prefix}{i}"
         if op.get("target") in CHOOSABLE:
             out.append({"key": key, "kind": op["target"], "filter": op.get("filter"),
-                        "engage": op["op"] == "move_enemy" and op.get("to") == "own_area", "optional": in_bonus})
+                        "engage": op["op"] == "move_enemy" and op.get("to") == "own_area", "optional": in_bonus,
+                        "allies": op["op"] in ("heal_wound", "recover_fatigue")})
         if op["op"] == "bonus":
             _walk(op["do"], key + ".", out, True)
 
@@ -36,7 +37,10 @@ def candidates(state: dict, seat: int, slot: dict, rng: int) -> list:
     """Legal values of a target slot for `seat` using a card (or board action) of range `rng`."""
     kind = slot["kind"]
     if kind in ("hero", "area"):
-        return list(range(state["n"])) if rng >= 2 else [seat]
+        out = list(range(state["n"])) if rng >= 2 else [seat]
+        if slot.get("allies"):  # H10: hero healing may also treat an ally
+            out += ["ally:" + p["card"] for h in out[:] for p in m.allies_of(state, h)]
+        return out
     out = []
     for e in state["enemies"]:
         d = m.dist_enemy(state, seat, e)
@@ -61,8 +65,6 @@ def _enemy_or_ally(ctx: Ctx, tid) -> str | None:
     if tid is None:
         return None
     if isinstance(tid, str) and tid.startswith("ally:"):
-        from .primitives import persistent
-
         return tid if persistent(ctx, tid[5:]) else None
     return tid if m.enemy(ctx.s, tid) is not None else None
 
@@ -76,9 +78,8 @@ def _target(ctx: Ctx, op: dict, key: str, env: dict):
     if t in CHOOSABLE:
         v = env["chosen"].get(key)
         if t == "hero":
-            if v is not None:
-                env["last_hero"] = v
-            return v
+            env["last_hero"] = v  # "same" follows it (an ally draws no cards)
+            return _enemy_or_ally(ctx, v) if isinstance(v, str) else v
         return _enemy_or_ally(ctx, v)
     if t == "attack_target":
         return _enemy_or_ally(ctx, env.get("attack_target"))
@@ -121,13 +122,16 @@ def run_op(ctx: Ctx, op: dict, key: str, env: dict) -> bool:
             draw_cards(ctx, tgt, op["n"])
     elif o in ("heal_wound", "recover_fatigue"):
         what = "wound" if o == "heal_wound" else "fatigue"
-        if op.get("target") == "each_hero":
+        tgt = _target(ctx, op, key, env) if op.get("target") != "each_hero" else None
+        if isinstance(tgt, str):  # an ally: its most recent attached Wound / Fatigue goes to the discard
+            p = persistent(ctx, tgt[5:])
+            for a in [a for a in p["att"] if m.kind(s, a["card"]) == what][::-1][:op["n"]]:
+                ctx.emit({"type": "detach", "to": tgt, "card": a["card"], "why": "healed"})
+        elif op.get("target") == "each_hero":
             for h in range(s["n"]):
                 recover(ctx, h, what, op["n"])
-        else:
-            tgt = _target(ctx, op, key, env)
-            if isinstance(tgt, int):
-                recover(ctx, tgt, what, op["n"])
+        elif isinstance(tgt, int):
+            recover(ctx, tgt, what, op["n"])
     elif o in ("attach_wound", "attach_fatigue"):
         tgt = _target(ctx, op, key, env)
         if isinstance(tgt, str):
@@ -181,7 +185,8 @@ def run_op(ctx: Ctx, op: dict, key: str, env: dict) -> bool:
     elif o == "peek_response":
         top = s["piles"]["response"][:op["n"]]
         if top:
-            ctx.emit({"type": "peek", "seat": seat, "pile": "response", "cards": top})
+            ctx.emit({"type": "peek", "seat": seat, "pile": "response", "cards": top,
+                      "values": [m.cdef(s, c)["value"] for c in top]})
             if op.get("may_bottom"):
                 ctx.prompt = {"kind": "bottom", "seats": [seat], "options": top, "pile": "response"}
                 return False

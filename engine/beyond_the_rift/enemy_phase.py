@@ -10,8 +10,7 @@ from __future__ import annotations
 from . import model as m
 from .content import CONTENT
 from .hero_phase import default_discards, discardable, modes
-from .primitives import (Ctx, attach_damage, check_death, draw_response, end, hero_takes, new_enemy, pay,
-                         persistent, set_ap, supply)
+from .primitives import Ctx, attach_damage, draw_response, hero_takes, new_enemy, pay, set_ap, supply
 
 
 def rows(state: dict) -> dict:
@@ -102,7 +101,7 @@ def target_hero(s: dict, e: dict, part: dict, rank: list[int]) -> int | None:
         if not m.enemy_can_reach(s, e, seat):
             continue
         h = s["heroes"][seat]
-        if op == "intimidate" and not discardable(s, seat) and not _ally_redirect(s, seat, op, part.get("n", 1)):
+        if op == "intimidate" and not intimidate_losses(s, seat, 1) and not _ally_redirect(s, seat, op, part.get("n", 1)):
             continue  # A27: a hero without discardable cards is not a viable target
         if op == "obstruct" and h["ap"] < 1:
             continue
@@ -224,8 +223,18 @@ def _ally_redirect(s: dict, seat: int, ability: str, n: int) -> str | None:
     return None
 
 
-def reactors(s: dict, ability: str, target: int) -> dict[str, list[str]]:
-    out: dict[str, list[str]] = {}
+def intimidate_losses(s: dict, seat: int, n: int) -> list[str]:
+    """What Intimidate X takes (A27, section 3.3): hand cards by DISCARD-ORDER, then, with
+    DISCARD-PERSISTENT, persistent cards in the hero's area (H24: whoever owns them)."""
+    out = default_discards(s, seat, n)
+    if len(out) < n and s["heroes"][seat]["plan"]["discard_persistent"]:
+        out += [p["card"] for p in s["heroes"][seat]["area"]][:n - len(out)]
+    return out
+
+
+def reactors(s: dict, ability: str, target: int) -> list[list[str]]:
+    """Per seat, the Reaction cards that could cancel this special ability aimed at `target`."""
+    out: list[list[str]] = []
     for seat, h in enumerate(s["heroes"]):
         cards = []
         for c in h["hand"]:
@@ -237,8 +246,7 @@ def reactors(s: dict, ability: str, target: int) -> dict[str, list[str]]:
                 if any(op["op"] == "cancel" and ability in op["what"] for op in md.get("effects", [])):
                     cards.append(c)
                     break
-        if cards:
-            out[str(seat)] = cards
+        out.append(cards)
     return out
 
 
@@ -254,19 +262,18 @@ def special_ability(ctx: Ctx, e: dict, ability: str, n: int, target: int) -> Non
     ctx.emit({"type": "special", "enemy": e["id"], "ability": ability, "n": n, "hero": target})
     task = {"k": "sa_resolve", "e": e["id"], "ability": ability, "n": n, "hero": target, "cancelled": False}
     react = reactors(s, ability, target)
-    ask = {k: v for k, v in react.items() if s["heroes"][int(k)]["mode"] == "ask"}
-    for k, cards in react.items():  # standing REACT lines of the plans
-        if k in ask:
-            continue
-        planned = [c for c in cards if s["cards"][c] in s["heroes"][int(k)]["plan"]["react"]]
-        if planned:
-            play_reaction(ctx, int(k), planned[0])
-            ctx.emit({"type": "cancelled", "enemy": e["id"], "ability": ability, "by": int(k)})
+    ask = [seat for seat, cards in enumerate(react) if cards and s["heroes"][seat]["mode"] == "ask"]
+    for seat, cards in enumerate(react):  # standing REACT lines of the plans
+        planned = [c for c in cards if s["cards"][c] in s["heroes"][seat]["plan"]["react"]]
+        if planned and seat not in ask:
+            play_reaction(ctx, seat, planned[0])
+            ctx.emit({"type": "cancelled", "enemy": e["id"], "ability": ability, "by": seat})
             return
     ctx.push([task])
     if ask:
-        ctx.prompt = {"kind": "react", "seats": sorted(int(k) for k in ask), "window": "on_special_ability",
-                      "cards": ask, "ability": ability, "enemy": e["id"], "hero": target}
+        ctx.prompt = {"kind": "react", "seats": ask, "window": "on_special_ability",
+                      "cards": [cards if seat in ask else [] for seat, cards in enumerate(react)],
+                      "ability": ability, "enemy": e["id"], "hero": target}
 
 
 def answer_react(ctx: Ctx, seat: int, move: dict) -> None:
@@ -298,9 +305,12 @@ def task_sa_resolve(ctx: Ctx, task: dict) -> None:
         if ally:
             attach_damage(ctx, ally, "fatigue", n)  # H6
             return
-        cards = default_discards(s, seat, n)
+        losses = intimidate_losses(s, seat, n)
+        cards = [c for c in losses if c in s["heroes"][seat]["hand"]]
         if cards:
             ctx.emit({"type": "discard", "seat": seat, "from": "hand", "cards": cards, "why": "intimidate"})
+        for c in losses[len(cards):]:
+            ctx.emit({"type": "persist_gone", "card": c, "why": "intimidate"})
     elif ability == "obstruct":
         set_ap(ctx, seat, s["heroes"][seat]["ap"] - n, "obstruct")
 
@@ -348,8 +358,13 @@ def asked(s: dict, seat: int, e: dict) -> bool:
         return True
     if mode == "auto":
         return False
-    dmg = CONTENT.enemies[e["type"]]["damage"]
-    return dmg["wound"] + dmg["fatigue"] >= 2 or m.damage_in_hand(s, seat) >= m.hand_size(s) - 2
+    cond = s["heroes"][seat]["plan"]["ask_if"]
+    wounds = cond.get("wounds_at_least")
+    wounds = m.hand_size(s) - 2 if wounds is None else wounds
+    return ((cond.get("damage_at_least") is not None and _dmg_count(e) >= cond["damage_at_least"])
+            or m.damage_in_hand(s, seat) >= wounds
+            or (cond.get("attack_at_least") is not None and m.enemy_stat(s, e, "attack") >= cond["attack_at_least"])
+            or (cond.get("enemy") is not None and CONTENT.enemies[e["type"]]["name"] == cond["enemy"]))
 
 
 def aiders(s: dict, seat: int) -> list[int]:
@@ -378,6 +393,28 @@ def task_e_attack(ctx: Ctx, task: dict) -> None:
         ctx.prompt = {"kind": "defense", "seats": list(d["waiting"])}
     else:
         apply_plan(ctx, seat)
+        for other in range(s["n"]):
+            if other != seat and s["heroes"][other]["mode"] == "auto":
+                mv = planned_aid(s, other)
+                if mv:
+                    _commit_defense_card(ctx, other, mv["card"], mv.get("mode", 0))
+
+
+def planned_aid(s: dict, seat: int) -> dict | None:
+    """The aider's standing AID line for this defense point, as a move, if one applies and is legal."""
+    d = s["defense"]
+    e = m.enemy(s, d["e"])
+    if e is None:
+        return None
+    for line in s["heroes"][seat]["plan"]["aid"]:
+        if line.get("to") != d["hero"] or _dmg_count(e) < line.get("damage_at_least", 0):
+            continue
+        if any(c["seat"] == seat and s["cards"][c["card"]] == line.get("card") for c in d["cards"]):
+            continue  # one card per line and defense point
+        for mv in defense_moves(s, seat):
+            if mv["type"] == "aid_defense" and s["cards"][mv["card"]] == line.get("card"):
+                return mv
+    return None
 
 
 def _dmg_count(e: dict) -> int:

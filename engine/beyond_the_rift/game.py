@@ -9,16 +9,19 @@ context:
 * an action being built asks one target at a time (`choose` ... / `cancel`); opening a door asks the AP
   to spend (`spend`); cycling picks cards one by one (`pick` / `finish`).
 * an open attack: the attacker has add / add_wound / resolve, the other heroes aid / no_aid.
+* pledges (section 3.2): `pledge` a card to another hero's next attack this phase, `unpledge`; a pledged
+  card joins that attack when it is declared, if still legal (the attacker cannot refuse it).
 * the enemy phase stops only at defense points of heroes who asked to be consulted (defense mode ask,
-  or ask_if: damage >= 2 or Wounds+Fatigue in hand >= hand size - 2) and at reactions of heroes in ask
-  mode: defend / spend / defend_wound / wound / to_ally / plan / confirm, aid_defense / no_aid,
-  react / pass.
+  or ask_if: damage >= 2 or Wounds+Fatigue in hand >= hand size - 2; other heroes in ask/ask_if mode
+  holding a range-2 Defense card are asked to aid) and at Reactions to special abilities of heroes in
+  ask mode (others react by their plan's REACT list): defend / spend / defend_wound / wound / to_ally /
+  plan / confirm, aid_defense / no_aid, react / pass.  Quest-phase reactions never ask (section 3.4).
 
 Timeout defaults (`default_move`, section 3.9): hero phase -> done (after the default discard-down);
 an open attack -> the attacker resolves, the others do not aid; a target choice, a door amount or a cycle
 -> cancel; a reveal pick -> finish (keep nothing more); a peek -> keep; a choose-op -> its first option;
 a defense prompt -> `plan` (the defender's standing defense plan applied on top of what they committed);
-defense aid -> no_aid; a reaction prompt -> the plan's REACT line if it names one of the cards, else pass.
+defense aid -> the aider's standing AID line if one applies (then no_aid), else no_aid; a reaction prompt -> the plan's REACT line if it names one of the cards, else pass.
 """
 
 from __future__ import annotations
@@ -106,7 +109,9 @@ class BeyondTheRift(Game):
         if p is not None:
             k = p["kind"]
             if k == "defense":
-                return {"type": "plan"} if seat == state["defense"]["hero"] else {"type": "no_aid"}
+                if seat == state["defense"]["hero"]:
+                    return {"type": "plan"}
+                return ep.planned_aid(state, seat) or {"type": "no_aid"}
             if k == "react":
                 plan = state["heroes"][seat]["plan"]["react"]
                 for mv in moves:

@@ -8,7 +8,6 @@ seats concerned have moves.  A hero's choices are listed by `hero_moves`; `perfo
 from __future__ import annotations
 
 from . import model as m
-from .content import CONTENT
 from .effects import candidates, run_ops, slots_for_ops
 from .primitives import Ctx, draw_cards, draw_response, pay, remove_terrain, set_ap
 
@@ -232,7 +231,7 @@ def prompt_moves(state: dict, seat: int) -> list[dict]:
     if k == "option":
         return [{"type": "option", "value": v} for v in p["options"]]
     if k == "react":
-        return [{"type": "react", "card": c} for c in p["cards"].get(str(seat), [])] + [{"type": "pass"}]
+        return [{"type": "react", "card": c} for c in p["cards"][seat]] + [{"type": "pass"}]
     return []
 
 
@@ -548,24 +547,29 @@ def task_atk_q(ctx: Ctx, task: dict) -> None:
     cards = keen_eye_cards(ctx.s, att["by"])
     if cards:
         ctx.prompt = {"kind": "react", "seats": [att["by"]], "window": "own_attack_response",
-                      "cards": {str(att["by"]): cards}, "drawn": r["value"]}
+                      "cards": [cards if i == att["by"] else [] for i in range(ctx.s["n"])], "drawn": r["value"]}
 
 
 def answer_keen_eye(ctx: Ctx, seat: int, move: dict) -> None:
-    """Keen Eye (window own_attack_response): the "?" card just drawn is replaced by the better of it and
-    one more Response card (our reading of "draw 2, keep highest, replaces that draw")."""
+    """A Reaction of window own_attack_response with `response_pick{draw, keep}`: the "?" card just drawn
+    counts as the first of the `draw` cards; the others are drawn now and the highest (or lowest) is
+    kept for that "?" (our reading of "draw 2, keep highest, replaces that one ? draw")."""
     p = ctx.prompt
     ctx.prompt = None
     if move["type"] != "react":
         return
     s = ctx.s
     md = [md for md in modes(s, move["card"]) if md["type"] == "reaction"][0]
+    pick = [op for op in md.get("effects", []) if op["op"] == "response_pick"]
     pay(ctx, seat, md["cost"], "reaction")
     ctx.emit({"type": "play", "seat": seat, "card": move["card"], "as": "reaction"})
-    r = draw_response(ctx, "attack_q_pick")
-    att = s["attack"]
-    q = att["q"][:-1] + [max(p["drawn"], r["value"])]
-    ctx.emit({"type": "attack_state", "attack": dict(att, q=q)})
+    values = [p["drawn"]]
+    if pick:
+        for _ in range(pick[0]["draw"] - 1):
+            values.append(draw_response(ctx, "attack_q_pick")["value"])
+        att = s["attack"]
+        keep = max(values) if pick[0]["keep"] == "highest" else min(values)
+        ctx.emit({"type": "attack_state", "attack": dict(att, q=att["q"][:-1] + [keep])})
     ctx.emit({"type": "discard", "seat": seat, "from": "limbo", "cards": [move["card"]]})
 
 
@@ -583,7 +587,9 @@ def task_atk_def(ctx: Ctx, task: dict) -> None:
     base = m.enemy_stat(s, e, "defense") if e else m.door_values(s, tgt)[1]
     defense = base + r["value"]
     hit = total > defense  # ties go to the defender
-    ctx.emit({"type": "attack_result", "seat": att["by"], "target": tgt, "attack": total, "defense": defense,
+    name = m.enemy_name(s, e) if e else f"{m.terrain_name(s, tgt)} {tgt}"
+    ctx.emit({"type": "attack_result", "seat": att["by"], "target": tgt, "target_name": name, "attack": total,
+              "defense": defense,
               "hit": hit, "cards": [c["card"] for c in att["cards"]] + att["wounds"], "q": att["q"]})
     ctx.emit({"type": "attack_state", "attack": dict(att, hit=hit)})
     if hit:

@@ -36,6 +36,19 @@ class Ctx:
             e = m.enemy(self.s, ev["enemy"])
             if e is not None:
                 ev["enemy_name"] = CONTENT.enemies[e["type"]]["name"]
+        if ev["type"] in ("attach", "detach") and not ev["to"].startswith("ally:"):
+            e = m.enemy(self.s, ev["to"])
+            if e is not None:
+                ev["to_name"] = m.enemy_name(self.s, e)
+        if isinstance(ev.get("hero"), int) and "hero_name" not in ev:
+            ev["hero_name"] = m.hero_name(self.s, ev["hero"])
+        if ev["type"] in ("enemy_move", "persist") and ev["area"] >= 0:
+            ev["area_name"] = m.hero_name(self.s, ev["area"])
+        for key in ("door", "terrain"):
+            if isinstance(ev.get(key), str) and ev[key] in self.s["cards"]:
+                ev[key + "_name"] = m.terrain_name(self.s, ev[key])
+        if ev["type"] in ("terrain_in", "terrain_out"):
+            ev["name"] = m.terrain_name(self.s, ev["card"])
         evolve(self.s, ev)
         self.events.append(ev)
         if ev["type"] == "result":

@@ -1,9 +1,10 @@
 """Campaign rewards on a win (section 2.11's reward procedure), as the next scenario's carry-over.
 
 The reward procedure asks the party to hand out drawn items; the engine does it by a fixed rule so that
-the game ends without another round of questions: the hero who draws an item keeps it if they meet its
-requirement (equipped if that body part is free, else put in the stash); an item nobody keeps goes back
-under the reward deck, except that a hero who could keep none of their draws puts the first in the stash.
+the game ends without another round of questions: each hero keeps up to `keep_each` of their draws,
+preferring items they meet the requirement of (equipped if that body part is free, else into the stash);
+a hero who can use none of their draws still keeps the first for the party's stash; the rest go back
+under the reward deck.
 Players re-arrange equipment between scenarios with the `equip` start option.
 """
 
@@ -28,25 +29,21 @@ def rewards_for(state: dict) -> tuple[dict, dict | None]:
     if first_win:  # H8: a replayed win grants nothing twice
         for seat, h in enumerate(state["heroes"]):
             got = [camp["reward_deck"].pop(0) for _ in range(rw.get("draw_each", 0)) if camp["reward_deck"]]
-            kept = 0
+            usable = [it for it in got if CONTENT.item_allowed(it, h["hero"])]
+            keep = (usable or got)[:rw.get("keep_each", 0)]
             for item in got:
-                if kept < rw.get("keep_each", 0) and CONTENT.item_allowed(item, h["hero"]):
-                    kept += 1
-                    part = CONTENT.items[item]["part"]
-                    mine = camp["equipped"].setdefault(h["hero"], {})
-                    if part in mine:
-                        camp["stash"].append(item)
-                        drawn.append({"hero": h["hero"], "item": item, "to": "stash"})
-                    else:
-                        mine[part] = item
-                        drawn.append({"hero": h["hero"], "item": item, "to": part})
-                elif kept == 0 and item == got[-1] and rw.get("keep_each", 0):
-                    camp["stash"].append(item)
-                    drawn.append({"hero": h["hero"], "item": item, "to": "stash"})
-                    kept += 1
+                part = CONTENT.items[item]["part"]
+                mine = camp["equipped"].setdefault(h["hero"], {})
+                if item not in keep:
+                    camp["reward_deck"].append(item)  # nobody keeps it: back under the reward deck
+                    to = "reward_deck"
+                elif item in usable and part not in mine:
+                    mine[part] = item
+                    to = part
                 else:
-                    camp["reward_deck"].append(item)
-                    drawn.append({"hero": h["hero"], "item": item, "to": "reward_deck"})
+                    camp["stash"].append(item)
+                    to = "stash"
+                drawn.append({"hero": h["hero"], "item": item, "to": to})
         if "unlock_side" in rw:
             hero, side = rw["unlock_side"]
             sides = camp["unlocked_sides"].setdefault(hero, [])

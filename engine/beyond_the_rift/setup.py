@@ -10,7 +10,7 @@ from ..core import IllegalMove
 from . import model as m
 from .content import CONTENT, by_heroes
 from .evolve import evolve
-from .primitives import Ctx, draw_cards, spawn_enemies, spawn_terrain
+from .primitives import Ctx, draw_cards, new_enemy, spawn_enemies, spawn_terrain
 
 ROSTER = ["brannoc", "isolde", "tamsin", "osric"]
 MODES = ("auto", "ask", "ask_if")
@@ -19,9 +19,37 @@ DEFAULT_PLAN = {
     # ALLY never; no AID; no REACT; DISCARD-ORDER special,attack,ap,defense.
     "reserve": 0, "margin": 3, "maxspend": "half", "else": "free-cards", "use_wounds": False,
     "ally": "never", "react": [], "discard_order": ["special", "attack", "ap", "defense"],
+    "discard_persistent": False,  # DISCARD-PERSISTENT: may Intimidate take persistent cards in my area
+    # ASK-IF condition (the recommended default: damage>=2 or wounds>=handsize-2; null = hand size - 2)
+    "ask_if": {"damage_at_least": 2, "wounds_at_least": None, "attack_at_least": None, "enemy": None},
+    # standing defense aid: [{"to": seat, "card": card definition id, "damage_at_least": n}]
+    "aid": [],
 }
 OPTION_KEYS = {"scenario", "heroes", "carry", "equip", "defense_modes", "plans", "response_reshuffle",
                "enemy_defense_floor"}
+
+
+def check_plan(p, players: int) -> None:
+    """A defense plan from the options, checked so that a typo is refused at start, not mid-game."""
+    if not isinstance(p, dict) or set(p) - set(DEFAULT_PLAN):
+        raise bad(f"plans: keys are {', '.join(DEFAULT_PLAN)}")
+    ok = {
+        "reserve": lambda v: isinstance(v, int) and v >= 0,
+        "margin": lambda v: isinstance(v, int),
+        "maxspend": lambda v: v in ("half", "all") or (isinstance(v, int) and v >= 0),
+        "else": lambda v: v in ("free-cards", "nothing"),
+        "use_wounds": lambda v: isinstance(v, bool),
+        "discard_persistent": lambda v: isinstance(v, bool),
+        "ally": lambda v: v in ("never", "always", "if-health>damage"),
+        "react": lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v),
+        "discard_order": lambda v: isinstance(v, list) and set(v) <= {"attack", "ap", "defense", "special", "reaction"},
+        "ask_if": lambda v: isinstance(v, dict) and set(v) <= set(DEFAULT_PLAN["ask_if"]),
+        "aid": lambda v: isinstance(v, list) and all(isinstance(x, dict) and x.get("to") in range(players)
+                                                     and isinstance(x.get("card"), str) for x in v),
+    }
+    for key, value in p.items():
+        if not ok[key](value):
+            raise bad(f"plans: bad value for {key}: {value!r}")
 
 
 def bad(msg: str) -> IllegalMove:
@@ -134,8 +162,7 @@ def build_state(players: int, options: dict | None, seed: int) -> tuple[dict, ra
     if not isinstance(plans, list) or len(plans) != players:
         raise bad("plans: one dict per hero")
     for p in plans:
-        if not isinstance(p, dict) or set(p) - set(DEFAULT_PLAN):
-            raise bad(f"plans: keys are {', '.join(DEFAULT_PLAN)}")
+        check_plan(p, players)
     if options.get("response_reshuffle", "when_empty") not in ("when_empty", "never"):
         raise bad("response_reshuffle: when_empty or never")
     if options.get("enemy_defense_floor", 0) not in (0, 1):
@@ -161,7 +188,8 @@ def build_state(players: int, options: dict | None, seed: int) -> tuple[dict, ra
         hero_states.append({
             "hero": hero, "side": side, "hand": [], "deck": deck, "discard": [], "ap": b["start_ap"],
             "status": "active", "area": [], "pledges": [], "used_board": 0, "used_terrain": [], "discard_down": 0,
-            "mode": modes[seat], "plan": {**DEFAULT_PLAN, **plans[seat]}, "equipped": dict(equipped)})
+            "mode": modes[seat], "plan": {**DEFAULT_PLAN, **plans[seat],
+                                          "ask_if": {**DEFAULT_PLAN["ask_if"], **plans[seat].get("ask_if", {})}}, "equipped": dict(equipped)})
 
     n = players
     count: dict[str, int] = {}
@@ -224,10 +252,8 @@ def start_events(players: int, options: dict | None, seed: int) -> list[dict]:
     ctx.events.append(first)
     s = ctx.s
     sc = m.scenario(s)
-    for cid in list(s["aside"]):
-        if CONTENT.cards[s["cards"][cid]]["id"] in sc["quest_area"]["enemies"]:
-            from .primitives import new_enemy
-
+    for cid in list(s["aside"]):  # enemies the scenario puts into the Quest Area at setup (Captain Hask)
+        if s["cards"][cid] in sc["quest_area"]["enemies"] and s["cards"][cid] not in sc.get("set_aside", []):
             ctx.emit({"type": "spawn", "enemy": new_enemy(ctx, cid), "from": "aside"})
     spawn_enemies(ctx, by_heroes(sc["setup_spawn"]["enemies"], s["n"]))
     spawn_terrain(ctx, sc["setup_spawn"]["terrain"])

@@ -8,6 +8,9 @@ from . import model as m
 from .content import CONTENT
 from .evolve import jcopy
 
+WHY = {"activation": " for the activation", "attack_q": " for a ?", "attack_q_pick": " for a ? (Keen Eye)",
+       "enemy_defense": " for the enemy's defense", "door_defense": " for the door's defense", "door": " for the door",
+       "enemy_attack": " for the enemy's attack", "ally_attack_defense": " for the enemy's defense"}
 PHASES = {"setup": "Setup", "hero": "Hero phase", "enemy": "Enemy phase", "quest": "Quest phase",
           "draw": "Draw phase", "end": "End phase", "over": "Scenario over"}
 
@@ -96,8 +99,18 @@ def view(s: dict, seat: int | None, to_act: list[int]) -> dict:
                        "wounds": [cname(w) for w in a["wounds"]], "passed": a["passed"]}
     if s["defense"]:
         d = s["defense"]
+        from .enemy_phase import defense_total
+
+        counts = m.response_counts(s)
+        left = sum(counts.values()) or 1
+        total = defense_total(s, d)
+        # "if your defense is D you are hit with probability P", from the remaining Response deck (3.3)
+        chances = [{"defense": dv, "hit_chance": round(sum(k for v, k in counts.items() if d["attack"] + int(v) > dv)
+                                                       / left, 2)}
+                   for dv in range(max(0, d["attack"]), d["attack"] + 5)]
         v["defense"] = {"enemy": d["e"], "hero": d["hero"], "ally": d["ally"], "enemy_attack": d["attack"],
-                        "cards": [cname(c["card"]) for c in d["cards"]], "ap_units": d["units"]}
+                        "cards": [cname(c["card"]) for c in d["cards"]], "ap_units": d["units"], "total": total,
+                        "hit_chances": chances}
     if s["prompt"]:
         p = s["prompt"]
         v["prompt"] = {"kind": p["kind"], "seats": p["seats"]}
@@ -105,12 +118,17 @@ def view(s: dict, seat: int | None, to_act: list[int]) -> dict:
             v["prompt"]["options"] = [cname(o) if isinstance(o, str) and p["kind"] in ("pick", "bottom") else o
                                       for o in p["options"]]
     if seat is not None and 0 <= seat < s["n"]:
+        v["plan"] = jcopy(s["heroes"][seat]["plan"])
         v["hand"] = [{"card": c, "name": cname(c), "text": card_text(m.cdef(s, c))} for c in s["heroes"][seat]["hand"]]
     return v
 
 
 def _area_name(v: dict, area: int) -> str:
-    return "Quest Area" if area == m.QUEST else f"{v['heroes'][area]['name']}'s area"
+    return "the Quest Area" if area == m.QUEST else f"{v['heroes'][area]['name']}'s area"
+
+
+def _n(k: int, word: str) -> str:
+    return f"{k} {word}{'' if k == 1 else 's'}"
 
 
 def render(v: dict) -> str:
@@ -123,9 +141,9 @@ def render(v: dict) -> str:
     lines.append("Heroes:")
     for h in v["heroes"]:
         you = " (you)" if h["seat"] == v["seat"] else ""
-        lines.append(f"  {h['name']}{you}: {h['ap']} AP, {h['hand_count']} cards in hand "
-                     f"({h['wounds_in_hand']} Wounds, {h['fatigue_in_hand']} Fatigue), deck {h['deck_count']}, "
-                     f"{h['status']}")
+        lines.append(f"  {h['name']}{you}: {h['ap']} AP, {_n(h['hand_count'], 'card')} in hand "
+                     f"({_n(h['wounds_in_hand'], 'Wound')}, {h['fatigue_in_hand']} Fatigue), deck {h['deck_count']}, "
+                     f"{h['status']}, defense mode {h['mode'].replace('_', '-')}")
         for p in h["area"]:
             extra = f" ally {p['ally']}" if p["ally"] else (f" +{p['bonus']} defense" if p["bonus"] else "")
             lines.append(f"    in play: {p['name']}{extra}")
@@ -136,7 +154,7 @@ def render(v: dict) -> str:
     for e in v["enemies"]:
         st = e["stats"]
         att = f"; attached: {', '.join(e['attachments'])}" if e["attachments"] else ""
-        lines.append(f"  {e['id']} {e['name']} in the {_area_name(v, e['area'])}: attack {st['attack']}, "
+        lines.append(f"  {e['id']} {e['name']} in {_area_name(v, e['area'])}: attack {st['attack']}, "
                      f"defense {st['defense']}, health {e['health']}, range {st['range']}, engage {st['engage']}{att}")
     lines.append("")
     lines.append("Terrain in the Quest Area: " + (", ".join(
@@ -150,7 +168,9 @@ def render(v: dict) -> str:
     if v["defense"]:
         d = v["defense"]
         lines.append(f"{d['enemy']} attacks {v['heroes'][d['hero']]['name']} (attack {d['enemy_attack']} + a Response "
-                     f"card); defense so far: {', '.join(d['cards']) or 'nothing'}, {d['ap_units']} AP units.")
+                     f"card); defense so far {d['total']}: {', '.join(d['cards']) or 'no cards'}, {d['ap_units']} AP units.")
+        lines.append("  Chance to be hit: " + ", ".join(f"defense {c['defense']}: {round(100 * c['hit_chance'])}%"
+                                                        for c in d["hit_chances"]) + ".")
     if "hand" in v:
         me = v["heroes"][v["seat"]]
         lines += ["", f"Your hand ({me['ap']} AP):"]
@@ -261,10 +281,12 @@ def redact_event(ev: dict, seat: int | None) -> dict:
     if t in ("take", "deck_top") and ev["seat"] != seat:
         return {k: v for k, v in ev.items() if k != "card"}
     if t == "peek" and ev["seat"] != seat:
-        return dict(ev, cards=len(ev["cards"]))
+        return {**{k: v for k, v in ev.items() if k != "values"}, "cards": len(ev["cards"])}
     if t == "flow":
         p = ev["prompt"]
         own = p is not None and seat in p.get("seats", [])
+        if own and "cards" in p:  # a reaction prompt lists each asked hero's own cards
+            p = dict(p, cards=[v if i == seat else [] for i, v in enumerate(p["cards"])])
         return {"type": "flow", "prompt": p if own else (p and {"kind": p["kind"], "seats": p["seats"]}),
                 "action": ev["action"] if ev["action"] and ev["action"]["seat"] == seat else None, "tasks": len(ev["tasks"])}
     return ev
@@ -288,7 +310,7 @@ def _describe(ev: dict, seat: int | None) -> str | None:
         return f"Round {ev['round']}: {PHASES.get(ev['phase'], ev['phase'])}."
     if t == "draw":
         if isinstance(ev["cards"], int):
-            return f"{who} draws {ev['cards']} card(s)."
+            return f"{who} draws {ev['cards']} card{'s' if ev['cards'] != 1 else ''}."
         return f"{who} draw(s) {', '.join(cname(c) for c in ev['cards'])}."
     if t == "hero_shuffle":
         return f"{who} reshuffle(s) the discard pile with two Fatigue cards into a new deck."
@@ -296,7 +318,8 @@ def _describe(ev: dict, seat: int | None) -> str | None:
         return f"The {ev['pile']} discard pile is shuffled into a new deck."
     if t == "response":
         sig = " with the Rift sigil" if ev["sigil"] else ""
-        return f"Response card drawn: {ev['value']}{sig}."
+        why = WHY.get(ev.get("why"), "")
+        return f"Response card{why}: {ev['value']}{sig}."
     if t == "ap":
         return f"{who} now {'have' if who == 'You' else 'has'} {ev['ap']} AP ({ev['delta']:+d})."
     if t == "take":
@@ -318,30 +341,31 @@ def _describe(ev: dict, seat: int | None) -> str | None:
         how = {"summon": "is summoned", "aside": "arrives"}.get(ev["from"], "appears")
         return f"{cname(ev['enemy']['card'])} {ev['enemy']['id']} {how} in {where}."
     if t == "terrain_in":
-        return f"Terrain appears: {cname(ev['card'])} {ev['card']}."
+        return f"Terrain appears: {ev.get('name', cname(ev['card']))} {ev['card']}."
     if t == "terrain_out":
-        return f"{cname(ev['card'])} {ev['card']} is removed ({ev['how']})."
+        return f"{ev.get('name', cname(ev['card']))} {ev['card']} is removed ({ev['how']})."
     if t == "enemy_move":
-        where = "the Quest Area" if ev["area"] == m.QUEST else f"hero {ev['area'] + 1}'s area"
+        where = "the Quest Area" if ev["area"] == m.QUEST else f"{ev.get('area_name', 'a hero')}'s area"
         return f"{en} moves to {where} ({ev['why']})."
     if t == "attach":
-        return f"{cname(ev['card'])} is attached to {ev.get('enemy_name', ev['to'])}."
+        return f"{cname(ev['card'])} is attached to {ev.get('to_name', 'an ally' if ev['to'].startswith('ally:') else ev['to'])}."
     if t == "detach":
-        return f"{cname(ev['card'])} is removed from {ev['to']} ({ev['why']})."
+        return f"{cname(ev['card'])} is removed from {ev.get('to_name', 'an ally')} ({ev['why']})."
     if t == "enemy_dies":
         return f"{en} is defeated."
     if t == "persist":
-        return f"{cname(ev['card'])} stays in play in hero {ev['area'] + 1}'s area."
+        return f"{cname(ev['card'])} stays in play in {ev.get('area_name', 'a hero')}'s area."
     if t == "persist_gone":
         return f"{cname(ev['card'])} leaves play."
     if t == "threat":
         return f"Threat is now {ev['threat']}."
     if t == "attack_result":
         q = f" (? draws: {', '.join(map(str, ev['q']))})" if ev["q"] else ""
-        return (f"{who} attack(s) {ev['target']}: {ev['attack']}{q} against defense {ev['defense']} - "
+        return (f"{who} attack(s) {ev.get('target_name', ev['target'])}: {ev['attack']}{q} against defense {ev['defense']} - "
                 f"{'hit' if ev['hit'] else 'miss'}.")
     if t == "door_open":
-        return f"{who} spend(s) {ev['spent']} AP on {ev['door']} against {ev['value']}: {'open' if ev['ok'] else 'still shut'}."
+        return (f"{who} spend(s) {ev['spent']} AP on {ev.get('door_name', 'the door')} against {ev['value']}: "
+                f"{'open' if ev['ok'] else 'still shut'}.")
     if t == "activation":
         return f"The enemies activate in column {ev['value']}" + (" (Rift sigil)." if ev["sigil"] else ".")
     if t == "enemy_step":
@@ -349,10 +373,10 @@ def _describe(ev: dict, seat: int | None) -> str | None:
             return f"{en}: '{ev['text']}' - unable, nothing happens."
         return None
     if t == "enemy_attack":
-        target = "an ally" if ev["ally"] else f"hero {ev['hero'] + 1}"
+        target = "an ally" if ev["ally"] else ev.get("hero_name", "a hero")
         return f"{en} attacks {target}: {ev['attack']} against defense {ev['defense']} - {'hit' if ev['hit'] else 'no damage'}."
     if t == "special":
-        return f"{en} uses {ev['ability'].capitalize()} on hero {ev['hero'] + 1}."
+        return f"{en} uses {ev['ability'].capitalize()} on {ev.get('hero_name', 'a hero')}."
     if t == "cancelled":
         return f"{ev['ability'].capitalize()} is cancelled by a reaction."
     if t == "ally_attack":
@@ -360,11 +384,13 @@ def _describe(ev: dict, seat: int | None) -> str | None:
     if t == "board_action":
         return f"{who} use(s) {ev['name']}."
     if t == "interact":
-        return f"{who} use(s) {cname(ev['terrain'])}."
+        return f"{who} use(s) {ev.get('terrain_name', cname(ev['terrain']))}."
     if t == "peek":
         if isinstance(ev["cards"], int):
             return f"{who} look(s) at a hidden card."
-        return f"{who} see(s) {', '.join(cname(c) if ev['pile'] == 'deck' else 'a Response card' for c in ev['cards'])}."
+        if ev["pile"] == "response":
+            return f"{who} see(s) the top Response card(s): {', '.join(map(str, ev.get('values', [])))}."
+        return f"{who} see(s) {', '.join(cname(c) for c in ev['cards'])} on top of the deck."
     if t == "response_bottom":
         return f"{who} put(s) the top Response card on the bottom."
     if t == "deck_discard":

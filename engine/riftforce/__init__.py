@@ -24,11 +24,12 @@ of the hand played at location 1 (the next timeout then ends that Play).
 
 Rulings and house rules (rules §13 and this package):
 - Q1: damage applies step by step; an elemental is destroyed (and scored) the moment its damage
-  reaches its number.  Acid fixes its two targets when it starts (effects.ACID_TARGETS_FIXED_AT_START).
+  reaches its number.  Acid fixes its two targets when it starts (abilities.ACID_TARGETS_FIXED_AT_START).
 - Q2: Plant and Magnet do not move an enemy that died; Magnet still moves itself.
 - Q3: a Music capture scores the normal kill RF (1, Crystal 2) for the Music player; the captured
   card loses its damage, is played adjacent to the Music (Earth/Love on-play effects fire), and from
-  then on belongs to its captor (discarded to the captor's pile).
+  then on belongs to its captor (discarded to the captor's pile; effects.CAPTURED_CARDS_STAY_WITH_CAPTOR
+  = False returns it to its first owner's pile instead).
 - Q4: any score reaching 12 triggers the end; the game ends after an action of the second player
   (without the start marker) unless scores are tied; then another pair of actions follows.
 - Q12: Activate may activate 0 elementals.  Q13: drawing stops when pile and discard are empty.

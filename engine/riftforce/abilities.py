@@ -17,10 +17,15 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from .cards import GUILD, NUMBER
-from .effects import ACID_TARGETS_FIXED_AT_START, Effects
+from .effects import Effects
 from .state import adjacent, locate, others
 
 Ask = dict[str, Any]
+
+# House rule Q1 (rules §13): Acid fixes both of its targets when the ability starts, so its 1
+# damage goes to the card that was second at activation even if the first is destroyed.
+# False gives the other reading (the new second card, formerly third, is hit).
+ACID_TARGETS_FIXED_AT_START = True
 
 
 def _ask(what: str, fn: str, actor: str, stage: int, options: list, data: dict | None = None) -> Ask:

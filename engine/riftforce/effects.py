@@ -13,10 +13,10 @@ from typing import Any
 from .cards import GUILD, NUMBER
 from .state import State, copy_state, evolve, locate
 
-# House rule Q1 (rules §13): Acid fixes both of its targets when the ability starts, so its 1
-# damage goes to the card that was second at activation even if the first is destroyed.
-# Set to False for the other reading (the new second card is hit).
-ACID_TARGETS_FIXED_AT_START = True
+# House rule Q3 (rules §13): an enemy captured by Music "becomes your elemental", so when it is
+# destroyed later it goes to its captor's discard pile.  False sends it back to the discard pile
+# of the player who brought it (the owner of its guild) instead.
+CAPTURED_CARDS_STAY_WITH_CAPTOR = True
 
 
 class Effects:
@@ -66,7 +66,11 @@ class Effects:
                    "by_seat": self.s["turn"]})
         if self.s["damage"].get(card, 0) < NUMBER[card]:
             return False
-        self.emit({"type": "destroyed", "card": card, "seat": side, "loc": loc, "by": by})
+        pile = side
+        if not CAPTURED_CARDS_STAY_WITH_CAPTOR and GUILD[card] not in self.s["guilds"][side]:
+            pile = 1 - side
+        self.emit({"type": "destroyed", "card": card, "seat": side, "loc": loc, "by": by,
+                   "pile": pile})
         self.score(1 - side, kill_points(card, by), "kill")
         return True
 

@@ -61,6 +61,9 @@ class Riftforce(Game):
     def copy_state(self, s):
         return state.copy_state(s)
 
+    def apply(self, s, event):
+        return state.apply(s, event)
+
     def to_act(self, s) -> list[int]:
         return [] if s["phase"] == "over" or s["turn"] is None else [s["turn"]]
 

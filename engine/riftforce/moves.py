@@ -119,20 +119,26 @@ def default_move(s: State, seat: int) -> Move:
 
 # ---- applying a move --------------------------------------------------------------------------------
 
-def check_move(s: State, seat: Any, move: Any) -> None:
-    """Raise IllegalMove unless `move` is one of the legal moves of `seat` now."""
+def check_move(s: State, seat: Any, move: Any) -> Move:
+    """The legal move equal to `move`, or IllegalMove.
+
+    The engine's own copy is returned because Python equality is loose (2.0 == 2, True == 1):
+    what goes into events must be exactly the JSON the engine offered."""
     if not isinstance(move, dict) or not isinstance(move.get("type"), str):
         raise IllegalMove("a move is a JSON object with a \"type\"", "bad_move", move)
     if s["phase"] == "over":
         raise IllegalMove("the game is over", "game_over", move)
     if isinstance(seat, bool) or seat not in (0, 1) or s["turn"] != seat:
         raise IllegalMove("it is not your turn", "not_your_turn", move)
-    if move not in legal_moves(s, seat):
-        raise IllegalMove("that move is not allowed now", "illegal", move)
+    legal = legal_moves(s, seat)
+    try:
+        return legal[legal.index(move)]
+    except ValueError:
+        raise IllegalMove("that move is not allowed now", "illegal", move) from None
 
 
 def play(s: State, seat: int, move: Move, rng: random.Random) -> list[dict]:
-    check_move(s, seat, move)
+    move = check_move(s, seat, move)
     fx = Effects(s, rng)
     t = move["type"]
     if t == "pick":

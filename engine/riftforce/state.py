@@ -209,7 +209,7 @@ def _destroyed(s: State, e: Event) -> State:
     seat, card = e["seat"], e["card"]
     s["board"][e["loc"]][seat].remove(card)
     s["damage"].pop(card, None)
-    s["discard"][seat].append(card)
+    s["discard"][e["pile"]].append(card)
     return s
 
 
@@ -302,3 +302,70 @@ def others(loc: int) -> list[int]:
 def controls(s: State, seat: int) -> list[int]:
     """Locations where `seat` has an elemental and the opponent none (rules §4C)."""
     return [l for l, sides in enumerate(s["board"]) if sides[seat] and not sides[1 - seat]]
+
+
+# ---- pure apply: copy only what the event will change ------------------------------------------------
+
+def _pair(pair: list, seat: int) -> list:
+    """A copy of a [seat0, seat1] list pair with the seat's list copied too."""
+    new = pair[:]
+    new[seat] = pair[seat][:]
+    return new
+
+
+def _board(c: State, s: State, loc: int, seat: int) -> None:
+    """Give `c` its own board[loc][seat] (and the containers above it), sharing the rest."""
+    if c["board"] is s["board"]:
+        c["board"] = s["board"][:]
+    board = c["board"]
+    if board[loc] is s["board"][loc]:
+        board[loc] = board[loc][:]
+    board[loc][seat] = board[loc][seat][:]
+
+
+def apply(s: State | None, e: Event) -> State:
+    """`evolve` on a copy of `s` that duplicates only the parts this event mutates.
+
+    The service applies events one at a time on states it keeps, so a full copy per event would
+    dominate; here a damage event copies one small dict.  Parts not listed are shared with `s`,
+    which is safe because `evolve` only mutates what is listed (and replaces the rest).
+    """
+    if s is None:
+        return evolve(None, e)
+    c = s.copy()
+    t = e["type"]
+    if t in ("damage", "heal"):
+        c["damage"] = s["damage"].copy()
+    elif t == "draw":
+        c["deck"] = _pair(s["deck"], e["seat"])
+        c["hand"] = _pair(s["hand"], e["seat"])
+    elif t == "enter":
+        seat = e["seat"]
+        if e["from"] in ("hand", "deck"):
+            c[e["from"]] = _pair(s[e["from"]], seat)
+        _board(c, s, e["loc"], seat)
+    elif t == "move":
+        _board(c, s, e["from"], e["seat"])
+        _board(c, s, e["to"], e["seat"])
+    elif t == "destroyed":
+        _board(c, s, e["loc"], e["seat"])
+        c["damage"] = s["damage"].copy()
+        c["discard"] = _pair(s["discard"], e["pile"])
+    elif t == "captured":
+        _board(c, s, e["from"], 1 - e["seat"])
+        c["damage"] = s["damage"].copy()
+    elif t == "discard":
+        c["hand"] = _pair(s["hand"], e["seat"])
+        c["discard"] = _pair(s["discard"], e["seat"])
+    elif t == "score":
+        c["score"] = s["score"][:]
+    elif t == "action_end":
+        c["actions"] = s["actions"][:]
+    elif t in ("deck", "reshuffle"):
+        c["deck"] = s["deck"][:]
+        c["discard"] = s["discard"][:]
+    elif t in ("turn", "pending", "activated", "game_over", "draft", "draft_end"):
+        pass  # these only replace top-level values
+    else:  # "pick" (mutates the draft) and anything new: the full copy is always safe
+        c = copy_state(s)
+    return evolve(c, e)

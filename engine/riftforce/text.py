@@ -20,8 +20,8 @@ def render_text(v: dict) -> str:
     # Player 2 above Player 1.
     top, bottom = (1, 0) if me is None or me == 0 else (0, 1)
     lines = []
-    a, b = v["scores"]
-    score = f"{who(0, me)} {a}, {who(1, me)} {b}"
+    first = 1 if me == 1 else 0  # the viewer's own score first
+    score = f"{who(first, me)} {v['scores'][first]}, {who(1 - first, me)} {v['scores'][1 - first]}"
     lines.append(f"Riftforce. Score: {score} (the end is triggered at {v['target']}).")
     if v["phase"] == "over":
         r = v["result"]
@@ -61,7 +61,8 @@ def render_text(v: dict) -> str:
         pile = _card(p["discard_top"]) if p["discard_top"] else "empty"
         lines.append(f"{who(s, me)}: {p['score']} Riftforce; {p['hand_count']} in hand, "
                      f"{p['deck_count']} in draw pile, {p['discard_count']} discarded (top: {pile})")
-        lines.append("  Guilds: " + "; ".join(f"{g['name']} - {g['ability']}" for g in p["summoners"]))
+        for g in p["summoners"]:
+            lines.append(f"  {g['name']}: {g['ability']}")
     if v["hand"] is not None:
         lines.append("")
         lines.append("Your hand: " + (", ".join(_card(c) for c in v["hand"]) or "empty"))

@@ -268,8 +268,14 @@ def describe_event(e: Event, viewer: int | None = None) -> str | None:
     if t == "activated":
         return f"{who(e['seat'], viewer)} activated {card_name(e['card'])} at {loc_name(e['loc'])}."
     if t == "damage":
+        if e["by"] == e["card"]:
+            victim = "itself"
+        elif e["seat"] == e["by_seat"]:  # Fire's and Lava's self-damage
+            victim = f"{'your' if viewer == e['seat'] else 'their'} own {card_name(e['card'])}"
+        else:
+            victim = f"{_lc(whose(e['seat'], viewer))} {card_name(e['card'])}"
         return (f"{whose(e['by_seat'], viewer)} {card_name(e['by'])} dealt {e['amount']} damage to "
-                f"{_lc(whose(e['seat'], viewer))} {card_name(e['card'])}.")
+                f"{victim}.")
     if t == "heal":
         return (f"{whose(e['seat'], viewer)} {card_name(e['by'])} removed {e['amount']} damage from "
                 f"{'itself' if e['by'] == e['card'] else card_name(e['card'])}.")

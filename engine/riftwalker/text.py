@@ -44,16 +44,19 @@ def _plural(n, word):
 
 
 def _rift_sel(step, noun="explored rift") -> str:
-    parts = [_WHOSE[step.get("whose", "you")]]
-    if step.get("other"):
-        parts.append("other")
+    """The rifts a step may choose, in words: "one of your other Fire explored rifts worth 3"."""
+    whose = step.get("whose", "you")
     el = step.get("el")
-    if el and el != "any":
-        parts.append("matching" if el == "this" else el)
-    parts.append(noun)
-    if step.get("worth") is not None:
-        parts.append(f"worth {step['worth']}")
-    return " ".join(parts)
+    words = ("other " if step.get("other") else "") + (
+        "matching " if el == "this" else (f"{el} " if el and el != "any" else ""))
+    worth = f" worth {step['worth']}" if step.get("worth") is not None else ""
+    if whose == "you":
+        return f"one of your {words}{noun}s{worth}"
+    if whose == "opp":
+        return f"an opponent's {words}{noun}{worth}"
+    if whose == "each_opp":
+        return f"each opponent's {words}{noun}{worth}"
+    return f"any {words}{noun}{worth}"
 
 
 def step_text(step) -> str:
@@ -61,10 +64,11 @@ def step_text(step) -> str:
     n = step.get("n", 1)
     bang = " (must)" if step.get("mandatory") else ""
     if op == "cost":
-        return f"you may {step_text(step['pay']).lower()}; if you do: " + "; ".join(
+        pay = step_text(step["pay"])
+        return f"You may {pay[0].lower() + pay[1:]}; if you do: " + "; ".join(
             step_text(s) for s in step["then"])
     if op == "choose":
-        return "choose one: " + " | ".join("; ".join(step_text(s) for s in o) for o in step["options"])
+        return "Choose one: " + ", or ".join("; ".join(step_text(s) for s in o) for o in step["options"])
     if op == "_offer":
         return f"activate {name(step['rift'])}"
     text = {
@@ -79,12 +83,13 @@ def step_text(step) -> str:
         "shift": lambda: f"Shift {_rift_sel(step)}" + (" and activate it" if step.get("activate") else ""),
         "activate": lambda: f"Activate {_rift_sel(step)}",
         "return": lambda: f"Return {_rift_sel(step)} to its owner's hand",
-        "discard": lambda: f"Discard {_plural(n, 'card')} from {_WHOSE[step.get('whose', 'you')]} "
-                           f"{ {'hand': 'hand', 'explored': 'explored rifts', 'score': 'score pile'}[step['zone']]}"
-                           + (" (its owner chooses)" if chooser(step) == "owner"
-                              and step.get("whose", "you") != "you" else "")
-                           + (f" worth {step['worth']}" if step.get("worth") is not None else ""),
-        "force_burst": lambda: f"Make an opponent burst {_rift_sel(dict(step, whose='you'), 'rift')}",
+        "discard": lambda: (f"Discard {_plural(n, 'card')} from {_WHOSE[step.get('whose', 'you')]} hand"
+                            + (" (its owner chooses)" if chooser(step) == "owner"
+                               and step.get("whose", "you") != "you" else ""))
+        if step["zone"] == "hand" else
+        f"Discard {_rift_sel(step, 'scored rift' if step['zone'] == 'score' else 'explored rift')}"
+        + (f" ({n} cards)" if n > 1 else ""),
+        "force_burst": lambda: f"Burst {_rift_sel(step)} into its owner's score pile",
         "burst_step": lambda: "At your burst step you may burst one of your "
                               + ("" if step.get("el", "any") == "any" else step["el"] + " ")
                               + "rifts" + (f" worth {step['worth']}" if step.get("worth") else "")
@@ -103,7 +108,11 @@ def step_text(step) -> str:
 
 
 def power_text(card) -> str:
-    return "; ".join(step_text(s) for s in card.power) + "."
+    text = "; ".join(step_text(s) for s in card.power) + "."
+    if card.protect:
+        kinds = {"discard": "discard", "return": "return", "force_burst": "force-burst", "tuck": "tuck"}
+        text += " Other players' powers cannot " + ", ".join(kinds[k] for k in sorted(card.protect)) + " it."
+    return text
 
 
 def bonus_text(card) -> str:
@@ -264,8 +273,12 @@ def render_text(v) -> str:
     out.append("")
     for s in v["seats"]:
         me = " (you)" if v["viewer"] == s["seat"] else ""
-        out.append(f"{who(s['seat'])}{me}: {s['points']} points from {s['bursts']} burst rift(s) "
-                   f"(of {v['threshold']} to end the game; bonus added at the end), {s['hand_size']} card(s) in hand.")
+        if v["over"]:
+            points = f"{v['result']['points'][s['seat']]} points with bonus"
+        else:
+            points = f"{s['points']} points (bonus added at the end)"
+        out.append(f"{who(s['seat'])}{me}: {points} from {s['bursts']} burst rift(s) "
+                   f"({v['threshold']} end the game), {s['hand_size']} card(s) in hand.")
         out.append("  Explored: " + ("none" if not s["explored"] else ""))
         out.extend("    - " + _rift_line(r) for r in s["explored"])
         out.append("  Score pile: " + ("none" if not s["score_pile"] else ""))

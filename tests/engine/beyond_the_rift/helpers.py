@@ -175,8 +175,10 @@ def greedy_chooser(state, seat, moves, rng):
         if t in by:
             return by[t][0]
     if "choose" in by:
+        bosses = [mv for mv in by["choose"] if isinstance(mv["value"], str) and m.enemy(state, mv["value"])
+                  and m.enemy(state, mv["value"])["type"] in ("O3", "C5")]
         doors = [mv for mv in by["choose"] if isinstance(mv["value"], str) and mv["value"].startswith("T")]
-        return (doors or by["choose"])[0]
+        return (bosses or doors or by["choose"])[0]
     if "spend" in by and "n" in by["spend"][-1]:
         return by["spend"][-1]
     if "plan" in by:

@@ -43,7 +43,7 @@ def test_campaign_needs_brannoc_and_scenario_order():
         G.start(1, {"colour": "red"}, 1)
 
 
-def test_campaign_carry_over_through_all_three_scenarios():
+def test_rule_1_21_campaign_carry_over_through_all_three_scenarios():
     s, _ = new(2, scenario="old-friends-1", seed=3, heroes=["brannoc", "tamsin"])
     s = win_by_killing(s, "O3")
     r = G.result(s)
@@ -106,9 +106,31 @@ def test_lost_scenario_grants_nothing_and_replaying_a_win_grants_no_items_twice(
     assert rw2["drawn"] == [] and rw2["won"] == ["old-friends-1"]  # H8
 
 
-def test_equip_rejects_items_the_hero_cannot_use():
+def test_rule_1_21_equip_rejects_items_the_hero_cannot_use():
     carry = {"campaign": "old-friends", "won": ["old-friends-1"], "stash": ["IT-LONGBOW"]}
     with pytest.raises(IllegalMove):
         G.start(1, {"scenario": "old-friends-1", "carry": carry, "equip": {"brannoc": {"left_arm": "IT-LONGBOW"}}}, 1)
     with pytest.raises(IllegalMove):
         G.start(1, {"scenario": "old-friends-1", "carry": carry, "equip": {"brannoc": {"torso": "IT-BOOTS"}}}, 1)
+
+
+def test_carry_over_from_a_played_win_into_the_next_scenario():
+    """A real playout of scenario 1 that ends in a win (the first seed from 16 that does), its result's
+    rewards passed to scenario 2, which is then played to its end."""
+    from .helpers import greedy_chooser, playout
+
+    for seed in range(16, 120):
+        state, log = playout(3, "old-friends-1", seed, greedy_chooser, {"defense_modes": ["auto"] * 3})
+        if G.result(state)["outcome"] == "win":
+            break
+    else:
+        pytest.fail("no win in 104 greedy playouts of Ashes at Hollowmere")
+    carry = json.loads(json.dumps(G.result(state)["rewards"]))
+    state2, _ = playout(3, "old-friends-2", seed, greedy_chooser, {"carry": carry})
+    assert G.result(state2)["outcome"] in ("win", "loss")
+    assert state2["campaign"]["won"] == ["old-friends-1"]
+    heroes = [h["hero"] for h in state2["heroes"]]
+    for d in carry["drawn"]:
+        if d["to"] not in ("stash", "reward_deck"):
+            h = state2["heroes"][heroes.index(d["hero"])]
+            assert h["equipped"][d["to"]] == d["item"]

@@ -14,7 +14,7 @@ from engine.beyond_the_rift import content as content_mod
 from engine.beyond_the_rift.activation import ActivationError, parse_cell
 from engine.beyond_the_rift.content import CONTENT, ContentError, _check_card
 
-from .helpers import G, clear_enemies, hand, new, of, place, play, playout
+from .helpers import G, clear_enemies, hand, new, of, place, playout
 
 PKG = Path(content_mod.__file__).parent
 FORBIDDEN = {"flask", "sqlmodel", "celery", "time", "datetime"}
@@ -42,7 +42,7 @@ def test_imports_are_pure():
                 assert node.attr not in RANDOM_FUNCS, f"{path.name} calls random.{node.attr}"
 
 
-def test_content_pack_loads_with_the_documented_counts():
+def test_rule_1_1_components_the_content_pack_has_the_documented_counts():
     assert sorted(CONTENT.hero_ids) == ["brannoc", "isolde", "osric", "tamsin"]
     assert sum(e["copies"] for e in CONTENT.enemies.values()) == 42
     assert len(CONTENT.response) == 42 and sum(r["sigil"] for r in CONTENT.response) == 6

@@ -195,3 +195,45 @@ def test_defense_moves_are_refused_to_others():
     with pytest.raises(IllegalMove) as err:
         G.play(s, 1, {"type": "confirm"}, None)
     assert err.value.code == "not_your_turn"
+
+
+def test_standing_aid_line_for_an_auto_hero_and_as_the_aiders_timeout_default():
+    s, _ = new(2, heroes=["brannoc", "osric"], defense_modes=["auto", "auto"],
+               plans=[{}, {"aid": [{"to": 0, "card": "FO03", "damage_at_least": 1}]}])
+    clear_enemies(s)
+    s["piles"]["enemy"] = []
+    place(s, "C1", 0)
+    hand(s, 0, "BV01", ap=0)
+    (hs,) = hand(s, 1, "FO03", ap=3)
+    responses(s, 1, 1)
+    s, ev = finish(s)
+    (atk,) = of(ev, "enemy_attack")
+    assert atk["defense"] == 3 and hs in s["heroes"][1]["discard"]
+    # an aider in ask mode who lets the prompt time out aids by the same line
+    s, _ = new(2, heroes=["brannoc", "osric"], defense_modes=["ask", "ask"],
+               plans=[{}, {"aid": [{"to": 0, "card": "FO03"}]}])
+    clear_enemies(s)
+    s["piles"]["enemy"] = []
+    place(s, "C1", 0)
+    hand(s, 0, "BV01", ap=0)
+    (hs,) = hand(s, 1, "FO03", "FO03", ap=3)[:1]
+    responses(s, 1, 1)
+    s, _ = finish(s)
+    assert G.default_move(s, 1) == {"type": "aid_defense", "card": hs}
+    s, _ = play(s, 1, G.default_move(s, 1))
+    assert G.default_move(s, 1) == {"type": "no_aid"}  # one card per line
+
+
+def test_ask_if_custom_condition_and_bad_plans_are_refused():
+    s, _ = new(1, defense_modes=["ask_if"], plans=[{"ask_if": {"damage_at_least": None, "enemy": "Cultist Zealot"}}])
+    clear_enemies(s)
+    s["piles"]["enemy"] = []
+    place(s, "C2", 0)
+    hand(s, 0, "BV01", ap=0)
+    responses(s, 1, 1)
+    s, _ = finish(s)
+    assert s["prompt"]["kind"] == "defense"
+    with pytest.raises(IllegalMove):
+        G.start(1, {"plans": [{"maxspend": "lots"}]}, 1)
+    with pytest.raises(IllegalMove):
+        G.start(1, {"plans": [{"aid": [{"to": 3, "card": "FO03"}]}]}, 1)

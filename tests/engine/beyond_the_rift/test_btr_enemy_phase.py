@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.beyond_the_rift import model as m
 
-from .helpers import G, clear_enemies, finish, give, hand, new, of, place, play, responses, sigil_response, types
+from .helpers import G, clear_enemies, finish, hand, new, of, place, play, responses, sigil_response, types
 
 
 def enemy_round(s, seat=0):
@@ -347,3 +347,38 @@ def test_rule_1_16_attachments_modify_enemy_stats_with_floors():
     s2["piles"]["fatigue"].remove("F04")
     m.enemy(s2, e2)["att"] += [{"card": "F03", "mods": None, "until": None}, {"card": "F04", "mods": None, "until": None}]
     assert m.enemy_stat(s2, m.enemy(s2, e2), "defense") == 1  # H2 alternative
+
+
+def test_keyword_step_priority_override_is_read_from_the_table():
+    from engine.beyond_the_rift.activation import parse_cell
+    from engine.beyond_the_rift.content import CONTENT
+
+    (step,) = parse_cell("Attack (most AP)", CONTENT.enemy_names, CONTENT.families)
+    s, _ = new(2)
+    clear_enemies(s)
+    e = place(s, "C3")
+    s["heroes"][1]["ap"] = 15
+    from engine.beyond_the_rift.enemy_phase import target_hero
+
+    assert target_hero(s, m.enemy(s, e), step["do"]["and"][0], m.ranking(s)) == 1
+    assert target_hero(s, m.enemy(s, e), {"op": "attack"}, m.ranking(s)) == 0
+
+
+def test_keyword_nothing_is_always_unable():
+    from engine.beyond_the_rift.enemy_phase import able
+
+    s, _ = new(1)
+    assert not able(s, s["enemies"][0], {"op": "nothing"}, [0])
+
+
+def test_keyword_intimidate_may_take_persistent_cards_with_discard_persistent():
+    s, _ = new(1, heroes=["osric"], defense_modes=["auto"], plans=[{"discard_persistent": True}])
+    clear_enemies(s)
+    _quiet(s)
+    (sanc,) = hand(s, 0, "FO09", ap=5)
+    s, _ = play(s, 0, {"type": "play", "card": sanc})
+    hand(s, 0, "W01", ap=0)
+    place(s, "C3")  # col 3 "Intimidate 1 / Attack"
+    responses(s, 3)
+    s, ev = enemy_round(s)
+    assert [e["card"] for e in of(ev, "persist_gone")] == [sanc]

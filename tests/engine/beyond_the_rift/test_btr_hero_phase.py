@@ -314,3 +314,33 @@ def test_pledge_joins_the_next_attack_of_that_hero():
     s, _ = play(s, 1, {"type": "done"})
     s, ev = play(s, 0, {"type": "done"})
     assert G.result(s) is not None or s["heroes"][1]["pledges"] == []  # lapsed with the hero phase
+
+
+def test_rule_1_4_range_one_reaches_only_your_own_area():
+    s, _ = new(2, heroes=["brannoc", "tamsin"])
+    clear_enemies(s)
+    s["terrain"] = []
+    mine = place(s, "O1", 0)
+    theirs = place(s, "O1", 1)
+    quest = place(s, "O1")
+    (cut,) = hand(s, 0, "BV01", ap=5)  # range 1
+    s1, _ = play(s, 0, {"type": "attack", "card": cut})
+    assert s1["attack"]["target"] == mine  # the only target at range 1: no question
+    (shot,) = hand(s, 1, "TR01", ap=5)  # range 2: everything
+    s2, _ = play(s, 1, {"type": "attack", "card": shot})
+    assert set(s2["prompt"]["options"]) == {mine, theirs, quest}
+
+
+def test_rule_1_12_ap_cards_give_the_printed_ap_to_the_target_hero():
+    s, _ = new(2, heroes=["osric", "isolde"])
+    (fp,) = hand(s, 0, "FO07", ap=1)  # Fervent Prayer: cost 1, +3 to a hero in range 2
+    s, _ = play(s, 0, {"type": "play", "card": fp})
+    s, ev = play(s, 0, {"type": "choose", "value": 1})
+    assert s["heroes"][0]["ap"] == 0 and s["heroes"][1]["ap"] == 8 + 3
+    assert [e["seat"] for e in of(ev, "ap")] == [0, 1]
+
+
+def test_rule_1_8_defense_cards_are_not_played_in_the_hero_phase():
+    s, _ = new(1)
+    (blk,) = hand(s, 0, "BV03", ap=5)
+    assert not [mv for mv in G.legal_moves(s, 0) if mv.get("card") == blk and mv["type"] in ("play", "attack")]

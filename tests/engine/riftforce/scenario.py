@@ -45,13 +45,17 @@ def do(s, *moves, seat=None, seed=0):
     """Play moves in order (by the seat to act unless `seat`), returning (state, events)."""
     rng = random.Random(seed)
     events = []
+    start, first_snapshot = s, json.dumps(s, sort_keys=True)
     for move in moves:
         who = s["turn"] if seat is None else seat
         new = GAME.play(s, who, move, rng)
-        json.dumps(new)  # every event is JSON
+        assert json.loads(json.dumps(new)) == new  # every event is JSON and round-trips
         for e in new:
             s = GAME.apply(s, e)
         events.extend(new)
+    # play and apply are pure: the state we started from is untouched (checked once per call)
+    if moves:
+        assert json.dumps(start, sort_keys=True) == first_snapshot
     return s, events
 
 
@@ -100,11 +104,12 @@ def pick_move(rng, moves):
     return rng.choice([m for m in moves if m["type"] == kind])
 
 
-def random_game(seed, guilds, on_step=None, max_decisions=20000):
+def random_game(seed, guilds, on_step=None, max_decisions=20000, paranoid=False):
     """Play one full game with the seeded policy; returns (events, live state, moves).
 
     The live state is built by `GAME.apply` on each event as it is produced.  `on_step(state,
-    legal, seat, move, new_events)` is called after each move, for extra checks.
+    legal, seat, move, new_events)` is called after each move, for extra checks.  `paranoid` also
+    checks that neither `play` nor `apply` changed the states they were given.
     """
     events = GAME.start(2, {"guilds": guilds}, seed)
     state = None
@@ -117,10 +122,13 @@ def random_game(seed, guilds, on_step=None, max_decisions=20000):
         (seat,) = GAME.to_act(state)
         legal = GAME.legal_moves(state, seat)
         move = pick_move(policy, legal)
+        snapshot = json.dumps(state, sort_keys=True) if paranoid else None
         new = GAME.play(state, seat, move, rng)
         before = state
         for e in new:
             state = GAME.apply(state, e)
+        if paranoid:
+            assert json.dumps(before, sort_keys=True) == snapshot
         events.extend(new)
         moves.append(move)
         if on_step is not None:

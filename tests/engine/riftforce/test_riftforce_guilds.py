@@ -295,3 +295,45 @@ def test_magnet_moves_alone_when_its_target_is_destroyed():
     s = board(me=at(4, "magnet-5a"), foe=at(4, "ice-5a"), hand=["magnet-6a"], damage={"ice-5a": 3})
     s, _ = do(s, D("magnet-6a"), A("magnet-5a"))
     assert stack(s, 3, 0) == ["magnet-5a"] and "ice-5a" in s["discard"][1]
+
+
+def test_each_earth_played_triggers_separately():
+    """§7 Earth: two Earths played at one location each deal their on-play damage."""
+    s = board(foe=at(1, "ice-6a", "ice-7a"), hand=["earth-5a", "earth-5b"])
+    s, _ = do(s, P("earth-5a", 1), P("earth-5b", 1))
+    assert dmg(s, "ice-6a") == 2 and dmg(s, "ice-7a") == 2
+
+
+def test_love_captured_by_music_fires_its_on_play_heal():
+    """§8 Love: its on-play effect also fires when it is captured by Music (Q3: counts as played)."""
+    s = board(me=merge(at(0, "music-5a"), at(1, "water-5a", "fire-5a")), foe=at(0, "love-5a"),
+              hand=["music-6a"], damage={"love-5a": 4, "water-5a": 2, "fire-5a": 3})
+    s, ev = do(s, D("music-6a"), A("music-5a"))  # the only neighbour of location 1 is location 2
+    assert stack(s, 1, 0) == ["water-5a", "fire-5a", "love-5a"]
+    assert legal(s) == [{"type": "heal", "card": "water-5a"}, {"type": "heal", "card": "fire-5a"}]
+    s, _ = do(s, {"type": "heal", "card": "fire-5a"})
+    assert dmg(s, "fire-5a") == 0 and dmg(s, "water-5a") == 2 and s["turn"] == 1
+
+
+def test_acid_second_target_reading_is_a_flag(monkeypatch):
+    """Q1 (config flag): with ACID_TARGETS_FIXED_AT_START off, the new second card takes the 1."""
+    import engine.riftforce.abilities as abilities
+    monkeypatch.setattr(abilities, "ACID_TARGETS_FIXED_AT_START", False)
+    s = board(me=at(0, "acid-5a"), foe=at(0, "ice-5a", "ice-6a", "ice-7a"), hand=["acid-6a"],
+              damage={"ice-5a": 2})
+    s, _ = do(s, D("acid-6a"), A("acid-5a"))
+    assert dmg(s, "ice-6a") == 0 and dmg(s, "ice-7a") == 1
+
+
+def test_captured_card_can_return_to_first_owner_by_flag(monkeypatch):
+    """Q3 (config flag): with CAPTURED_CARDS_STAY_WITH_CAPTOR off, a captured card destroyed later
+    goes to the discard pile of the player whose guild it is; the RF still goes to its destroyer."""
+    import engine.riftforce.effects as effects
+    monkeypatch.setattr(effects, "CAPTURED_CARDS_STAY_WITH_CAPTOR", False)
+    s = board(me=at(0, "music-5a"), foe=at(0, "ice-5a"), hand=["music-6a"], foe_hand=["fire-5b"],
+              damage={"ice-5a": 3}, guilds=[["music", "fire", "air", "earth"], ["ice", "plant", "light", "shadow"]])
+    s, _ = do(s, D("music-6a"), A("music-5a"))
+    s["board"][1][1] = ["fire-5a"]
+    s["damage"]["ice-5a"] = 2
+    s, _ = do(s, D("fire-5b"), A("fire-5a"))
+    assert "ice-5a" in s["discard"][1] and s["score"] == [1, 1]

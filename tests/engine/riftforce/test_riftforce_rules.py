@@ -312,6 +312,15 @@ def test_illegal_and_junk_moves_are_rejected_with_codes():
     assert err.value.code == "game_over"
 
 
+def test_loosely_equal_moves_are_recorded_as_the_engine_offered_them():
+    """Contract (JSON events): 2.0 == 2 and True == 1 in Python; the events still carry ints."""
+    s = board(hand=["fire-6a", "fire-7a"])
+    for loc in (2.0, True):
+        _, ev = do(s, {"type": "play", "card": "fire-6a", "loc": loc})
+        enter = types(ev, "enter")[0]
+        assert type(enter["loc"]) is int and enter["loc"] == int(loc)
+
+
 def test_play_does_not_mutate_its_input():
     """Contract: play never changes the state it is given."""
     s = board(me=[["music-5a"], [], [], [], []], foe=[["ice-5a"], [], [], [], []],
@@ -339,3 +348,23 @@ def test_default_move_is_check_then_end_play_or_done():
     draft, _ = started("base")
     first = draft["turn"]
     assert GAME.default_move(draft, first) == {"type": "pick", "guild": draft["draft"]["offer"][0]}
+
+
+def test_apply_is_pure_for_every_event_type():
+    """Contract: apply (copy-on-write per event type) never changes the state it is given, and
+    applying event by event equals one replay of the whole log."""
+    import json
+
+    from .scenario import random_game
+    seen = set()
+    for seed, guilds in ((21, "base"), (22, "all")):
+        events, live, _ = random_game(seed, guilds)
+        state = None
+        for e in events:
+            before = json.dumps(state, sort_keys=True)
+            new = GAME.apply(state, e)
+            assert json.dumps(state, sort_keys=True) == before, e["type"]
+            state = new
+            seen.add(e["type"])
+        assert state == engine.replay(GAME, events) == live
+    assert {"damage", "destroyed", "move", "draw", "enter", "discard", "score", "pick"} <= seen

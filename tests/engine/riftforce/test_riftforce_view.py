@@ -92,6 +92,9 @@ def test_describe_event_per_viewer_reveals_nothing_hidden():
     hit = {"type": "damage", "card": "ice-5a", "seat": 1, "amount": 3, "by": "fire-5a", "by_seat": 0}
     assert GAME.describe_event(hit, 0) == "Your Fire 5 dealt 3 damage to opponent's Ice 5."
     assert GAME.describe_event(hit, 1) == "Opponent's Fire 5 dealt 3 damage to your Ice 5."
+    own = {"type": "damage", "card": "water-5a", "seat": 0, "amount": 1, "by": "fire-5a", "by_seat": 0}
+    assert GAME.describe_event(own, 0) == "Your Fire 5 dealt 1 damage to your own Water 5."
+    assert GAME.describe_event(own, 1) == "Opponent's Fire 5 dealt 1 damage to their own Water 5."
     assert GAME.describe_event({"type": "score", "seat": 0, "points": 2, "total": 5,
                                 "reason": "check"}, None) == \
         "Player 1 gained 2 Riftforce for controlled locations (now 5)."
