@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from . import model as m
 from .content import CONTENT
-from .hero_phase import default_discards, discardable, modes
+from .hero_phase import default_discards, modes
 from .primitives import Ctx, attach_damage, draw_response, hero_takes, new_enemy, pay, set_ap, supply
 
 

@@ -4,8 +4,9 @@ Decisions are step-wise: every move is one atomic decision (one button, one emai
 context:
 
 * hero phase, active hero: attack / play / wound / draw / cycle / discard_ap / engage / disengage / board /
-  open / interact / mode / done / done_final; a hero with a deferred discard-down also has discard moves
-  (any other move first applies the DISCARD-ORDER default, section 3.5); a DONE hero has `undone`.
+  open / interact / pledge / unpledge / mode / done / done_final; a DONE hero has `undone`.  A hero with a
+  deferred discard-down (section 3.5) first has only `discard` (one card each) or done / done_final, which
+  apply the DISCARD-ORDER default (so the default can never take a card another move is using).
 * an action being built asks one target at a time (`choose` ... / `cancel`); opening a door asks the AP
   to spend (`spend`); cycling picks cards one by one (`pick` / `finish`).
 * an open attack: the attacker has add / add_wound / resolve, the other heroes aid / no_aid.
@@ -21,7 +22,9 @@ Timeout defaults (`default_move`, section 3.9): hero phase -> done (after the de
 an open attack -> the attacker resolves, the others do not aid; a target choice, a door amount or a cycle
 -> cancel; a reveal pick -> finish (keep nothing more); a peek -> keep; a choose-op -> its first option;
 a defense prompt -> `plan` (the defender's standing defense plan applied on top of what they committed);
-defense aid -> the aider's standing AID line if one applies (then no_aid), else no_aid; a reaction prompt -> the plan's REACT line if it names one of the cards, else pass.
+defense aid -> the aider's standing AID line if one applies (then no_aid), else no_aid; a reaction
+prompt -> the plan's REACT line if it names one of the cards, else pass.  `view()["waiting_on"]` names the
+kind of decision with H7's default deadline (48 h hero phase, 12 h attack window / defense / reaction).
 """
 
 from __future__ import annotations

@@ -31,27 +31,25 @@ def task_quest(ctx: Ctx, task: dict) -> None:
     ctx.emit({"type": "set", "key": "spawned", "value": []})
     for op in m.scenario(ctx.s)["quest"]:
         scenario_op(ctx, op)
-    smoulder(ctx)
+    after_quest_spawn_reactions(ctx)
 
 
-def smoulder(ctx: Ctx) -> None:
-    """after_quest_spawn reactions run from the standing REACT lines only (section 3.4): the target is the
-    spawned enemy with the highest attack."""
+def after_quest_spawn_reactions(ctx: Ctx) -> None:
+    """after_quest_spawn Reactions (Smoulder) run from the standing REACT lines only, never a prompt
+    (section 3.4); the target is the spawned enemy with the highest attack, one card per hero."""
     s = ctx.s
-    spawned = [m.enemy(s, x) for x in s["spawned"] if m.enemy(s, x)]
-    if not spawned:
-        return
     for seat, h in enumerate(s["heroes"]):
+        spawned = [m.enemy(s, x) for x in s["spawned"] if m.enemy(s, x)]
+        if not spawned:
+            return
         for c in list(h["hand"]):
-            for md in hp.modes(s, c):
-                if (md["type"] == "reaction" and md.get("window") == "after_quest_spawn" and md["cost"] <= h["ap"]
-                        and s["cards"][c] in h["plan"]["react"]):
-                    tgt = max(spawned, key=lambda e: (m.enemy_stat(s, e, "attack"), -e["seq"]))
-                    if m.enemy(s, tgt["id"]) is None:
-                        return
-                    ep.play_reaction(ctx, seat, c)
-                    run_ops(ctx, md["effects"], {"seat": seat, "chosen": {}, "spawned": tgt["id"], "card": c})
-                    break
+            md = next((md for md in hp.modes(s, c) if md["type"] == "reaction"
+                       and md.get("window") == "after_quest_spawn"), None)
+            if md and md["cost"] <= h["ap"] and s["cards"][c] in h["plan"]["react"]:
+                tgt = max(spawned, key=lambda e: (m.enemy_stat(s, e, "attack"), -e["seq"]))
+                ep.play_reaction(ctx, seat, c)
+                run_ops(ctx, md["effects"], {"seat": seat, "chosen": {}, "spawned": tgt["id"], "card": c})
+                break
 
 
 def task_draw(ctx: Ctx, task: dict) -> None:
@@ -120,11 +118,6 @@ TASKS = {
 ROUND = [{"k": "phase", "phase": "enemy"}, {"k": "enemy_phase"}, {"k": "phase", "phase": "quest"}, {"k": "quest"},
          {"k": "phase", "phase": "draw"}, {"k": "draw"}, {"k": "phase", "phase": "end"}, {"k": "end"},
          {"k": "new_round"}]
-
-
-def hero_phase_over(s: dict) -> bool:
-    return (s["phase"] == "hero" and s["attack"] is None and s["prompt"] is None and s["action"] is None
-            and all(h["status"] != "active" for h in s["heroes"]))
 
 
 def run(ctx: Ctx) -> None:

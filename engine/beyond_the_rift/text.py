@@ -54,6 +54,27 @@ def card_text(d: dict) -> str:
 
 # ---- views --------------------------------------------------------------------------------------
 
+# What the party is waiting on, with H7's default deadline for it (the service owns the clock).
+DEADLINES = {"hero_phase": 48, "attack_window": 12, "defense": 12, "reaction": 12, "choice": 48}
+
+
+def waiting_on(s: dict) -> dict | None:
+    if s["result"] is not None:
+        return None
+    p = s["prompt"]
+    if p is not None:
+        kind = {"defense": "defense", "react": "reaction"}.get(p["kind"], "choice")
+        if p["kind"] == "react" and p.get("window") == "own_attack_response":
+            kind = "choice"
+    elif s["attack"] is not None:
+        kind = "attack_window"
+    elif s["phase"] == "hero":
+        kind = "hero_phase"
+    else:
+        return None
+    return {"kind": kind, "default_deadline_hours": DEADLINES[kind]}
+
+
 def _enemy_view(s: dict, e: dict) -> dict:
     d = CONTENT.enemies[e["type"]]
     return {"id": e["id"], "name": d["name"], "family": d["family"], "area": e["area"],
@@ -91,12 +112,16 @@ def view(s: dict, seat: int | None, to_act: list[int]) -> dict:
                   "response": len(s["piles"]["response"]), "response_remaining": m.response_counts(s),
                   "wound": len(s["piles"]["wound"]), "wound_discard": len(s["piles"]["wound_discard"]),
                   "fatigue": len(s["piles"]["fatigue"]), "fatigue_discard": len(s["piles"]["fatigue_discard"])},
-        "attack": None, "defense": None, "prompt": None, "result": jcopy(s["result"]),
+        "attack": None, "defense": None, "prompt": None, "result": jcopy(s["result"]), "waiting_on": waiting_on(s),
     }
     if s["attack"]:
         a = s["attack"]
+        from .hero_phase import attack_fixed_total
+
+        fixed, q = attack_fixed_total(s, a)
         v["attack"] = {"by": a["by"], "target": a["target"], "cards": [cname(c["card"]) for c in a["cards"]],
-                       "wounds": [cname(w) for w in a["wounds"]], "passed": a["passed"]}
+                       "wounds": [cname(w) for w in a["wounds"]], "passed": a["passed"], "fixed_total": fixed,
+                       "question_marks": q}
     if s["defense"]:
         d = s["defense"]
         from .enemy_phase import defense_total
@@ -164,7 +189,8 @@ def render(v: dict) -> str:
     lines.append(f"Enemy deck {p['enemy']}, Response deck {p['response']}, Wounds left {p['wound'] + p['wound_discard']}.")
     if v["attack"]:
         a = v["attack"]
-        lines.append(f"Attack in progress by {v['heroes'][a['by']]['name']} on {a['target']}: {', '.join(a['cards'])}.")
+        lines.append(f"Attack in progress by {v['heroes'][a['by']]['name']} on {a['target']}: {', '.join(a['cards'])} "
+                     f"({a['fixed_total']}{' + ?' * a['question_marks']} so far).")
     if v["defense"]:
         d = v["defense"]
         lines.append(f"{d['enemy']} attacks {v['heroes'][d['hero']]['name']} (attack {d['enemy_attack']} + a Response "
@@ -178,7 +204,8 @@ def render(v: dict) -> str:
         if me["discard_down"]:
             lines.append(f"You must discard {me['discard_down']} card(s) down to hand size {v['hand_size']}.")
     if v["to_act"]:
-        lines += ["", "Waiting for: " + ", ".join(v["heroes"][s]["name"] for s in v["to_act"]) + "."]
+        what = (v.get("waiting_on") or {}).get("kind", "").replace("_", " ")
+        lines += ["", f"Waiting for ({what}): " + ", ".join(v["heroes"][s]["name"] for s in v["to_act"]) + "."]
     return "\n".join(lines)
 
 

@@ -144,3 +144,18 @@ def test_illegal_moves_are_refused_with_codes():
     with pytest.raises(engine.IllegalMove) as err:
         G.play(s, 0, {"type": "done"}, None)
     assert err.value.code == "game_over"
+
+
+def test_view_says_what_the_party_waits_on():
+    s, _ = new(2)
+    assert G.view(s, None)["waiting_on"] == {"kind": "hero_phase", "default_deadline_hours": 48}
+    clear_enemies(s)
+    place(s, "C1", 0)
+    (c,) = hand(s, 0, "BV01", ap=5)
+    s["terrain"] = []
+    from .helpers import play
+
+    s, _ = play(s, 0, {"type": "attack", "card": c})
+    v = G.view(s, 1)
+    assert v["waiting_on"]["kind"] == "attack_window" and v["attack"]["fixed_total"] == 3
+    assert "Attack in progress" in G.render_text(v)
