@@ -4,8 +4,8 @@
     .venv/bin/python bench/engine.py --game riftforce --games 300 --option guilds=all
 
 Works for any registered game: it drives the engine only through the contract (start, to_act,
-legal_moves, play, evolve/apply, replay).  `--option KEY=VALUE` may be repeated; `--option` sets
-are per run, and the default runs of a game are listed in DEFAULT_OPTIONS.
+legal_moves, play, evolve/apply, replay).  `--option KEY=VALUE` may be repeated (VALUE is JSON when it
+parses); without it, the runs listed for the game in DEFAULT_OPTIONS are made.
 """
 
 from __future__ import annotations
@@ -105,6 +105,15 @@ def bench(name: str, options: dict, games: int, seed: int, players: int) -> dict
     }
 
 
+def _option(text: str) -> tuple[str, object]:
+    """KEY=VALUE; VALUE is read as JSON when it parses (numbers, lists), else kept as a string."""
+    key, _, value = text.partition("=")
+    try:
+        return key, json.loads(value)
+    except ValueError:
+        return key, value
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--game", default="riftforce")
@@ -113,7 +122,7 @@ def main(argv=None) -> None:
     ap.add_argument("--players", type=int, default=2)
     ap.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
     args = ap.parse_args(argv)
-    runs = [dict(o.split("=", 1) for o in args.option)] if args.option else \
+    runs = [dict(_option(o) for o in args.option)] if args.option else \
         DEFAULT_OPTIONS.get(args.game, [{}])
     for options in runs:
         r = bench(args.game, options, args.games, args.seed, args.players)

@@ -45,13 +45,6 @@ class Effects:
     def damage_of(self, card: str) -> int:
         return self.s["damage"].get(card, 0)
 
-    def on_board(self, card: str) -> bool:
-        try:
-            locate(self.s, card)
-        except ValueError:
-            return False
-        return True
-
     # ---- facts with consequences -------------------------------------------------------------------
 
     def hit(self, card: str | None, amount: int, by: str) -> bool:

@@ -34,8 +34,6 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from .cards import NUMBER
-
 LOCATIONS = 5
 MIDDLE = 2
 TARGET = 12

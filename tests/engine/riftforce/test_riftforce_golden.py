@@ -1,15 +1,20 @@
 """Golden playthroughs (issue 2, "Tests"): recorded seeded games replay to the same events and
-result.  Regenerate deliberately with `python -m tests.engine.riftforce.golden`."""
+result.  Regenerate deliberately with `python -m tests.engine.riftforce.golden`, or run this file
+with RIFTFORCE_REGEN_GOLDEN=1."""
 
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 
 import engine
 
-from .golden import CASES, path_for, replay_moves
+from .golden import CASES, path_for, replay_moves, write_all
+
+if os.environ.get("RIFTFORCE_REGEN_GOLDEN") == "1":
+    write_all()
 from .scenario import GAME
 
 
