@@ -12,7 +12,8 @@ The bot (rules/riftwalker.md Q3 asks for exactly this kind of tuning run) is gre
 * Element step: for each flip and place, it scores the element it would get (the best shift or
   explore it allows) plus the best burst a line on the resulting grid would allow;
 * Rift step: the shift that gains most, else an explore, and it always activates;
-* Burst: the most valuable burst; inside powers: a random choice other than "skip";
+* Burst: the most valuable burst; inside powers: a random choice other than "skip", except that it
+  declines to discard or return its own explored or scored rifts when it may;
 * Refresh: swaps out a card no visible element can use (and now and then a random one), as a
   bot that never refreshes can stall a game forever.
 """
@@ -22,7 +23,7 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-from collections import Counter, defaultdict
+from collections import Counter
 from multiprocessing import Pool
 from pathlib import Path
 
@@ -31,22 +32,24 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import engine  # noqa: E402
 from engine.riftwalker import flow  # noqa: E402
 from engine.riftwalker.cards import CARDS  # noqa: E402
-from engine.riftwalker.state import LINES, THRESHOLD, value  # noqa: E402
+from engine.riftwalker.state import LINES, value  # noqa: E402
 
 GAME = engine.get("riftwalker")
 EC = CARDS.element_cards
 RIFTS = CARDS.rifts
 
 
-THROUGH = [[ln for ln in LINES if i in ln] for i in range(9)]
+# for each slot, the two other slots of every line through it
+PAIRS = [[tuple(k for k in ln if k != i) for ln in LINES if i in ln] for i in range(9)]
 
 
 def _lines_if(ups, slot, element, now):
     """Elements with a line once `slot` shows `element` (ups: the face-up elements; now: current lines)."""
     found = {el for el, ln in now if slot not in ln}
-    for ln in THROUGH[slot]:
-        if all(ups[k] == element for k in ln if k != slot):
+    for a, b in PAIRS[slot]:
+        if ups[a] == element and ups[b] == element:
             found.add(element)
+            break
     return found
 
 
@@ -104,12 +107,24 @@ def _put_choice(state, seat, moves, element):
     return max(moves, key=lambda m: _burst_value(state, seat, _lines_if(ups, m["slot"], element, now), element))
 
 
+def _hurts(state, seat, move):
+    """Moves that cost the bot a rift it already explored or scored (it declines them when it may)."""
+    if move["type"] not in ("discard", "return"):
+        return False
+    cid = move.get("card") or move.get("rift")
+    if move["type"] == "discard" and cid in state["hands"][seat]:
+        return False
+    return any(r["id"] == cid for r in state["explored"][seat] + state["scored"][seat])
+
+
 def greedy(state, seat, moves, rng):
     if state["stack"]:
         if moves[0]["type"] == "activate" and moves[-1]["type"] == "skip" and len(moves) == 2:
             return moves[0]
-        non_skip = [m for m in moves if m["type"] != "skip"]
-        return rng.choice(non_skip or moves)
+        useful = [m for m in moves if m["type"] != "skip" and not _hurts(state, seat, m)]
+        if not useful and {"type": "skip"} in moves:
+            return {"type": "skip"}
+        return rng.choice(useful or moves)
     turn = state["turn"]
     step = turn["step"]
     if step == "element":
@@ -160,7 +175,7 @@ def play_one(args):
         move = greedy(state, seat, moves, rng)
         for e in flow.step(state, seat, move):
             if e["type"] == "burst":
-                bursts.append((e["owner"], e["rift"]))
+                bursts.append((e["owner"], e["rift"], e["rot"]))
             elif e["type"] == "turn":
                 turns += 1
         steps += 1
@@ -231,16 +246,25 @@ def report(results, counts):
     expected = sum(1 / r["players"] for r in results) / len(results)
     for el in sorted(el_games, key=lambda e: -el_wins[e] / el_games[e]):
         print(f"  {el:<6} {el_wins[el] / el_games[el]:6.1%} of {el_games[el]} players   (fair share {expected:.1%})")
-    print("\nHow often each rift card is burst (per game), and the win rate of the player who burst it:")
-    burst_count, burst_win = Counter(), Counter()
+    print("\nHow often each rift card is burst (per game), the share burst fully shifted, and the win rate of")
+    print("the player who burst it (overall, and when burst fully shifted: a fairer comparison, since")
+    print("bursting a 7 goes with winning whatever the card):")
+    burst_count, burst_win, top_count, top_win = Counter(), Counter(), Counter(), Counter()
     for r in results:
-        for owner, cid in r["bursts"]:
+        for owner, cid, rot in r["bursts"]:
+            won = (1 / len(r["winners"])) if owner in r["winners"] else 0
             burst_count[cid] += 1
-            burst_win[cid] += (1 / len(r["winners"])) if owner in r["winners"] else 0
+            burst_win[cid] += won
+            if rot == 2:
+                top_count[cid] += 1
+                top_win[cid] += won
     for cid in sorted(RIFTS, key=lambda c: -burst_count[c]):
         n = burst_count[cid]
         rate = f"{burst_win[cid] / n:6.1%}" if n else "     -"
-        print(f"  {cid} {RIFTS[cid].name:<20} {n / len(results):5.2f} per game   burster wins {rate}")
+        top = f"{top_win[cid] / top_count[cid]:6.1%}" if top_count[cid] else "     -"
+        share = f"{top_count[cid] / n:4.0%}" if n else "   -"
+        print(f"  {cid} {RIFTS[cid].name:<20} {n / len(results):5.2f} per game, {share} at top value;"
+              f"   burster wins {rate}, {top} when at top value")
 
 
 if __name__ == "__main__":

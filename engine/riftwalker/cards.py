@@ -129,6 +129,8 @@ def _check_step(step: Any, where: str, elements) -> None:
         raise CardDataError(f"{where}: the active player cannot choose from another player's hidden hand")
     if op == "discard" and whose == "any" and step.get("chooser") == "owner":
         raise CardDataError(f"{where}: whose=any needs chooser=active")
+    if step.get("whose") == "each_opp" and op != "discard":
+        raise CardDataError(f"{where}: whose=each_opp is only defined for discard")
     if op == "tuck" and ("face" not in step or "src" not in step):
         raise CardDataError(f"{where}: tuck needs 'src' and 'face'")
     if op in ("discard",) and "zone" not in step:

@@ -54,10 +54,11 @@ def new_cur(state, step, frame) -> dict:
         if whose == "each_opp":
             cur["targets"] = order_from(state, active(state))
             cur["need"] = _need(step) * len(cur["targets"])
-    elif op in ("discard", "tuck") and whose == "each_opp":
+    elif op == "discard" and whose == "each_opp":  # the active player picks, opponent by opponent
         cur["phase"] = "pick"
         cur["targets"] = order_from(state, active(state))
         cur["need"] = _need(step) * len(cur["targets"])
+        _next_target(state, cur, frame)
     return cur
 
 
@@ -96,8 +97,6 @@ def rift_pool(state, frame, cur, zone="explored", purpose=None, seats=None) -> l
         for rift in state[zone][seat]:
             card = CARDS.rifts[rift["id"]]
             if other and rift["id"] == frame["card"]:
-                continue
-            if rift["id"] in cur["picked"]:
                 continue
             if worth is not None and card.track[rift["rot"]] != worth:
                 continue

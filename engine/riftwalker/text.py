@@ -8,6 +8,7 @@ who put them there and the owner of the host rift; cards looked at in a search b
 
 from __future__ import annotations
 
+from . import flow, scoring
 from .cards import CARDS
 from .powers import chooser
 from .state import THRESHOLD, find_explored, line_positions, value
@@ -158,8 +159,6 @@ def _rift_view(rift, owner, seat) -> dict:
 
 
 def view(state, seat) -> dict:
-    from . import flow, scoring  # the views read the live decision and result
-
     n = state["players"]
     grid = [{"slot": i, "card": s[0], "up": CARDS.element_cards[s[0]][s[1]],
              "down": CARDS.element_cards[s[0]][1 - s[1]]} for i, s in enumerate(state["grid"])]
@@ -191,7 +190,8 @@ def view(state, seat) -> dict:
         "seats": seats,
         "threshold": THRESHOLD[n],
         "turn": None if turn is None else {
-            "seat": turn["seat"], "number": turn["number"], "step": turn["step"],
+            # powers resolve inside the rift step, though flow.py already points the turn at the burst
+            "seat": turn["seat"], "number": turn["number"], "step": "rift" if state["stack"] else turn["step"],
             "element": turn["element"], "placing": turn["placing"],
             "bursts_left": max(0, turn["allowance"] - turn["bursts"]),
             "burst_powers": [g["rift"] for g in turn["grants"] if not g["used"]],
@@ -279,9 +279,9 @@ def render_text(v) -> str:
             points = f"{s['points']} points (bonus added at the end)"
         out.append(f"{who(s['seat'])}{me}: {points} from {s['bursts']} burst rift(s) "
                    f"({v['threshold']} end the game), {s['hand_size']} card(s) in hand.")
-        out.append("  Explored: " + ("none" if not s["explored"] else ""))
+        out.append("  Explored:" + (" none" if not s["explored"] else ""))
         out.extend("    - " + _rift_line(r) for r in s["explored"])
-        out.append("  Score pile: " + ("none" if not s["score_pile"] else ""))
+        out.append("  Score pile:" + (" none" if not s["score_pile"] else ""))
         out.extend("    - " + _rift_line(r) for r in s["score_pile"])
         if "hand" in s:
             out.append("  Your hand:")
@@ -342,7 +342,10 @@ def describe_move(move, state=None) -> str:
     if t == "target":
         return f"Choose {who(move['seat'])}"
     if t == "do":
-        return "Do it"
+        if ctx is not None:
+            text = step_text(state["stack"][-1]["cur"]["step"])
+            return "Go ahead: " + text[0].lower() + text[1:]
+        return "Go ahead"
     if t == "tuck":
         return f"Put {name(move['card'])} beneath"
     if t == "tuck_top":

@@ -1,7 +1,6 @@
 """The card data (§2, §9.3–9.5): loaded and validated from the package's cards.json."""
 
 import ast
-import copy
 import json
 from collections import Counter
 from itertools import combinations

@@ -3,8 +3,7 @@
 from engine.riftwalker import scoring
 from engine.riftwalker.cards import CARDS
 
-from ._helpers import (FIRE_LINE, NO_LINE, G, arrange, do, explored_ids, hand_of, legal, new_state, rift,
-                       scored_ids)
+from ._helpers import FIRE_LINE, NO_LINE, G, arrange, do, explored_ids, hand_of, legal, new_state, rift
 
 SKIP = {"type": "skip"}
 

@@ -115,7 +115,7 @@ def test_thousands_of_seeded_random_games_end_with_cards_conserved():
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_replay_of_the_json_log_equals_the_live_state(players):
-    for seed in range(12):
+    for seed in range(5):
         rng = random.Random(seed)
         log = G.start(players, {}, seed)
         state = engine.replay(G, log)
@@ -123,7 +123,7 @@ def test_replay_of_the_json_log_equals_the_live_state(players):
             seat = G.to_act(state)[0]
             moves = G.legal_moves(state, seat)
             move = pick(rng, state, moves)
-            before = json.dumps(state, sort_keys=True) if len(log) % 5 == 0 else None
+            before = json.dumps(state, sort_keys=True) if rng.random() < 0.05 else None
             events, work = flow.play(state, seat, move)
             if before is not None:
                 assert json.dumps(state, sort_keys=True) == before  # play never mutates its input

@@ -5,8 +5,7 @@ import pytest
 import engine
 from engine.riftwalker.state import lines
 
-from ._helpers import (FIRE_LINE, NO_LINE, G, arrange, do, explored_ids, hand_of, legal, new_state, rift,
-                       scored_ids)
+from ._helpers import FIRE_LINE, NO_LINE, G, arrange, do, hand_of, legal, new_state, rift, scored_ids
 
 
 def test_element_step_is_mandatory_flip_or_place_4_1():

@@ -8,7 +8,7 @@ import pytest
 import engine
 from engine.riftwalker.cards import CARDS
 
-from ._helpers import FIRE_LINE, NO_LINE, G, arrange, do, legal, new_state
+from ._helpers import FIRE_LINE, NO_LINE, G, arrange, do, new_state
 
 
 def test_view_shows_public_things_to_all_and_a_hand_only_to_its_owner():
