@@ -62,14 +62,14 @@ BAD = {
 
 
 @pytest.mark.parametrize("what", sorted(BAD))
-def test_a_bad_record_is_rejected_naming_the_card(what):
+def test_a_bad_record_is_rejected_naming_the_card_9_4(what):
     doc = _broken(BAD[what])
     with pytest.raises(CardDataError) as err:
         cards.parse(doc)
     assert "rift card" in str(err.value)  # the message names the card
 
 
-def test_bad_element_cards_are_rejected():
+def test_bad_element_cards_are_rejected_9_4():
     doc = raw()
     doc["element_cards"][0]["faces"] = ["Fire", "Fire"]
     with pytest.raises(CardDataError, match="E01"):

@@ -27,7 +27,7 @@ def seats_of_turns(s):
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_enough_bursts_trigger_the_end_and_each_other_player_gets_one_last_turn(players):
+def test_enough_bursts_trigger_the_end_and_each_other_player_gets_one_last_turn_7(players):
     need = THRESHOLD[players]  # 7 / 6 / 5 (§7)
     assert need == {2: 7, 3: 6, 4: 5}[players]
     s = arrange(new_state(players), seat=0, step="burst", element="Fire", grid=FIRE_LINE,
@@ -41,7 +41,7 @@ def test_enough_bursts_trigger_the_end_and_each_other_player_gets_one_last_turn(
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_one_short_does_not_trigger(players):
+def test_one_short_does_not_trigger_7(players):
     need = THRESHOLD[players]
     s = arrange(new_state(players), seat=0, step="burst", element="Fire", grid=FIRE_LINE,
                 explored={0: [("FI-02", 1)]}, scored={0: [(c, 1) for c in FILLER[:need - 2]]},
@@ -56,7 +56,7 @@ def _empty_deck_but(s, keep, seat_for_rest=1):
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_an_exhausted_rift_deck_triggers_the_end(players):
+def test_an_exhausted_rift_deck_triggers_the_end_7(players):
     s = arrange(new_state(players), seat=players - 1, step="refresh", element="Fire", grid=NO_LINE,
                 hands={players - 1: ["LI-01"]})
     _empty_deck_but(s, 2, seat_for_rest=0)
@@ -92,7 +92,7 @@ def test_exhaustion_by_a_search_counts_H5():
     assert s["end"]["by"] == 0 and s["end"]["reason"] == "deck"
 
 
-def test_a_forced_burst_does_not_trigger_on_your_turn_only_at_the_end_of_the_opponents_odd_end_game():
+def test_a_forced_burst_does_not_trigger_on_your_turn_only_at_the_end_of_the_opponents_odd_end_game_7():
     need = THRESHOLD[2]
     s = arrange(new_state(2), seat=0, step="rift", element="Fire", grid=NO_LINE,
                 hands={0: ["FI-06", "LI-01", "LI-02"]}, explored={1: [("FI-02", 1)]},

@@ -8,7 +8,7 @@ from ._helpers import FIRE_LINE, NO_LINE, G, arrange, do, explored_ids, hand_of,
 SKIP = {"type": "skip"}
 
 
-def test_burn_memory_burns_your_own_rifts_under_itself_and_scores_per_card_beneath():
+def test_burn_memory_burns_your_own_rifts_under_itself_and_scores_per_card_beneath_9_4():
     s = arrange(new_state(), step="rift", element="Fire", grid=NO_LINE, hands={0: ["FI-01", "WA-08", "LI-08"]},
                 explored={0: [("WA-02", 2), ("WA-03", 0)], 1: [("ST-01", 1)]})
     s = do(s, {"type": "explore", "card": "FI-01"}, {"type": "activate", "rift": "FI-01"})
@@ -90,7 +90,7 @@ def test_activation_loop_stops_H1():
     assert s["turn"]["activated"] == ["WI-01", "EA-05"]
 
 
-def test_shadowlands_is_wild_and_hides_what_it_holds():
+def test_shadowlands_is_wild_and_hides_what_it_holds_9_4():
     s = arrange(new_state(), step="rift", element="Storm", grid=NO_LINE, hands={0: ["SP-04", "FI-02", "WA-08"]})
     assert {"type": "explore", "card": "SP-04"} in legal(s)  # any element explores it
     s = do(s, {"type": "explore", "card": "SP-04"}, {"type": "activate", "rift": "SP-04"},

@@ -25,7 +25,7 @@ def shift_and_activate(card, element, rot=0, players=2, explored=None, **kw):
     return do(s, {"type": "shift", "rift": card}, {"type": "activate", "rift": card})
 
 
-def test_flip_n_turns_different_cards_and_may_stop_early():
+def test_flip_n_turns_different_cards_and_may_stop_early_9_3():
     s = explore_and_activate("ST-02", "Storm")  # flip(n=2)
     assert legal(s) == [{"type": "flip", "slot": i} for i in range(9)] + [SKIP]
     s = do(s, {"type": "flip", "slot": 0})
@@ -38,7 +38,7 @@ def test_flip_n_turns_different_cards_and_may_stop_early():
     assert not s2["stack"] and up_face(s2["grid"][1]) == "Fire"
 
 
-def test_place_n_top_card_either_face_replaced_card_to_the_bottom():
+def test_place_n_top_card_either_face_replaced_card_to_the_bottom_9_3():
     s = explore_and_activate("ST-01", "Storm")  # place(n=2)
     top = s["edeck"][0]
     faces = CARDS.element_cards[top]
@@ -54,7 +54,7 @@ def test_place_n_top_card_either_face_replaced_card_to_the_bottom():
     assert not s["stack"]
 
 
-def test_grow_only_cards_hiding_that_element_and_nothing_if_none():
+def test_grow_only_cards_hiding_that_element_and_nothing_if_none_9_3():
     s = explore_and_activate("FI-05", "Fire")  # grow(Fire, n=2); NO_LINE hides Fire only at slot 0
     assert legal(s) == [{"type": "grow", "slot": 0}, SKIP]
     s = do(s, {"type": "grow", "slot": 0})
@@ -63,7 +63,7 @@ def test_grow_only_cards_hiding_that_element_and_nothing_if_none():
     assert not s["stack"] and s["turn"]["activated"] == ["FI-05"]
 
 
-def test_swap_exchanges_two_grid_cards_faces_unchanged():
+def test_swap_exchanges_two_grid_cards_faces_unchanged_9_3():
     s = explore_and_activate("WA-02", "Water")  # swap(n=2)
     a, b = s["grid"][0][:], s["grid"][8][:]
     s = do(s, {"type": "swap", "slot": 0})
@@ -106,7 +106,7 @@ def test_return_sends_the_rift_to_its_owners_hand_and_beneath_cards_to_the_botto
     assert "FI-02" in hand_of(s, 1) and explored_ids(s, 1) == ["FI-03"] and s["rdeck"][-1] == "LI-01"
 
 
-def test_discard_explored_goes_to_the_deck_bottom_with_beneath_cards():
+def test_discard_explored_goes_to_the_deck_bottom_with_beneath_cards_9_3():
     s = explore_and_activate("FI-02", "Fire", explored={1: [("WA-02", 0, [("LI-01", "down")]), ("WA-03", 1)]})
     assert legal(s) == [{"type": "discard", "card": "WA-02"}, SKIP]
     s = do(s, {"type": "discard", "card": "WA-02"})
@@ -130,7 +130,7 @@ def test_discard_from_each_opponents_hand_the_owner_chooses_A16_A17():
     assert "Flooded" not in (G.describe_event(discard, 2) or "") and "Ashfall" not in G.describe_event(discard, 2)
 
 
-def test_discard_from_the_score_pile_as_a_cost_then_burst_without_a_line():
+def test_discard_from_the_score_pile_as_a_cost_then_burst_without_a_line_9_3():
     s = shift_and_activate("FI-08", "Fire", scored={0: [("WA-03", 1)]})  # cost(discard score) -> burst_step(any)
     assert legal(s) == [{"type": "discard", "card": "WA-03"}, SKIP]
     s = do(s, {"type": "discard", "card": "WA-03"})
@@ -161,7 +161,7 @@ def test_burst_step_power_is_your_burst_4_3():
     assert s["turn"]["step"] == "refresh"  # no line burst after a power burst
 
 
-def test_extra_burst_allows_a_second_burst_with_a_line():
+def test_extra_burst_allows_a_second_burst_with_a_line_9_3():
     s = shift_and_activate("ST-04", "Storm", grid=FIRE_LINE, explored={0: [("FI-02", 1), ("FI-03", 2)]})
     s = do(s, {"type": "burst", "rift": "FI-02", "via": "line"})
     assert legal(s) == [{"type": "burst", "rift": "FI-03", "via": "line"}, SKIP]
@@ -169,14 +169,14 @@ def test_extra_burst_allows_a_second_burst_with_a_line():
     assert scored_ids(s, 0) == ["FI-02", "FI-03"] and s["turn"]["step"] == "refresh"
 
 
-def test_draw_takes_from_the_deck_top():
+def test_draw_takes_from_the_deck_top_9_3():
     s = explore_and_activate("WI-02", "Wind", deck_top=["LI-01"])  # draw(1); flip(1)
     assert legal(s) == [{"type": "draw", "n": 1}, SKIP]
     s = do(s, {"type": "draw", "n": 1})
     assert "LI-01" in hand_of(s, 0) and legal(s)[0] == {"type": "flip", "slot": 0}
 
 
-def test_search_takes_matching_cards_and_orders_the_rest_to_the_bottom():
+def test_search_takes_matching_cards_and_orders_the_rest_to_the_bottom_9_3():
     s = explore_and_activate("WA-04", "Water", deck_top=["WA-01", "FI-02", "WA-03"])  # search(3, Water, 1)
     assert legal(s) == [{"type": "search"}, SKIP]
     log = []
@@ -191,7 +191,7 @@ def test_search_takes_matching_cards_and_orders_the_rest_to_the_bottom():
     assert "WA-03" in hand_of(s, 0) and s["rdeck"][-2:] == ["FI-02", "WA-01"] and not s["limbo"]
 
 
-def test_tuck_from_hand_face_up_beneath_this_rift():
+def test_tuck_from_hand_face_up_beneath_this_rift_9_3():
     s = explore_and_activate("LI-02", "Life", hands={0: ["LI-02", "FI-02", "WA-01"]})
     assert legal(s) == [{"type": "tuck", "card": "FI-02"}, {"type": "tuck", "card": "WA-01"}, SKIP]
     s = do(s, {"type": "tuck", "card": "FI-02"})
@@ -211,7 +211,7 @@ def test_tuck_from_the_deck_top_face_down_is_seen_by_placer_and_host_owner_H7():
     assert G.redact_event(tuck, 1)["card"] is None and "Lightning" not in G.describe_event(tuck, 1)
 
 
-def test_tuck_an_explored_rift_sends_its_beneath_cards_to_the_bottom_and_mandatory_has_no_skip():
+def test_tuck_an_explored_rift_sends_its_beneath_cards_to_the_bottom_and_mandatory_has_no_skip_9_3():
     s = explore_and_activate("FI-01", "Fire", explored={0: [("WA-02", 1, [("LI-01", "up")])]})
     # Burn Memory: tuck!(explored, you, other): a single choice and mandatory, so it happened at once
     assert rift(s, "FI-01")["beneath"] == [{"id": "WA-02", "face": "up", "by": 0}]
@@ -220,7 +220,7 @@ def test_tuck_an_explored_rift_sends_its_beneath_cards_to_the_bottom_and_mandato
     assert legal(s) == [{"type": "tuck", "card": "WA-02"}, {"type": "tuck", "card": "WA-03"}]  # no skip (!)
 
 
-def test_cost_then_happens_only_if_paid_in_full():
+def test_cost_then_happens_only_if_paid_in_full_9_3():
     s = explore_and_activate("FI-03", "Fire", hands={0: ["FI-03", "WA-01"]}, explored={1: [("WA-02", 1)]})
     assert legal(s) == [{"type": "discard", "card": "WA-01"}, SKIP]
     s = do(s, {"type": "discard", "card": "WA-01"})
@@ -232,7 +232,7 @@ def test_cost_then_happens_only_if_paid_in_full():
     assert explored_ids(s, 1) == ["WA-02"] and not s["stack"]
 
 
-def test_choose_resolves_exactly_one_option():
+def test_choose_resolves_exactly_one_option_9_3():
     s = explore_and_activate("SP-01", "Water")  # choose{grow Fire | grow Water}
     assert legal(s) == [{"type": "choose", "option": 0}, {"type": "choose", "option": 1}, SKIP]
     s = do(s, {"type": "choose", "option": 1})
@@ -249,7 +249,7 @@ def test_mandatory_step_must_be_done_A19():
     assert SKIP not in moves and len(moves) == 3 and all(m["type"] == "discard" for m in moves)
 
 
-def test_protect_stops_other_players_powers_but_not_the_owners():
+def test_protect_stops_other_players_powers_but_not_the_owners_9_3():
     s = explore_and_activate("FI-02", "Fire", explored={1: [("EA-04", 0)]})  # Bedrock Hollow, worth 0
     assert not s["stack"] and explored_ids(s, 1) == ["EA-04"]
     s = explore_and_activate("WA-01", "Water", explored={1: [("EA-04", 0)]})

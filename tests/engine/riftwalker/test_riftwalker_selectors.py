@@ -26,7 +26,7 @@ def activate(card, element, players=3, **kw):
     return do(s, {"type": "explore", "card": card}, {"type": "activate", "rift": card})
 
 
-def test_discard_each_opponents_rift_chosen_by_the_active_player(power):
+def test_discard_each_opponents_rift_chosen_by_the_active_player_9_3(power):
     power("FI-02", [{"op": "discard", "zone": "explored", "whose": "each_opp", "n": 1}])
     s = activate("FI-02", "Fire", explored={1: [("WA-01", 0), ("WA-02", 1)], 2: [("WA-03", 0)]})
     assert G.to_act(s) == [0] and legal(s) == [{"type": "discard", "card": "WA-01"},
@@ -48,19 +48,19 @@ def test_an_opponent_named_by_the_active_player_chooses_their_own_discard_A16_A1
     assert hand_of(s, 1) == ["WA-01"] and G.to_act(s) == [0]
 
 
-def test_el_this_matches_the_elements_of_the_resolving_card(power):
+def test_el_this_matches_the_elements_of_the_resolving_card_9_3(power):
     power("SP-01", [{"op": "shift", "whose": "you", "el": "this", "other": True}])
     s = activate("SP-01", "Water", explored={0: [("FI-02", 0), ("WA-02", 0), ("EA-02", 0)]})
     assert legal(s) == [{"type": "shift", "rift": "FI-02"}, {"type": "shift", "rift": "WA-02"}, SKIP]
 
 
-def test_a_burst_step_power_that_still_needs_a_line(power):
+def test_a_burst_step_power_that_still_needs_a_line_9_3(power):
     power("FI-04", [{"op": "burst_step", "el": "Water", "line": True}])
     s = activate("FI-04", "Fire", grid=FIRE_LINE, explored={0: [("WA-02", 1), ("FI-02", 1)]})
     assert legal(s) == [{"type": "burst", "rift": "FI-02", "via": "line"}, SKIP]  # no Water line
 
 
-def test_shift_an_opponents_rift_and_tuck_an_opponents_rift(power):
+def test_shift_an_opponents_rift_and_tuck_an_opponents_rift_9_3(power):
     power("FI-02", [{"op": "shift", "whose": "opp"},
                     {"op": "tuck", "src": "explored", "whose": "opp", "n": 1, "face": "down"}])
     s = activate("FI-02", "Fire", players=2, explored={1: [("WA-01", 0), ("WA-02", 2)]})
@@ -72,7 +72,7 @@ def test_shift_an_opponents_rift_and_tuck_an_opponents_rift(power):
     assert scored_ids(s, 1) == []
 
 
-def test_each_opp_is_only_for_discard():
+def test_each_opp_is_only_for_discard_9_3():
     import json
     from engine.riftwalker.cards import DATA_FILE
     doc = json.loads(DATA_FILE.read_text())

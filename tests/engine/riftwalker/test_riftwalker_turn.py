@@ -168,7 +168,7 @@ def test_default_move_is_always_legal_H8():
                 s = G.apply(s, e)
 
 
-def test_every_legal_move_has_words():
+def test_every_legal_move_has_words_decision_4():
     s = arrange(new_state(), step="rift", element="Fire", grid=FIRE_LINE,
                 hands={0: ["FI-02", "FI-05", "WA-02"]}, explored={0: [("FI-07", 1)]})
     for m in legal(s):

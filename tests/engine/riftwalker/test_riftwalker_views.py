@@ -11,7 +11,7 @@ from engine.riftwalker.cards import CARDS
 from ._helpers import FIRE_LINE, NO_LINE, G, arrange, do, new_state
 
 
-def test_view_shows_public_things_to_all_and_a_hand_only_to_its_owner():
+def test_view_shows_public_things_to_all_and_a_hand_only_to_its_owner_H7():
     s = arrange(new_state(3), grid=FIRE_LINE, hands={1: ["FI-02", "WA-01", "SP-04"]},
                 explored={0: [("LI-05", 1, [("ST-03", "down", 0)])]}, scored={2: [("WA-02", 2)]})
     for seat in (None, 0, 1, 2):
@@ -34,7 +34,7 @@ def test_view_shows_public_things_to_all_and_a_hand_only_to_its_owner():
             assert c not in json.dumps(v)  # no deck order, no hidden id
 
 
-def test_spectator_and_other_players_never_see_hidden_cards_in_events():
+def test_spectator_and_other_players_never_see_hidden_cards_in_events_H7():
     rng = random.Random(9)
     s = new_state(3, seed=9)
     events = G.start(3, {}, 9)
@@ -65,7 +65,7 @@ def test_spectator_and_other_players_never_see_hidden_cards_in_events():
     hand_names.clear()
 
 
-def test_describe_event_gives_sentences_and_none_for_bookkeeping():
+def test_describe_event_gives_sentences_and_none_for_bookkeeping_decision_4():
     events = G.start(2, {}, 1)
     texts = [G.describe_event(e, 0) for e in events]
     assert texts[0].startswith("A 2-player game") and texts[-1] is None  # the control event
@@ -114,7 +114,7 @@ JUNK = [None, 3, "flip", [], {}, {"type": "flip"}, {"type": "flip", "slot": 9}, 
 
 
 @pytest.mark.parametrize("move", JUNK, ids=[json.dumps(m) for m in JUNK])
-def test_junk_moves_are_rejected_with_illegal_move(move):
+def test_junk_moves_are_rejected_with_illegal_move_decision_1(move):
     s = arrange(new_state(), grid=NO_LINE, hands={0: ["FI-02", "WA-02", "EA-02"]})
     before = json.dumps(s, sort_keys=True)
     with pytest.raises(engine.IllegalMove):
