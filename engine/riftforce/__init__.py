@@ -1,8 +1,12 @@
-"""Riftforce, the 2-player duel with all 18 guilds (rules: ../shared/rules/riftforce.md §1-§8).
+"""Riftforce with all 18 guilds: the 2-player duel (rules: ../shared/rules/riftforce.md §1-§8),
+team play for 3-4 players (§9-§10) and solo against the trainer (§11).
 
     import engine
     game = engine.get("riftforce")
     events = game.start(players=2, options={"guilds": "base"}, seed=7)   # or {"guilds": "all"}
+    events = game.start(players=4, options={"mode": "team"}, seed=7)     # or players=3
+    events = game.start(players=1, options={"mode": "solo", "stars": {"5": 2, "6": 1, "7": 1},
+                                            "and": {"number": 6, "end": "A"}}, seed=7)
     state = engine.replay(game, events)
 
 The shapes of views, moves and events are in VIEW.md next to this file (a stable contract).
@@ -10,7 +14,10 @@ The shapes of views, moves and events are in VIEW.md next to this file (a stable
 Modules: cards (guild and card data), state (state layout, `evolve`, fast copy), effects (the
 working context of one move: damage, destruction, scoring, drawing), abilities (the 18 guild
 abilities and the on-play effects as resumable steps), moves (legal moves, the action flow, the
-end rule), view (views, words, redaction), text (plain-text board), game (the `Game` class).
+end rule), team (team play: draft, zones, turn order, end), solo (the trainer's setup and plans),
+trainer (the bots' challenge abilities and the & card), view (views, words, redaction), text
+(plain-text board), game (the `Game` class).  Data: plans.json (the plan deck, a placeholder per
+Q7) and challenges.json (the challenge cards).
 
 Decisions are step-wise: Play is a first card and location, then optional further cards or
 "end_play"; Activate is a discard, then elementals one at a time (each resolved fully, every
@@ -20,7 +27,11 @@ draft picks are moves.  A continuation with one possible outcome is resolved wit
 Timeout move (`default_move`): Check & Draw when legal (fewer than 7 in hand); inside a Play in
 progress "end_play"; inside an Activate "done"; at a choice inside an ability, the first option;
 in the draft, the first guild on offer; with a full hand at the start of a turn, the first card
-of the hand played at location 1 (the next timeout then ends that Play).
+of the hand played at location 1 (the next timeout then ends that Play).  Team play uses the same
+policy.  Solo: the decisions the player makes for the trainer's plan take the first option on
+offer: "bot" (which eligible bot acts: the first in location order, front first), "aim" (6★★: the
+lower adjacent location), "push" (6★★★: the lower adjacent location), "target" (5★★★★ tie: the
+front-most); the keep-4 setup takes the first summoner on offer.
 
 Rulings and house rules (rules §13 and this package):
 - Q1: damage applies step by step; an elemental is destroyed (and scored) the moment its damage
@@ -38,6 +49,25 @@ Rulings and house rules (rules §13 and this package):
 - Plant may aim at an adjacent location without enemies (the strike is lost); if neither adjacent
   location has an enemy nothing happens and no choice is asked.
 - The summoners dealt at random in the draft are public (they are laid face up).
+
+Team play (team.py; rules §9-§10, Q5): seats 0 and 2 are team 0, seats 1 (the lone player of 3)
+and 3 are team 1; the player-order card per Q5 (3 players: seats 0, 1, 2, 1; 4 players: a toss,
+then 0, 1, 2, 3 or 1, 2, 3, 0); the draft picks in that order.  A teammate's elementals are
+allies for every ability and count for control (Q5).  Rulings: when you activate a teammate's
+elemental (number option) its ability is yours: a Star draws into your hand, a Music's capture
+becomes yours; the symbol option reaches only elementals you own.  The duel's stalemate ruling
+applies with zones (no card off the board and no seat's Check & Draw can score).
+
+Solo (solo.py, trainer.py; rules §11, Q6-Q11): the trainer is stored as seat 1 and never acts
+through moves; its plan runs inside `play` after each of the player's actions.  Q6: the player
+picks the acting bot among eligible ones and any choice inside a bot's ability; & end A moves the
+bot where its challenge deals the most damage (dry run; ties: lowest location), & end B heals the
+most damaged bot (ties: lowest location, then front-most).  Q1 applies to bots too (5★★'s repeat
+and 5★★★'s "second" are worked out from what is left).  6★★ offers only adjacent locations
+holding one of your elementals (the bot must damage one).  Q7: plans.json is a placeholder,
+marked in the log and view.  Q8: 6★★★★ is marked unverified.  Q10, Q11 as written.  Kill RF: a
+bot's kill scores 1 (+1 for your Crystal); a Crystal bot gives you no bonus; your Shadow bonus and
+Acid's zero stand.  A bot captured by your Music becomes your elemental with its guild's ability.
 """
 
 import engine

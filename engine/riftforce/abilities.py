@@ -18,7 +18,7 @@ from typing import Any, Callable
 
 from .cards import GUILD, NUMBER
 from .effects import Effects
-from .state import adjacent, locate, others
+from .state import locate
 
 Ask = dict[str, Any]
 
@@ -38,8 +38,9 @@ def _here(fx: Effects, actor: str) -> int:
 
 
 def _damaged_allies(fx: Effects, seat: int, locs) -> list[str]:
+    """Damaged elementals on `seat`'s side (a teammate's count as allies: house rule Q5)."""
     dmg = fx.s["damage"]
-    return [c for l in locs for c in fx.s["board"][l][seat] if dmg.get(c, 0) > 0]
+    return [c for l in locs for c in fx.stack(l, seat) if dmg.get(c, 0) > 0]
 
 
 # ---- base guilds (rules §7) ------------------------------------------------------------------------
@@ -58,7 +59,7 @@ def water(fx, actor, seat, stage, data, choice):
     if stage == 0:
         loc = _here(fx, actor)
         fx.hit(fx.first_enemy(loc, seat), 2, actor)
-        return _ask("move_to", "water", actor, 1, adjacent(loc))
+        return _ask("move_to", "water", actor, 1, fx.adjacent(loc))
     fx.move(actor, choice)
     fx.hit(fx.first_enemy(choice, seat), 1, actor)
     return None
@@ -66,9 +67,9 @@ def water(fx, actor, seat, stage, data, choice):
 
 def air(fx, actor, seat, stage, data, choice):
     if stage == 0:
-        return _ask("move_to", "air", actor, 1, others(_here(fx, actor)))
+        return _ask("move_to", "air", actor, 1, fx.others(_here(fx, actor)))
     fx.move(actor, choice)
-    for l in [choice] + adjacent(choice):
+    for l in [choice] + fx.adjacent(choice):
         fx.hit(fx.first_enemy(l, seat), 1, actor)
     return None
 
@@ -88,11 +89,11 @@ def ice(fx, actor, seat, stage, data, choice):
 def thunderbolt(fx, actor, seat, stage, data, choice):
     loc = _here(fx, actor)
     if stage == 0:
-        enemies = fx.stack(loc, 1 - seat)[:]
+        enemies = fx.enemies(loc, seat)[:]
         return _ask("target", "thunderbolt", actor, 1, enemies, {"repeat": False}) if enemies else None
     killed = fx.hit(choice, 2, actor)
     if killed and not data["repeat"]:  # repeat exactly once (§7 Thunderbolt)
-        enemies = fx.stack(loc, 1 - seat)[:]
+        enemies = fx.enemies(loc, seat)[:]
         if enemies:
             return _ask("target", "thunderbolt", actor, 1, enemies, {"repeat": True})
     return None
@@ -103,7 +104,7 @@ def light(fx, actor, seat, stage, data, choice):
         fx.hit(fx.first_enemy(_here(fx, actor), seat), 2, actor)
         # Ruling: the heal must land on a damaged elemental when one exists (the step happens "as
         # far as possible"); which one, this Light or any ally anywhere, is the player's choice.
-        hurt = _damaged_allies(fx, seat, range(5))
+        hurt = _damaged_allies(fx, seat, range(fx.n))
         return _ask("heal", "light", actor, 1, hurt) if hurt else None
     fx.heal(choice, 1, actor)
     return None
@@ -112,8 +113,8 @@ def light(fx, actor, seat, stage, data, choice):
 def plant(fx, actor, seat, stage, data, choice):
     loc = _here(fx, actor)
     if stage == 0:
-        sides = adjacent(loc)
-        if not any(fx.stack(l, 1 - seat) for l in sides):
+        sides = fx.adjacent(loc)
+        if not any(fx.enemies(l, seat) for l in sides):
             return None  # nothing to hit on either side: the choice would change nothing
         return _ask("aim", "plant", actor, 1, sides)
     target = fx.first_enemy(choice, seat)
@@ -124,7 +125,7 @@ def plant(fx, actor, seat, stage, data, choice):
 
 def shadow(fx, actor, seat, stage, data, choice):
     if stage == 0:
-        return _ask("move_to", "shadow", actor, 1, others(_here(fx, actor)))
+        return _ask("move_to", "shadow", actor, 1, fx.others(_here(fx, actor)))
     fx.move(actor, choice)
     fx.hit(fx.first_enemy(choice, seat), 1, actor)  # kill bonus: effects.kill_points
     return None
@@ -139,7 +140,7 @@ def crystal(fx, actor, seat, stage, data, choice):
 
 def beast(fx, actor, seat, stage, data, choice):
     if stage == 0:
-        return _ask("move_to", "beast", actor, 1, adjacent(_here(fx, actor)))
+        return _ask("move_to", "beast", actor, 1, fx.adjacent(_here(fx, actor)))
     fx.move(actor, choice)
     # The damage check is made after the move, on the Beast itself (§8 Beast).
     fx.hit(fx.first_enemy(choice, seat), 3 if fx.damage_of(actor) >= 1 else 2, actor)
@@ -148,9 +149,9 @@ def beast(fx, actor, seat, stage, data, choice):
 
 def sand(fx, actor, seat, stage, data, choice):
     if stage == 0:
-        return _ask("move_to", "sand", actor, 1, others(_here(fx, actor)))
+        return _ask("move_to", "sand", actor, 1, fx.others(_here(fx, actor)))
     fx.move(actor, choice)
-    for enemy in fx.stack(choice, 1 - seat)[:]:
+    for enemy in fx.enemies(choice, seat)[:]:
         fx.hit(enemy, 1, actor)
     fx.heal(actor, 1, actor)
     return None
@@ -158,7 +159,7 @@ def sand(fx, actor, seat, stage, data, choice):
 
 def lava(fx, actor, seat, stage, data, choice):
     loc = _here(fx, actor)
-    for l in adjacent(loc):
+    for l in fx.adjacent(loc):
         fx.hit(fx.first_enemy(l, seat), 2, actor)
     mine = fx.stack(loc, seat)
     # This Lava and every ally in front of it; kills score for the opponent (§8 Lava).
@@ -178,11 +179,17 @@ def music(fx, actor, seat, stage, data, choice):
             return None
         # Destroyed: captured instead of discarded (§8 Music); Q3: normal kill RF for the Music
         # player (Crystal +1), the captured card loses all damage.
-        fx.emit({"type": "damage", "card": target, "seat": 1 - seat, "amount": 2, "by": actor,
+        victim = fx.owner(target, 1 - (seat & 1))
+        fx.emit({"type": "damage", "card": target, "seat": victim, "amount": 2, "by": actor,
                  "by_seat": seat})
-        fx.emit({"type": "captured", "card": target, "seat": seat, "from": loc, "by": actor})
-        fx.score(seat, 1 + (GUILD[target] == "crystal"), "kill")
-        return _ask("place", "music", actor, 1, adjacent(loc), {"captured": target})
+        captured = {"type": "captured", "card": target, "seat": seat, "from": loc, "by": actor}
+        if fx.mode == "team":
+            captured["owner"] = victim  # with four seats the victim is not simply "the other"
+        fx.emit(captured)
+        # A Crystal *bot* gives no bonus in solo (rules §11).
+        bonus = GUILD[target] == "crystal" and fx.mode != "solo"
+        fx.score(seat & 1, 1 + bonus, "kill")
+        return _ask("place", "music", actor, 1, fx.adjacent(loc), {"captured": target})
     captured = data["captured"]
     fx.emit({"type": "enter", "seat": seat, "card": captured, "loc": choice, "from": "capture"})
     return on_play(fx, captured, seat, choice)  # it counts as just played (Earth, Love fire)
@@ -190,12 +197,12 @@ def music(fx, actor, seat, stage, data, choice):
 
 def acid(fx, actor, seat, stage, data, choice):
     loc = _here(fx, actor)
-    enemies = fx.stack(loc, 1 - seat)
+    enemies = fx.enemies(loc, seat)
     first = enemies[0] if enemies else None
     second = enemies[1] if len(enemies) > 1 else None
     fx.hit(first, 3, actor)
     if not ACID_TARGETS_FIXED_AT_START:
-        enemies = fx.stack(loc, 1 - seat)
+        enemies = fx.enemies(loc, seat)
         second = enemies[1] if len(enemies) > 1 else None
     fx.hit(second, 1, actor)  # kill_points gives 0 for any Acid kill
     return None
@@ -219,7 +226,7 @@ def magnet(fx, actor, seat, stage, data, choice):
         target = fx.last_enemy(loc, seat)
         if target is not None and fx.hit(target, 2, actor):
             target = None  # Q2: a destroyed enemy is not moved; the Magnet still moves
-        return _ask("move_to", "magnet", actor, 1, adjacent(loc), {"enemy": target})
+        return _ask("move_to", "magnet", actor, 1, fx.adjacent(loc), {"enemy": target})
     if data["enemy"] is not None:
         fx.move(data["enemy"], choice)
     fx.move(actor, choice)
@@ -241,7 +248,7 @@ def on_play(fx: Effects, card: str, seat: int, loc: int) -> Ask | None:
     """Effects of an elemental just played (from hand or captured by Music): Earth, Love."""
     g = GUILD[card]
     if g == "earth":
-        for enemy in fx.stack(loc, 1 - seat)[:]:
+        for enemy in fx.enemies(loc, seat)[:]:
             fx.hit(enemy, 1, card)
         return None
     if g == "love":

@@ -11,7 +11,7 @@ import random
 from typing import Any
 
 from .cards import GUILD, NUMBER
-from .state import State, copy_state, evolve, locate
+from .state import State, adjacent, copy_state, evolve, locate, others, owner
 
 # House rule Q3 (rules §13): an enemy captured by Music "becomes your elemental", so when it is
 # destroyed later it goes to its captor's discard pile.  False sends it back to the discard pile
@@ -24,22 +24,46 @@ class Effects:
         self.s: State = copy_state(state)
         self.rng = rng
         self.events: list[dict[str, Any]] = []
+        # Team and solo events carry their mode, so `describe_event` (which gets no state) can say
+        # "your partner" or "the trainer" where the duel says "Opponent".
+        self.mode = None if state["mode"] == "duel" else state["mode"]
+        self.n = len(state["board"])
+        # Solo: the trainer's bots act with seat 1 while the player (seat 0) keeps the turn.
+        self.acting: int | None = None
 
     def emit(self, event: dict[str, Any]) -> None:
+        if self.mode is not None:
+            event["mode"] = self.mode
         evolve(self.s, event)
         self.events.append(event)
+
+    def adjacent(self, loc: int) -> list[int]:
+        return adjacent(loc, self.n)
+
+    def others(self, loc: int) -> list[int]:
+        return others(loc, self.n)
+
+    def actor_seat(self) -> int:
+        return self.s["turn"] if self.acting is None else self.acting
+
+    def owner(self, card: str, side: int) -> int:
+        return owner(self.s, card, side)
 
     # ---- readers ---------------------------------------------------------------------------------
 
     def stack(self, loc: int, seat: int) -> list[str]:
-        return self.s["board"][loc][seat]
+        """`seat`'s side at `loc` (its team's side in team play)."""
+        return self.s["board"][loc][seat & 1]
+
+    def enemies(self, loc: int, seat: int) -> list[str]:
+        return self.s["board"][loc][1 - (seat & 1)]
 
     def first_enemy(self, loc: int, seat: int) -> str | None:
-        st = self.s["board"][loc][1 - seat]
+        st = self.s["board"][loc][1 - (seat & 1)]
         return st[0] if st else None
 
     def last_enemy(self, loc: int, seat: int) -> str | None:
-        st = self.s["board"][loc][1 - seat]
+        st = self.s["board"][loc][1 - (seat & 1)]
         return st[-1] if st else None
 
     def damage_of(self, card: str) -> int:
@@ -55,22 +79,37 @@ class Effects:
         if card is None:
             return False
         loc, side = locate(self.s, card)
-        self.emit({"type": "damage", "card": card, "seat": side, "amount": amount, "by": by,
-                   "by_seat": self.s["turn"]})
+        seat = self.owner(card, side)
+        by_seat = self.actor_seat()
+        self.emit({"type": "damage", "card": card, "seat": seat, "amount": amount, "by": by,
+                   "by_seat": by_seat})
         if self.s["damage"].get(card, 0) < NUMBER[card]:
             return False
-        pile = side
-        if not CAPTURED_CARDS_STAY_WITH_CAPTOR and GUILD[card] not in self.s["guilds"][side]:
-            pile = 1 - side
-        self.emit({"type": "destroyed", "card": card, "seat": side, "loc": loc, "by": by,
+        pile = seat
+        if not CAPTURED_CARDS_STAY_WITH_CAPTOR and GUILD[card] not in self.s["guilds"][seat]:
+            pile = self._first_owner(card, side)
+        self.emit({"type": "destroyed", "card": card, "seat": seat, "loc": loc, "by": by,
                    "pile": pile})
-        self.score(1 - side, kill_points(card, by), "kill")
+        if self.mode == "solo" and by_seat == 1:
+            points = bot_kill_points(card)
+        else:  # solo: a Crystal *bot* gives no bonus (rules §11); your Shadow and Acid still count
+            points = kill_points(card, by, crystal_bonus=not (self.mode == "solo" and side == 1))
+        self.score(1 - side, points, "kill")
         return True
 
-    def score(self, seat: int, points: int, reason: str) -> None:
+    def _first_owner(self, card: str, side: int) -> int:
+        g = GUILD[card]
+        for seat, guilds in enumerate(self.s["guilds"]):
+            if g in guilds:
+                return seat
+        return 1 - side
+
+    def score(self, side: int, points: int, reason: str) -> None:
+        """Riftforce for a side: a seat in the duel and solo (the trainer is 1), a team in team play."""
         if points > 0:
-            total = self.s["score"][seat] + points
-            self.emit({"type": "score", "seat": seat, "points": points, "total": total,
+            total = self.s["score"][side] + points
+            key = "team" if self.mode == "team" else "seat"
+            self.emit({"type": "score", key: side, "points": points, "total": total,
                        "reason": reason})
 
     def heal(self, card: str, amount: int | None, by: str) -> None:
@@ -78,12 +117,14 @@ class Effects:
         have = self.s["damage"].get(card, 0)
         n = have if amount is None else min(amount, have)
         if n > 0:
-            self.emit({"type": "heal", "card": card, "seat": self.s["turn"], "amount": n, "by": by})
+            self.emit({"type": "heal", "card": card, "seat": self.actor_seat(), "amount": n,
+                       "by": by})
 
     def move(self, card: str, to: int) -> None:
         """Change location, to the back of the destination stack (rules §1)."""
         loc, side = locate(self.s, card)
-        self.emit({"type": "move", "card": card, "seat": side, "from": loc, "to": to})
+        self.emit({"type": "move", "card": card, "seat": self.owner(card, side), "from": loc,
+                   "to": to})
 
     def draw(self, seat: int, n: int) -> int:
         """Draw up to n, reshuffling the discard pile when the pile runs out (rules §4C, Q13)."""
@@ -104,7 +145,13 @@ class Effects:
         return drawn
 
 
-def kill_points(victim: str, by: str) -> int:
+def bot_kill_points(victim: str) -> int:
+    """Solo (rules §11): a bot has only its challenge ability (no Shadow bonus, no Acid zero), so
+    its kill is 1 RF for the trainer, +1 for a Crystal of yours (its ability is intact)."""
+    return 1 + (GUILD[victim] == "crystal")
+
+
+def kill_points(victim: str, by: str, crystal_bonus: bool = True) -> int:
     """Riftforce for destroying `victim` with `by`'s ability (rules §5).
 
     1 per elemental; a Crystal gives +1; a Shadow's kill +1; Acid kills give nothing at all.
@@ -114,7 +161,7 @@ def kill_points(victim: str, by: str) -> int:
     if killer == "acid":
         return 0
     points = 1
-    if GUILD[victim] == "crystal":
+    if crystal_bonus and GUILD[victim] == "crystal":
         points += 1
     if killer == "shadow":
         points += 1

@@ -7,25 +7,36 @@ from typing import Any
 
 from engine.core import Game, IllegalMove
 
-from . import moves, state, text, view
+from . import moves, solo, state, team, text, view
 from .cards import ALL_GUILDS, BASE_GUILDS
 
-# Options accepted now.  "mode" is reserved for team/solo (rules §10-§11, issue 7); only the
-# 2-player duel exists, so the only accepted mode is "duel".
+# Options: "mode" duel (2 players; "guilds" base|all), team (3-4 players, team.py) or solo
+# (1 player, solo.py: "stars", "and", "trainer_guilds").  Team and solo always use all 18 guilds.
 GUILD_OPTIONS = ("base", "all")
-MODES = ("duel",)
+MODES = ("duel", "team", "solo")
 
 
 def normalize_options(players: Any, options: dict | None) -> dict:
-    if isinstance(players, bool) or players != 2:
-        raise IllegalMove("Riftforce is played by 2 players here", "bad_options")
     options = {} if options is None else options
-    if not isinstance(options, dict) or set(options) - {"guilds", "mode"}:
+    if not isinstance(options, dict):
+        raise IllegalMove("options must be a JSON object", "bad_options")
+    mode = options.get("mode", "duel")
+    if mode not in MODES:
+        raise IllegalMove("mode must be \"duel\", \"team\" or \"solo\"", "bad_options")
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise IllegalMove("the number of players must be a whole number", "bad_options")
+    if mode == "team":
+        return team.normalize_options(players, options)
+    if mode == "solo":
+        return solo.normalize_options(players, options)
+    if players != 2:
+        raise IllegalMove("the Riftforce duel is for 2 players (team play 3-4, solo 1)",
+                          "bad_options")
+    if set(options) - {"guilds", "mode"}:
         raise IllegalMove("unknown option; Riftforce takes guilds=base|all", "bad_options")
     guilds = options.get("guilds", "base")
-    mode = options.get("mode", "duel")
-    if guilds not in GUILD_OPTIONS or mode not in MODES:
-        raise IllegalMove("guilds must be \"base\" or \"all\" (and mode \"duel\")", "bad_options")
+    if guilds not in GUILD_OPTIONS:
+        raise IllegalMove("guilds must be \"base\" or \"all\"", "bad_options")
     return {"guilds": guilds}
 
 
@@ -33,12 +44,16 @@ class Riftforce(Game):
     name = "riftforce"
     title = "Riftforce"
     rules_version = "1"
-    min_players = 2
-    max_players = 2
+    min_players = 1
+    max_players = 4
 
     def start(self, players: int, options: dict | None = None, seed: int = 0) -> list[dict]:
         opts = normalize_options(players, options)
         rng = random.Random(seed)
+        if opts.get("mode") == "team":
+            return team.start_events(players, opts, rng)
+        if opts.get("mode") == "solo":
+            return solo.start_events(opts, rng)
         if opts["guilds"] == "base":
             # Base draft (rules §3): 1 removed unseen, 1 dealt to each, the other 7 shown.
             pool = BASE_GUILDS[:]

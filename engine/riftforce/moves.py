@@ -10,6 +10,10 @@ them, `state["pending"]` records the action in progress:
 
 `ask` is a choice inside an ability or an on-play effect (see abilities.py).  A forced
 continuation is resolved without asking, and the turn passes as soon as the action is complete.
+
+Team play (team.py) changes who acts next, what Check & Draw scores and lets the number option
+activate a teammate's elementals; solo (solo.py) carries out the trainer's plan after each action,
+pausing in a third kind of pending record, {"kind": "plan", ...}, when the player must choose.
 """
 
 from __future__ import annotations
@@ -19,10 +23,11 @@ from typing import Any
 
 from engine.core import IllegalMove
 
+from . import solo, team
 from .abilities import on_play, run
 from .cards import GUILD, NUMBER, deck_for
 from .effects import Effects
-from .state import LOCATIONS, MIDDLE, State, controls
+from .state import MIDDLE, State, controls, owner
 
 Move = dict[str, Any]
 HAND_SIZE = 7
@@ -45,7 +50,7 @@ def _distinct(cards: list[str]) -> list[str]:
 
 def _ask_moves(ask: dict) -> list[Move]:
     what = ask["what"]
-    key = "loc" if what in ("move_to", "aim", "place") else "card"
+    key = "loc" if what in ("move_to", "aim", "place", "push") else "card"
     return [{"type": what, key: o} for o in ask["options"]]
 
 
@@ -55,12 +60,13 @@ def _play_options(s: State, p: dict) -> list[Move]:
     cards, locs = p["cards"], p["locs"]
     if len(cards) >= MAX_CARDS:
         return []
+    n = len(s["board"])
     if len(locs) == 1:
-        spots = [l for l in (locs[0] - 1, locs[0], locs[0] + 1) if 0 <= l < LOCATIONS]
+        spots = [l for l in (locs[0] - 1, locs[0], locs[0] + 1) if 0 <= l < n]
     elif locs[0] == locs[1]:
         spots = [locs[0]]
     else:
-        spots = [l for l in (min(locs) - 1, max(locs) + 1) if 0 <= l < LOCATIONS]
+        spots = [l for l in (min(locs) - 1, max(locs) + 1) if 0 <= l < n]
     numbers = {NUMBER[c] for c in cards}
     guilds = {GUILD[c] for c in cards}
     out = []
@@ -72,7 +78,8 @@ def _play_options(s: State, p: dict) -> list[Move]:
 
 def _activate_options(s: State, p: dict) -> list[Move]:
     """Own board elementals sharing the discarded card's number or symbol (whichever options are
-    still open), each at most once per action, up to 3 (rules §4B)."""
+    still open), each at most once per action, up to 3 (rules §4B).  In team play the number
+    option also reaches the teammate's elementals; the symbol option only your own (§10)."""
     if len(p["activated"]) >= MAX_CARDS:
         return []
     seat, d, by, done = p["seat"], p["discarded"], p["by"], p["activated"]
@@ -80,10 +87,15 @@ def _activate_options(s: State, p: dict) -> list[Move]:
     by_num, by_sym = "number" in by, "symbol" in by
     out = []
     for sides in s["board"]:
-        for c in sides[seat]:
-            if c not in done and ((by_num and NUMBER[c] == num) or (by_sym and GUILD[c] == gld)):
+        for c in sides[seat & 1]:
+            if c not in done and ((by_num and NUMBER[c] == num) or (by_sym and GUILD[c] == gld
+                                                                     and _mine(s, c, seat))):
                 out.append({"type": "activate_elemental", "card": c})
     return out
+
+
+def _mine(s: State, card: str, seat: int) -> bool:
+    return s["mode"] != "team" or owner(s, card, seat & 1) == seat
 
 
 def legal_moves(s: State, seat: int) -> list[Move]:
@@ -99,7 +111,7 @@ def legal_moves(s: State, seat: int) -> list[Move]:
             return _play_options(s, p) + [{"type": "end_play"}]
         return _activate_options(s, p) + [{"type": "done"}]
     hand = _distinct(s["hand"][seat])
-    moves = [{"type": "play", "card": c, "loc": l} for c in hand for l in range(LOCATIONS)]
+    moves = [{"type": "play", "card": c, "loc": l} for c in hand for l in range(len(s["board"]))]
     moves += [{"type": "activate", "card": c} for c in hand]
     if len(s["hand"][seat]) < HAND_SIZE:
         moves.append({"type": "check"})
@@ -128,7 +140,7 @@ def check_move(s: State, seat: Any, move: Any) -> Move:
         raise IllegalMove("a move is a JSON object with a \"type\"", "bad_move", move)
     if s["phase"] == "over":
         raise IllegalMove("the game is over", "game_over", move)
-    if isinstance(seat, bool) or seat not in (0, 1) or s["turn"] != seat:
+    if isinstance(seat, bool) or not isinstance(seat, int) or s["turn"] != seat:
         raise IllegalMove("it is not your turn", "not_your_turn", move)
     legal = legal_moves(s, seat)
     try:
@@ -145,6 +157,9 @@ def play(s: State, seat: int, move: Move, rng: random.Random) -> list[dict]:
         _pick(fx, seat, move["guild"])
         return fx.events
     p = s["pending"]
+    if p is not None and p["kind"] == "plan":  # solo: the player's choice for the trainer's plan
+        solo.answer(fx, p, move["loc"] if "loc" in move else move["card"])
+        return fx.events
     # A private, mutable copy of the pending record (the one in the state is shared, see state.py).
     if p is not None:
         p = {**p, **({"cards": p["cards"][:], "locs": p["locs"][:]} if p["kind"] == "play"
@@ -184,6 +199,10 @@ def play(s: State, seat: int, move: Move, rng: random.Random) -> list[dict]:
 def _pick(fx: Effects, seat: int, guild: str) -> None:
     fx.emit({"type": "pick", "seat": seat, "guild": guild})
     d = fx.s["draft"]
+    if "quota" in d:  # team and solo drafts
+        if all(len(p) >= q for p, q in zip(d["picks"], d["quota"])):
+            (team.after_draft if fx.s["mode"] == "team" else solo.after_draft)(fx)
+        return
     if any(len(p) < 4 for p in d["picks"]):
         return
     # Draft over (rules §3, §9): the rest leaves the game; the first picker keeps the start marker.
@@ -203,8 +222,8 @@ def _pick(fx: Effects, seat: int, guild: str) -> None:
 
 
 def _check(fx: Effects, seat: int) -> None:
-    held = controls(fx.s, seat)
-    fx.score(seat, len(held), "check")
+    held = team.scored_locations(fx.s, seat) if fx.s["mode"] == "team" else controls(fx.s, seat)
+    fx.score(seat & 1, len(held), "check")
     drew = fx.draw(seat, HAND_SIZE - len(fx.s["hand"][seat]))
     _end_action(fx, {"seat": seat, "action": "check", "scored": len(held), "locs": held, "drew": drew})
 
@@ -225,12 +244,13 @@ def _continue_activate(fx: Effects, p: dict) -> None:
 
 def _activate_one(fx: Effects, p: dict, card: str) -> None:
     seat = p["seat"]
-    loc = next(l for l, sides in enumerate(fx.s["board"]) if card in sides[seat])
+    loc = next(l for l, sides in enumerate(fx.s["board"]) if card in sides[seat & 1])
     fx.emit({"type": "activated", "seat": seat, "card": card, "loc": loc})
     p["activated"].append(card)
     d = p["discarded"]
     p["by"] = [b for b in p["by"]
-               if (b == "number" and NUMBER[card] == NUMBER[d]) or (b == "symbol" and GUILD[card] == GUILD[d])]
+               if (b == "number" and NUMBER[card] == NUMBER[d])
+               or (b == "symbol" and GUILD[card] == GUILD[d] and _mine(fx.s, card, seat))]
     p["ask"] = run(fx, GUILD[card], card, seat)
     _continue_activate(fx, p)
 
@@ -250,6 +270,12 @@ def _end_action(fx: Effects, summary: dict) -> None:
     s = fx.s
     seat = summary["seat"]
     fx.emit({"type": "action_end", "seat": seat, "summary": summary})
+    if s["mode"] == "team":
+        team.end_action(fx, seat)
+        return
+    if s["mode"] == "solo":
+        solo.carry_out_plan(fx)
+        return
     if s["ending"] and seat != s["start"] and s["score"][0] != s["score"][1]:
         reason = "score"
     elif _dead(s):

@@ -3,9 +3,9 @@
 State layout (plain JSON; lists indexed by seat, never int-keyed dicts):
 
     v          layout version
-    mode       "duel" (room for the team/solo modes of rules §10-§11 later)
-    players    2
-    options    {"guilds": "base" | "all"}
+    mode       "duel" | "team" (rules §10) | "solo" (rules §11)
+    players    2 (duel), 3 or 4 (team), 1 (solo)
+    options    {"guilds": "base" | "all"} (duel); see team.py and solo.py for the other modes
     phase      "draft" | "play" | "over"
     draft      during the draft: {"offer": [guild], "picks": [[guild], [guild]], "dealt": [g0, g1],
                "first": seat, "removed": [guild]}  (removed: the unseen base removal); else None
@@ -25,6 +25,19 @@ State layout (plain JSON; lists indexed by seat, never int-keyed dicts):
     last       summary of the last completed action (see view.py for its words), or None
     result     {"scores": [a, b], "winners": [seat]} when over, else None
 
+Seats and sides.  Per-seat lists (guilds, deck, hand, discard, actions) have one entry per seat;
+the board has two sides and `score` one entry per side.  The side of a seat is `seat % 2` in every
+mode: in the duel that is the seat itself; in team play seats 0 and 2 form team 0 and seats 1 (and
+3) team 1 (team.py); in solo the trainer is stored as seat 1 (it never acts through moves; its
+bots are its "elementals", solo.py).  Keeping sides fixed by seat parity means a describer that
+only has an event and a viewer can still tell partners from opponents.
+
+Team mode adds `order` (seats by turn-order position), `pos` (index of the current position),
+`zones` (per seat: the locations its Check & Draw scores) and `captor` ({card: seat} for cards a
+Music took, whose owner is then no longer the owner of their guild).  Solo adds `plans` (the face-up
+plan pile, index 0 = top), `plan_discard`, `plan` (the plan being carried out, or None) and
+`plans_done`.  Those lists are mutated in place and copied by `copy_state`.
+
 Aliasing discipline (it is what makes `copy_state` cheap): `pending`, `last`, `result`, `options`
 and `guilds` are only ever *replaced*, never mutated in place, so copies may share them.  Lists
 taken from events are copied before they are stored in a list that later mutates.
@@ -34,9 +47,12 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from .cards import GUILD
+
 LOCATIONS = 5
 MIDDLE = 2
 TARGET = 12
+TEAM_LOCATIONS = 6  # team play: 3 green + 3 grey locations in one row (rules §10)
 
 State = dict[str, Any]
 Event = dict[str, Any]
@@ -47,10 +63,9 @@ def copy_state(s: State | None) -> State | None:
     if s is None:
         return None
     c = s.copy()
-    d, h, x = s["deck"], s["hand"], s["discard"]
-    c["deck"] = [d[0][:], d[1][:]]
-    c["hand"] = [h[0][:], h[1][:]]
-    c["discard"] = [x[0][:], x[1][:]]
+    c["deck"] = [x[:] for x in s["deck"]]
+    c["hand"] = [x[:] for x in s["hand"]]
+    c["discard"] = [x[:] for x in s["discard"]]
     c["board"] = [[a[:], b[:]] for a, b in s["board"]]
     c["damage"] = s["damage"].copy()
     c["score"] = s["score"][:]
@@ -59,40 +74,56 @@ def copy_state(s: State | None) -> State | None:
     if dr is not None:
         dr = dr.copy()
         dr["offer"] = dr["offer"][:]
-        dr["picks"] = [dr["picks"][0][:], dr["picks"][1][:]]
+        dr["picks"] = [x[:] for x in dr["picks"]]
         c["draft"] = dr
+    if s["mode"] != "duel":
+        for key in ("plans", "plan_discard"):
+            if key in s:
+                c[key] = s[key][:]
+        if "captor" in s:
+            c["captor"] = s["captor"].copy()
     return c
 
 
 # ---- one function per event type ------------------------------------------------------------------
 
 def _setup(s: State | None, e: Event) -> State:
-    return {
+    mode = e.get("mode", "duel")
+    # Solo keeps the trainer as seat 1, so every mode but team has two seat entries.
+    seats = e["players"] if mode == "team" else 2
+    s = {
         "v": 1,
-        "mode": e.get("mode", "duel"),
+        "mode": mode,
         "players": e["players"],
         "options": dict(e["options"]),
         "phase": "draft",
         "draft": None,
         "start": None,
         "turn": None,
-        "guilds": [[], []],
-        "deck": [[], []],
-        "hand": [[], []],
-        "discard": [[], []],
-        "board": [[[], []] for _ in range(LOCATIONS)],
+        "guilds": [[] for _ in range(seats)],
+        "deck": [[] for _ in range(seats)],
+        "hand": [[] for _ in range(seats)],
+        "discard": [[] for _ in range(seats)],
+        "board": [[[], []] for _ in range(TEAM_LOCATIONS if mode == "team" else LOCATIONS)],
         "damage": {},
         "limbo": None,
         "score": [0, 0],
-        "actions": [0, 0],
+        "actions": [0] * seats,
         "ending": False,
         "pending": None,
         "last": None,
         "result": None,
     }
+    if mode == "team":
+        s.update({"order": [], "pos": 0, "zones": [], "captor": {}})
+    elif mode == "solo":
+        s.update({"plans": [], "plan_discard": [], "plan": None, "plans_done": 0})
+    return s
 
 
 def _draft(s: State, e: Event) -> State:
+    if "quota" in e:  # team and solo drafts (rules §9, §11)
+        return _quota_draft(s, e)
     dealt = e["dealt"]
     s["draft"] = {
         "offer": list(e["offer"]),
@@ -105,9 +136,45 @@ def _draft(s: State, e: Event) -> State:
     return s
 
 
+def _quota_draft(s: State, e: Event) -> State:
+    """Picks in turn-order positions (`order`, cycled), skipping players who hold their quota."""
+    n = len(s["guilds"])
+    picks = [[] for _ in range(n)]
+    for seat, g in enumerate(e["dealt"]):
+        picks[seat].append(g)
+    s["draft"] = {"offer": list(e["offer"]), "picks": picks, "dealt": list(e["dealt"]),
+                  "first": e["first"], "removed": [], "order": list(e["order"]),
+                  "quota": list(e["quota"]), "pos": 0}
+    if "trainer" in e:
+        s["draft"]["trainer"] = list(e["trainer"])
+    s["turn"] = e["first"]
+    if "order" in s:
+        s["order"] = list(e["order"])
+        s["zones"] = [list(z) for z in e["zones"]]
+    return s
+
+
+def _quota_pick(s: State, e: Event) -> State:
+    seat, g = e["seat"], e["guild"]
+    d = s["draft"]
+    d["offer"].remove(g)
+    d["picks"][seat].append(g)
+    order, quota, picks = d["order"], d["quota"], d["picks"]
+    for step in range(1, len(order) + 1):
+        pos = (d["pos"] + step) % len(order)
+        if len(picks[order[pos]]) < quota[order[pos]]:
+            d["pos"] = pos
+            s["turn"] = order[pos]
+            break
+    s["last"] = {"seat": seat, "action": "pick", "guild": g}
+    return s
+
+
 def _pick(s: State, e: Event) -> State:
     seat, g = e["seat"], e["guild"]
     d = s["draft"]
+    if "quota" in d:
+        return _quota_pick(s, e)
     d["offer"].remove(g)
     d["picks"][seat].append(g)
     picks = d["picks"]
@@ -123,7 +190,9 @@ def _pick(s: State, e: Event) -> State:
 
 def _draft_end(s: State, e: Event) -> State:
     d = s["draft"]
-    s["guilds"] = [d["picks"][0][:], d["picks"][1][:]]
+    s["guilds"] = [p[:] for p in d["picks"]]
+    if "trainer" in e:  # solo: the trainer's 4 guilds (no summoners; its cards are bots)
+        s["guilds"][1] = list(e["trainer"])
     s["draft"] = None
     s["start"] = e["start"]
     s["phase"] = "play"
@@ -151,6 +220,8 @@ def _draw(s: State, e: Event) -> State:
 
 def _turn(s: State, e: Event) -> State:
     s["turn"] = e["seat"]
+    if "pos" in e:  # team play: the turn-order position (the lone player of 3 holds two)
+        s["pos"] = e["pos"]
     return s
 
 
@@ -162,7 +233,7 @@ def _enter(s: State, e: Event) -> State:
         s["deck"][seat].remove(card)
     else:  # "capture": the card waits in limbo since its capture
         s["limbo"] = None
-    s["board"][e["loc"]][seat].append(card)
+    s["board"][e["loc"]][seat & 1].append(card)
     return s
 
 
@@ -197,30 +268,35 @@ def _heal(s: State, e: Event) -> State:
 
 
 def _move(s: State, e: Event) -> State:
-    board, seat, card = s["board"], e["seat"], e["card"]
-    board[e["from"]][seat].remove(card)
-    board[e["to"]][seat].append(card)
+    board, side, card = s["board"], e["seat"] & 1, e["card"]
+    board[e["from"]][side].remove(card)
+    board[e["to"]][side].append(card)
     return s
 
 
 def _destroyed(s: State, e: Event) -> State:
     seat, card = e["seat"], e["card"]
-    s["board"][e["loc"]][seat].remove(card)
+    s["board"][e["loc"]][seat & 1].remove(card)
     s["damage"].pop(card, None)
     s["discard"][e["pile"]].append(card)
+    captor = s.get("captor")
+    if captor and captor.get(card, e["pile"]) != e["pile"]:
+        del captor[card]  # sent back to its first owner: the guild decides ownership again
     return s
 
 
 def _captured(s: State, e: Event) -> State:
     card = e["card"]
-    s["board"][e["from"]][1 - e["seat"]].remove(card)
+    s["board"][e["from"]][1 - (e["seat"] & 1)].remove(card)
     s["damage"].pop(card, None)
     s["limbo"] = card
+    if "captor" in s:
+        s["captor"][card] = e["seat"]
     return s
 
 
 def _score(s: State, e: Event) -> State:
-    seat = e["seat"]
+    seat = e["team"] if "team" in e else e["seat"]  # team play scores a team (a side)
     s["score"][seat] += e["points"]
     if s["score"][seat] >= TARGET:
         s["ending"] = True
@@ -248,6 +324,35 @@ def _game_over(s: State, e: Event) -> State:
     return s
 
 
+# ---- solo: the trainer's plan pile (rules §11) --------------------------------------------------
+
+def _plans(s: State, e: Event) -> State:
+    s["plans"] = list(e["order"])
+    return s
+
+
+def _plan(s: State, e: Event) -> State:
+    """The trainer takes the top plan and carries it out (it leaves the pile at once)."""
+    s["plan"] = s["plans"].pop(0)
+    return s
+
+
+def _plan_end(s: State, e: Event) -> State:
+    s["plan_discard"].append(s["plan"])
+    s["plan"] = None
+    s["pending"] = None
+    s["plans_done"] += 1
+    s["actions"][1] += 1
+    return s
+
+
+def _plans_recycled(s: State, e: Event) -> State:
+    # Turned face up without shuffling: the same order repeats (rules §11).
+    s["plans"] = s["plan_discard"]
+    s["plan_discard"] = []
+    return s
+
+
 EVOLVERS: dict[str, Callable[[Any, Event], State]] = {
     "setup": _setup,
     "draft": _draft,
@@ -269,6 +374,10 @@ EVOLVERS: dict[str, Callable[[Any, Event], State]] = {
     "pending": _pending,
     "action_end": _action_end,
     "game_over": _game_over,
+    "plans": _plans,
+    "plan": _plan,
+    "plan_end": _plan_end,
+    "plans_recycled": _plans_recycled,
 }
 
 
@@ -279,7 +388,7 @@ def evolve(s: State | None, e: Event) -> State:
 # ---- small readers shared by rules and views --------------------------------------------------------
 
 def locate(s: State, card: str) -> tuple[int, int]:
-    """(loc, seat) of a board elemental; raises ValueError if it is not on the board."""
+    """(loc, side) of a board elemental; raises ValueError if it is not on the board."""
     for loc, sides in enumerate(s["board"]):
         if card in sides[0]:
             return loc, 0
@@ -288,24 +397,40 @@ def locate(s: State, card: str) -> tuple[int, int]:
     raise ValueError(f"{card} is not on the board")
 
 
-def adjacent(loc: int) -> list[int]:
-    """Neighbours in the row; the ends do not wrap (rules §1)."""
-    return [l for l in (loc - 1, loc + 1) if 0 <= l < LOCATIONS]
+def adjacent(loc: int, n: int = LOCATIONS) -> list[int]:
+    """Neighbours in the row of n; the ends do not wrap (rules §1; team play's row of 6, §10)."""
+    return [l for l in (loc - 1, loc + 1) if 0 <= l < n]
 
 
-def others(loc: int) -> list[int]:
-    return [l for l in range(LOCATIONS) if l != loc]
+def others(loc: int, n: int = LOCATIONS) -> list[int]:
+    return [l for l in range(n) if l != loc]
 
 
 def controls(s: State, seat: int) -> list[int]:
-    """Locations where `seat` has an elemental and the opponent none (rules §4C)."""
-    return [l for l, sides in enumerate(s["board"]) if sides[seat] and not sides[1 - seat]]
+    """Locations where `seat`'s side has an elemental and the other side none (rules §4C, §10)."""
+    side = seat & 1
+    return [l for l, sides in enumerate(s["board"]) if sides[side] and not sides[1 - side]]
+
+
+def owner(s: State, card: str, side: int) -> int:
+    """The seat a board elemental on `side` belongs to.  In the duel and solo that is the side;
+    in team play the seat holding its guild, unless a Music captured it (`captor`)."""
+    if s["mode"] != "team":
+        return side
+    seat = s["captor"].get(card)
+    if seat is not None:
+        return seat
+    g = GUILD[card]
+    for seat, guilds in enumerate(s["guilds"]):
+        if g in guilds:
+            return seat
+    return side
 
 
 # ---- pure apply: copy only what the event will change ------------------------------------------------
 
 def _pair(pair: list, seat: int) -> list:
-    """A copy of a [seat0, seat1] list pair with the seat's list copied too."""
+    """A copy of a per-seat (or per-side) list with the one entry at `seat` copied too."""
     new = pair[:]
     new[seat] = pair[seat][:]
     return new
@@ -341,16 +466,16 @@ def apply(s: State | None, e: Event) -> State:
         seat = e["seat"]
         if e["from"] in ("hand", "deck"):
             c[e["from"]] = _pair(s[e["from"]], seat)
-        _board(c, s, e["loc"], seat)
+        _board(c, s, e["loc"], seat & 1)
     elif t == "move":
-        _board(c, s, e["from"], e["seat"])
-        _board(c, s, e["to"], e["seat"])
-    elif t == "destroyed":
-        _board(c, s, e["loc"], e["seat"])
+        _board(c, s, e["from"], e["seat"] & 1)
+        _board(c, s, e["to"], e["seat"] & 1)
+    elif t == "destroyed" and "captor" not in s:
+        _board(c, s, e["loc"], e["seat"] & 1)
         c["damage"] = s["damage"].copy()
         c["discard"] = _pair(s["discard"], e["pile"])
-    elif t == "captured":
-        _board(c, s, e["from"], 1 - e["seat"])
+    elif t == "captured" and "captor" not in s:
+        _board(c, s, e["from"], 1 - (e["seat"] & 1))
         c["damage"] = s["damage"].copy()
     elif t == "discard":
         c["hand"] = _pair(s["hand"], e["seat"])
@@ -364,6 +489,6 @@ def apply(s: State | None, e: Event) -> State:
         c["discard"] = s["discard"][:]
     elif t in ("turn", "pending", "activated", "game_over", "draft", "draft_end"):
         pass  # these only replace top-level values
-    else:  # "pick" (mutates the draft) and anything new: the full copy is always safe
+    else:  # "pick" (mutates the draft), the solo plan events, team captures: the full copy is safe
         c = copy_state(s)
     return evolve(c, e)

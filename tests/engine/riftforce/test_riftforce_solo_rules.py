@@ -1,0 +1,399 @@
+"""Solo play against the trainer (issue 7): setup (§11), the plan pile (order, face up, recycling),
+bot placement (Q10), control and attack plans, bot eligibility, the player's choices for the
+trainer (Q6), every challenge level's bot ability and both & ends, trainer scoring, the end (Q11)."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+import engine
+from engine.riftforce import solo
+from engine.riftforce.cards import ALL_GUILDS
+
+from .modes import play_moves, solo_board
+from .scenario import GAME, types
+
+CHECK = {"type": "check"}
+# One attack plan (at location 3, data loc 2) that starts with each number.
+PLAN_FOR = {5: "A3a", 6: "A3b", 7: "A3c"}  # 5-5-7, 6-6-5, 7-5-5
+
+
+def rows(**stacks):
+    """Five stacks from keyword args l0..l4."""
+    return [list(stacks.get(f"l{i}", [])) for i in range(5)]
+
+
+def trainer_turn(number, stars, me, bots, damage=None, amp=None, moves=(), plan=None, **kw):
+    """The player checks (drawing nothing), then the trainer carries out one attack plan."""
+    s = solo_board(me=me, bots=bots, hand=["fire-5d"], damage=damage, amp=amp,
+                   stars={str(number): stars}, plans=[plan or PLAN_FOR[number]] + ["C1"], **kw)
+    return play_moves(s, CHECK, *moves)
+
+
+def dealt(events, card):
+    return sum(e["amount"] for e in types(events, "damage") if e["card"] == card)
+
+
+# ---- options and setup ---------------------------------------------------------------------------------
+
+def test_solo_options_are_checked():
+    """§11 / issue 7: solo is 1 player; stars 1-4 per number as strings; & = number 5|6|7 and end A|B;
+    trainer_guilds = 4 different guilds; team/solo always use all 18 guilds."""
+    bad = [(2, {"mode": "solo"}), (1, {}), (1, {"mode": "solo", "guilds": "base"}),
+           (1, {"mode": "solo", "stars": {"5": 5}}), (1, {"mode": "solo", "stars": {"8": 1}}),
+           (1, {"mode": "solo", "stars": {"5": True}}), (1, {"mode": "solo", "and": {"number": 4, "end": "A"}}),
+           (1, {"mode": "solo", "and": {"number": 5, "end": "C"}}), (1, {"mode": "solo", "and": 5}),
+           (1, {"mode": "solo", "trainer_guilds": ["fire", "fire", "ice", "air"]}),
+           (1, {"mode": "solo", "trainer_guilds": ["fire", "ice", "air"]}),
+           (1, {"mode": "solo", "trainer_guilds": ["fire", "ice", "air", "nope"]}),
+           (1, {"mode": "solo", "speed": 2})]
+    for players, options in bad:
+        with pytest.raises(engine.IllegalMove) as err:
+            GAME.start(players, options, 1)
+        assert err.value.code == "bad_options", options
+    opts = GAME.start(1, {"mode": "solo"}, 1)[0]["options"]
+    assert opts == {"mode": "solo", "guilds": "all", "stars": {"5": 1, "6": 1, "7": 1}, "and": None}
+
+
+def test_setup_six_offered_keep_four_trainer_guilds_bots_at_each_location_you_go_first():
+    """§11 setup: 6 random summoners, keep 4 (pick moves); the trainer's 4 chosen guilds (not among
+    those offered); separate piles; a bot at each of the 5 locations; 7 cards; you go first."""
+    coach = ["crystal", "shadow", "acid", "lava"]
+    events = GAME.start(1, {"mode": "solo", "trainer_guilds": coach}, 9)
+    s = engine.replay(GAME, events)
+    offer = events[1]["offer"]
+    assert len(offer) == 6 and not set(offer) & set(coach)
+    assert GAME.legal_moves(s, 0) == [{"type": "pick", "guild": g} for g in offer]
+    picks = 0
+    while s["phase"] == "draft":
+        s, evs = play_moves(s, GAME.legal_moves(s, 0)[-1])
+        picks += 1
+    assert picks == 4 and len(s["guilds"][0]) == 4 and s["guilds"][1] == coach
+    assert len(types(evs, "draft_end")[0]["removed"]) == 2
+    bots = [e for e in types(evs, "enter") if e["seat"] == 1]
+    assert [e["loc"] for e in bots] == [0, 1, 2, 3, 4] and all(e["from"] == "deck" for e in bots)
+    assert len(s["hand"][0]) == 7 and s["hand"][1] == [] and len(s["deck"][1]) == 31
+    assert s["turn"] == 0 and GAME.to_act(s) == [0]
+
+
+def test_random_trainer_guilds_come_from_the_guilds_not_offered():
+    """§11: without a choice the trainer's 4 guilds are random among the other 12."""
+    for seed in range(5):
+        d = GAME.start(1, {"mode": "solo"}, seed)[1]
+        assert len(set(d["trainer"])) == 4 and not set(d["trainer"]) & set(d["offer"])
+        assert set(d["trainer"]) <= set(ALL_GUILDS)
+
+
+# ---- the plan pile ------------------------------------------------------------------------------------
+
+def test_plan_pile_runs_three_attack_plans_then_a_control_plan_five_times():
+    """§11: 5 stacks of 3 shuffled attack plans, a control plan on each, piled and turned face up."""
+    for seed in range(10):
+        pile = solo.plan_pile(random.Random(seed))
+        kinds = [solo.PLANS[p]["kind"] for p in pile]
+        assert kinds == (["attack"] * 3 + ["control"]) * 5
+        assert sorted(pile) == sorted(solo.PLANS)
+
+
+def test_next_plan_is_public_in_the_view_but_the_pile_order_is_redacted():
+    """§11: the pile lies face up, so the next plan is public (view); the order below the top is
+    not shown (redacted `plans` event); Q7: the placeholder deck is marked in the view and log."""
+    events = GAME.start(1, {"mode": "solo"}, 3)
+    s = engine.replay(GAME, events)
+    v = GAME.view(s, 0)
+    assert v["plan"]["next"]["id"] == s["plans"][0] and v["plan"]["placeholder"] is True
+    plans = events[2]
+    assert plans["type"] == "plans" and plans["placeholder"] is True
+    assert GAME.redact_event(plans, 0)["order"] is None
+    assert "placeholder" in GAME.describe_event(plans, 0)
+
+
+def test_plan_discard_is_turned_over_in_the_same_order_when_the_pile_runs_out():
+    """§11: after the last plan the discard pile is turned face up without shuffling."""
+    pile = solo.plan_pile(random.Random(4))
+    s = solo_board(hand=["fire-5d"], plans=pile)  # no bots and no elementals: nobody scores
+    for _ in range(20):
+        s, evs = play_moves(s, CHECK)
+    assert types(evs, "plans_recycled") and s["plans"] == pile and s["plan_discard"] == []
+    assert s["plans_done"] == 20
+
+
+# ---- bot placement, control plans, attack plans ----------------------------------------------------------
+
+def test_plan_places_a_bot_at_its_location_and_control_scores_controlled_locations():
+    """§11: first 1 bot from the trainer's pile at the plan's location (at the back); a control
+    plan gives the trainer 1 RF per location with a bot and none of your elementals."""
+    s = solo_board(me=rows(l1=["fire-5a"]), bots=rows(l0=["ice-5a"], l1=["ice-5b"], l2=["ice-6a"]),
+                   hand=["fire-5d"], bot_deck=["plant-7a"], plans=["C3", "A1a"])
+    s, evs = play_moves(s, CHECK)
+    enter = types(evs, "enter")[0]
+    assert (enter["seat"], enter["card"], enter["loc"]) == (1, "plant-7a", 2)
+    assert s["board"][2][1] == ["ice-6a", "plant-7a"]
+    score = types(evs, "score")[-1]
+    assert (score["seat"], score["points"], score["reason"]) == (1, 2, "control")
+    assert s["plan_discard"] == ["C3"] and s["plans"] == ["A1a"]
+
+
+def test_empty_bot_pile_reshuffles_the_trainer_discard_or_skips_placement():
+    """Q10: an empty trainer pile is refilled from its discard; with no bot at all none is placed."""
+    s = solo_board(hand=["fire-5d"], plans=["C1", "C2"])
+    s["discard"][1] = ["ice-5a"]
+    s, evs = play_moves(s, CHECK)
+    assert types(evs, "reshuffle")[0]["seat"] == 1 and s["board"][0][1] == ["ice-5a"]
+    s, evs = play_moves(s, CHECK)
+    assert not types(evs, "enter")
+
+
+def test_attack_plan_activates_one_bot_per_number_each_once_and_the_new_bot_may_act():
+    """§11: for each number in turn 1 bot of that number acts if possible; each bot at most once
+    per plan; the bot just placed may act (rulebook example)."""
+    s = solo_board(me=rows(l2=["water-6a", "air-6a", "earth-6a", "fire-6a"]),
+                   hand=["fire-5d"], bot_deck=["ice-5a"], plans=["A3a"])  # 5-5-7 at location 3
+    s, evs = play_moves(s, CHECK)
+    acts = types(evs, "activated")
+    assert [e["card"] for e in acts] == ["ice-5a"]  # the second 5 has no other bot; no 7 at all
+    assert acts[0]["challenge"] == "5-1" and dealt(evs, "water-6a") == 2
+
+
+def test_bot_must_damage_one_of_your_elementals_to_be_eligible():
+    """§11: only a bot that would put damage on ≥1 of your elementals may act; else the number is
+    skipped (a 5★ bot alone at its location does nothing)."""
+    _, evs = trainer_turn(5, 1, me=rows(l4=["water-6a"]), bots=rows(l2=["ice-5a"], l4=["ice-5b"]))
+    assert [e["card"] for e in types(evs, "activated")] == ["ice-5b"]
+    _, evs = trainer_turn(5, 1, me=rows(l3=["water-6a"]), bots=rows(l2=["ice-5a"]))
+    assert types(evs, "activated") == []
+    # 7★ strikes adjacent locations: eligible with nothing of yours at its own location.
+    _, evs = trainer_turn(7, 1, me=rows(l3=["water-6a"]), bots=rows(l2=["ice-7a"]))
+    assert [e["card"] for e in types(evs, "activated")] == ["ice-7a"]
+
+
+def test_player_chooses_which_eligible_bot_acts():
+    """§11 / Q6: when several bots qualify, you choose (a follow-up move of seat 0)."""
+    s, evs = trainer_turn(5, 1, me=rows(l0=["water-6a"], l4=["air-6a"]),
+                          bots=rows(l0=["ice-5a"], l4=["ice-5b"]))
+    assert s["pending"]["kind"] == "plan"
+    moves = GAME.legal_moves(s, 0)
+    assert moves == [{"type": "bot", "card": "ice-5a"}, {"type": "bot", "card": "ice-5b"}]
+    assert GAME.default_move(s, 0) == moves[0]
+    assert "Location 5" not in GAME.describe_move(moves[1], s) and "acts" in GAME.describe_move(moves[1], s)
+    s, evs = play_moves(s, moves[1])
+    # ice-5b first (your choice); the plan's second 5 is then the only one left: ice-5a.
+    assert [e["card"] for e in types(evs, "activated")] == ["ice-5b", "ice-5a"]
+    assert s["pending"] is None and s["turn"] == 0
+
+
+# ---- the 12 challenge levels and the & card (§11 table) ---------------------------------------------------
+
+def test_5_one_star_first_elemental():
+    """§11 5★: 2 damage to your first elemental here."""
+    _, evs = trainer_turn(5, 1, me=rows(l2=["water-6a", "air-6a"]), bots=rows(l2=["ice-5a"]))
+    assert dealt(evs, "water-6a") == 2 and dealt(evs, "air-6a") == 0
+
+
+def test_5_two_stars_last_elemental_repeat_once_on_a_kill():
+    """§11 5★★: 2 damage to your last elemental; if that destroys it, once more (new last, Q1)."""
+    s, evs = trainer_turn(5, 2, me=rows(l2=["water-6a", "air-5a", "earth-5a"]), bots=rows(l2=["ice-5a"]),
+                          damage={"earth-5a": 3, "air-5a": 3})
+    assert [e["card"] for e in types(evs, "destroyed")] == ["earth-5a", "air-5a"]
+    assert dealt(evs, "water-6a") == 0  # the repeat happens once only
+    assert s["score"][1] == 2
+
+
+def test_5_three_stars_first_and_second():
+    """§11 5★★★: 2 damage to your first and 1 to your second; Q1: after a kill, the new second."""
+    _, evs = trainer_turn(5, 3, me=rows(l2=["water-6a", "air-6a", "earth-6a"]), bots=rows(l2=["ice-5a"]))
+    assert (dealt(evs, "water-6a"), dealt(evs, "air-6a"), dealt(evs, "earth-6a")) == (2, 1, 0)
+    _, evs = trainer_turn(5, 3, me=rows(l2=["air-5a", "water-6a", "earth-6a"]), bots=rows(l2=["ice-5a"]),
+                          damage={"air-5a": 3})
+    assert (dealt(evs, "water-6a"), dealt(evs, "earth-6a")) == (0, 1)
+
+
+def test_5_four_stars_most_damaged_player_breaks_ties():
+    """§11 5★★★★: 2 damage to your most-damaged elemental here; Q6: you pick among ties."""
+    s, evs = trainer_turn(5, 4, me=rows(l2=["water-6a", "air-6a", "earth-6a"]), bots=rows(l2=["ice-5a"]),
+                          damage={"water-6a": 1, "air-6a": 2, "earth-6a": 2})
+    assert GAME.legal_moves(s, 0) == [{"type": "target", "card": "air-6a"}, {"type": "target", "card": "earth-6a"}]
+    assert "Choose which of your equally damaged" in GAME.view(s, 0)["pending"]["ask"]["prompt"]
+    s, evs = play_moves(s, {"type": "target", "card": "earth-6a"})
+    assert dealt(evs, "earth-6a") == 2
+    _, evs = trainer_turn(5, 4, me=rows(l2=["water-6a", "air-6a"]), bots=rows(l2=["ice-5a"]),
+                          damage={"air-6a": 1})
+    assert dealt(evs, "air-6a") == 2  # a single most-damaged elemental: no question
+
+
+def test_6_one_star_last_elemental():
+    """§11 6★: 3 damage to your last elemental here."""
+    _, evs = trainer_turn(6, 1, me=rows(l2=["water-6a", "air-6a"]), bots=rows(l2=["ice-6a"]))
+    assert (dealt(evs, "water-6a"), dealt(evs, "air-6a")) == (0, 3)
+
+
+def test_6_two_stars_pull_from_an_adjacent_location_player_picks_the_side():
+    """§11 6★★: 3 damage to your first elemental at one adjacent location, then pull it to the bot
+    (like Plant); Q6: you pick the side, among those with an elemental of yours."""
+    s, evs = trainer_turn(6, 2, me=rows(l1=["water-6a"], l3=["air-6a", "earth-6a"]), bots=rows(l2=["ice-6a"]))
+    assert GAME.legal_moves(s, 0) == [{"type": "aim", "loc": 1}, {"type": "aim", "loc": 3}]
+    s, evs = play_moves(s, {"type": "aim", "loc": 3})
+    assert dealt(evs, "air-6a") == 3 and s["board"][2][0] == ["air-6a"] and s["board"][3][0] == ["earth-6a"]
+    s, evs = trainer_turn(6, 2, me=rows(l3=["air-5a"]), bots=rows(l2=["ice-6a"]), damage={"air-5a": 2})
+    assert types(evs, "destroyed") and not types(evs, "move")  # a destroyed target is not pulled
+
+
+def test_6_three_stars_push_to_an_adjacent_location():
+    """§11 6★★★: 3 damage to your first elemental here, then push it to an adjacent location
+    (you pick; from an end location there is only one)."""
+    s, _ = trainer_turn(6, 3, me=rows(l2=["water-6a"]), bots=rows(l2=["ice-6a"]))
+    assert GAME.legal_moves(s, 0) == [{"type": "push", "loc": 1}, {"type": "push", "loc": 3}]
+    s, evs = play_moves(s, {"type": "push", "loc": 1})
+    assert s["board"][1][0] == ["water-6a"] and s["damage"]["water-6a"] == 3
+    s, evs = trainer_turn(6, 3, me=rows(l0=["water-6a"]), bots=rows(l0=["ice-6a"]), plan="A1b")
+    assert s["board"][1][0] == ["water-6a"] and s["pending"] is None
+
+
+def test_6_four_stars_first_elemental_marked_unverified():
+    """§11 6★★★★ / Q8: 3 damage to your first elemental here, shown as unverified."""
+    s, evs = trainer_turn(6, 4, me=rows(l2=["water-6a", "air-6a"]), bots=rows(l2=["ice-6a"]))
+    assert (dealt(evs, "water-6a"), dealt(evs, "air-6a")) == (3, 0)
+    challenges = GAME.view(s, 0)["trainer"]["challenges"]
+    assert [c["unverified"] for c in challenges] == [False, True, False]
+    assert "[unverified]" in GAME.render_text(GAME.view(s, 0))
+
+
+def test_7_one_star_first_elemental_at_each_adjacent_location():
+    """§11 7★: 2 damage to your first elemental at each adjacent location (not here)."""
+    _, evs = trainer_turn(7, 1, me=rows(l1=["water-6a"], l2=["fire-6a"], l3=["air-6a", "earth-6a"]),
+                          bots=rows(l2=["ice-7a"]))
+    assert [dealt(evs, c) for c in ("water-6a", "fire-6a", "air-6a", "earth-6a")] == [2, 0, 2, 0]
+
+
+def test_7_two_stars_first_and_last_a_lone_elemental_takes_it_once():
+    """§11 7★★: 2 damage each to your first and last; Q6: a lone elemental takes 2, not 4."""
+    _, evs = trainer_turn(7, 2, me=rows(l2=["water-6a", "air-6a", "earth-6a"]), bots=rows(l2=["ice-7a"]))
+    assert [dealt(evs, c) for c in ("water-6a", "air-6a", "earth-6a")] == [2, 0, 2]
+    _, evs = trainer_turn(7, 2, me=rows(l2=["water-6a"]), bots=rows(l2=["ice-7a"]))
+    assert dealt(evs, "water-6a") == 2
+
+
+def test_7_three_stars_first_then_each_other():
+    """§11 7★★★: 3 damage to your first elemental here and 1 to each other one here."""
+    _, evs = trainer_turn(7, 3, me=rows(l2=["water-6a", "air-6a", "earth-6a"]), bots=rows(l2=["ice-7a"]))
+    assert [dealt(evs, c) for c in ("water-6a", "air-6a", "earth-6a")] == [3, 1, 1]
+
+
+def test_7_four_stars_five_damage_to_the_last():
+    """§11 7★★★★: 5 damage to your last elemental here."""
+    _, evs = trainer_turn(7, 4, me=rows(l2=["water-6a", "air-6a"]), bots=rows(l2=["ice-7a"]))
+    assert [dealt(evs, c) for c in ("water-6a", "air-6a")] == [0, 5]
+
+
+def test_and_end_a_moves_the_bot_where_it_deals_most_then_acts():
+    """§11 & end A / Q6: "move this bot to any other location, then …": the bot goes where its
+    challenge deals the most damage (ties: lowest index); it is eligible if some destination
+    would let it damage even with nothing of yours at its own location."""
+    s, evs = trainer_turn(7, 2, me=rows(l3=["water-6a"], l4=["air-6a", "earth-6a"]), bots=rows(l2=["ice-7a"]),
+                          amp={"number": 7, "end": "A"})
+    move = types(evs, "move")[0]
+    assert (move["card"], move["seat"], move["to"]) == ("ice-7a", 1, 4)
+    assert [dealt(evs, c) for c in ("water-6a", "air-6a", "earth-6a")] == [0, 2, 2]
+    _, evs = trainer_turn(5, 1, me=rows(l1=["water-6a"], l3=["air-6a"]), bots=rows(l2=["ice-5a"]),
+                          amp={"number": 5, "end": "A"})
+    assert types(evs, "move")[0]["to"] == 1  # equal damage: the lowest index
+
+
+def test_and_end_b_heals_the_most_damaged_bot_then_acts():
+    """§11 & end B / Q6: remove 1 damage from the most-damaged bot (ties: lowest location, then
+    front-most), then the challenge; only bots of the chosen number get it."""
+    s, evs = trainer_turn(5, 1, me=rows(l2=["water-6a"]),
+                          bots=rows(l0=["plant-5a"], l2=["ice-5a"], l3=["ice-6a", "plant-6a"]),
+                          damage={"plant-5a": 1, "ice-6a": 2, "plant-6a": 2}, amp={"number": 5, "end": "B"})
+    heal = types(evs, "heal")[0]
+    assert (heal["card"], heal["amount"], heal["seat"]) == ("ice-6a", 1, 1)
+    assert dealt(evs, "water-6a") == 2
+    _, evs = trainer_turn(5, 1, me=rows(l2=["water-6a"]), bots=rows(l2=["ice-5a"], l3=["ice-6a"]),
+                          damage={"ice-6a": 2}, amp={"number": 7, "end": "B"})
+    assert types(evs, "heal") == []
+
+
+# ---- trainer scoring -----------------------------------------------------------------------------------
+
+def test_trainer_scores_one_per_kill_two_for_your_crystal():
+    """§11: the trainer gains 1 RF per elemental of yours a bot destroys; a Crystal of yours gives
+    +1 (I: its ability is intact); a bot has no Shadow bonus and no Acid zero."""
+    s, evs = trainer_turn(7, 2, me=rows(l2=["crystal-5a", "water-6a"]), bots=rows(l2=["shadow-7a"]),
+                          damage={"crystal-5a": 3, "water-6a": 4}, guilds=["crystal", "water", "air", "earth"],
+                          trainer=["shadow", "plant", "light", "ice"])
+    assert [(e["seat"], e["points"]) for e in types(evs, "score")] == [(1, 2), (1, 1)]
+    assert s["discard"][0] == ["crystal-5a", "water-6a"]
+
+
+def test_destroying_a_crystal_bot_gives_no_bonus_but_your_shadow_bonus_counts():
+    """§11: a Crystal bot gives you no bonus; your own Shadow's kill bonus still counts."""
+    s = solo_board(me=rows(l2=["earth-6a"]), bots=rows(l2=["crystal-5a"], l3=["ice-5a"]),
+                   hand=["earth-5a", "shadow-5b"], damage={"crystal-5a": 3, "ice-5a": 4},
+                   guilds=["earth", "shadow", "air", "water"], trainer=["crystal", "ice", "plant", "light"],
+                   plans=["C1"])
+    s["board"][4][0] = ["shadow-5a"]
+    s, evs = play_moves(s, {"type": "activate", "card": "earth-5a"},
+                        {"type": "activate_elemental", "card": "earth-6a"})
+    assert [(e["seat"], e["points"]) for e in types(evs, "score") if e["reason"] == "kill"] == [(0, 1)]
+    s["plans"] = ["C1"]
+    s, evs = play_moves(s, {"type": "activate", "card": "shadow-5b"},
+                        {"type": "activate_elemental", "card": "shadow-5a"}, {"type": "move_to", "loc": 3})
+    assert [(e["seat"], e["points"]) for e in types(evs, "score") if e["reason"] == "kill"] == [(0, 2)]
+    assert [e["pile"] for e in types(evs, "destroyed")] == [1]  # bots go to the trainer's discard
+
+
+# ---- the end (§11, Q11) -------------------------------------------------------------------------------
+
+def test_player_reaching_twelve_still_gets_the_plan_carried_out_then_the_game_ends():
+    """§11: if you trigger the end, the current trainer plan is still carried out in full; then you
+    win with more RF."""
+    s = solo_board(me=rows(l0=["water-6a"], l1=["air-6a"]), bots=rows(l1=["ice-5a"]), hand=["fire-5d"],
+                   score=(11, 3), plans=["A2a", "C1"])
+    s, evs = play_moves(s, CHECK)
+    kinds = [e["type"] for e in evs]
+    assert kinds.index("plan") < kinds.index("game_over") and types(evs, "activated")
+    assert GAME.result(s) == {"scores": {0: 12}, "trainer": 3, "winners": [0], "score_list": [12],
+                              "reason": "score", "actions": [1], "plans": 1}
+
+
+def test_trainer_reaching_twelve_finishes_the_plan_then_ends():
+    """Q11: if the trainer reaches 12, the current plan is finished; the game then ends."""
+    s = solo_board(me=rows(l2=["water-5a", "air-6a"]), bots=rows(l2=["ice-5a", "ice-5b"]), hand=["fire-5d"],
+                   score=(4, 11), damage={"water-5a": 3}, plans=["A3a", "C1"])
+    s, evs = play_moves(s, CHECK, {"type": "bot", "card": "ice-5a"})
+    kills = [e for e in types(evs, "score") if e["seat"] == 1]
+    assert kills[0]["total"] == 12
+    assert len(types(evs, "activated")) == 2  # the plan's second 5 still acted after the trigger
+    assert GAME.result(s)["winners"] == [] and GAME.result(s)["trainer"] == 12
+    assert "the trainer wins" in GAME.describe_event(types(evs, "game_over")[0], 0)
+
+
+def test_tie_plays_on_until_a_round_ends_untied():
+    """§11 / Q11: on a tie, full rounds (your action + 1 plan) continue until it breaks."""
+    s = solo_board(hand=["fire-5d"], score=(12, 12), ending=True, plans=["C1", "A1a"],
+                   me=rows(l4=["water-6a"]), bots=rows(l0=["ice-5a"]))
+    s, evs = play_moves(s, CHECK)  # you score location 5, the trainer's control plan location 1
+    assert s["score"] == [13, 13] and s["phase"] == "play"
+    s, evs = play_moves(s, CHECK)  # you score again; the attack plan finds nothing to hit
+    assert s["score"] == [14, 13] and GAME.result(s)["winners"] == [0]
+
+
+def test_solo_view_text_and_words():
+    """§11 / Q7 views: the trainer (score, guilds, challenges, &), the next plan (placeholder
+    deck marked); words for the trainer's actions."""
+    s, evs = trainer_turn(5, 1, me=rows(l2=["water-6a"]), bots=rows(l2=["ice-5a"]),
+                          amp={"number": 5, "end": "B"})
+    v = GAME.view(s, 0)
+    assert v["mode"] == "solo" and len(v["players"]) == 1 and v["scores"] == [0, 0]
+    assert v["trainer"]["and"]["end"] == "B" and v["plan"]["next"]["id"] == "C1"
+    assert v["plan"]["last"]["id"] == "A3a"
+    text = GAME.render_text(v)
+    assert "THE TRAINER" in text and "Next plan (placeholder plan deck)" in text
+    words = [GAME.describe_event(e, 0) for e in evs]
+    assert "The trainer carries out its plan: attack 5-5-7: a bot at location 3, then a bot of each number in turn." in words
+    assert "The trainer's bot Ice 5 dealt 2 damage to your Water 6." in words
+    assert GAME.view(s, None)["hand"] is None
+    assert json.loads(json.dumps(v)) == v
