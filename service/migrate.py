@@ -14,5 +14,7 @@ def alembic_config(url: str) -> Config:
     return config
 
 
-def upgrade(url: str, revision: str = "head") -> None:
+def upgrade(url: str, revision: str = "heads") -> None:
+    # "heads", not "head": migrations written side by side may branch from one parent until a
+    # merge revision joins them; an upgrade must apply every branch.
     command.upgrade(alembic_config(url), revision)

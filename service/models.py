@@ -94,3 +94,23 @@ class Outbox(SQLModel, table=True):
     sent_at: Optional[datetime] = None
     last_error: Optional[str] = Field(default=None, max_length=500)
     created_at: datetime = Field(default_factory=utcnow)
+
+
+class JournalEntry(SQLModel, table=True):
+    """Things that happened around a game but are not moves: a reminder sent, a vacation started or
+    ended, the game paused or resumed.  They are shown in the game's history beside the events.
+
+    Not events on purpose: an event bumps the game's seq, which would make every emailed move
+    link of the current position stale just because, say, a reminder went out.
+    """
+
+    __tablename__ = "journal"
+    __table_args__ = (sa.Index("ix_journal_game_seq", "game_id", "after_seq"),)
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="games.id")
+    after_seq: int  # the game's seq when it happened: history places the entry after that event
+    kind: str = Field(max_length=40)  # reminder | vacation_start | vacation_end | paused | resumed ...
+    seat: Optional[int] = None  # the seat it concerns, if any
+    payload: dict[str, Any] = Field(default_factory=dict, sa_type=sa.JSON)  # public details only
+    created_at: datetime = Field(default_factory=utcnow)
