@@ -21,9 +21,12 @@ run: $(STAMP)
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/honcho start
 
 # Debian's Chromium is what the browser tests drive (Playwright never downloads a browser here).
+# Two xdist workers: the suite (engines + service end-to-end games) stays well under 15 minutes
+# on 2 cores.  PYTEST_WORKERS=0 runs it in one process.
+PYTEST_WORKERS ?= 2
 test: $(STAMP)
 	@command -v chromium >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq chromium >/dev/null)
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) $(PYTEST_ARGS)
 
 bench: $(STAMP)
 	for b in bench/*.py; do $(BIN)/python $$b; done

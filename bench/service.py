@@ -21,7 +21,6 @@ import random
 import re
 import shutil
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -85,9 +84,11 @@ def grow(game_id: int, events: int, rng: random.Random) -> bool:
         handle(game_id, seat, patient(rules.legal_moves(state, seat), rng), game.seq)
 
 
-def time_moves(app, size: int, games: int, moves: int) -> list[float]:
+def time_moves(app, size: int, games: int, moves: int) -> tuple[list[float], list[float]]:
+    """Wall-clock and CPU (this thread's) seconds of each move POST."""
     rules = engine.get("riftforce")
     samples: list[float] = []
+    cpu: list[float] = []
     made = 0
     seed = 0
     while made < games:
@@ -118,20 +119,26 @@ def time_moves(app, size: int, games: int, moves: int) -> list[float]:
             move = patient(rules.legal_moves(state, seat), rng)
             url, token = tokens[seat]
             form = {"csrf_token": token, "seq": str(game.seq), "move": json.dumps(move)}
-            started = time.perf_counter()
+            started, started_cpu = time.perf_counter(), time.thread_time()
             response = clients[seat].post(f"{url}/move", data=form)
             samples.append(time.perf_counter() - started)
+            cpu.append(time.thread_time() - started_cpu)
             assert response.status_code == 303, response.get_data(as_text=True)[:500]
-    return samples
+            clients[seat].get(url)  # as the browser does after the redirect (and it shows the flash)
+    return samples, cpu
 
 
-def report_moves(label: str, size: int, samples: list[float]) -> None:
-    samples = sorted(samples)
-    p50 = statistics.median(samples) * 1000
-    p95 = samples[max(0, int(len(samples) * 0.95) - 1)] * 1000
+def percentile(samples: list[float], fraction: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, max(0, round(fraction * len(ordered)) - 1))] * 1000
+
+
+def report_moves(label: str, size: int, timings: tuple[list[float], list[float]]) -> None:
+    samples, cpu = timings
     rate = len(samples) / sum(samples)
-    print(f"{label:<22} ~{size:>3} events  {len(samples):>4} moves  {rate:7.1f} moves/s  "
-          f"p50 {p50:6.1f} ms  p95 {p95:6.1f} ms")
+    print(f"{label:<20} ~{size:>3} events {len(samples):>4} moves {rate:6.1f} moves/s  "
+          f"p50 {percentile(samples, .5):5.1f} ms  p95 {percentile(samples, .95):5.1f} ms  "
+          f"(CPU p50 {percentile(cpu, .5):5.1f} ms, p95 {percentile(cpu, .95):5.1f} ms)")
 
 
 def bench_moves(label: str, url: str, broker: str, games: int, moves: int) -> None:
@@ -227,7 +234,11 @@ def main() -> None:
     parser.add_argument("--no-postgres", action="store_true")
     args = parser.parse_args()
 
-    print("move POST latency (Flask test client, whole web stack, kick to the broker included)")
+    print("move POST latency (Flask test client, whole web stack; the kick to the broker runs after")
+    print("the response in a background thread).  CPU = this thread's CPU time: wall-clock minus")
+    print("waiting, which tells a busy machine from a slow path.")
+    load = os.getloadavg()[0]
+    print(f"load average now {load:.1f} on {os.cpu_count()} CPUs")
     tmp = Path(tempfile.mkdtemp(prefix="riftpost-bench-db-"))
     bench_moves("SQLite + embedded", f"sqlite:///{tmp / 'bench.sqlite'}",
                 f"sqla+sqlite:///{tmp / 'broker.sqlite'}", args.games, args.moves)

@@ -6,6 +6,7 @@ it records happened.  Payloads hold public details only: every viewer of the his
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
@@ -16,12 +17,14 @@ from service.models import JournalEntry, utcnow
 
 def record(
     session: Session, game_id: int, after_seq: int, kind: str,
-    seat: int | None = None, payload: dict[str, Any] | None = None,
-) -> None:
-    session.execute(sa.insert(JournalEntry), [{
-        "game_id": game_id, "after_seq": after_seq, "kind": kind, "seat": seat,
-        "payload": payload or {}, "created_at": utcnow(),
-    }])
+    seat: int | None = None, payload: dict[str, Any] | None = None, at: datetime | None = None,
+) -> int:
+    """Write one entry; its id (notices emailed about it refer to it).  `at`: when it happened, for
+    callers that run on a given clock (the deadline sweep); default now."""
+    return session.execute(sa.insert(JournalEntry).values(
+        game_id=game_id, after_seq=after_seq, kind=kind, seat=seat,
+        payload=payload or {}, created_at=at or utcnow(),
+    ).returning(JournalEntry.id)).scalar_one()
 
 
 def entries(session: Session, game_id: int, upto: int | None = None) -> list[JournalEntry]:

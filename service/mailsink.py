@@ -82,6 +82,7 @@ def main() -> None:
     parser.add_argument("--maildir", default=str(default_instance_path() / "mail"))
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s mailsink %(message)s")
+    logging.getLogger("mail.log").setLevel(logging.WARNING)  # aiosmtpd logs every SMTP command
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())

@@ -33,6 +33,8 @@ class Game(SQLModel, table=True):
     status: str = Field(default="active", max_length=20)  # active | finished
     to_act: list[int] = Field(default_factory=list, sa_type=sa.JSON)
     result: Optional[dict[str, Any]] = Field(default=None, sa_type=sa.JSON)
+    # The public (spectator) history of the game: its creator (seat 0) may turn it off.
+    history_public: bool = Field(default=True, sa_column_kwargs={"server_default": sa.true()})
     created_at: datetime = Field(default_factory=utcnow)
     updated_at: datetime = Field(default_factory=utcnow)
 
@@ -114,3 +116,66 @@ class JournalEntry(SQLModel, table=True):
     seat: Optional[int] = None  # the seat it concerns, if any
     payload: dict[str, Any] = Field(default_factory=dict, sa_type=sa.JSON)  # public details only
     created_at: datetime = Field(default_factory=utcnow)
+
+
+# ---- deadlines (issue 4): time control, reminders, vacations, the end of the game ----------------
+
+
+class GameClock(SQLModel, table=True):
+    """A game's time control and end-of-game bookkeeping; one row per game (games created before
+    deadlines existed get theirs on their next move).  `deadline_hours` None: no time control."""
+
+    __tablename__ = "game_clocks"
+    __table_args__ = (sa.Index("ix_game_clocks_end_due", "end_due_at"),)
+
+    game_id: int = Field(foreign_key="games.id", primary_key=True, sa_column_kwargs={"autoincrement": False})
+    deadline_hours: Optional[int] = None
+    policy: str = Field(default="auto", max_length=20)  # auto | skip | forfeit | pause
+    reminders: list[int] = Field(default_factory=lambda: [24, 2], sa_type=sa.JSON)  # hours before
+    paused_at: Optional[datetime] = None  # the pause policy (or the timeout-streak rule) stopped it
+    # Turns in a row that ended by timeout, any seat; a player's own move resets it.
+    timeout_streak: int = 0
+    # Set by the move that made the engine report a result, cleared once the end is recorded: the
+    # sweep's retry queue for the end-of-game task.
+    end_due_at: Optional[datetime] = None
+    ended_at: Optional[datetime] = None
+
+
+class Deadline(SQLModel, table=True):
+    """The clock of one seat that is to act in a timed game: created when it becomes the seat's
+    turn, deleted when the turn is over.  `next_at` is when the sweep must look at the row next (the
+    next reminder or the deadline itself); NULL while the clock is stopped (vacation, pause)."""
+
+    __tablename__ = "deadlines"
+    __table_args__ = (
+        sa.UniqueConstraint("game_id", "seat", name="uq_deadlines_game_seat"),
+        sa.Index("ix_deadlines_next_at", "next_at"),
+    )
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="games.id")
+    seat: int
+    player_id: int = Field(foreign_key="players.id", index=True)
+    started_at: datetime  # when the turn (or, after a pause, the restarted clock) began
+    due_at: Optional[datetime] = None  # NULL while stopped
+    remaining_seconds: Optional[int] = None  # the time left while stopped by a vacation
+    reminders_done: int = 0  # how many steps of the game's reminder ladder are behind us
+    next_at: Optional[datetime] = None
+
+
+class Person(SQLModel, table=True):
+    """Settings of a person across all their games; a person is their email address."""
+
+    __tablename__ = "people"
+    __table_args__ = (sa.Index("ix_people_vacation_until", "vacation_until"),)
+
+    email: str = Field(max_length=254, primary_key=True)
+    time_zone: str = Field(default="UTC", max_length=64)
+    vacation_since: Optional[datetime] = None
+    vacation_until: Optional[datetime] = None  # when the allowance runs out: the sweep ends it then
+    allowance_year: int = 0  # the calendar year `allowance_used_seconds` counts
+    allowance_used_seconds: int = 0
+
+
+# Vacations look up a person's seats in every game by address.
+sa.Index("ix_players_email", Player.email)

@@ -12,11 +12,14 @@ import logging
 import random
 import secrets
 from dataclasses import dataclass, field
+from datetime import datetime
+
+from flask import current_app
 
 import engine
-from service import notify, outbox, store
+from service import deadlines, ending, notify, outbox, store
 from service.db import get_engine, write_session
-from service.models import Game, Player
+from service.models import Game, Player, utcnow
 
 log = logging.getLogger(__name__)
 
@@ -42,20 +45,34 @@ def _rng(game: Game, seq: int) -> random.Random:
     return random.Random(f"{game.seed}:{seq}")
 
 
-def _snapshot_due(session, game: Game, new_seq: int, before: list[int], after: list[int], every: int) -> bool:
+def _snapshot_due(snapshot_seq: int, new_seq: int, before: list[int], after: list[int], every: int) -> bool:
     if set(before) != set(after):  # a turn change: the positions people come back to
         return True
-    return new_seq - store.last_snapshot_seq(session, game.id) >= every
+    return new_seq - snapshot_seq >= every
 
 
-def handle(game_id: int, seat: int, move: dict, expected_seq: int, *, kind: str = "move") -> Outcome:
+def _play(rules: engine.Game, state: dict, seat: int, move: dict, rng: random.Random) -> list[dict]:
+    try:
+        return rules.play(state, seat, move, rng)
+    except engine.IllegalMove:
+        raise
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
+        # Moves arrive from outside (forms, links); an engine that trips over a malformed one
+        # must still give the player a 4xx, and we want to hear about it.
+        log.warning("%s raised %r on move %r", rules.name, exc, move, exc_info=True)
+        raise engine.IllegalMove("that move could not be understood", "malformed") from exc
+
+
+def handle(
+    game_id: int, seat: int, move: dict, expected_seq: int, *, kind: str = "move", now: datetime | None = None,
+) -> Outcome:
     """Play `move` for `seat` in the game as it stood at `expected_seq`.
 
     Raises store.GameNotFound, store.StaleState ("the game moved on"), engine.IllegalMove (with
-    the engine's reason; GameOver when the game has ended).
+    the engine's reason; GameOver when the game has ended).  `kind` "timeout": the deadline sweep
+    plays for a seat whose time ran out; `now`: the time the move counts as made at (the sweep's
+    clock; default the wall clock), where the next seats' deadlines start.
     """
-    from flask import current_app
-
     if not isinstance(move, dict):
         raise engine.IllegalMove("a move must be a JSON object", "malformed")
     with write_session(get_engine()) as session:
@@ -65,11 +82,11 @@ def handle(game_id: int, seat: int, move: dict, expected_seq: int, *, kind: str 
         if game.status != "active":
             raise GameOver()
         rules = engine.get(game.name)
-        state, _ = store.load_state(session, game)
+        state, snapshot_seq = store.load_state(session, game)
         before = rules.to_act(state)
         if seat not in before:
             raise engine.IllegalMove("it is not your turn to decide", "not_your_turn")
-        new_events = rules.play(state, seat, move, _rng(game, expected_seq))
+        new_events = _play(rules, state, seat, move, _rng(game, expected_seq))
         if not new_events:
             raise engine.IllegalMove("that move changes nothing", "illegal")
         for event in new_events:  # `state` is ours alone: evolve in place
@@ -82,15 +99,27 @@ def handle(game_id: int, seat: int, move: dict, expected_seq: int, *, kind: str 
             read_model={"to_act": after, "status": status, "result": result},
         )
         if result is not None or _snapshot_due(
-            session, game, game.seq, before, after, current_app.config["SNAPSHOT_EVERY"]
+            snapshot_seq, game.seq, before, after, current_app.config["SNAPSHOT_EVERY"]
         ):
             store.save_snapshot(session, game.id, game.seq, state)
-        rows = notify.on_change(
-            session, game, notify.players_of(session, game.id), before, after, result is not None
-        )
-        session.flush()
+        # The clocks follow the turns (service/deadlines.py).  A result stops them and marks the end
+        # as due: the end-of-game task records it once and sends the game_over emails.
+        deadlines.after_move(session, game, seat, before, after, kind, result is not None, now or utcnow())
+        rows = []
+        ended = set(before) - set(after)
+        # Only then can anyone get an email: a new turn, a seat's turn ended (partners), the end.
+        if result is None and (ended or notify.newly_to_act(before, after, new_events, seat)):
+            # Teams come from the public view, and only when a turn ended (partner emails).
+            team_seats = notify.teams(rules.view(state, None)) if ended and result is None else None
+            rows = notify.on_change(
+                session, game, notify.players_of(session, game.id), before, after, result is not None,
+                events=new_events, team_seats=team_seats, actor=seat,
+            )
+            session.flush()
         outcome = Outcome(game.id, game.seq, list(new_events), after, status, result, [r.id for r in rows])
     outbox.kick(outcome.outbox_ids)
+    if result is not None:
+        ending.kick(game_id)
     return outcome
 
 
@@ -99,11 +128,23 @@ def new_game(
     players: list[tuple[str, str]],
     options: dict | None = None,
     seed: int | None = None,
+    *,
+    deadline_hours: int | None = None,
+    policy: str = "auto",
+    reminders: list[int] | None = None,
+    now: datetime | None = None,
 ) -> int:
     """Create a game for (name, email) players in seat order; queue the invitations; its id.
 
+    `deadline_hours` None: no time control; else each turn's deadline, with the timeout `policy`
+    and the `reminders` ladder (hours before the deadline), see service/deadlines.py.
+
     Raises engine.UnknownGame, engine.IllegalMove (code bad_options) for a bad player count or option.
     """
+    try:
+        deadline_hours, policy, reminders = deadlines.parse_settings(deadline_hours, policy, reminders)
+    except deadlines.DeadlineError as exc:
+        raise engine.IllegalMove(str(exc), "bad_options") from exc
     rules = engine.get(name)
     options = dict(options or {})
     if not rules.min_players <= len(players) <= rules.max_players:
@@ -138,6 +179,7 @@ def new_game(
         )
         store.save_snapshot(session, game.id, game.seq, state)
         rows = notify.on_create(session, game, seats)
+        deadlines.on_create(session, game, seats, deadline_hours, policy, reminders, now or utcnow())
         session.flush()
         game_id, row_ids = game.id, [r.id for r in rows]
     outbox.kick(row_ids)

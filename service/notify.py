@@ -2,7 +2,12 @@
 
 - invite:     every player, when the game is created.
 - turn:       a seat that is newly among the seats to act (not follow-up decisions of a seat that
-              was already acting), unless that player turned turn emails off for this game.
+              was already acting), or the lone acting seat whose own move began its next turn (a
+              "turn" event names it: Riftforce solo, where the trainer plays inside the player's
+              move), unless that player turned turn emails off for this game.
+- partner:    in games with teams (the view lists `teams`, each with its `seats`), when a seat's
+              turn ends (it leaves the seats to act) its teammates get a short "your partner did
+              this" email, except a teammate whose turn it now is (the turn email covers it).
 - game_over:  every player, when the engine reports a result.
 """
 
@@ -56,6 +61,32 @@ def on_create(session: Session, game: Game, players: list[Player]) -> list[Outbo
     return rows
 
 
+def newly_to_act(
+    before: Iterable[int], after: Iterable[int], events: Iterable[dict] = (), actor: int | None = None
+) -> set[int]:
+    """Seats whose turn starts with this change: the seats newly among those to act, plus the
+    acting seat itself when it was and stays the only seat to act and one of the move's events is
+    `{"type": "turn", "seat": actor}` (the engines' "seat s starts a turn").  That second case is a
+    seat starting a new turn right after its own (Riftforce solo: the trainer plays inside the
+    player's move): its seats to act do not change, yet the player must hear about the new turn."""
+    after = set(after)
+    newly = after - set(before)
+    if actor is not None and set(before) == after == {actor} and any(
+        isinstance(e, dict) and e.get("type") == "turn" and e.get("seat") == actor for e in events
+    ):
+        newly.add(actor)
+    return newly
+
+
+def teams(view: dict | None) -> list[set[int]]:
+    """The teams of a game whose view lists them (`"teams": [{"seats": [0, 2]}, ...]`, Riftforce
+    team play); [] for games without teams."""
+    found = view.get("teams") if isinstance(view, dict) else None
+    if not isinstance(found, list):
+        return []
+    return [set(t.get("seats") or ()) for t in found if isinstance(t, dict)]
+
+
 def on_change(
     session: Session,
     game: Game,
@@ -63,16 +94,33 @@ def on_change(
     before: Iterable[int],
     after: Iterable[int],
     finished: bool,
+    events: Iterable[dict] = (),
+    team_seats: list[set[int]] | None = None,
+    actor: int | None = None,
 ) -> list[Outbox]:
+    """The outbox rows of one change.  `events` are the new events of `actor`'s move (see
+    `newly_to_act`); `team_seats` the game's teams (see `teams`), for partner emails."""
     rows = []
     if finished:
         rows += [_row(game, player, "game_over", game.seq) for player in players]
     else:
-        newly = set(after) - set(before)
+        newly = newly_to_act(before, after, events, actor)
         rows += [
             _row(game, player, "turn", game.seq)
             for player in players
             if player.seat in newly and player.turn_emails
+        ]
+        ended = set(before) - set(after)
+        told = {
+            seat
+            for team in team_seats or ()
+            if team & ended
+            for seat in team - ended - set(after)  # whose turn it is gets the turn email instead
+        }
+        rows += [
+            _row(game, player, "partner", game.seq)
+            for player in players
+            if player.seat in told and player.turn_emails
         ]
     session.add_all(rows)
     return rows

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import smtplib
+from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 
 import sqlalchemy as sa
@@ -72,7 +73,16 @@ def deliver(row_id: int) -> str:
         with read_session(get_engine()) as session:
             row = session.get(Outbox, row_id)
             player = session.get(Player, row.player_id)
-            if row.kind == "turn" and not player.turn_emails:
+            if row.kind in ("turn", "partner") and not player.turn_emails:
+                _finish(row_id, status="skipped", sent_at=utcnow())
+                return "skipped"
+            from service import deadlines  # imported here: deadlines writes outbox rows itself
+
+            # A reminder is about one turn: never sent after the player moved, nor to someone who
+            # stopped turn emails.
+            if deadlines.is_reminder(row.kind) and (
+                not player.turn_emails or deadlines.reminder_obsolete(session, row)
+            ):
                 _finish(row_id, status="skipped", sent_at=utcnow())
                 return "skipped"
             message = mail.build(session, row)
@@ -136,12 +146,25 @@ def enqueue(row_ids: list[int]) -> None:
         app.send_task(SEND_TASK, args=[row_id])
 
 
+_kicker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="outbox-kick")
+
+
 def kick(row_ids: list[int]) -> None:
-    """After a commit: ask the worker to send these rows now.  Only an optimisation, so failures
-    are logged and ignored: the beat scan (`due`) delivers the rows anyway."""
+    """After a commit: ask the worker to send these rows now.
+
+    Only an optimisation, so it runs off the request's path (publishing to the embedded SQLite
+    broker costs a synced commit) and failures are logged and ignored: the beat scan (`due`)
+    delivers the rows anyway.
+    """
     if not row_ids or not current_app.config["OUTBOX_KICK"]:
         return
+    app = _celery()
+    _kicker.submit(_publish, app, list(row_ids))
+
+
+def _publish(app, row_ids: list[int]) -> None:
     try:
-        enqueue(row_ids)
+        for row_id in row_ids:
+            app.send_task(SEND_TASK, args=[row_id])
     except Exception:  # noqa: BLE001
         log.warning("could not enqueue outbox rows %s; the beat scan will send them", row_ids, exc_info=True)

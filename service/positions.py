@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from flask import current_app, render_template
+from flask import render_template
 from jinja2 import TemplateNotFound
 from markupsafe import Markup
-from sqlmodel import Session
+from sqlmodel import Session, select
 
 import engine
 from service import store
@@ -37,6 +37,7 @@ class Position:
     board_text: str
     moves: list[LegalMove] = field(default_factory=list)  # the viewer's legal moves now
     since: list[tuple[int, str]] = field(default_factory=list)  # (seq, sentence)
+    names: dict[int, str] = field(default_factory=dict)  # seat -> player name (boards name partners)
     # The full state, for describe_move only: templates get `view`, never this.
     _state: dict = field(default_factory=dict, repr=False)
 
@@ -58,6 +59,7 @@ class Position:
                 render_template(
                     f"games/{self.game.name}/board.html",
                     view=self.view, seat=self.seat, rules=self.rules, game=self.game,
+                    names=self.names,
                 )
             )
         except TemplateNotFound:
@@ -84,7 +86,10 @@ def build(
     to_act = rules.to_act(state)
     position = Position(
         game=game, rules=rules, seq=seq, seat=seat, view=view, to_act=to_act,
-        result=rules.result(state), board_text=rules.render_text(view), _state=state,
+        result=rules.result(state) or _recorded_result(game, seq), board_text=rules.render_text(view),
+        _state=state,
+        names=seat_names(list(session.exec(
+            select(Player).where(Player.game_id == game.id).order_by(Player.seat)))),
     )
     if seat is not None and seat in to_act and position.result is None:
         position.moves = [
@@ -98,6 +103,12 @@ def build(
         rows = []
     position.since = store.describe(rules, rows, seat)
     return position
+
+
+def _recorded_result(game: Game, seq: int) -> dict | None:
+    """The result the service recorded where the engine has none: a forfeit on timeout
+    (service/ending.py) ends a game the engine still considers running."""
+    return game.result if game.status == "finished" and seq == game.seq else None
 
 
 def seat_names(players: list[Player]) -> dict[int, str]:
@@ -123,6 +134,3 @@ def result_words(result: dict | None, names: dict[int, str]) -> str:
         return f"{winners[0]} won."
     return " and ".join(winners) + " won."
 
-
-def base_context() -> dict:
-    return {"base_url": current_app.config["BASE_URL"]}

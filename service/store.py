@@ -19,6 +19,7 @@ from sqlmodel import Session, select
 
 import engine
 from service.models import Event, Game, Snapshot, utcnow
+from service import sentences
 
 
 class StoreError(Exception):
@@ -50,15 +51,6 @@ def get_game(session: Session, game_id: int) -> Game:
     return game
 
 
-def latest_snapshot(session: Session, game_id: int, upto: int) -> Snapshot | None:
-    return session.exec(
-        select(Snapshot)
-        .where(Snapshot.game_id == game_id, Snapshot.seq <= upto)
-        .order_by(Snapshot.seq.desc())
-        .limit(1)
-    ).first()
-
-
 def events(session: Session, game_id: int, after: int = 0, upto: int | None = None) -> list[Event]:
     """Event rows with after < seq <= upto, in order."""
     query = select(Event).where(Event.game_id == game_id, Event.seq > after)
@@ -73,9 +65,20 @@ def load_state(session: Session, game: Game, upto: int | None = None) -> tuple[d
     if not 1 <= upto <= game.seq:
         raise ValueError(f"game {game.id} has no position {upto}")
     rules = engine.get(game.name)
-    snapshot = latest_snapshot(session, game.id, upto)
+    # Plain column queries, not ORM objects: this is on every move's path.
+    snapshot = session.execute(
+        sa.select(Snapshot.seq, Snapshot.state)
+        .where(Snapshot.game_id == game.id, Snapshot.seq <= upto)
+        .order_by(Snapshot.seq.desc())
+        .limit(1)
+    ).first()
     base_seq = snapshot.seq if snapshot else 0
-    later = [row.payload for row in events(session, game.id, after=base_seq, upto=upto)]
+    later = session.execute(
+        sa.select(Event.payload)
+        # System events (the recorded end of a game) are the service's, never the engine's.
+        .where(Event.game_id == game.id, Event.seq > base_seq, Event.seq <= upto, Event.kind != "system")
+        .order_by(Event.seq)
+    ).scalars().all()
     if snapshot is None:
         return engine.replay(rules, later), 0
     # The snapshot's JSON was just decoded for us alone, so the game may evolve it in place.
@@ -87,7 +90,9 @@ def load_state(session: Session, game: Game, upto: int | None = None) -> tuple[d
 
 def replay_from_start(session: Session, game: Game) -> dict:
     """The state rebuilt from event 1, ignoring snapshots (the reference the snapshots must match)."""
-    return engine.replay(engine.get(game.name), [row.payload for row in events(session, game.id)])
+    return engine.replay(
+        engine.get(game.name), [row.payload for row in events(session, game.id) if row.kind != "system"]
+    )
 
 
 def append(
@@ -99,7 +104,7 @@ def append(
     actor: int | None,
     kind: str,
     read_model: dict[str, Any],
-) -> list[Event]:
+) -> None:
     """Append events after `expected_seq` and move the game's read model on, or raise StaleState.
 
     `read_model` holds the new values of the games row (to_act, status, result).  The caller's
@@ -114,31 +119,32 @@ def append(
     )
     if moved.rowcount != 1:
         raise StaleState(game.id, expected_seq)
+    now = utcnow()
     rows = [
-        Event(
-            game_id=game.id,
-            seq=expected_seq + offset,
-            type=str(event.get("type", "event"))[:60],
-            payload=event,
-            actor=actor,
-            kind=kind,
-        )
+        {
+            "game_id": game.id,
+            "seq": expected_seq + offset,
+            "type": str(event.get("type", "event"))[:60],
+            "payload": event,
+            "actor": actor,
+            "kind": kind,
+            "created_at": now,
+        }
         for offset, event in enumerate(new_events, start=1)
     ]
-    session.add_all(rows)
     try:
-        session.flush()
+        # A Core insert: no ORM objects to build and track for rows we never read back here.
+        session.execute(sa.insert(Event), rows)
     except IntegrityError as exc:  # a writer that bypassed the games row; the UNIQUE holds anyway
         raise StaleState(game.id, expected_seq) from exc
     # Mirror the UPDATE on the loaded object without marking it dirty (no second UPDATE).
     set_committed_value(game, "seq", new_seq)
     for key, value in read_model.items():
         set_committed_value(game, key, value)
-    return rows
 
 
 def save_snapshot(session: Session, game_id: int, seq: int, state: dict) -> None:
-    session.add(Snapshot(game_id=game_id, seq=seq, state=state))
+    session.execute(sa.insert(Snapshot), [{"game_id": game_id, "seq": seq, "state": state, "created_at": utcnow()}])
 
 
 def last_snapshot_seq(session: Session, game_id: int) -> int:
@@ -167,8 +173,9 @@ def describe(rules: engine.Game, rows: Iterable[Event], seat: int | None) -> lis
     """(seq, sentence) for the events worth a line, as `seat` may read them."""
     lines = []
     for row in rows:
-        # The contract makes describe_event reveal nothing `seat` may not see.
-        text = rules.describe_event(row.payload, seat)
+        # One sentence table for every page, email and the history (service/sentences.py): the
+        # engine's describe_event for its events, the service's words for system/timeout ones.
+        text = sentences.event_sentence(rules, row.payload, row.kind, row.actor, seat)
         if text:
             lines.append((row.seq, text))
     return lines

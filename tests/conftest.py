@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import os
 import shutil
+import tempfile
 
 import pytest
+
+# Anything that builds an app from the environment alone (importing `worker`, the CLI) must never
+# write into the checkout's instance/ folder during tests.
+os.environ.setdefault("RIFTPOST_INSTANCE", tempfile.mkdtemp(prefix="riftpost-tests-"))
 
 from tests.service import toygame  # noqa: F401 - registers the test-only game
 

@@ -40,6 +40,11 @@ def create_celery(flask_app: Flask | None = None) -> Celery:
                 "task": "riftpost.dispatch_outbox",
                 "schedule": config["OUTBOX_DISPATCH_SECONDS"],
             },
+            # Deadlines are rows swept every minute (never multi-day ETA tasks; service/deadlines.py).
+            "sweep-deadlines": {
+                "task": "riftpost.sweep_deadlines",
+                "schedule": config.get("DEADLINE_SWEEP_SECONDS", 60.0),
+            },
             "purge-embedded-broker": {
                 "task": "riftpost.purge_broker",
                 "schedule": 3600.0,

@@ -50,3 +50,22 @@ def purge_broker() -> int:
         return 0
     finally:
         engine.dispose()
+
+
+@shared_task(name="riftpost.sweep_deadlines")
+def sweep_deadlines() -> dict:
+    """Beat: the deadline sweep (reminders, timeouts, vacations running out, ends still due), as of
+    now; `flask --app service sweep` runs the same function."""
+    from service import deadlines
+    from service.models import utcnow
+
+    return dict(deadlines.sweep(utcnow()))
+
+
+@shared_task(name="riftpost.record_end")
+def record_end(game_id: int) -> bool:
+    """Kicked after a game's final move: record its end once (a second run records nothing)."""
+    from service import ending
+    from service.models import utcnow
+
+    return ending.record_end(game_id, utcnow())

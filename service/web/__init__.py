@@ -27,12 +27,28 @@ def register(app: Flask) -> None:
     app.register_blueprint(games.bp)
     app.register_blueprint(play.bp)
     app.register_blueprint(api.bp)
+    from service.web import clock
+
+    app.register_blueprint(clock.bp)  # time zone and vacation (deadlines)
+    app.jinja_env.globals["deadline_panel"] = clock.panel
+    from service.web import history
+
+    app.register_blueprint(history.bp)
     # The dev mailbox exists only in embedded mode: with SMTP_URL set, mail leaves the machine
     # and the route is not even registered.
     if app.config["DEV_MAILBOX"]:
         from service.web import devmail
 
         app.register_blueprint(devmail.bp)
+
+    @app.after_request
+    def security_headers(response):
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("Referrer-Policy", "same-origin")  # links carry bearer tokens
+        response.headers.setdefault("X-Frame-Options", "DENY")
+        if request.blueprint == "play":  # pages opened by a player's own links: keep them private
+            response.headers.setdefault("Cache-Control", "private, no-store")
+        return response
 
     @app.errorhandler(LinkError)
     def link_error(exc: LinkError):

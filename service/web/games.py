@@ -31,7 +31,8 @@ def create():
     form, errors = parse_form(request.form)
     if not errors:
         try:
-            game_id = new_game(form.game, form.players, form.options, form.seed)
+            game_id = new_game(form.game, form.players, form.options, form.seed,
+                               deadline_hours=form.deadline_hours, policy=form.policy, reminders=form.reminders)
         except engine.UnknownGame as exc:
             errors.append(str(exc))
         except engine.IllegalMove as exc:

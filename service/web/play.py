@@ -21,16 +21,21 @@ bp = Blueprint("play", __name__)
 RECENT_EVENTS = 12
 
 
-def _player_and_game(session, player_id: int) -> tuple[Player, Game]:
+def _player(session, player_id: int) -> Player:
     player = session.get(Player, player_id)
     if player is None:
         raise links.LinkError("This link belongs to no game here.", 404)
+    return player
+
+
+def _player_and_game(session, player_id: int) -> tuple[Player, Game]:
+    player = _player(session, player_id)
     return player, store.get_game(session, player.game_id)
 
 
-def _render_page(player: Player, game: Game, status: int = 200, error: str | None = None, **extra):
+def _render_page(player: Player, status: int = 200, error: str | None = None, **extra):
     with read_session(get_engine()) as session:
-        game = store.get_game(session, game.id)  # fresh: the caller's copy may predate a move
+        game = store.get_game(session, player.game_id)
         players = notify.players_of(session, game.id)
         position = positions.build(session, game, player.seat, recent=RECENT_EVENTS)
     return (
@@ -46,10 +51,10 @@ def _render_page(player: Player, game: Game, status: int = 200, error: str | Non
     )
 
 
-def _stale(player: Player, game: Game):
+def _stale(player: Player):
     """The answer to a link or form made for an earlier position: 409 and the current position."""
     return _render_page(
-        player, game, 409,
+        player, 409,
         stale="This link is out of date: the game moved on since it was made, so nothing was "
         "played. Here is the current position.",
     )
@@ -59,34 +64,35 @@ def _stale(player: Player, game: Game):
 def page(token: str):
     link = links.read_player_token(token)
     with read_session(get_engine()) as session:
-        player, game = _player_and_game(session, link.player_id)
-    return _render_page(player, game)
+        player = _player(session, link.player_id)
+    return _render_page(player)
 
 
 @bp.post("/p/<token>/move")
 def move(token: str):
     link = links.read_player_token(token)
     with read_session(get_engine()) as session:
-        player, game = _player_and_game(session, link.player_id)
+        player = _player(session, link.player_id)
     try:
         expected_seq = int(request.form.get("seq", ""))
         chosen = json.loads(request.form.get("move", ""))
     except (TypeError, ValueError):
-        return _render_page(player, game, 400, error="Choose one of the moves below, then press the button.")
+        chosen = None
     if not isinstance(chosen, dict):
-        return _render_page(player, game, 400, error="Choose one of the moves below, then press the button.")
-    return _act(player, game, chosen, expected_seq)
+        return _render_page(player, 400, error="Choose one of the moves below, then press the button.")
+    return _act(player, chosen, expected_seq, token)
 
 
-def _act(player: Player, game: Game, chosen: dict, expected_seq: int):
+def _act(player: Player, chosen: dict, expected_seq: int, page_token: str | None = None):
     try:
-        handle(game.id, player.seat, chosen, expected_seq)
+        handle(player.game_id, player.seat, chosen, expected_seq)
     except store.StaleState:
-        return _stale(player, game)
+        return _stale(player)
     except engine.IllegalMove as exc:
-        return _render_page(player, game, 422, error=f"That move is not allowed: {exc.reason}")
+        return _render_page(player, 422, error=f"That move is not allowed: {exc.reason}")
     flash("Your move was recorded.")
-    return redirect(url_for("play.page", token=links.player_token(player.id)), 303)
+    page_token = page_token or links.player_token(player.id)
+    return redirect(url_for("play.page", token=page_token), 303)
 
 
 @bp.route("/m/<token>", methods=["GET", "POST"])
@@ -102,9 +108,9 @@ def confirm(token: str):
             position = positions.build(session, game, player.seat)
             label = position.describe_move(link.move)
     if stale:
-        return _stale(player, game)
+        return _stale(player)
     if request.method == "POST":
-        return _act(player, game, link.move, link.seq)
+        return _act(player, link.move, link.seq)
     with read_session(get_engine()) as session:
         players = notify.players_of(session, game.id)
     return render_template(

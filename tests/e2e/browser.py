@@ -25,6 +25,8 @@ class _FormReader(HTMLParser):
         super().__init__(convert_charrefs=True)
         self.forms: list[Form] = []
         self._current: Form | None = None
+        self._select: str | None = None  # the name of the <select> being read
+        self._option: str | None = None  # the select whose value-less option text is being read
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
@@ -38,12 +40,35 @@ class _FormReader(HTMLParser):
                 return
             if kind == "radio":
                 self._current.radios.setdefault(name, []).append(attrs.get("value") or "")
+            elif kind == "checkbox":  # as a browser does: only a ticked box is submitted
+                if "checked" in attrs:
+                    self._current.fields[name] = attrs.get("value") or "on"
             elif kind != "submit":
                 self._current.fields[name] = attrs.get("value") or ""
+        elif tag == "select" and self._current is not None and attrs.get("name"):
+            self._select = attrs["name"]
+        elif tag == "option" and self._current is not None and self._select is not None:
+            # A select submits its selected option, else its first one; an option without a
+            # value attribute submits its text.
+            self._option = None
+            if self._select not in self._current.fields or "selected" in attrs:
+                if "value" in attrs:
+                    self._current.fields[self._select] = attrs["value"] or ""
+                else:
+                    self._option = self._select
+                    self._current.fields[self._select] = ""
+
+    def handle_data(self, data):
+        if self._option is not None and self._current is not None:
+            self._current.fields[self._option] += data.strip()
 
     def handle_endtag(self, tag):
         if tag == "form":
             self._current = None
+        elif tag == "select":
+            self._select = None
+        if tag in ("option", "select"):
+            self._option = None
 
 
 @dataclass

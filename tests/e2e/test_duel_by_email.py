@@ -167,9 +167,12 @@ def test_a_whole_riftforce_duel_played_from_the_emails(stack):
             assert stack.api(game_id)["seq"] == seq
             checked["tampered"] += 1
 
-        # GET (and HEAD, as mail scanners do) the chosen link: safe.
+        # GET (and HEAD, as mail scanners do) the page link and the chosen move link: safe.
         link = rng.choice(links)
         seq = stack.api(game_id)["seq"]
+        own_page = browser.get(PAGE_LINK.search(body).group(0))
+        assert own_page.status == 200 and "It is your turn" in own_page.text
+        check_no_leak(own_page.text, seat, what="the player page")
         assert browser.head(link) == 200
         confirm = browser.get(link)
         assert confirm.status == 200 and "confirm your move" in confirm.text

@@ -32,6 +32,12 @@ def play_to_end(game_id: int, pick=lambda moves: moves[0], limit: int = 5000) ->
     for steps in range(limit):
         game, _ = current(game_id)
         if game.status != "active":
+            # What the worker does right after the final move: record the end once and queue the
+            # game_over emails (service/ending.py).
+            from service import ending
+            from service.models import utcnow
+
+            ending.record_end(game_id, utcnow())
             return steps
         play_one(game_id, pick)
     raise AssertionError("the game did not end")

@@ -48,3 +48,24 @@ def test_flask_db_upgrade_command_creates_the_schema(tmp_path):
     result = app.test_cli_runner().invoke(args=["db-upgrade"])
     assert result.exit_code == 0, result.output
     assert "events" in sa.inspect(sa.create_engine(url)).get_table_names()
+
+
+def test_the_cli_works_from_any_directory_as_installed(tmp_path):
+    """`flask --app service ...` as an operator runs it: the migrations and templates ship with
+    the package, whatever the working directory."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    flask = Path(sys.executable).with_name("flask")
+    env = dict(os.environ, DATABASE_URL=f"sqlite:///{tmp_path / 'ops.sqlite'}", RIFTPOST_INSTANCE=str(tmp_path),
+               CELERY_BROKER_URL="memory://", SECRET_KEY="x")
+    upgrade_run = subprocess.run([flask, "--app", "service", "db-upgrade"], cwd=tmp_path, env=env,
+                                 capture_output=True, text=True, timeout=120)
+    assert upgrade_run.returncode == 0, upgrade_run.stderr
+    created = subprocess.run([flask, "--app", "service", "new-game", "riftforce", "ann@example.org",
+                              "Bob=bob@example.org", "--seed", "3"], cwd=tmp_path, env=env,
+                             capture_output=True, text=True, timeout=120)
+    assert created.returncode == 0, created.stderr
+    assert created.stdout.strip() == "1"

@@ -124,3 +124,37 @@ def test_no_email_shows_a_card_its_reader_may_not_see(app, sink):
             shown = set(re.findall(r"k\d+x", body(messages[row.message_id])))
             assert not shown & hidden, (row.kind, row.seq, shown & hidden)
             assert set(state["hands"][seat]) <= shown or row.kind == "game_over"
+
+
+def test_a_move_succeeds_when_the_broker_is_down(app, caplog):
+    """The kick is only a nudge: with no broker the move stands and its rows wait for the beat scan."""
+    app.config["OUTBOX_KICK"] = True
+    app.config["CELERY_BROKER_URL"] = "redis://127.0.0.1:1/0"  # nothing listens there
+    game_id = new_game(toygame.NAME, PLAYERS, seed=5)
+    outbox._kicker.submit(lambda: None).result(30)  # wait for the background kick to give up
+    assert [row.status for row in outbox_rows(game_id)] == ["pending"] * 3
+    assert "the beat scan will send them" in caplog.text
+    assert outbox.due() == [row.id for row in outbox_rows(game_id)]
+
+
+def test_emails_offer_the_rarest_kinds_of_choice_first():
+    from service.mail import MAX_MOVE_LINKS, one_click
+    from service.positions import LegalMove
+
+    plays = [LegalMove({"type": "play", "card": f"c{i}", "loc": i % 5}, f"play {i}") for i in range(30)]
+    moves = plays[:10] + [LegalMove({"type": "check"}, "Check & Draw")] + plays[10:]
+    offered = one_click(moves)
+    assert len(offered) == MAX_MOVE_LINKS and offered[0].label == "Check & Draw"
+    assert [m.label for m in offered[1:]] == [f"play {i}" for i in range(MAX_MOVE_LINKS - 1)]
+
+
+def test_a_turn_email_queued_before_an_unsubscribe_is_skipped(app, sink):
+    from service.models import Player
+
+    app.config["SMTP_URL"] = sink.url
+    game_id = new_game(toygame.NAME, PLAYERS, seed=3)
+    turn = [row for row in outbox_rows(game_id) if row.kind == "turn"][0]
+    with write_session(get_engine()) as session:
+        session.execute(sa.update(Player).where(Player.id == turn.player_id).values(turn_emails=False))
+    assert outbox.deliver(turn.id) == "skipped"
+    assert sink.messages() == []

@@ -51,3 +51,24 @@ def test_start_form_with_arbitrary_fields_never_500(client):
         data = {"csrf_token": token, "game": value, "email0": value, "email1": value, "options": value, "seed": value}
         assert client.post("/games/new", data=data).status_code < 500
     assert client.post("/games/new", data={"csrf_token": token, "seed": "1" * 300}).status_code == 422
+
+
+def test_malformed_riftforce_moves_are_4xx_with_a_reason(client):
+    game_id = new_game("riftforce", [("Ann", "a@example.org"), ("Bob", "b@example.org")], seed=2)
+    from service.db import get_engine, read_session
+    from service.models import Player
+
+    with read_session(get_engine()) as session:
+        ann = session.get(Player, 1)
+    url = f"/p/{links.player_token(ann.id)}"
+    page = text(client.get(url))
+    token = csrf_token(page)
+    seq = str(current(game_id)[0].seq)
+    moves = ['{"type": "pick"}', '{"type": "pick", "guild": null}', '{"type": "pick", "guild": ["fire"]}',
+             '{"type": "play", "card": {"id": 1}, "loc": "x"}', '{"type": "activate_elemental"}',
+             '{"type": 5}', '{}', '{"type": "check", "extra": true}', '{"type": "pick", "guild": "nope"}']
+    for move in moves:
+        response = client.post(f"{url}/move", data={"csrf_token": token, "seq": seq, "move": move})
+        assert response.status_code == 422, (move, response.status_code)
+        assert "That move is not allowed" in text(response)
+    assert str(current(game_id)[0].seq) == seq

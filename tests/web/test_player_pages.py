@@ -168,3 +168,31 @@ def test_unsubscribed_player_gets_no_turn_rows_but_still_the_game_over(client, g
     play_to_end(game_id)
     kinds = [(row.player_id, row.kind) for row in outbox_rows(game_id) if row.player_id == bob.id]
     assert ("turn" not in {kind for _, kind in kinds[1:]}) and kinds[-1][1] == "game_over"
+
+
+def test_riftforce_pages_use_the_board_template_and_hide_the_other_hand(client):
+    import re
+
+    import engine
+
+    game_id = new_game("riftforce", PLAYERS, seed=5)
+    rules = engine.get("riftforce")
+    ann, bob = players(game_id)
+    for _ in range(40):  # through the draft into the play phase, choosing the first option
+        game, state = current(game_id)
+        if state["phase"] == "play":
+            break
+        seat = game.to_act[0]
+        page = text(client.get(page_url(ann if seat == 0 else bob)))
+        form = {"csrf_token": csrf_token(page), "seq": str(game.seq), "move": move_values(page)[0]}
+        assert client.post(f"{page_url(ann if seat == 0 else bob)}/move", data=form).status_code == 303
+    game, state = current(game_id)
+    assert state["phase"] == "play"
+    for player, seat in ((ann, 0), (bob, 1)):
+        page = text(client.get(page_url(player)))
+        assert "The rift (each stack front to back" in page and f"Your hand ({len(state['hand'][seat])})" in page
+        ids = set(re.findall(r"[a-z]+-[567][a-d]", page))
+        assert not ids & (set(state["hand"][1 - seat]) | set(state["deck"][0]) | set(state["deck"][1]))
+    spectator = text(client.get(f"/games/{game_id}"))
+    assert "The rift" in spectator and "Your hand" not in spectator
+    assert rules.title in spectator

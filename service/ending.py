@@ -1,0 +1,108 @@
+"""The end of a game, recorded exactly once.
+
+When a move makes the engine report a result, `handle` already shows it (the games row holds the
+status and result, so the player pages show the final position at once), stops the clocks and marks
+the end as due (`game_clocks.end_due_at`); after its commit it asks the worker to run `record_end`,
+and the deadline sweep retries any end still due (a lost kick, a crashed worker).  A forfeit on
+timeout ends the game through the same function.
+
+`record_end` appends one event of kind "system" (type "game_finished", with the result) through the
+store's compare-and-set, deletes the deadlines and queues the game_over emails at that event's seq.
+Two runs at once: one appends, the other gets StaleState, looks again and finds the end recorded.
+The engines never see system events: `store.load_state` and `replay_from_start` skip them.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+
+import sqlalchemy as sa
+from flask import current_app
+
+from service import notify, outbox, store
+from service.db import get_engine, write_session
+from service.models import Deadline, Event, Game
+
+log = logging.getLogger(__name__)
+
+END_TASK = "riftpost.record_end"
+END_EVENT = "game_finished"
+
+
+def end_event(session, game_id: int) -> Event | None:
+    return session.execute(
+        sa.select(Event).where(Event.game_id == game_id, Event.kind == "system", Event.type == END_EVENT).limit(1)
+    ).scalar_one_or_none()
+
+
+def forfeit_result(game: Game, seat: int, players: int) -> dict:
+    return {"winners": [s for s in range(players) if s != seat], "forfeited": seat, "scores": {}}
+
+
+def record_end(
+    game_id: int, now: datetime, *, forfeit_seat: int | None = None, expected_seq: int | None = None,
+) -> bool:
+    """Record the game's end once; True when this call recorded it.
+
+    Without `forfeit_seat`: the end of a game whose engine reported a result (a no-op otherwise).
+    With it: `forfeit_seat` ran out of time under the forfeit policy; the others win.  Recorded only
+    if the game is still at `expected_seq` (the position at which the deadline was found passed).
+    """
+    from service import deadlines
+
+    for _ in range(10):
+        with write_session(get_engine()) as session:
+            game = store.get_game(session, game_id)
+            clock = deadlines.clock_of(session, game_id, lock=True)
+            if end_event(session, game_id) is not None:
+                clock.end_due_at = None
+                session.add(clock)
+                return False
+            players = notify.players_of(session, game_id)
+            if forfeit_seat is None:
+                if game.result is None:
+                    return False
+                result = game.result
+            else:
+                if game.status != "active" or (expected_seq is not None and game.seq != expected_seq):
+                    return False
+                result = forfeit_result(game, forfeit_seat, len(players))
+            try:
+                store.append(
+                    session, game, game.seq, [{"type": END_EVENT, "result": result}],
+                    actor=forfeit_seat, kind="system",
+                    read_model={"to_act": [], "status": "finished", "result": result},
+                )
+            except store.StaleState:
+                continue  # a move or another recorder got there first: look again
+            session.execute(sa.delete(Deadline).where(Deadline.game_id == game_id))
+            clock.end_due_at = None
+            clock.ended_at = now
+            session.add(clock)
+            if forfeit_seat is not None:
+                deadlines.journal_entry(session, game, "forfeit", forfeit_seat,
+                                        {"name": players[forfeit_seat].name}, now)
+            rows = notify.on_change(session, game, players, (), [], finished=True)
+            session.flush()
+            row_ids = [row.id for row in rows]
+        outbox.kick(row_ids)
+        return True
+    log.error("game %s: could not record its end after 10 tries", game_id)
+    return False
+
+
+def kick(game_id: int) -> None:
+    """After the commit of a final move: ask the worker to record the end now (an optimisation
+    only: the sweep records it anyway)."""
+    if not current_app.config["OUTBOX_KICK"]:
+        return
+    app = outbox._celery()
+    outbox._kicker.submit(_publish, app, game_id)
+
+
+def _publish(app, game_id: int) -> None:
+    try:
+        app.send_task(END_TASK, args=[game_id])
+    except Exception:  # noqa: BLE001
+        log.warning("could not enqueue the end of game %s; the sweep will record it", game_id, exc_info=True)

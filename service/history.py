@@ -1,0 +1,408 @@
+"""History review: a game's event log as steps, turns and sentences, seen by one viewer.
+
+A *position* is "the game after its first N events" (1 <= N <= seq).  Every historical board is
+built like the live one: `store.load_state(session, game, N)` (the nearest snapshot at or before N
+plus the events after it) and then `rules.view(state, viewer)`, so a player sees their own hand
+and nothing hidden of others, and a spectator (viewer None) only public information.  Only after
+the end may a page show other viewpoints or every hand (`full=True`): nothing is hidden any more.
+
+- lines:  each event's sentence for the viewer (service/sentences.py; None-sentence bookkeeping
+          events get no line) with journal entries interleaved after the event `after_seq`.
+- turns:  maximal runs of consecutive events of the same actor (setup and system rows have none):
+          a Riftforce action of several decisions is one turn, the opponent's reply the next.
+- steps:  by event = the seqs with a line for this viewer; by turn = the last seq of each turn.
+- since:  a player's history opens at the end of their last own turn; the lines after it are
+          "since your last move", marked when they affected the viewer.
+- record: the event list redacted for the viewer (`redact_event`), or after the end unredacted.
+- scores: public scores (spectator views) at the end of each turn, for the SVG chart.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Optional
+
+import sqlalchemy as sa
+from sqlmodel import Session
+
+import engine
+from service import journal, positions, sentences, store
+from service.models import Event, Game, Player
+
+BY = ("event", "turn")
+
+
+class HistoryError(Exception):
+    """A history request that cannot be answered: `status` is the HTTP answer."""
+
+    def __init__(self, message: str, status: int = 400):
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
+@dataclass
+class Line:
+    seq: int  # the event's seq; a journal entry's after_seq
+    text: str
+    kind: str  # the event's kind (setup, move, timeout, system) or "journal"
+    actor: Optional[int]
+    affects: bool = False  # another seat's doing that touched the viewer
+    at: Optional[datetime] = None
+
+    @property
+    def journal(self) -> bool:
+        return self.kind == "journal"
+
+
+@dataclass
+class Turn:
+    number: int  # 0 is the setup
+    actor: Optional[int]
+    first: int
+    last: int
+
+
+@dataclass
+class Timeline:
+    """The whole game's history as one viewer may read it (no boards: those are per step)."""
+
+    game_id: int
+    viewer: Optional[int]
+    seq: int
+    lines: list[Line]
+    turns: list[Turn]
+    names: dict[int, str] = field(default_factory=dict)
+
+    def event_steps(self) -> list[int]:
+        steps = sorted({line.seq for line in self.lines if not line.journal})
+        if not steps or steps[-1] != self.seq:
+            steps.append(self.seq)  # the current position is always a step
+        return steps
+
+    def turn_steps(self) -> list[int]:
+        return [turn.last for turn in self.turns] or [self.seq]
+
+    def steps(self, by: str) -> list[int]:
+        return self.turn_steps() if by == "turn" else self.event_steps()
+
+    def turn_at(self, seq: int) -> Optional[Turn]:
+        for turn in self.turns:
+            if turn.first <= seq <= turn.last:
+                return turn
+        return None
+
+    def lines_of(self, turn: Turn) -> list[Line]:
+        """The turn's lines, with the journal entries that happened during it or right after it
+        (an entry made at seq N is placed after event N)."""
+        return [line for line in self.lines if turn.first <= line.seq <= turn.last]
+
+    def last_own_seq(self) -> int:
+        """Where a player's history opens: the end of their last own turn (or of the setup)."""
+        if self.viewer is None:
+            return self.seq
+        for turn in reversed(self.turns):
+            if turn.actor == self.viewer:
+                return turn.last
+        return self.turns[0].last if self.turns else self.seq
+
+    def since(self, seq: int) -> list[Line]:
+        return [line for line in self.lines if line.seq > seq or (line.journal and line.seq == seq)]
+
+
+def neighbours(steps: list[int], at: int) -> dict[str, Optional[int]]:
+    """first / prev / next / last step around position `at` (prev and next None at the ends)."""
+    before = [s for s in steps if s < at]
+    after = [s for s in steps if s > at]
+    return {"first": steps[0], "prev": before[-1] if before else None,
+            "next": after[0] if after else None, "last": steps[-1]}
+
+
+# ---- caching -------------------------------------------------------------------------------------------
+# The log is append-only, so anything computed from "game G up to seq N" never changes: an entry
+# is keyed by the game's identity (database, id, seed, creation time) and its seq, and a new move
+# simply makes a new key.  Small and per process; only a speed-up.
+
+_CACHE: "OrderedDict[tuple, Any]" = OrderedDict()
+_CACHE_SIZE = 256
+_CACHE_LOCK = threading.Lock()
+
+
+def _game_key(session: Session, game: Game) -> tuple:
+    return (str(session.get_bind().url), game.id, game.seed, str(game.created_at))
+
+
+def _cached(key: tuple, build):
+    with _CACHE_LOCK:
+        if key in _CACHE:
+            _CACHE.move_to_end(key)
+            return _CACHE[key]
+    value = build()
+    with _CACHE_LOCK:
+        _CACHE[key] = value
+        while len(_CACHE) > _CACHE_SIZE:
+            _CACHE.popitem(last=False)
+    return value
+
+
+# ---- building the timeline -----------------------------------------------------------------------------
+
+_YOU = re.compile(r"\b(you|your|yours)\b", re.IGNORECASE)
+_SEAT_FIELDS = ("seat", "owner", "pile", "target_seat", "victim")
+
+
+def affects(payload: dict, actor: Optional[int], text: str, viewer: Optional[int]) -> bool:
+    """Did another seat's event touch the viewer?  Engine events name the seat they change
+    (`seat`, `owner`, `pile`...) and engine sentences address the viewer as "you", so either is
+    the sign; the viewer's own doings are not highlighted."""
+    if viewer is None or actor == viewer:
+        return False
+    for key in _SEAT_FIELDS:
+        value = payload.get(key)
+        if isinstance(value, int) and not isinstance(value, bool) and value == viewer:
+            return True
+    return bool(_YOU.search(text))
+
+
+def _turns(rows: list[tuple[int, Optional[int], str]]) -> list[Turn]:
+    turns: list[Turn] = []
+    last_key: tuple = ()
+    for seq, actor, kind in rows:
+        if kind == "system":
+            key: tuple = ("system",)
+        elif actor is None:
+            key = ("setup",)
+        else:
+            key = ("seat", actor)  # a timeout's default move is still that seat's turn
+        if turns and key == last_key:
+            turns[-1].last = seq
+        else:
+            turns.append(Turn(len(turns), actor if key[0] == "seat" else None, seq, seq))
+            last_key = key
+    return turns
+
+
+def timeline(session: Session, game: Game, viewer: Optional[int], names: dict[int, str] | None = None,
+             upto: Optional[int] = None) -> Timeline:
+    upto = game.seq if upto is None else upto
+    names = names if names is not None else player_names(session, game.id)
+
+    def build() -> Timeline:
+        rules = engine.get(game.name)
+        rows = session.execute(
+            sa.select(Event.seq, Event.actor, Event.kind, Event.payload, Event.created_at)
+            .where(Event.game_id == game.id, Event.seq <= upto).order_by(Event.seq)
+        ).all()
+        lines: list[Line] = []
+        entries = journal.entries(session, game.id, upto)
+        waiting = list(entries)
+        for row in rows:
+            text = sentences.event_sentence(rules, row.payload, row.kind, row.actor, viewer, names)
+            if text:
+                lines.append(Line(row.seq, text, row.kind, row.actor,
+                                  affects(row.payload, row.actor, text, viewer), row.created_at))
+            while waiting and waiting[0].after_seq <= row.seq:
+                lines.append(_journal_line(waiting.pop(0), viewer, names))
+        lines.extend(_journal_line(entry, viewer, names) for entry in waiting)
+        turns = _turns([(row.seq, row.actor, row.kind) for row in rows])
+        return Timeline(game.id, viewer, upto, lines, turns, dict(names))
+
+    key = (*_game_key(session, game), "timeline", viewer, upto,
+           journal_count(session, game.id), tuple(sorted(names.items())))
+    return _cached(key, build)
+
+
+def _journal_line(entry, viewer, names) -> Line:
+    text = sentences.journal_sentence(entry, viewer, names)
+    hit = viewer is not None and entry.seat == viewer
+    return Line(entry.after_seq, text, "journal", None, hit, entry.created_at)
+
+
+def journal_count(session: Session, game_id: int) -> int:
+    from service.models import JournalEntry
+
+    return session.execute(
+        sa.select(sa.func.count()).select_from(JournalEntry).where(JournalEntry.game_id == game_id)
+    ).scalar_one()
+
+
+def player_names(session: Session, game_id: int) -> dict[int, str]:
+    rows = session.execute(sa.select(Player.seat, Player.name).where(Player.game_id == game_id)).all()
+    return {row.seat: row.name for row in rows}
+
+
+# ---- one step ------------------------------------------------------------------------------------------
+
+def parse_at(raw: Optional[str], game: Game) -> Optional[int]:
+    """The `at` query parameter: None when absent; HistoryError 400/404 when unusable."""
+    if raw is None or raw == "":
+        return None
+    if not re.fullmatch(r"[0-9]{1,12}", raw):
+        raise HistoryError(f"'at' must be a whole number of events, 1 to {game.seq}.", 400)
+    at = int(raw)
+    if not 1 <= at <= game.seq:
+        raise HistoryError(f"Game {game.id} has positions 1 to {game.seq} (after that many events); "
+                           f"there is no position {at}.", 404)
+    return at
+
+
+def position_at(session: Session, game: Game, viewer: Optional[int], at: int) -> positions.Position:
+    """The board after the first `at` events as `viewer` saw it then (no moves: it is the past)."""
+    rules = engine.get(game.name)
+    state, _ = store.load_state(session, game, at)
+    view = rules.view(state, viewer)
+    return positions.Position(
+        game=game, rules=rules, seq=at, seat=viewer, view=view, to_act=rules.to_act(state),
+        result=rules.result(state), board_text=rules.render_text(view), _state=state,
+    )
+
+
+@dataclass
+class SeatHand:
+    seat: int
+    name: str
+    cards: Optional[list[str]]  # card words, or None when the game's view has no plain hand
+    board_text: str
+
+
+def all_hands(session: Session, game: Game, at: int, names: dict[int, str]) -> list[SeatHand]:
+    """Every seat's hand at `at`: the full-information replay, only ever called after the end."""
+    if game.status != "finished":
+        raise HistoryError("Every hand is shown only once the game is over.", 403)
+    rules = engine.get(game.name)
+    state, _ = store.load_state(session, game, at)
+    hands = []
+    for seat in sorted(names):
+        view = rules.view(state, seat)
+        hand = view.get("hand") if isinstance(view, dict) else None
+        cards = [card_words(card) for card in hand] if isinstance(hand, list) else None
+        hands.append(SeatHand(seat, names[seat], cards, rules.render_text(view)))
+    return hands
+
+
+def card_words(card: Any) -> str:
+    if isinstance(card, dict):
+        name, number = card.get("name"), card.get("number")
+        if name is not None and number is not None:
+            return f"{name} {number}"
+        return str(name or card.get("id") or card)
+    return str(card)
+
+
+# ---- public (spectator) JSON ---------------------------------------------------------------------------
+
+def public_view(session: Session, game: Game, at: int) -> dict:
+    """`GET /api/games/<id>?at=N`: the game as a spectator saw it after its first N events."""
+    position = position_at(session, game, None, at)
+    finished = position.result is not None
+    return {
+        "at": at,
+        "seq": at,
+        "latest_seq": game.seq,
+        "status": "finished" if finished else "active",
+        "to_act": position.to_act,
+        "result": position.result,
+        "view": position.view,
+    }
+
+
+def public_events(session: Session, game: Game, after: int = 0) -> list[dict]:
+    """The event list as a spectator may read it: `redact_event(event, None)` and its sentence."""
+    rules = engine.get(game.name)
+    names = player_names(session, game.id)
+    return [_event_record(rules, row, None, names, full=False) for row in store.events(session, game.id, after=after)]
+
+
+def _event_record(rules: engine.Game, row: Event, viewer: Optional[int], names, *, full: bool) -> dict:
+    if full or row.kind == "system":  # system rows are the service's own public facts
+        payload = row.payload
+    else:
+        payload = rules.redact_event(row.payload, viewer)
+    return {
+        "seq": row.seq, "kind": row.kind, "type": row.type, "actor": row.actor,
+        "created_at": row.created_at.isoformat() if row.created_at else None,
+        "event": payload,
+        "text": sentences.event_sentence(rules, row.payload, row.kind, row.actor, viewer, names),
+    }
+
+
+def record(session: Session, game: Game, viewer: Optional[int]) -> dict:
+    """The downloadable game record: redacted for `viewer` while the game runs, complete (every
+    hidden fact, and the seed) once it is over."""
+    rules = engine.get(game.name)
+    names = player_names(session, game.id)
+    full = game.status == "finished"
+    data: dict[str, Any] = {
+        "format": "riftpost-game-record/1",
+        "id": game.id,
+        "game": game.name,
+        "title": rules.title or rules.name,
+        "rules_version": game.rules_version,
+        "options": game.options,
+        "status": game.status,
+        "result": game.result,
+        "seq": game.seq,
+        "complete": full,
+        "viewpoint": "all" if full else viewer,
+        "players": [{"seat": seat, "name": name} for seat, name in sorted(names.items())],
+        "events": [_event_record(rules, row, viewer, names, full=full) for row in store.events(session, game.id)],
+        "journal": [
+            {"after_seq": entry.after_seq, "kind": entry.kind, "seat": entry.seat,
+             "created_at": entry.created_at.isoformat() if entry.created_at else None,
+             "text": sentences.journal_sentence(entry, viewer, names)}
+            for entry in journal.entries(session, game.id)
+        ],
+    }
+    if full:
+        data["seed"] = game.seed  # with the seed, every random outcome can be checked again
+    return data
+
+
+# ---- scores over the game ------------------------------------------------------------------------------
+
+def _score_list(view: Any) -> Optional[list[float]]:
+    scores = view.get("scores") if isinstance(view, dict) else None
+    if isinstance(scores, dict):
+        try:
+            scores = [scores[key] for key in sorted(scores, key=int)]
+        except (TypeError, ValueError):
+            return None
+    if not isinstance(scores, list) or not scores:
+        return None
+    if not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in scores):
+        return None
+    return [float(x) for x in scores]
+
+
+def score_series(session: Session, game: Game) -> Optional[list[tuple[int, list[float]]]]:
+    """(seq, public scores by seat) at the end of every turn, or None when the game's view has no
+    simple score list (the chart is then left out)."""
+
+    def build():
+        rules = engine.get(game.name)
+        rows = session.execute(
+            sa.select(Event.seq, Event.actor, Event.kind, Event.payload)
+            .where(Event.game_id == game.id, Event.seq <= game.seq).order_by(Event.seq)
+        ).all()
+        if not rows:
+            return None
+        ends = {turn.last for turn in _turns([(row.seq, row.actor, row.kind) for row in rows])}
+        ends.add(rows[-1].seq)
+        series: list[tuple[int, list[float]]] = []
+        state = None
+        for row in rows:
+            if row.kind == "system":  # engines never see the service's own events
+                continue
+            state = rules.evolve(state, row.payload)  # one replay, owned by us: evolve in place
+            if row.seq in ends:
+                scores = _score_list(rules.view(state, None))
+                if scores is None:
+                    return None
+                series.append((row.seq, scores))
+        return series or None
+
+    return _cached((*_game_key(session, game), "scores", game.seq), build)

@@ -1,0 +1,199 @@
+"""History pages: step through a game as it was, from a seat or as a spectator.
+
+- /p/<token>/history               a player's history (their signed player link is the key); opens
+                                   at the end of their last own turn with "since your last move".
+- /p/<token>/history/record.json   their game record: redacted for them, complete after the end.
+- /p/<token>/history/public  POST  the game's creator (seat 0, the first address given when the
+                                   game was made) turns the public history on or off.
+- /games/<id>/history              the public history (spectator view), unless turned off.
+- /games/<id>/history/record.json  the public record: spectator redaction, complete after the end.
+
+Query parameters of the pages (all GET, none changes anything):
+  at=N        the position after the first N events (1..seq)
+  by=event|turn  what first/previous/next/last step over
+  view=public|<seat>|all  after the end: another viewpoint, or every hand; `public` any time.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Optional
+
+from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
+
+from service import charts, history, links, positions
+from service.db import get_engine, read_session, write_session
+from service.history import HistoryError
+from service.models import Game, Player
+from service.store import get_game
+
+bp = Blueprint("history", __name__)
+
+PRIVATE = {"history.player", "history.player_record", "history.set_public"}
+NOT_PUBLIC = "The game's creator turned its public history off."
+
+
+@bp.app_errorhandler(HistoryError)
+def history_error(exc: HistoryError):
+    from service.web import error_page
+
+    return error_page(exc.status, "That part of the history cannot be shown", exc.message)
+
+
+@bp.after_request
+def private_pages(response):
+    if request.endpoint in PRIVATE:  # pages and files opened with a player's own link
+        response.headers["Cache-Control"] = "private, no-store"
+    return response
+
+
+def _player(session, token: str) -> tuple[Player, Game]:
+    link = links.read_player_token(token)
+    player = session.get(Player, link.player_id)
+    if player is None:
+        raise links.LinkError("This link belongs to no game here.", 404)
+    return player, get_game(session, player.game_id)
+
+
+def _public_game(session, game_id: int) -> Game:
+    game = get_game(session, game_id)
+    if not game.history_public:
+        raise HistoryError(NOT_PUBLIC, 403)
+    return game
+
+
+def _viewpoint(raw: Optional[str], viewer: Optional[int], game: Game, names: dict[int, str]):
+    """(the seat the board is drawn for, show every hand) for the `view` parameter."""
+    if raw in (None, ""):
+        return viewer, False
+    if raw == "public":
+        return None, False
+    finished = game.status == "finished"
+    if raw == "all":
+        if not finished:
+            raise HistoryError("Every hand is shown only once the game is over.", 403)
+        return viewer, True
+    if re.fullmatch(r"[0-9]{1,3}", raw) and int(raw) in names:
+        seat = int(raw)
+        if seat != viewer and not finished:
+            raise HistoryError("Another player's view is shown only once the game is over.", 403)
+        return seat, False
+    raise HistoryError("'view' must be 'public', 'all' or the number of a seat of this game.", 400)
+
+
+def _render(game: Game, viewer: Optional[int], *, player: Player | None = None, token: str | None = None):
+    by = request.args.get("by", "event")
+    if by not in history.BY:
+        raise HistoryError("'by' must be 'event' or 'turn'.", 400)
+    raw_view = request.args.get("view")
+    with read_session(get_engine()) as session:
+        game = get_game(session, game.id)  # fresh: the caller's copy may predate a move
+        names = history.player_names(session, game.id)
+        board_seat, show_all = _viewpoint(raw_view, viewer, game, names)
+        at = history.parse_at(request.args.get("at"), game)
+        timeline = history.timeline(session, game, board_seat, names)
+        own_view = raw_view in (None, "")
+        own_seq = timeline.last_own_seq() if viewer is not None and own_view else None
+        if at is None:
+            at = own_seq if own_seq is not None else game.seq
+        position = history.position_at(session, game, board_seat, at)
+        hands = history.all_hands(session, game, at, names) if show_all else []
+        series = history.score_series(session, game)
+    steps = timeline.steps(by)
+    turn = timeline.turn_at(at)
+    turn_steps = timeline.turn_steps()
+    target = position.view.get("target") if isinstance(position.view, dict) else None
+    labels = {seat: names.get(seat, f"Seat {seat + 1}") for seat in range(8)}
+    chart = charts.score_chart(series, labels, marker=at,
+                               target=target if isinstance(target, (int, float)) else None)
+
+    def step_url(n: int | None = None, **changes) -> str:
+        params = {"at": at if n is None else n, "by": by, "view": raw_view or None}
+        params.update(changes)
+        params = {k: v for k, v in params.items() if v not in (None, "") and not (k == "by" and v == "event")}
+        if token is not None:
+            return url_for("history.player", token=token, **params)
+        return url_for("history.public", game_id=game.id, **params)
+
+    record_url = (url_for("history.player_record", token=token) if token is not None
+                  else url_for("history.public_record", game_id=game.id))
+    return render_template(
+        "history/page.html",
+        game=game, player=player, viewer=viewer, board_seat=board_seat, show_all=show_all,
+        names=names, title=positions.title(game), position=position, at=at, by=by,
+        raw_view=raw_view or "", nav=history.neighbours(steps, at),
+        turn_nav=history.neighbours(turn_steps, at), steps=steps, timeline=timeline, turn=turn,
+        turn_lines=timeline.lines_of(turn) if turn else [],
+        since=timeline.since(own_seq) if own_seq is not None else None, own_seq=own_seq,
+        hands=hands, chart=chart, step_url=step_url, record_url=record_url, token=token,
+        result_words=positions.result_words(game.result, names),
+        game_url=(url_for("play.page", token=token) if token is not None
+                  else url_for("games.spectate", game_id=game.id)),
+        public_url=url_for("history.public", game_id=game.id),
+    )
+
+
+def _download(data: dict, filename: str) -> Response:
+    return Response(
+        json.dumps(data, indent=1, sort_keys=False),
+        mimetype="application/json",
+        headers={"Content-Disposition": f'attachment; filename="{filename}"'},
+    )
+
+
+@bp.get("/p/<token>/history")
+def player(token: str):
+    with read_session(get_engine()) as session:
+        player, game = _player(session, token)
+    return _render(game, player.seat, player=player, token=token)
+
+
+@bp.get("/p/<token>/history/record.json")
+def player_record(token: str):
+    with read_session(get_engine()) as session:
+        player, game = _player(session, token)
+        data = history.record(session, game, player.seat)
+    who = "complete" if data["complete"] else f"seat{player.seat + 1}"
+    return _download(data, f"riftpost-{game.name}-{game.id}-{who}.json")
+
+
+@bp.post("/p/<token>/history/public")
+def set_public(token: str):
+    wanted = request.form.get("history_public") == "on"
+    with write_session(get_engine()) as session:
+        player, game = _player(session, token)
+        if player.seat != 0:
+            raise HistoryError("Only the game's creator (the first player) can change this.", 403)
+        game.history_public = wanted
+        session.add(game)
+    flash("Anyone with the game's address can now review its history." if wanted
+          else "The public history of this game is now off.")
+    return redirect(url_for("history.player", token=token), 303)
+
+
+@bp.get("/games/<int:game_id>/history")
+def public(game_id: int):
+    with read_session(get_engine()) as session:
+        game = _public_game(session, game_id)
+    return _render(game, None)
+
+
+@bp.get("/games/<int:game_id>/history/record.json")
+def public_record(game_id: int):
+    with read_session(get_engine()) as session:
+        game = _public_game(session, game_id)
+        data = history.record(session, game, None)
+    who = "complete" if data["complete"] else "public"
+    return _download(data, f"riftpost-{game.name}-{game.id}-{who}.json")
+
+
+@bp.app_template_global("history_chart")
+def history_chart(game: Game):
+    """The score chart for a game-over page (None when the game has no simple score list)."""
+    with read_session(get_engine()) as session:
+        fresh = get_game(session, game.id)
+        names = history.player_names(session, game.id)
+        series = history.score_series(session, fresh)
+    labels = {seat: names.get(seat, f"Seat {seat + 1}") for seat in range(8)}
+    return charts.score_chart(series, labels, chart_id=f"score-chart-{game.id}")

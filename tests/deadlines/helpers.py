@@ -1,0 +1,72 @@
+"""Driving timed games with the clock as an input: every call says what time it is."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+import sqlalchemy as sa
+from sqlmodel import select
+
+from service import deadlines, new_game
+from service.db import get_engine, read_session
+from service.models import Deadline, Event, GameClock, JournalEntry, Outbox, Player
+from tests.service import toygame
+
+T0 = datetime(2026, 1, 5, 12, 0, tzinfo=timezone.utc)  # a Monday, noon UTC
+PLAYERS = [("Ann", "ann@example.org"), ("Bob", "bob@example.org")]
+
+
+def at(hours: float) -> datetime:
+    return T0 + timedelta(hours=hours)
+
+
+def timed_game(hours=48, policy="auto", reminders=(24, 2), target=60, players=PLAYERS, seed=7) -> int:
+    return new_game(toygame.NAME, list(players), {"target": target}, seed=seed,
+                    deadline_hours=hours, policy=policy, reminders=list(reminders), now=T0)
+
+
+def sweep(hours: float):
+    return deadlines.sweep(at(hours))
+
+
+def rows(model, **where):
+    with read_session(get_engine()) as session:
+        query = select(model)
+        for key, value in where.items():
+            query = query.where(getattr(model, key) == value)
+        return list(session.exec(query))
+
+
+def outbox_kinds(game_id: int) -> list[tuple[int, str]]:
+    """(seat, kind) of every outbox row of the game, in order."""
+    with read_session(get_engine()) as session:
+        found = session.execute(
+            sa.select(Player.seat, Outbox.kind).join(Player, Player.id == Outbox.player_id)
+            .where(Outbox.game_id == game_id).order_by(Outbox.id)
+        ).all()
+    return [tuple(row) for row in found]
+
+
+def reminders_of(game_id: int) -> list[tuple[int, str]]:
+    return [(seat, kind) for seat, kind in outbox_kinds(game_id) if kind.startswith("reminder-")]
+
+
+def event_kinds(game_id: int) -> list[str]:
+    return [row.kind for row in sorted(rows(Event, game_id=game_id), key=lambda row: row.seq)]
+
+
+def deadline(game_id: int, seat: int) -> Deadline | None:
+    found = [row for row in rows(Deadline, game_id=game_id) if row.seat == seat]
+    return found[0] if found else None
+
+
+def clock(game_id: int) -> GameClock:
+    return rows(GameClock, game_id=game_id)[0]
+
+
+def journal_kinds(game_id: int) -> list[str]:
+    return [entry.kind for entry in sorted(rows(JournalEntry, game_id=game_id), key=lambda e: e.id)]
+
+
+def utc(moment):
+    return deadlines.as_utc(moment) if moment is not None else None

@@ -1,0 +1,238 @@
+"""Riftforce Beyond by email: a 4-player team game and a solo game against the trainer, each played
+only through the emails (a real web server, a real Celery worker with beat, a real SMTP server),
+reusing the duel's stack.
+
+Each player has their own browser and acts only when an email arrives: on a turn email they follow
+the one-click link of the move the policy (tests/riftforce_helpers.py) chooses, or the email's
+link to their game page when that move is not among the links, then finish the turn's follow-up
+decisions on the page.  Checked: one turn email per new turn (a seat newly to act, or the solo
+player's next round), a partner email to the teammate whenever a team member's turn ends (not when
+it is the teammate's own turn), hand privacy between teammates in every email, page and the JSON
+API, and the game-over email to everyone.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections import Counter
+
+import pytest
+
+import engine
+from service import store
+from service.db import read_session
+from tests.e2e.browser import Browser, unescape
+from tests.riftforce_helpers import fast
+
+# The stack (web server, worker, SMTP sink) is the duel's fixture, not a copy of it.
+from tests.e2e.test_duel_by_email import PAGE_LINK, stack, text_of  # noqa: F401
+
+pytestmark = pytest.mark.slow
+
+RULES = engine.get("riftforce")
+CARD_ID = re.compile(r"\b[a-z]+-[567][a-d]\b")
+# A text email lists each one-click choice as "* <label>" with its link on the next line.
+CHOICE = re.compile(r"^\* (.+)\n  (https?://\S+/m/[A-Za-z0-9_.\-]+)$", re.MULTILINE)
+MAX_DECISIONS = 400  # a policy change that stalls a game fails here, not at the time limit
+
+
+class Table:
+    """One game played from the emails: the players' browsers, the counts and the checks."""
+
+    def __init__(self, stack, emails: dict[int, str], mode: str):
+        self.stack, self.emails, self.mode = stack, emails, mode
+        self.browsers = {seat: Browser() for seat in emails}
+        self.expected = {"turn": Counter(), "partner": Counter()}
+        self.received = {"turn": Counter(), "partner": Counter(), "game_over": Counter(),
+                         "invite": Counter()}
+        self.decisions = 0
+        self.via_link = 0
+        self.game_id = 0
+
+    def create(self, fields: dict) -> None:
+        creator = Browser()
+        start = creator.get(self.stack.base + "/")
+        created = creator.submit(start, start.forms()[0], {"game": "riftforce", **fields})
+        assert created.status == 200 and "has started" in created.text, created.text[:2000]
+        self.game_id = int(re.search(r"/games/(\d+)", created.url).group(1))
+        first = self.stack.api(self.game_id)
+        self.expected["turn"].update(first["to_act"])
+
+    # ---- what each seat may not see --------------------------------------------------------------
+
+    def events(self, after: int, upto: int) -> list:
+        with self.stack.app.app_context(), read_session(self.stack.app.extensions["riftpost.db"]) as session:
+            return [(row.actor, row.payload) for row in store.events(session, self.game_id, after, upto)
+                    if row.kind != "system"]
+
+    def hidden_from(self, seat: int | None, seq: int | None = None) -> set[str]:
+        """Every hand but the seat's own (a teammate's included) and every draw pile."""
+        state = self.stack.state(self.game_id, seq)
+        hidden = {c for pile in state["deck"] for c in pile}
+        return hidden | {c for s, hand in enumerate(state["hand"]) if s != seat for c in hand}
+
+    def check_no_leak(self, text: str, seat: int | None, seq: int | None = None, what: str = "") -> None:
+        leaked = set(CARD_ID.findall(text)) & self.hidden_from(seat, seq)
+        assert not leaked, f"{what} for seat {seat} shows hidden cards {leaked}"
+
+    # ---- playing -----------------------------------------------------------------------------------
+
+    def post_and_track(self, seat: int, page, form, choices=None):
+        """Submit a form; count the emails the change must cause (the rules, stated here apart from
+        service/notify.py): a turn email to each seat newly to act, and to the solo player whose own
+        move began their next turn; a partner email to each teammate of a seat whose turn ended,
+        unless it is that teammate's turn now."""
+        before_api = self.stack.api(self.game_id)
+        answer = self.browsers[seat].submit(page, form, choices)
+        self.decisions += 1
+        assert self.decisions <= MAX_DECISIONS, "the game does not end"
+        after_api = self.stack.api(self.game_id)
+        before, after = set(before_api["to_act"]), set(after_api["to_act"])
+        assert after_api["seq"] > before_api["seq"], answer.text[:1500]
+        if after_api["status"] != "active":
+            return answer
+        new = self.events(before_api["seq"], after_api["seq"])
+        assert {actor for actor, _ in new} == {seat}
+        for s in after - before:
+            self.expected["turn"][s] += 1
+        if before == after == {seat} and any(e["type"] == "turn" and e["seat"] == seat for _, e in new):
+            self.expected["turn"][seat] += 1
+        if self.mode == "team":
+            for ended in before - after:
+                for mate in self.emails:
+                    if mate != ended and mate % 2 == ended % 2 and mate not in after:
+                        self.expected["partner"][mate] += 1
+        return answer
+
+    def take_turn(self, seat: int, body: str) -> None:
+        browser = self.browsers[seat]
+        turns = self.expected["turn"][seat]
+        links = dict(CHOICE.findall(body))
+        assert links, body
+        state = self.stack.state(self.game_id)
+        move = fast(state, seat, RULES.legal_moves(state, seat))
+        label = RULES.describe_move(move, state)
+        if label in links:  # the one-click link: GET the confirm page (safe), POST its form
+            seq = self.stack.api(self.game_id)["seq"]
+            confirm = browser.get(links[label])
+            assert confirm.status == 200 and "confirm your move" in confirm.text
+            assert self.stack.api(self.game_id)["seq"] == seq, "a GET changed the game"
+            self.check_no_leak(confirm.text, seat, what="a confirm page")
+            page = self.post_and_track(seat, confirm, confirm.forms()[0])
+            self.via_link += 1
+        else:
+            page = browser.get(PAGE_LINK.search(body).group(0))
+            assert page.status == 200 and "It is your turn" in page.text
+        # The turn's follow-up decisions on the player page, until the turn is over: in solo the
+        # page then offers the next round's moves at once, but the player waits for its email.
+        while page is not None and self.expected["turn"][seat] == turns:
+            page = self.choose_on_page(seat, page)
+
+    def choose_on_page(self, seat: int, page):
+        """Make the policy's decision with the page's move form; None when the page offers none."""
+        assert page.status == 200, page.text[:1500]
+        self.check_no_leak(page.text, seat, what="the player page")
+        forms = [f for f in page.forms() if "move" in f.radios]
+        if not forms:
+            return None
+        state = self.stack.state(self.game_id)
+        move = fast(state, seat, RULES.legal_moves(state, seat))
+        values = {json.dumps(json.loads(unescape(v)), sort_keys=True): v for v in forms[0].radios["move"]}
+        chosen = values[json.dumps(move, sort_keys=True)]
+        return self.post_and_track(seat, page, forms[0], {"move": chosen})
+
+    def play(self, time_limit: float) -> None:
+        deadline = time.monotonic() + time_limit
+        processed = 0
+        seats = len(self.emails)
+        while not (sum(self.received["game_over"].values()) == seats
+                   and self.stack.api(self.game_id)["status"] == "finished"):
+            assert time.monotonic() < deadline, (
+                f"the game did not finish in time: {self.decisions} decisions, {self.received}")
+            messages = self.stack.sink.messages()
+            if len(messages) == processed:
+                time.sleep(0.05)
+                continue
+            message = messages[processed]
+            processed += 1
+            seat = next(s for s, address in self.emails.items() if address in message["To"])
+            subject = message["Subject"]
+            assert subject.startswith(f"[Riftforce #{self.game_id}] ")
+            body = text_of(message)
+            found = re.search(r"\.s(\d+)@", message["Message-ID"])
+            self.check_no_leak(body, seat, int(found.group(1)) if found else None, f"email {subject!r}")
+            if "Game over" in subject:
+                self.received["game_over"][seat] += 1
+            elif "Your partner" in subject:
+                self.received["partner"][seat] += 1
+                assert message["In-Reply-To"] and "What your partner did:" in body
+                assert "- Your partner " in body or "- Your team " in body
+            elif "invited" in subject:
+                self.received["invite"][seat] += 1
+            else:
+                assert subject.endswith("Your turn"), subject
+                self.received["turn"][seat] += 1
+                assert seat in self.stack.api(self.game_id)["to_act"]
+                if self.mode == "solo" and self.received["turn"][seat] >= 3:
+                    # After the keep-4 setup and the first action: what the trainer did.
+                    assert "What happened since your last turn:" in body
+                    assert "- The trainer carries out its plan:" in body
+                self.take_turn(seat, body)
+                spectator = json.dumps(self.stack.api(self.game_id))
+                self.check_no_leak(spectator, None, what="the JSON API")
+                assert "example.org" not in spectator
+        time.sleep(1.0)  # nothing more may arrive: no duplicate sends after the end
+        assert len(self.stack.sink.messages()) == processed
+        ids = [m["Message-ID"] for m in self.stack.sink.messages()]
+        assert len(ids) == len(set(ids))
+
+
+@pytest.mark.parametrize("stack", [pytest.param("redis", marks=pytest.mark.redis)], indirect=True)
+def test_a_four_player_team_game_played_from_the_emails(stack):
+    started = time.monotonic()
+    names = ["Ann", "Bob", "Cat", "Dan"]
+    emails = {seat: f"{names[seat].lower()}@example.org" for seat in range(4)}
+    table = Table(stack, emails, "team")
+    fields = {"mode": "team", "seed": "11"}
+    for seat in emails:
+        fields.update({f"name{seat}": names[seat], f"email{seat}": emails[seat]})
+    table.create(fields)
+    table.play(time_limit=110)
+
+    final = stack.api(table.game_id)
+    result = final["result"]
+    assert final["status"] == "finished" and final["to_act"] == []
+    assert max(t["score"] for t in result["teams"]) >= 12
+    winners = set(result["winners"])
+    assert winners in ({0, 2}, {1, 3})  # a team wins together
+    assert table.received["invite"] == Counter({0: 1, 1: 1, 2: 1, 3: 1})
+    assert table.received["game_over"] == Counter({0: 1, 1: 1, 2: 1, 3: 1})
+    assert table.received["turn"] == table.expected["turn"]  # exactly one per new turn
+    assert table.received["partner"] == table.expected["partner"]
+    assert all(table.received["partner"][seat] >= 5 for seat in emails)
+    assert sum(table.received["turn"].values()) >= 30 and table.via_link >= 10
+    print(f"team #{table.game_id}: {table.decisions} decisions, turn emails {dict(table.received['turn'])}, "
+          f"partner emails {dict(table.received['partner'])}, result {result['score_list']}, "
+          f"{time.monotonic() - started:.1f}s")
+
+
+@pytest.mark.parametrize("stack", ["embedded"], indirect=True)
+def test_a_solo_game_against_the_trainer_played_from_the_emails(stack):
+    started = time.monotonic()
+    table = Table(stack, {0: "sol@example.org"}, "solo")
+    table.create({"mode": "solo", "name0": "Sol", "email0": "sol@example.org", "seed": "8",
+                  "stars5": "2", "stars6": "1", "stars7": "1", "and_number": "6", "and_end": "A"})
+    assert stack.state(table.game_id)["options"]["and"] == {"number": 6, "end": "A"}
+    table.play(time_limit=110)
+
+    final = stack.api(table.game_id)
+    assert final["status"] == "finished" and final["to_act"] == []
+    result = final["result"]
+    assert max(result["score_list"][0], result["trainer"]) >= 12
+    assert table.received["turn"] == table.expected["turn"]
+    assert table.received["turn"][0] >= 8  # the keep-4 setup, then one per round
+    assert table.received["game_over"] == Counter({0: 1}) and table.received["partner"] == Counter()
+    print(f"solo #{table.game_id}: {table.decisions} decisions, {table.received['turn'][0]} turn emails, "
+          f"you {result['score_list'][0]} - trainer {result['trainer']}, {time.monotonic() - started:.1f}s")

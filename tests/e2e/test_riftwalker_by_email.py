@@ -1,0 +1,170 @@
+"""A whole 3-player Riftwalker game played only through the emails: a real web server, a real Celery
+worker (with beat) and a real SMTP server (aiosmtpd), reusing the Riftforce duel's stack.
+
+Riftwalker is the service's first game for more than two seats, and the first where a seat other
+than the one whose turn it is must decide mid-turn (Flooded Causeway: each opponent discards a card
+of their choice), so this test is about turn emails going to the right seat exactly once per change
+of the seat to act, about every seat's hidden cards, and about the game reaching its end by email.
+
+The embedded broker only: the Riftforce duel already runs the same stack on Redis.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+import time
+from collections import Counter
+
+import pytest
+
+from tests.e2e.browser import Browser, unescape
+from tests.riftwalker_helpers import RULES, Secrets, choose
+
+# The stack (web server, worker, SMTP sink) is the duel's fixture, not a copy of it.
+from tests.e2e.test_duel_by_email import MOVE_LINK, PAGE_LINK, stack, text_of  # noqa: F401
+
+pytestmark = pytest.mark.slow
+
+EMAILS = {0: "ann@example.org", 1: "bob@example.org", 2: "cy@example.org"}
+NAMES = {0: "Ann", 1: "Bob", 2: "Cy"}
+# With this seed and the policy of tests/riftwalker_helpers.py the game ends by score after about 260 decisions and 56
+# turn emails, and Flooded Causeway makes opponents discard mid-turn six times.
+SEED = 45
+MAX_DECISIONS = 600  # a policy change that stalls the game fails here, not at the time limit
+# A text email lists each one-click choice as "* <label>" with its link on the next line.
+CHOICE = re.compile(r"^\* (.+)\n  (https?://\S+/m/[A-Za-z0-9_.\-]+)$", re.MULTILINE)
+
+
+def seat_of(message) -> int:
+    return next(seat for seat, address in EMAILS.items() if address in message["To"])
+
+
+@pytest.mark.parametrize("stack", ["embedded"], indirect=True)
+def test_a_whole_three_player_riftwalker_game_played_from_the_emails(stack):
+    started = time.monotonic()
+    browsers = {seat: Browser() for seat in EMAILS}
+
+    creator = Browser()
+    start = creator.get(stack.base + "/")
+    assert "Riftwalker (2–4 players)" in start.text
+    fields = {"game": "riftwalker", "seed": str(SEED)}
+    for seat in EMAILS:
+        fields.update({f"name{seat}": NAMES[seat], f"email{seat}": EMAILS[seat]})
+    created = creator.submit(start, start.forms()[0], fields)
+    assert created.status == 200 and "has started" in created.text
+    game_id = int(re.search(r"/games/(\d+)", created.url).group(1))
+    secrets = Secrets(stack.app, game_id)
+
+    first = stack.api(game_id)
+    expected_turn_emails = Counter(first["to_act"])
+    received_turn_emails: Counter = Counter()
+    mid_turn = Counter()  # turn emails to a seat deciding inside another seat's turn
+    game_over = {}
+    processed = decisions = 0
+    via = Counter()
+    deadline = time.monotonic() + 240
+
+    def post_and_track(browser, page, form, choices=None):
+        nonlocal decisions
+        before = set(stack.api(game_id)["to_act"])
+        answer = browser.submit(page, form, choices)
+        decisions += 1
+        assert decisions <= MAX_DECISIONS, "the game does not end"
+        after = stack.api(game_id)
+        state = stack.state(game_id)
+        for seat in set(after["to_act"]) - before:
+            expected_turn_emails[seat] += 1
+            if state["turn"]["seat"] != seat:
+                mid_turn[seat] += 1
+        return answer
+
+    while not (len(game_over) == len(EMAILS) and stack.api(game_id)["status"] == "finished"):
+        assert time.monotonic() < deadline, "the game did not finish in time"
+        messages = stack.sink.messages()
+        if len(messages) == processed:
+            time.sleep(0.05)
+            continue
+        message = messages[processed]
+        processed += 1
+        seat = seat_of(message)
+        subject = message["Subject"]
+        assert subject.startswith(f"[Riftwalker #{game_id}] ")
+        body = text_of(message)
+        found = re.search(r"\.s(\d+)@", message["Message-ID"])  # invitations: the setup position
+        secrets.check(body, seat, int(found.group(1)) if found else first["seq"], "an email")
+        if "Game over" in subject:
+            game_over[seat] = body
+            continue
+        if "Your turn" not in subject:
+            continue
+        received_turn_emails[seat] += 1
+        browser = browsers[seat]
+        plain = message.get_body(preferencelist=("plain",)).get_content()
+        links = dict(CHOICE.findall(plain))
+        assert links and PAGE_LINK.search(plain)
+        assert set(MOVE_LINK.findall(plain)) == set(links.values())
+
+        if sum(received_turn_emails.values()) == 1:
+            # The leak check has teeth: this seat's own page, judged as another seat's, leaks.
+            own_page = browser.get(PAGE_LINK.search(plain).group(0))
+            with pytest.raises(AssertionError, match="names hidden cards"):
+                secrets.check(own_page.text, (seat + 1) % len(EMAILS), what="(self-test) a page")
+
+        state = stack.state(game_id)
+        assert stack.api(game_id)["to_act"] == [seat]
+        move = choose(state, seat, RULES.legal_moves(state, seat))
+        label = RULES.describe_move(move, state)
+        if label in links:  # the one-click way: GET the link (safe), confirm with the POST
+            seq = stack.api(game_id)["seq"]
+            confirm = browser.get(links[label])
+            assert confirm.status == 200 and "confirm your move" in confirm.text and label in html.unescape(confirm.text)
+            assert stack.api(game_id)["seq"] == seq, "a GET changed the game"
+            secrets.check(confirm.text, seat, what="a confirm page")
+            page = post_and_track(browser, confirm, confirm.forms()[0])
+            via["link"] += 1
+        else:  # more choices than an email carries: the page link from the same email
+            page = browser.get(PAGE_LINK.search(plain).group(0))
+            via["page"] += 1
+            page = _play_on_page(page, move, browser, post_and_track)
+        assert page.status == 200, page.text[:500]
+
+        # The rest of the turn (or of this seat's mid-turn decision) on the player page.
+        while True:
+            secrets.check(page.text, seat, what="the player page")
+            if not any("move" in f.radios for f in page.forms()):
+                break
+            state = stack.state(game_id)
+            page = _play_on_page(page, choose(state, seat, RULES.legal_moves(state, seat)), browser, post_and_track)
+            assert page.status == 200, page.text[:500]
+
+        spectator = stack.api(game_id)
+        for viewer in (None, *EMAILS):
+            secrets.check(json.dumps(spectator), viewer, spectator["seq"], "the JSON API")
+
+    final = stack.api(game_id)
+    elapsed = time.monotonic() - started
+    print(f"riftwalker #{game_id}: seq {final['seq']}, {decisions} decisions ({dict(via)} from emails), "
+          f"turn emails {dict(received_turn_emails)} (mid-turn {dict(mid_turn)}), {processed} emails, "
+          f"scores {final['result']['scores']}, {elapsed:.1f} s")
+    assert final["status"] == "finished" and final["to_act"] == [] and final["result"]["winners"]
+    assert received_turn_emails == expected_turn_emails  # exactly one per change of the seat to act
+    assert sum(mid_turn.values()) >= 2, "no opponent had to decide inside another seat's turn"
+    assert set(game_over) == set(EMAILS)
+    for seat, body in game_over.items():  # everyone's game-over email names everyone's score
+        for other, score in final["result"]["scores"].items():
+            assert f"{NAMES[int(other)]}: {score}" in body
+    spectator_page = creator.get(f"{stack.base}/games/{game_id}")
+    assert spectator_page.status == 200 and "The game is over" in spectator_page.text
+    secrets.check(spectator_page.text, None, what="the spectator page")
+    time.sleep(1.0)  # nothing more may arrive: no duplicate sends after the end
+    assert len(stack.sink.messages()) == processed
+
+
+def _play_on_page(page, move, browser, post_and_track):
+    """Submit the player page's move form with `move` (which must be one of its radio buttons)."""
+    form = next(f for f in page.forms() if "move" in f.radios)
+    values = {json.dumps(json.loads(unescape(v)), sort_keys=True): v for v in form.radios["move"]}
+    value = values[json.dumps(move, sort_keys=True)]
+    return post_and_track(browser, page, form, {"move": value})

@@ -1,0 +1,69 @@
+"""The player page in a real browser (Debian's Chromium) with JavaScript switched off: the board is
+readable, every choice has a label, and a move is made with the keyboard alone."""
+
+from __future__ import annotations
+
+import shutil
+import threading
+
+import pytest
+from werkzeug.serving import make_server
+
+from service import links, new_game
+from tests.conftest import make_app
+from tests.service import toygame
+from tests.services import free_port
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(shutil.which("chromium") is None, reason="Debian's chromium is not installed"),
+]
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args():
+    return {
+        "executable_path": CHROMIUM,
+        "args": ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
+    }
+
+
+@pytest.fixture
+def browser_context_args(browser_context_args):
+    return {**browser_context_args, "java_script_enabled": False}
+
+
+@pytest.fixture
+def live(tmp_path, migrated_sqlite):
+    db = tmp_path / "app.sqlite"
+    shutil.copy(migrated_sqlite, db)
+    port = free_port()
+    app = make_app(tmp_path, f"sqlite:///{db}", BASE_URL=f"http://127.0.0.1:{port}", TESTING=False)
+    server = make_server("127.0.0.1", port, app, threaded=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield app
+    server.shutdown()
+
+
+def test_a_move_with_the_keyboard_and_no_javascript(live, page):
+    with live.app_context():
+        game_id = new_game(toygame.NAME, [("Ann", "a@example.org"), ("Bob", "b@example.org")], seed=4)
+        url = live.config["BASE_URL"] + f"/p/{links.player_token(1)}"
+    page.goto(url)
+    assert page.get_by_role("heading", level=1).inner_text().startswith(f"Toy #{game_id}")
+    assert page.get_by_text("It is your turn.").is_visible()
+    radios = page.get_by_role("radio")
+    assert radios.count() == 3
+    for index in range(3):  # every choice is labelled
+        label = radios.nth(index).evaluate("el => el.labels[0].innerText")
+        assert label.strip().startswith("Play k")
+    radios.first.focus()
+    page.keyboard.press("Space")
+    page.keyboard.press("Tab")
+    with page.expect_navigation():  # the POST, then the redirect back to the page
+        page.keyboard.press("Enter")
+    assert page.get_by_text("Your move was recorded.").is_visible()
+    assert page.get_by_role("radio", name="End your turn", exact=True).is_visible()

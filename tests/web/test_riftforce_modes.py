@@ -1,0 +1,294 @@
+"""Riftforce team play (3-4 players) and solo against the trainer in the service: the start form's
+and the CLI's options with their validation, the board pages per seat and for spectators (no hand
+but one's own, a teammate's included), and the emails the modes add (partner emails, the solo
+player's turn emails with what the trainer did)."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+
+import pytest
+from sqlmodel import select
+
+import engine
+from service import links, mail, new_game, store
+from service.db import get_engine, read_session
+from service.models import Outbox, Player
+from tests.riftforce_helpers import fast
+from tests.service.helpers import current, outbox_rows, play_one
+from tests.web.pages import csrf_token, move_values, text
+
+RULES = engine.get("riftforce")
+FOUR = [("Ann", "ann@example.org"), ("Bob", "bob@example.org"), ("Cat", "cat@example.org"),
+        ("Dan", "dan@example.org")]
+CARD_ID = re.compile(r"\b[a-z]+-[567][a-d]\b")
+
+
+def play_until(game_id, stop, limit=400):
+    for _ in range(limit):
+        game, state = current(game_id)
+        if stop(game, state):
+            return game, state
+        seat = game.to_act[0]
+        play_one(game_id, lambda moves, s=state, seat=seat: fast(s, seat, moves))
+    raise AssertionError("the game did not get there")
+
+
+def seats(game_id) -> list[Player]:
+    with read_session(get_engine()) as session:
+        return list(session.exec(select(Player).where(Player.game_id == game_id).order_by(Player.seat)))
+
+
+def hand_section(page: str) -> str:
+    found = re.search(r"Your hand \(\d+\)</h3>(.*?)</(ul|p)>", page, re.S)
+    return found.group(1) if found else ""
+
+
+def names_of(cards) -> list[str]:
+    view = [f"{c.split('-')[0].capitalize()} {c.split('-')[1][0]}" for c in cards]
+    return sorted(view)
+
+
+# ---- creation: the form and the CLI ---------------------------------------------------------------
+
+def form_data(client, **fields):
+    data = {"csrf_token": csrf_token(text(client.get("/games/new"))), "game": "riftforce"}
+    data.update(fields)
+    return data
+
+
+def test_start_form_offers_the_modes_and_creates_team_and_solo_games(client):
+    page = text(client.get("/games/new"))
+    for needle in ('name="mode"', "Team play (3 or 4 players)", "Solo against the trainer (1 player)",
+                   'name="stars6"', "unverified card text", 'name="and_number"', 'name="and_end"',
+                   'name="trainer_fire"', "tick exactly 4, or none for a random 4"):
+        assert needle in page, needle
+    assert '<label for="stars5">' in page and '<label for="and_end">' in page  # labelled controls
+
+    team = client.post("/games/new", data=form_data(
+        client, mode="team", **{f"email{i}": e for i, (_, e) in enumerate(FOUR)}))
+    assert team.status_code == 303, text(team)
+    team_id = int(team.headers["Location"].split("/")[-2])
+    assert current(team_id)[0].options == {"mode": "team"}
+
+    three = client.post("/games/new", data=form_data(
+        client, mode="team", **{f"email{i}": e for i, (_, e) in enumerate(FOUR[:3])}))
+    assert three.status_code == 303
+
+    solo = client.post("/games/new", data=form_data(
+        client, mode="solo", email0="sol@example.org", stars5="2", stars6="4", stars7="1",
+        and_number="6", and_end="B", trainer_fire="on", trainer_water="on", trainer_ice="on",
+        trainer_plant="on", seed="9"))
+    assert solo.status_code == 303, text(solo)
+    game, state = current(int(solo.headers["Location"].split("/")[-2]))
+    assert game.options == {"mode": "solo", "stars": {"5": 2, "6": 4, "7": 1},
+                            "and": {"number": 6, "end": "B"},
+                            "trainer_guilds": ["fire", "water", "ice", "plant"]}
+    assert state["draft"]["trainer"] == ["fire", "water", "ice", "plant"]
+
+    # No trainer guild ticked: a random 4; the & card left at None: no & card.
+    random_solo = client.post("/games/new", data=form_data(client, mode="solo", email0="s@example.org"))
+    assert random_solo.status_code == 303
+    game, state = current(int(random_solo.headers["Location"].split("/")[-2]))
+    assert game.options == {"mode": "solo"} and len(state["draft"]["trainer"]) == 4
+
+    # The options box still works and wins over the fields.
+    typed = client.post("/games/new", data=form_data(
+        client, mode="duel", email0="s@example.org", options="mode=solo\nstars.7=3\n"))
+    assert typed.status_code == 303, text(typed)
+    assert current(int(typed.headers["Location"].split("/")[-2]))[0].options == {
+        "mode": "solo", "stars": {"7": 3}}
+
+
+def test_start_form_rejects_bad_mode_settings_with_reasons(client):
+    two = {"email0": "a@example.org", "email1": "b@example.org"}
+    cases = [
+        (dict(mode="team", **two), "Team play is for 3 or 4 players; you entered 2 email addresses"),
+        (dict(mode="solo", **two), "Solo against the trainer is for 1 player; you entered 2"),
+        (dict(email0="a@example.org"), "The duel is for 2 players; you entered 1 email address."),
+        (dict(mode="quest", **two), "Choose a Riftforce mode: duel, team or solo"),
+        (dict(mode="solo", email0="a@example.org", trainer_fire="on", trainer_ice="on"),
+         "Choose exactly 4 guilds for the trainer, or none for a random 4 (you chose 2)"),
+        (dict(mode="solo", email0="a@example.org", stars5="9"), "must be 1 to 4 stars"),
+        (dict(mode="solo", email0="a@example.org", and_number="8"), "The &amp; card goes on the 5s"),
+        # The engine's own reasons (IllegalMove bad_options) for what the options box lets through.
+        (dict(mode="solo", email0="a@example.org", options="stars.5=9"), "stars: {"),
+        (dict(mode="solo", email0="a@example.org", options="trainer_guilds=fire,fire,ice,air"),
+         "trainer_guilds: 4 different guild names"),
+        (dict(mode="team", options="guilds=base", **{f"email{i}": e for i, (_, e) in enumerate(FOUR)}),
+         "team play takes no options"),
+    ]
+    for fields, reason in cases:
+        response = client.post("/games/new", data=form_data(client, **fields))
+        assert response.status_code == 422, fields
+        shown = text(response)
+        assert html.unescape(reason) in html.unescape(shown), (fields, shown[shown.find("problem"):][:400])
+        # The page keeps what was chosen.
+        if fields.get("mode") in ("team", "solo"):
+            assert f'<option value="{fields["mode"]}" selected>' in shown
+    assert outbox_rows() == []
+
+
+def test_cli_creates_team_and_solo_games_with_convenient_options(app):
+    runner = app.test_cli_runner()
+    result = runner.invoke(args=["new-game", "riftforce", *[f"{n}={e}" for n, e in FOUR],
+                                 "--option", "mode=team"])
+    assert result.exit_code == 0, result.output
+    assert current(int(result.output))[0].options == {"mode": "team"}
+    result = runner.invoke(args=[
+        "new-game", "riftforce", "Sol=sol@example.org", "--option", "mode=solo",
+        "--option", "stars.5=2", "--option", "stars.6=1", "--option", "stars.7=3",
+        "--option", "and.number=6", "--option", "and.end=A",
+        "--option", "trainer_guilds=fire,water,ice,plant"])
+    assert result.exit_code == 0, result.output
+    assert current(int(result.output))[0].options == {
+        "mode": "solo", "stars": {"5": 2, "6": 1, "7": 3}, "and": {"number": 6, "end": "A"},
+        "trainer_guilds": ["fire", "water", "ice", "plant"]}
+    result = runner.invoke(args=["new-game", "riftforce", "s@example.org", "--option", "mode=solo",
+                                 "--option", 'stars={"5": 4}', "--option", "trainer_guilds=random"])
+    assert result.exit_code == 0, result.output
+    assert current(int(result.output))[0].options == {"mode": "solo", "stars": {"5": 4}}
+    bad = runner.invoke(args=["new-game", "riftforce", "a@example.org", "b@example.org",
+                              "--option", "mode=team"])
+    assert bad.exit_code != 0 and "team play is for 3 or 4 players" in bad.output
+    bad = runner.invoke(args=["new-game", "riftforce", "a@example.org", "--option", "mode=solo",
+                              "--option", "stars.6=5"])
+    assert bad.exit_code != 0 and "stars:" in bad.output
+
+
+# ---- the boards --------------------------------------------------------------------------------------
+
+@pytest.fixture
+def team_game(app):
+    game_id = new_game("riftforce", FOUR, {"mode": "team"}, seed=11)
+    # Past the draft and a few actions, so every seat has a hand and the rift has elementals.
+    play_until(game_id, lambda game, state: state["phase"] == "play" and sum(state["actions"]) >= 6)
+    return game_id
+
+
+def test_team_pages_per_seat_show_zones_teams_order_and_only_the_own_hand(client, team_game):
+    game, state = current(team_game)
+    for player in seats(team_game):
+        me = player.seat
+        page = text(client.get(f"/p/{links.player_token(player.id)}"))
+        for needle in ("Green zone", "Grey zone", "Location 6", "Turn order", "Your team (",
+                       "The opposing team (", "Position 4:"):
+            assert needle in page, (me, needle)
+        partner = (me + 2) % 4
+        assert f"Your partner is <strong>{FOUR[partner][0]}</strong>" in page
+        assert names_of(state["hand"][me]) == sorted(
+            re.sub(r" \(.*", "", x) for x in re.findall(r"<li>(.*?)</li>", hand_section(page)))
+        others = {c for s in range(4) if s != me for c in state["hand"][s]}
+        others |= {c for s in range(4) for c in state["deck"][s]}
+        assert not set(CARD_ID.findall(page)) & others, me
+        for value in move_values(page):  # the moves name only the own hand and the board
+            assert not set(CARD_ID.findall(value)) & others
+        order = state["order"]
+        current_pos = re.search(r'<li aria-current="step">Position (\d)', page)
+        assert current_pos and int(current_pos.group(1)) == state["pos"] + 1
+        assert order  # the positions are listed in the order card's order
+        for pos, seat in enumerate(order, start=1):
+            who = "You" if seat == me else (f"Your partner {FOUR[seat][0]}" if seat % 2 == me % 2
+                                            else FOUR[seat][0])
+            assert f"Position {pos}: {who}" in page, (me, pos, who)
+
+    spectator = text(client.get(f"/games/{team_game}"))
+    assert "Team 1 (Ann and Cat)" in spectator and "Team 2 (Bob and Dan)" in spectator
+    assert "Your hand" not in spectator and "Your partner" not in spectator
+    hidden = {c for s in range(4) for c in state["hand"][s] + state["deck"][s]}
+    assert not set(CARD_ID.findall(spectator)) & hidden
+    api = client.get(f"/api/games/{team_game}").get_json()
+    assert api["view"]["hand"] is None and api["view"]["mode"] == "team"
+    assert not set(CARD_ID.findall(json.dumps(api))) & hidden
+    assert "example.org" not in json.dumps(api)
+
+
+def test_three_player_page_names_the_lone_player(client, app):
+    game_id = new_game("riftforce", FOUR[:3], {"mode": "team"}, seed=4)
+    play_until(game_id, lambda game, state: state["phase"] == "play")
+    bob = seats(game_id)[1]
+    page = text(client.get(f"/p/{links.player_token(bob.id)}"))
+    assert "You play alone against a team of two, and check all six locations." in page
+    assert "Position 2: You" in page and "Position 4: You" in page
+    assert "positions 2 and 4; checks all six locations" in page
+
+
+def test_solo_board_shows_the_trainer_plans_challenges_and_the_and_card(client, app):
+    game_id = new_game("riftforce", [("Sol", "sol@example.org")],
+                       {"mode": "solo", "stars": {"5": 3, "6": 4, "7": 2}, "and": {"number": 7, "end": "B"}},
+                       seed=3)
+    draft = text(client.get(f"/p/{links.player_token(seats(game_id)[0].id)}"))
+    assert "Setup: keep 4 summoners" in draft and "Kept so far: none yet (0 of 4)" in draft
+    play_until(game_id, lambda game, state: state["phase"] == "play" and state["actions"][0] >= 2)
+    game, state = current(game_id)
+    sol = seats(game_id)[0]
+    page = text(client.get(f"/p/{links.player_token(sol.id)}"))
+    spectator = text(client.get(f"/games/{game_id}"))
+    for shown in (page, spectator):
+        assert "Solo against the trainer." in shown and "the trainer" in shown
+        assert "The trainer&#39;s bots" in shown or "The trainer's bots" in shown
+        assert "★★★★</span> (4 stars)" in shown and "<strong>Unverified</strong>" in shown
+        assert shown.count("<strong>Unverified</strong>") == 1  # only 6 at 4 stars
+        assert "&amp; card, end B" in shown and "Remove 1 damage from any bot" in shown
+        assert "Next plan (face up):" in shown and RULES.view(state, None)["plan"]["next"]["words"] in html.unescape(shown)
+        assert "placeholder plan deck" in shown
+        hidden = set(state["deck"][0]) | set(state["deck"][1])
+        assert not set(CARD_ID.findall(shown)) & hidden
+    assert "Your hand (" in page and "Your hand" not in spectator
+    assert not set(CARD_ID.findall(spectator)) & set(state["hand"][0])
+
+
+# ---- emails ---------------------------------------------------------------------------------------
+
+def rendered(row: Outbox):
+    with read_session(get_engine()) as session:
+        message = mail.build(session, session.get(Outbox, row.id))
+    parts = [p.get_content() for p in message.walk() if p.get_content_maintype() == "text"]
+    return message, "\n".join(parts)
+
+
+def test_team_partners_hear_what_their_partner_did_and_never_see_their_hand(app):
+    game_id = new_game("riftforce", FOUR, {"mode": "team"}, seed=11)
+    play_until(game_id, lambda game, state: state["phase"] == "play" and sum(state["actions"]) >= 8)
+    rows = outbox_rows(game_id)
+    partner_rows = [r for r in rows if r.kind == "partner"]
+    assert partner_rows
+    by_id = {p.id: p for p in seats(game_id)}
+    for row in partner_rows[-4:]:
+        message, body = rendered(row)
+        seat = by_id[row.player_id].seat
+        partner = (seat + 2) % 4
+        assert message["Subject"].endswith(f"Your partner {FOUR[partner][0]} has played")
+        assert message["In-Reply-To"]  # in the player's game thread
+        assert "Your partner" in body and "What your partner did" in body
+        with read_session(get_engine()) as session:
+            state, _ = store.load_state(session, store.get_game(session, game_id), row.seq)
+        assert not set(CARD_ID.findall(body)) & set(state["hand"][partner] + state["deck"][partner])
+        # Not the partner's turn now: whose it is gets the turn email instead.
+        turn_now = {by_id[r.player_id].seat for r in rows if r.kind == "turn" and r.seq == row.seq}
+        assert seat not in turn_now
+    # One partner email per ended turn of a team member (draft picks included), to the teammate.
+    with read_session(get_engine()) as session:
+        actors = [row.actor for row in store.events(session, game_id) if row.actor is not None]
+    ended_turns = sum(1 for a, b in zip(actors, actors[1:]) if a != b)
+    ended_turns += actors[-1] not in current(game_id)[0].to_act  # the last turn, if it is over
+    assert len(partner_rows) == ended_turns
+
+
+def test_solo_player_gets_a_turn_email_each_round_with_what_the_trainer_did(app):
+    game_id = new_game("riftforce", [("Sol", "sol@example.org")], {"mode": "solo"}, seed=8)
+    play_until(game_id, lambda game, state: state["phase"] == "play" and state["actions"][0] >= 3)
+    game, state = current(game_id)
+    turns = [r for r in outbox_rows(game_id) if r.kind == "turn"]
+    # The first turn (the setup's keep-4), then one per turn the engine starts (after the draft,
+    # then after each round of the player's action and the trainer's plan).
+    with read_session(get_engine()) as session:
+        started = [row for row in store.events(session, game_id) if row.payload["type"] == "turn"]
+    assert len(started) >= 3 and len(turns) == 1 + len(started)
+    assert [r.seq for r in turns[1:]] == [row.seq for row in started]
+    message, body = rendered(turns[-1])
+    assert message["Subject"].endswith("Your turn")
+    assert "The trainer carries out its plan" in body
+    assert "You played" in body or "You checked" in body or "You discarded" in body

@@ -1,0 +1,170 @@
+"""Riftwalker in the service: its board on the player, spectator and confirm pages (all derived from
+`view`, so no seat sees another's hand, the rift deck or a face-down card beneath a rift it may not
+see), its game over with the engine's string seat keys, and starting 2- to 4-player games from the
+web form and the CLI."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from sqlmodel import select
+
+from service import handle, links, new_game
+from service.db import get_engine, read_session
+from service.models import Player
+from tests.riftwalker_helpers import RULES, Secrets, choose
+from tests.service.helpers import current, outbox_rows
+from tests.web.pages import csrf_token, move_values, text
+
+PLAYERS = [("Ann", "ann@example.org"), ("Bob", "bob@example.org"), ("Cy", "cy@example.org")]
+
+
+def players(game_id):
+    with read_session(get_engine()) as session:
+        return list(session.exec(select(Player).where(Player.game_id == game_id).order_by(Player.seat)))
+
+
+def plain(page: str) -> str:
+    """The page's words without tags, whitespace collapsed: what a screen reader reads out."""
+    import html
+
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
+
+
+def elements(card) -> str:
+    return "any element" if card["elements"] == ["*"] else " or ".join(card["elements"])
+
+
+def play_until(game_id, reached, limit=400):
+    for _ in range(limit):
+        game, state = current(game_id)
+        if reached(state):
+            return state
+        seat = game.to_act[0]
+        handle(game_id, seat, choose(state, seat, RULES.legal_moves(state, seat)), game.seq)
+    raise AssertionError("the position was not reached")
+
+
+def face_down_beneath(state):
+    return [(owner, rift, b) for owner, rifts in enumerate(state["explored"]) for rift in rifts
+            for b in rift["beneath"] if b["face"] == "down"]
+
+
+def test_board_for_each_player_and_a_spectator_shows_everything_public_and_hides_the_rest(client, app):
+    game_id = new_game("riftwalker", PLAYERS, seed=3)
+    # Seed 3: after a few dozen decisions someone has a face-down card beneath a rift (Shadowlands)
+    # and rifts were burst, at rest between two turns' decisions.
+    state = play_until(game_id, lambda s: face_down_beneath(s) and sum(map(len, s["scored"])) >= 2
+                       and not s["stack"])
+    secrets = Secrets(app, game_id)
+    seats = players(game_id)
+    pages = {p.seat: text(client.get(f"/p/{links.player_token(p.id)}")) for p in seats}
+    pages[None] = text(client.get(f"/games/{game_id}"))
+    owner, host, hidden = face_down_beneath(state)[0]
+
+    for seat, page in pages.items():
+        secrets.check(page, seat, what="the page")
+        words = plain(page)
+        view = RULES.view(state, seat)
+        # Accessible structure: headings, tables with captions and header cells, the grid's axes.
+        assert "<h3" in page and "<caption" in page and '<th scope="row"' in page and '<th scope="col"' in page
+        assert "The element grid" in words and "Top" in words and "Right" in words
+        for cell in view["grid"]:  # both faces of every card, and which one is up
+            assert f"Slot {cell['slot'] + 1} {cell['up']} face up {cell['down']} on the other face" in words
+        top = view["element_deck"]["top"]["faces"]
+        assert f"the top card is {top[0]} / {top[1]}" in words
+        assert f"Rift deck: {view['rift_deck']['size']} cards" in words
+        for entry in view["seats"]:
+            player = f"Player {entry['seat'] + 1}"
+            assert f"{entry['bursts']} of {view['threshold']} rifts burst; {entry['hand_size']} card" in words
+            for rift in entry["explored"]:
+                assert f"{rift['name']} {elements(rift)} {rift['value']} (" in words
+            if entry["explored"]:
+                assert f"{player}{' (you)' if entry['seat'] == seat else ''}: explored rifts" in words
+            for rift in entry["score_pile"]:
+                assert rift["name"] in words
+        if seat is None:
+            assert "Your hand" not in words and "(you)" not in words
+        else:
+            hand = view["seats"][seat]["hand"]
+            assert f"Your hand ({len(hand)})" in words and f"Player {seat + 1} (you)" in words
+            for card in hand:
+                assert f"{card['name']} {elements(card)}" in words and card["power"] in words
+        # The face-down card beneath: named only to the player who put it there and the host's owner.
+        seen = next(r for r in view["seats"][owner]["explored"] if r["id"] == host["id"])
+        shown = seen["beneath"][host["beneath"].index(hidden)]
+        if seat is not None and seat in (hidden["by"], owner):
+            assert shown["name"] and f"{shown['name']}, face down" in words
+        else:
+            assert f"a face-down card (put there by Player {hidden['by'] + 1}; hidden from you)" in words
+
+    # The seat to act sees its choices in words; the others see none.
+    game, state = current(game_id)
+    acting = game.to_act[0]
+    values = [json.loads(v) for v in move_values(pages[acting])]
+    assert values == RULES.legal_moves(state, acting)
+    for move in values:
+        assert RULES.describe_move(move, state).replace("'", "&#39;") in pages[acting]
+    assert all(not move_values(pages[s]) for s in pages if s != acting)
+
+    # A move link's confirm page shows the same board and hides the same cards.
+    mover = next(p for p in seats if p.seat == acting)
+    confirm = client.get(f"/m/{links.move_token(mover.id, game.seq, values[0])}")
+    assert confirm.status_code == 200
+    secrets.check(text(confirm), acting, what="the confirm page")
+    assert "The element grid" in text(confirm)
+
+    api = client.get(f"/api/games/{game_id}").get_json()
+    assert api["game"] == "riftwalker" and api["to_act"] == [acting] and all("hand" not in entry for entry in api["view"]["seats"])
+    secrets.check(json.dumps(api), None, what="the JSON API")
+
+
+def test_a_finished_game_shows_everyones_final_score_with_the_engines_string_seat_keys(client, app):
+    game_id = new_game("riftwalker", PLAYERS[:2], seed=3)
+    state = play_until(game_id, lambda s: s["over"], limit=1000)
+    result = RULES.result(state)
+    assert set(result["scores"]) == {"0", "1"}  # the engine's keys are strings; the pages cope
+    ann, bob = players(game_id)
+    spectator = plain(text(client.get(f"/games/{game_id}")))
+    page = plain(text(client.get(f"/p/{links.player_token(ann.id)}")))
+    for words in (spectator, page):
+        assert f"Scores: Ann {result['scores']['0']}, Bob {result['scores']['1']}." in words
+        assert "The game is over" in words and "Final scores (bonus points count only now)" in words
+        for seat in (0, 1):
+            assert f"{result['points'][seat]} points with bonus" in words
+    api = client.get(f"/api/games/{game_id}").get_json()
+    assert api["status"] == "finished" and api["result"]["scores"] == result["scores"]
+    Secrets(app, game_id).check(text(client.get(f"/p/{links.player_token(bob.id)}")), 1, what="the last page")
+
+
+@pytest.mark.parametrize("count", [2, 3, 4])
+def test_the_start_form_starts_riftwalker_for_two_to_four_players(client, count):
+    page = text(client.get("/"))
+    assert "Riftwalker (2–4 players)" in page
+    form = {"csrf_token": csrf_token(page), "game": "riftwalker", "seed": "11"}
+    for i in range(count):
+        form.update({f"name{i}": f"P{i}", f"email{i}": f"p{i}@example.org"})
+    response = client.post("/games/new", data=form)
+    assert response.status_code == 303
+    game_id = int(response.headers["Location"].split("/")[-2])
+    game, state = current(game_id)
+    assert game.name == "riftwalker" and state["players"] == count
+    kinds = [row.kind for row in outbox_rows(game_id)]
+    assert kinds.count("invite") == count and kinds.count("turn") == 1
+
+
+def test_the_start_form_and_the_cli_refuse_riftwalker_for_one_or_with_options(client, app):
+    token = csrf_token(text(client.get("/games/new")))
+    alone = client.post("/games/new", data={"csrf_token": token, "game": "riftwalker", "email0": "a@example.org"})
+    assert alone.status_code == 422 and "Riftwalker needs 2 to 4 players" in text(alone)
+    runner = app.test_cli_runner()
+    result = runner.invoke(args=["new-game", "riftwalker", "a@x", "b@x", "c@x"])
+    assert result.exit_code == 0, result.output
+    game, state = current(int(result.output.strip()))
+    assert game.name == "riftwalker" and state["players"] == 3
+    five = runner.invoke(args=["new-game", "riftwalker", "a@x", "b@x", "c@x", "d@x", "e@x"])
+    assert five.exit_code != 0 and "needs 2 to 4 players" in five.output
+    options = runner.invoke(args=["new-game", "riftwalker", "a@x", "b@x", "--option", "guilds=all"])
+    assert options.exit_code != 0 and "Riftwalker has no options" in options.output
