@@ -88,4 +88,4 @@ def register_commands(app: Flask) -> None:
                 moment = moment.replace(tzinfo=timezone.utc)
         counts = deadlines.sweep(moment)
         click.echo(f"swept as of {moment.isoformat()}: " + (
-            ", ".join(f"{key} {value}" for key, value in sorted(counts.items())) or "nothing was due"))
+            ", ".join(f"{key} {value}" for key, value in sorted(counts.items()) if value) or "nothing was due"))

@@ -505,6 +505,15 @@ def _process(row_id: int, now: datetime, counts: Counter) -> None:
                     pause(session, game, clock, notify.players_of(session, game.id), seat, now, reason="timeout")
                     counts["paused"] += 1
                     done = True
+                elif policy != "forfeit":
+                    # The move is chosen on the position read with the row; handle re-checks the seq.
+                    state, _ = store.load_state(session, game)
+                    try:
+                        move = _timeout_move(engine.get(game.name), state, seat, policy)
+                    except engine.IllegalMove as exc:  # the engine has nothing for this seat to do
+                        log.warning("game %s seat %s has no default move: %s", game.id, seat, exc.reason)
+                        session.delete(row)
+                        done = True
         if done:
             outbox.kick(kick_ids)
             return
@@ -514,12 +523,6 @@ def _process(row_id: int, now: datetime, counts: Counter) -> None:
                 counts["forfeits"] += 1
             continue  # re-read: the row is gone when the end was recorded
         try:
-            with write_session(get_engine()) as session:
-                game = store.get_game(session, game.id)
-                if game.seq != seq:
-                    continue
-                state, _ = store.load_state(session, game)
-            move = _timeout_move(engine.get(game.name), state, seat, policy)
             handle(game.id, seat, move, seq, kind="timeout", now=now)
         except store.StaleState:
             continue  # someone moved meanwhile: look again

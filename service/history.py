@@ -65,6 +65,7 @@ class Turn:
     actor: Optional[int]
     first: int
     last: int
+    kind: str = "seat"  # seat | setup | system (the service's own events, e.g. the recorded end)
 
 
 @dataclass
@@ -79,7 +80,10 @@ class Timeline:
     names: dict[int, str] = field(default_factory=dict)
 
     def event_steps(self) -> list[int]:
-        steps = sorted({line.seq for line in self.lines if not line.journal})
+        steps = {line.seq for line in self.lines if not line.journal}
+        if self.turns:  # the game as set up is where a replay starts, worded or not
+            steps.add(self.turns[0].last)
+        steps = sorted(steps)
         if not steps or steps[-1] != self.seq:
             steps.append(self.seq)  # the current position is always a step
         return steps
@@ -181,7 +185,7 @@ def _turns(rows: list[tuple[int, Optional[int], str]]) -> list[Turn]:
         if turns and key == last_key:
             turns[-1].last = seq
         else:
-            turns.append(Turn(len(turns), actor if key[0] == "seat" else None, seq, seq))
+            turns.append(Turn(len(turns), actor if key[0] == "seat" else None, seq, seq, key[0]))
             last_key = key
     return turns
 

@@ -7,7 +7,8 @@
               move), unless that player turned turn emails off for this game.
 - partner:    in games with teams (the view lists `teams`, each with its `seats`), when a seat's
               turn ends (it leaves the seats to act) its teammates get a short "your partner did
-              this" email, except a teammate whose turn it now is (the turn email covers it).
+              this" email, except a teammate whose turn it now is (the turn email covers it);
+              like turn emails, not to a player who turned them off for this game.
 - game_over:  every player, when the engine reports a result.
 """
 

@@ -128,6 +128,10 @@ def result_words(result: dict | None, names: dict[int, str]) -> str:
     if not result:
         return ""
     winners = [names.get(int(seat), f"seat {seat}") for seat in result.get("winners", [])]
+    if not winners and isinstance(result.get("trainer"), int):
+        # Riftforce solo: the automatic trainer holds no seat, so it is never among the winners.
+        mine = max(result.get("score_list") or [0])
+        return f"The trainer won, {result['trainer']} to {mine}."
     if not winners:
         return "The game ended without a winner."
     if len(winners) == 1:

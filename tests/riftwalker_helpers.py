@@ -110,12 +110,14 @@ class Secrets:
         self.events: list[tuple[int, dict]] = []  # (seq, event): append-only, so read once
         self.sentences: dict[tuple[int | None, int], str] = {}
 
-    def hidden(self, seat: int | None, seq: int | None = None) -> set[str]:
+    def hidden(self, seat: int | None, seq: int | None = None, state: dict | None = None) -> set[str]:
+        """`state`, when given, must be the one at `seq` (it saves rebuilding it)."""
         app = self.app
         with app.app_context(), read_session(app.extensions["riftpost.db"]) as session:
             game = store.get_game(session, self.game_id)
             seq = game.seq if seq is None else seq
-            state = store.load_state(session, game, seq)[0]
+            if state is None:
+                state = store.load_state(session, game, seq)[0]
             after = self.events[-1][0] if self.events else 0
             self.events += [(row.seq, row.payload) for row in store.events(session, self.game_id, after=after)]
         sentences = []
@@ -137,7 +139,8 @@ class Secrets:
         known = {name for name in ALL_NAMES if name in seen}
         return {CARDS.rifts[c].name for c in secret} - known
 
-    def check(self, text: str, seat: int | None, seq: int | None = None, what: str = "") -> None:
+    def check(self, text: str, seat: int | None, seq: int | None = None, what: str = "",
+              state: dict | None = None) -> None:
         shown = html.unescape(text)
-        leaked = {name for name in self.hidden(seat, seq) if name in shown}
+        leaked = {name for name in self.hidden(seat, seq, state) if name in shown}
         assert not leaked, f"{what} for {'a spectator' if seat is None else f'seat {seat}'} names hidden cards {leaked}"

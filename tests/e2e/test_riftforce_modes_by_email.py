@@ -49,6 +49,7 @@ class Table:
                          "invite": Counter()}
         self.decisions = 0
         self.via_link = 0
+        self.game_over_subjects: list[str] = []
         self.game_id = 0
 
     def create(self, fields: dict) -> None:
@@ -165,6 +166,7 @@ class Table:
             self.check_no_leak(body, seat, int(found.group(1)) if found else None, f"email {subject!r}")
             if "Game over" in subject:
                 self.received["game_over"][seat] += 1
+                self.game_over_subjects.append(subject)
             elif "Your partner" in subject:
                 self.received["partner"][seat] += 1
                 assert message["In-Reply-To"] and "What your partner did:" in body
@@ -209,6 +211,8 @@ def test_a_four_player_team_game_played_from_the_emails(stack):
     assert winners in ({0, 2}, {1, 3})  # a team wins together
     assert table.received["invite"] == Counter({0: 1, 1: 1, 2: 1, 3: 1})
     assert table.received["game_over"] == Counter({0: 1, 1: 1, 2: 1, 3: 1})
+    names_won = " and ".join(names[s] for s in sorted(winners))
+    assert set(table.game_over_subjects) == {f"[Riftforce #{table.game_id}] Game over: {names_won} won."}
     assert table.received["turn"] == table.expected["turn"]  # exactly one per new turn
     assert table.received["partner"] == table.expected["partner"]
     assert all(table.received["partner"][seat] >= 5 for seat in emails)
@@ -234,5 +238,9 @@ def test_a_solo_game_against_the_trainer_played_from_the_emails(stack):
     assert table.received["turn"] == table.expected["turn"]
     assert table.received["turn"][0] >= 8  # the keep-4 setup, then one per round
     assert table.received["game_over"] == Counter({0: 1}) and table.received["partner"] == Counter()
+    you, trainer = result["score_list"][0], result["trainer"]
+    assert table.game_over_subjects == [
+        f"[Riftforce #{table.game_id}] Game over: "
+        + (f"The trainer won, {trainer} to {you}." if trainer > you else "Sol won.")]
     print(f"solo #{table.game_id}: {table.decisions} decisions, {table.received['turn'][0]} turn emails, "
           f"you {result['score_list'][0]} - trainer {result['trainer']}, {time.monotonic() - started:.1f}s")

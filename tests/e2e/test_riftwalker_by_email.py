@@ -19,6 +19,8 @@ from collections import Counter
 
 import pytest
 
+from service import store
+from service.db import read_session
 from tests.e2e.browser import Browser, unescape
 from tests.riftwalker_helpers import RULES, Secrets, choose
 
@@ -63,28 +65,35 @@ def test_a_whole_three_player_riftwalker_game_played_from_the_emails(stack):
     mid_turn = Counter()  # turn emails to a seat deciding inside another seat's turn
     game_over = {}
     processed = decisions = 0
+    waited = 0.0  # seconds spent waiting for the worker's emails (the rest is the web and us)
     via = Counter()
     deadline = time.monotonic() + 240
 
-    def post_and_track(browser, page, form, choices=None):
+    def position():
+        """(seq, state) now, read from the store directly: cheaper than the API per decision."""
+        with stack.app.app_context(), read_session(stack.app.extensions["riftpost.db"]) as session:
+            game = store.get_game(session, game_id)
+            return game.seq, store.load_state(session, game)[0]
+
+    def post_and_track(browser, page, form, before, choices=None):
+        """Submit a move form; count the turn emails the change of the seat to act must cause."""
         nonlocal decisions
-        before = set(stack.api(game_id)["to_act"])
         answer = browser.submit(page, form, choices)
         decisions += 1
         assert decisions <= MAX_DECISIONS, "the game does not end"
-        after = stack.api(game_id)
-        state = stack.state(game_id)
-        for seat in set(after["to_act"]) - before:
+        seq, state = position()
+        for seat in set(RULES.to_act(state)) - set(RULES.to_act(before)):
             expected_turn_emails[seat] += 1
             if state["turn"]["seat"] != seat:
                 mid_turn[seat] += 1
-        return answer
+        return answer, seq, state
 
     while not (len(game_over) == len(EMAILS) and stack.api(game_id)["status"] == "finished"):
         assert time.monotonic() < deadline, "the game did not finish in time"
         messages = stack.sink.messages()
         if len(messages) == processed:
             time.sleep(0.05)
+            waited += 0.05
             continue
         message = messages[processed]
         processed += 1
@@ -112,31 +121,30 @@ def test_a_whole_three_player_riftwalker_game_played_from_the_emails(stack):
             with pytest.raises(AssertionError, match="names hidden cards"):
                 secrets.check(own_page.text, (seat + 1) % len(EMAILS), what="(self-test) a page")
 
-        state = stack.state(game_id)
-        assert stack.api(game_id)["to_act"] == [seat]
+        seq, state = position()
+        assert RULES.to_act(state) == [seat]
         move = choose(state, seat, RULES.legal_moves(state, seat))
         label = RULES.describe_move(move, state)
         if label in links:  # the one-click way: GET the link (safe), confirm with the POST
-            seq = stack.api(game_id)["seq"]
             confirm = browser.get(links[label])
             assert confirm.status == 200 and "confirm your move" in confirm.text and label in html.unescape(confirm.text)
             assert stack.api(game_id)["seq"] == seq, "a GET changed the game"
-            secrets.check(confirm.text, seat, what="a confirm page")
-            page = post_and_track(browser, confirm, confirm.forms()[0])
+            secrets.check(confirm.text, seat, seq, "a confirm page", state)
+            page, seq, state = post_and_track(browser, confirm, confirm.forms()[0], state)
             via["link"] += 1
         else:  # more choices than an email carries: the page link from the same email
             page = browser.get(PAGE_LINK.search(plain).group(0))
             via["page"] += 1
-            page = _play_on_page(page, move, browser, post_and_track)
+            page, seq, state = _play_on_page(page, move, browser, post_and_track, state)
         assert page.status == 200, page.text[:500]
 
         # The rest of the turn (or of this seat's mid-turn decision) on the player page.
         while True:
-            secrets.check(page.text, seat, what="the player page")
+            secrets.check(page.text, seat, seq, "the player page", state)
             if not any("move" in f.radios for f in page.forms()):
                 break
-            state = stack.state(game_id)
-            page = _play_on_page(page, choose(state, seat, RULES.legal_moves(state, seat)), browser, post_and_track)
+            move = choose(state, seat, RULES.legal_moves(state, seat))
+            page, seq, state = _play_on_page(page, move, browser, post_and_track, state)
             assert page.status == 200, page.text[:500]
 
         spectator = stack.api(game_id)
@@ -147,7 +155,7 @@ def test_a_whole_three_player_riftwalker_game_played_from_the_emails(stack):
     elapsed = time.monotonic() - started
     print(f"riftwalker #{game_id}: seq {final['seq']}, {decisions} decisions ({dict(via)} from emails), "
           f"turn emails {dict(received_turn_emails)} (mid-turn {dict(mid_turn)}), {processed} emails, "
-          f"scores {final['result']['scores']}, {elapsed:.1f} s")
+          f"scores {final['result']['scores']}, {elapsed:.1f} s ({waited:.1f} s waiting for mail)")
     assert final["status"] == "finished" and final["to_act"] == [] and final["result"]["winners"]
     assert received_turn_emails == expected_turn_emails  # exactly one per change of the seat to act
     assert sum(mid_turn.values()) >= 2, "no opponent had to decide inside another seat's turn"
@@ -162,9 +170,9 @@ def test_a_whole_three_player_riftwalker_game_played_from_the_emails(stack):
     assert len(stack.sink.messages()) == processed
 
 
-def _play_on_page(page, move, browser, post_and_track):
+def _play_on_page(page, move, browser, post_and_track, before):
     """Submit the player page's move form with `move` (which must be one of its radio buttons)."""
     form = next(f for f in page.forms() if "move" in f.radios)
     values = {json.dumps(json.loads(unescape(v)), sort_keys=True): v for v in form.radios["move"]}
     value = values[json.dumps(move, sort_keys=True)]
-    return post_and_track(browser, page, form, {"move": value})
+    return post_and_track(browser, page, form, before, {"move": value})

