@@ -19,6 +19,7 @@ the end may a page show other viewpoints or every hand (`full=True`): nothing is
 
 from __future__ import annotations
 
+import logging
 import re
 import threading
 from collections import OrderedDict
@@ -34,6 +35,7 @@ from service import journal, positions, sentences, store
 from service.models import Event, Game, Player
 
 BY = ("event", "turn")
+log = logging.getLogger(__name__)
 
 
 class HistoryError(Exception):
@@ -254,11 +256,42 @@ def parse_at(raw: Optional[str], game: Game) -> Optional[int]:
     return at
 
 
+def setup_end(session: Session, game: Game) -> int:
+    """The seq of the last setup event: the first position anyone ever saw."""
+    last = session.execute(
+        sa.select(sa.func.max(Event.seq)).where(Event.game_id == game.id, Event.kind == "setup")
+    ).scalar_one()
+    return last or 1
+
+
+def shown_seq(session: Session, game: Game, at: int) -> int:
+    """The position drawn for `at`.  A game is created in one step from its setup events, so the
+    states between them never existed for anyone (and engines need not be able to draw them):
+    a position inside the setup is drawn as the game was once set up."""
+    return max(at, min(setup_end(session, game), game.seq))
+
+
+def _load(session: Session, game: Game, at: int):
+    rules = engine.get(game.name)
+    state, _ = store.load_state(session, game, shown_seq(session, game, at))
+    return rules, state
+
+
+def _view(rules: engine.Game, state: dict, seat: Optional[int], game: Game, at: int) -> dict:
+    try:
+        return rules.view(state, seat)
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
+        # A position in the middle of one decision's events that the engine cannot draw: say so
+        # (a 4xx naming the way out) rather than fail the whole page.
+        log.warning("%s cannot draw game %s after event %s: %r", game.name, game.id, at, exc)
+        raise HistoryError(f"The game cannot be drawn right after event {at} (the middle of a "
+                           "decision); step to a neighbouring event.", 422) from exc
+
+
 def position_at(session: Session, game: Game, viewer: Optional[int], at: int) -> positions.Position:
     """The board after the first `at` events as `viewer` saw it then (no moves: it is the past)."""
-    rules = engine.get(game.name)
-    state, _ = store.load_state(session, game, at)
-    view = rules.view(state, viewer)
+    rules, state = _load(session, game, at)
+    view = _view(rules, state, viewer, game, at)
     return positions.Position(
         game=game, rules=rules, seq=at, seat=viewer, view=view, to_act=rules.to_act(state),
         result=rules.result(state), board_text=rules.render_text(view), _state=state,
@@ -277,11 +310,10 @@ def all_hands(session: Session, game: Game, at: int, names: dict[int, str]) -> l
     """Every seat's hand at `at`: the full-information replay, only ever called after the end."""
     if game.status != "finished":
         raise HistoryError("Every hand is shown only once the game is over.", 403)
-    rules = engine.get(game.name)
-    state, _ = store.load_state(session, game, at)
+    rules, state = _load(session, game, at)
     hands = []
     for seat in sorted(names):
-        view = rules.view(state, seat)
+        view = _view(rules, state, seat, game, at)
         hand = view.get("hand") if isinstance(view, dict) else None
         cards = [card_words(card) for card in hand] if isinstance(hand, list) else None
         hands.append(SeatHand(seat, names[seat], cards, rules.render_text(view)))
@@ -395,6 +427,7 @@ def score_series(session: Session, game: Game) -> Optional[list[tuple[int, list[
         if not rows:
             return None
         ends = {turn.last for turn in _turns([(row.seq, row.actor, row.kind) for row in rows])}
+        last_setup = max((row.seq for row in rows if row.kind == "setup"), default=0)
         ends.add(rows[-1].seq)
         series: list[tuple[int, list[float]]] = []
         state = None
@@ -402,7 +435,7 @@ def score_series(session: Session, game: Game) -> Optional[list[tuple[int, list[
             if row.kind == "system":  # engines never see the service's own events
                 continue
             state = rules.evolve(state, row.payload)  # one replay, owned by us: evolve in place
-            if row.seq in ends:
+            if row.seq in ends and row.kind != "setup" or row.seq == last_setup:
                 scores = _score_list(rules.view(state, None))
                 if scores is None:
                     return None

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import bisect
 import html
 import json
 
@@ -107,26 +108,33 @@ class Secrets:
 
     def __init__(self, app, game_id):
         self.app, self.game_id = app, game_id
-        self.events: list[tuple[int, dict]] = []  # (seq, event): append-only, so read once
-        self.sentences: dict[tuple[int | None, int], str] = {}
+        self.seqs: list[int] = []  # the events' seqs, read once: the store only appends
+        self.events: list[dict] = []
+        # Per seat: the names its event sentences have mentioned up to each event (cumulative),
+        # so a check at any seq is a lookup, not a pass over the whole history.
+        self.named: dict[int | None, list[frozenset[str]]] = {}
+
+    def _named_upto(self, seat, seq) -> frozenset[str]:
+        cumulative = self.named.setdefault(seat, [])
+        for event in self.events[len(cumulative):]:
+            sentence = RULES.describe_event(event, seat) or ""
+            before = cumulative[-1] if cumulative else frozenset()
+            cumulative.append(before | {name for name in ALL_NAMES if name in sentence})
+        count = bisect.bisect_right(self.seqs, seq)
+        return cumulative[count - 1] if count else frozenset()
 
     def hidden(self, seat: int | None, seq: int | None = None, state: dict | None = None) -> set[str]:
         """`state`, when given, must be the one at `seq` (it saves rebuilding it)."""
-        app = self.app
-        with app.app_context(), read_session(app.extensions["riftpost.db"]) as session:
-            game = store.get_game(session, self.game_id)
-            seq = game.seq if seq is None else seq
-            if state is None:
-                state = store.load_state(session, game, seq)[0]
-            after = self.events[-1][0] if self.events else 0
-            self.events += [(row.seq, row.payload) for row in store.events(session, self.game_id, after=after)]
-        sentences = []
-        for number, event in self.events:
-            if number > seq:
-                break
-            if (seat, number) not in self.sentences:
-                self.sentences[seat, number] = RULES.describe_event(event, seat) or ""
-            sentences.append(self.sentences[seat, number])
+        if seq is None or state is None or not self.seqs or seq > self.seqs[-1]:
+            app = self.app
+            with app.app_context(), read_session(app.extensions["riftpost.db"]) as session:
+                game = store.get_game(session, self.game_id)
+                seq = game.seq if seq is None else seq
+                if state is None:
+                    state = store.load_state(session, game, seq)[0]
+                rows = store.events(session, self.game_id, after=self.seqs[-1] if self.seqs else 0)
+                self.seqs += [row.seq for row in rows]
+                self.events += [row.payload for row in rows]
         secret = set(state["rdeck"])
         secret |= {c for s, hand in enumerate(state["hands"]) if s != seat for c in hand}
         if state["turn"] and state["turn"]["seat"] != seat:
@@ -135,8 +143,8 @@ class Secrets:
             for rift in rifts + state["scored"][owner]:
                 secret |= {b["id"] for b in rift["beneath"]
                            if b["face"] == "down" and seat not in (b["by"], owner)}
-        seen = json.dumps(RULES.view(state, seat)) + "\n".join(sentences)
-        known = {name for name in ALL_NAMES if name in seen}
+        seen = json.dumps(RULES.view(state, seat))
+        known = {name for name in ALL_NAMES if name in seen} | self._named_upto(seat, seq)
         return {CARDS.rifts[c].name for c in secret} - known
 
     def check(self, text: str, seat: int | None, seq: int | None = None, what: str = "",

@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import re
 from typing import Optional
+from urllib.parse import urlencode
 
 from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
 
@@ -98,6 +99,7 @@ def _render(game: Game, viewer: Optional[int], *, player: Player | None = None, 
         if at is None:
             at = own_seq if own_seq is not None else game.seq
         position = history.position_at(session, game, board_seat, at)
+        drawn = history.shown_seq(session, game, at)
         hands = history.all_hands(session, game, at, names) if show_all else []
         series = history.score_series(session, game)
     steps = timeline.steps(by)
@@ -108,13 +110,28 @@ def _render(game: Game, viewer: Optional[int], *, player: Player | None = None, 
     chart = charts.score_chart(series, labels, marker=at,
                                target=target if isinstance(target, (int, float)) else None)
 
+    # One url_for, then plain query strings: a long game's page has hundreds of step links.
+    base = (url_for("history.player", token=token) if token is not None
+            else url_for("history.public", game_id=game.id))
+
     def step_url(n: int | None = None, **changes) -> str:
         params = {"at": at if n is None else n, "by": by, "view": raw_view or None}
         params.update(changes)
         params = {k: v for k, v in params.items() if v not in (None, "") and not (k == "by" and v == "event")}
-        if token is not None:
-            return url_for("history.player", token=token, **params)
-        return url_for("history.public", game_id=game.id, **params)
+        return f"{base}?{urlencode(params)}" if params else base
+
+    def turn_label(t) -> str:
+        if t.kind == "setup":
+            return "Setup"
+        if t.kind == "system":
+            return "Riftpost"
+        if viewer is not None and t.actor == viewer:
+            return "You"
+        return names.get(t.actor, f"Seat {t.actor + 1}")
+
+    turn_rows = [{"number": t.number, "label": turn_label(t), "first": t.first, "last": t.last,
+                  "url": step_url(t.last), "current": turn is not None and t.number == turn.number}
+                 for t in timeline.turns]
 
     record_url = (url_for("history.player_record", token=token) if token is not None
                   else url_for("history.public_record", game_id=game.id))
@@ -126,7 +143,8 @@ def _render(game: Game, viewer: Optional[int], *, player: Player | None = None, 
         turn_nav=history.neighbours(turn_steps, at), steps=steps, timeline=timeline, turn=turn,
         turn_lines=timeline.lines_of(turn) if turn else [],
         since=timeline.since(own_seq) if own_seq is not None else None, own_seq=own_seq,
-        hands=hands, chart=chart, step_url=step_url, record_url=record_url, token=token,
+        hands=hands, chart=chart, drawn=drawn, turn_rows=turn_rows,
+        turn_label=turn_label(turn) if turn else "", step_url=step_url, record_url=record_url, token=token,
         result_words=positions.result_words(game.result, names),
         game_url=(url_for("play.page", token=token) if token is not None
                   else url_for("games.spectate", game_id=game.id)),

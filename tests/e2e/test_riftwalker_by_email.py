@@ -148,6 +148,7 @@ def test_a_whole_three_player_riftwalker_game_played_from_the_emails(stack):
             assert page.status == 200, page.text[:500]
 
         spectator = stack.api(game_id)
+        assert all("hand" not in entry for entry in spectator["view"]["seats"])
         for viewer in (None, *EMAILS):
             secrets.check(json.dumps(spectator), viewer, spectator["seq"], "the JSON API")
 

@@ -9,7 +9,7 @@ from flask import current_app, render_template
 
 import engine
 from service.db import get_engine, read_session
-from service import store
+from service import history, store
 from tests.history.helpers import (
     card_ids, hidden_from, history_url, player_ids, riftforce_game, state_at,
 )
@@ -32,8 +32,11 @@ def test_no_historical_view_shows_a_hidden_card_before_the_end(client):
     assert game.status == "active" and game.seq >= MID_GAME
     ids = player_ids(game_id)
     seen_own_hand = 0
+    with read_session(get_engine()) as session:
+        set_up = history.setup_end(session, game)
+    assert set_up == 2  # riftforce: "setup" and "draft"; positions inside it show it as set up
     for seq in range(1, game.seq + 1):
-        state = state_at(game_id, seq)
+        state = state_at(game_id, max(seq, set_up))
         for seat in (0, 1):
             page = text(client.get(history_url(ids[seat], game_id, at=seq)))
             assert f"Position after event <strong>{seq}</strong>" in page

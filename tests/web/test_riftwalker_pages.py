@@ -33,6 +33,11 @@ def plain(page: str) -> str:
     return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
 
 
+def who(seat, viewer) -> str:
+    """How the board names a seat: by name and by the number the move and event sentences use."""
+    return f"{PLAYERS[seat][0]} (player {seat + 1}{', you' if seat == viewer else ''})"
+
+
 def elements(card) -> str:
     return "any element" if card["elements"] == ["*"] else " or ".join(card["elements"])
 
@@ -77,19 +82,18 @@ def test_board_for_each_player_and_a_spectator_shows_everything_public_and_hides
         assert f"the top card is {top[0]} / {top[1]}" in words
         assert f"Rift deck: {view['rift_deck']['size']} cards" in words
         for entry in view["seats"]:
-            player = f"Player {entry['seat'] + 1}"
             assert f"{entry['bursts']} of {view['threshold']} rifts burst; {entry['hand_size']} card" in words
             for rift in entry["explored"]:
                 assert f"{rift['name']} {elements(rift)} {rift['value']} (" in words
             if entry["explored"]:
-                assert f"{player}{' (you)' if entry['seat'] == seat else ''}: explored rifts" in words
+                assert f"{who(entry['seat'], seat)}: explored rifts" in words
             for rift in entry["score_pile"]:
                 assert rift["name"] in words
         if seat is None:
-            assert "Your hand" not in words and "(you)" not in words
+            assert "Your hand" not in words and ", you)" not in words
         else:
             hand = view["seats"][seat]["hand"]
-            assert f"Your hand ({len(hand)})" in words and f"Player {seat + 1} (you)" in words
+            assert f"Your hand ({len(hand)})" in words and f"{PLAYERS[seat][0]} (player {seat + 1}, you)" in words
             for card in hand:
                 assert f"{card['name']} {elements(card)}" in words and card["power"] in words
         # The face-down card beneath: named only to the player who put it there and the host's owner.
@@ -98,7 +102,7 @@ def test_board_for_each_player_and_a_spectator_shows_everything_public_and_hides
         if seat is not None and seat in (hidden["by"], owner):
             assert shown["name"] and f"{shown['name']}, face down" in words
         else:
-            assert f"a face-down card (put there by Player {hidden['by'] + 1}; hidden from you)" in words
+            assert f"a face-down card (put there by {who(hidden['by'], seat)}; hidden from you)" in words
 
     # The seat to act sees its choices in words; the others see none.
     game, state = current(game_id)
@@ -122,7 +126,7 @@ def test_board_for_each_player_and_a_spectator_shows_everything_public_and_hides
 
 
 def test_a_finished_game_shows_everyones_final_score_with_the_engines_string_seat_keys(client, app):
-    game_id = new_game("riftwalker", PLAYERS[:2], seed=3)
+    game_id = new_game("riftwalker", PLAYERS[:2], seed=23)  # ends by score in about 220 decisions
     state = play_until(game_id, lambda s: s["over"], limit=1000)
     result = RULES.result(state)
     assert set(result["scores"]) == {"0", "1"}  # the engine's keys are strings; the pages cope
