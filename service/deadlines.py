@@ -44,7 +44,7 @@ from datetime import datetime, timedelta, timezone
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import sqlalchemy as sa
-from sqlmodel import Session, select
+from sqlmodel import Session
 
 import engine
 from service import journal, notify, outbox, store
@@ -220,9 +220,12 @@ def on_create(
 
 def after_move(
     session: Session, game: Game, actor: int, before: list[int], after: list[int], kind: str,
-    finished: bool, now: datetime,
+    finished: bool, now: datetime, events: list[dict] = (),
 ) -> None:
-    """Inside `handle`'s transaction: move the clocks on after `actor`'s decision of `kind`."""
+    """Inside `handle`'s transaction: move the clocks on after `actor`'s decision of `kind`.
+
+    A seat's clock (re)starts when its turn starts: it is newly among the seats to act, or it
+    starts a new turn right after its own (Riftforce solo; `notify.newly_to_act`)."""
     clock = clock_of(session, game.id)
     players = {p.seat: p for p in notify.players_of(session, game.id)}
     if finished:
@@ -231,9 +234,9 @@ def after_move(
         clock.end_due_at = now
         session.add(clock)
         return
-    restart = set(after) - set(before)
+    restart = notify.newly_to_act(before, after, events, actor)
     if kind == "timeout":
-        if actor not in after:
+        if actor not in after or actor in restart:  # the timed-out turn is over
             clock.timeout_streak += 1
     else:
         clock.timeout_streak = 0
@@ -438,7 +441,11 @@ def sweep(now: datetime) -> Counter:
             sa.select(GameClock.game_id).where(GameClock.end_due_at <= now).limit(BATCH)
         ).scalars().all()
     for game_id in pending:
-        counts["games_ended"] += int(ending.record_end(game_id, now))
+        try:
+            counts["games_ended"] += int(ending.record_end(game_id, now))
+        except Exception:  # noqa: BLE001 - the next sweep tries again; the others' ends go on
+            log.exception("the end of game %s could not be recorded", game_id)
+            counts["errors"] += 1
     while ids := _claim(now):
         for row_id in ids:
             try:

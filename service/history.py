@@ -134,7 +134,7 @@ def neighbours(steps: list[int], at: int) -> dict[str, Optional[int]]:
 # simply makes a new key.  Small and per process; only a speed-up.
 
 _CACHE: "OrderedDict[tuple, Any]" = OrderedDict()
-_CACHE_SIZE = 256
+_CACHE_SIZE = 96
 _CACHE_LOCK = threading.Lock()
 
 

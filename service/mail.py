@@ -79,6 +79,12 @@ def _previous_turn_start(session: Session, game_id: int, seat: int, seq: int) ->
     return mine[1] if len(mine) > 1 else 0
 
 
+def _has_turn_events(session: Session, game_id: int) -> bool:
+    return session.exec(
+        select(Event.seq).where(Event.game_id == game_id, Event.type == "turn").limit(1)
+    ).first() is not None
+
+
 def build(session: Session, row: Outbox) -> EmailMessage:
     # Emails are rendered by the worker, outside any request: a request context on BASE_URL makes
     # url_for(_external=True) produce the links players will click.
@@ -98,6 +104,10 @@ def _build(session: Session, row: Outbox) -> EmailMessage:
             # The player's own move began this turn (Riftforce solo: the trainer plays inside it):
             # tell the whole previous turn, the player's action and what answered it.
             since = _previous_turn_start(session, game.id, player.seat, row.seq)
+            if not since and not _has_turn_events(session, game.id):
+                # An engine without "turn" events (Beyond the Rift: the last DONE ran the automatic
+                # phases into a new round): tell the player's own decisions and what followed.
+                since = _run_start(session, game.id, row.seq, player.seat)
     elif row.kind == "partner":
         actor = _actor_at(session, game.id, row.seq)
         since = _run_start(session, game.id, row.seq, actor)

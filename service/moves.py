@@ -89,8 +89,13 @@ def handle(
         new_events = _play(rules, state, seat, move, _rng(game, expected_seq))
         if not new_events:
             raise engine.IllegalMove("that move changes nothing", "illegal")
-        for event in new_events:  # `state` is ours alone: evolve in place
+        idle = False
+        for index, event in enumerate(new_events):  # `state` is ours alone: evolve in place
             state = rules.evolve(state, event)
+            # A moment inside the move where nobody had anything to decide (Beyond the Rift's
+            # automatic phases): every seat to act afterwards starts a new turn (service/notify.py).
+            if not idle and index < len(new_events) - 1 and not rules.to_act(state) and rules.result(state) is None:
+                idle = True
         after = rules.to_act(state)
         result = rules.result(state)
         status = "finished" if result is not None else "active"
@@ -104,16 +109,18 @@ def handle(
             store.save_snapshot(session, game.id, game.seq, state)
         # The clocks follow the turns (service/deadlines.py).  A result stops them and marks the end
         # as due: the end-of-game task records it once and sends the game_over emails.
-        deadlines.after_move(session, game, seat, before, after, kind, result is not None, now or utcnow())
+        deadlines.after_move(
+            session, game, seat, before, after, kind, result is not None, now or utcnow(), events=new_events
+        )
         rows = []
         ended = set(before) - set(after)
         # Only then can anyone get an email: a new turn, a seat's turn ended (partners), the end.
-        if result is None and (ended or notify.newly_to_act(before, after, new_events, seat)):
+        if result is None and (ended or idle or notify.newly_to_act(before, after, new_events, seat)):
             # Teams come from the public view, and only when a turn ended (partner emails).
             team_seats = notify.teams(rules.view(state, None)) if ended and result is None else None
             rows = notify.on_change(
                 session, game, notify.players_of(session, game.id), before, after, result is not None,
-                events=new_events, team_seats=team_seats, actor=seat,
+                events=new_events, team_seats=team_seats, actor=seat, idle=idle,
             )
             session.flush()
         outcome = Outcome(game.id, game.seq, list(new_events), after, status, result, [r.id for r in rows])

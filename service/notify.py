@@ -4,7 +4,12 @@
 - turn:       a seat that is newly among the seats to act (not follow-up decisions of a seat that
               was already acting), or the lone acting seat whose own move began its next turn (a
               "turn" event names it: Riftforce solo, where the trainer plays inside the player's
-              move), unless that player turned turn emails off for this game.
+              move), or every seat to act after a move that ran through a moment where nobody had
+              anything to decide (Beyond the Rift: the last DONE runs the enemy, quest, draw and end
+              phases, and a new round starts for all heroes), unless that player turned turn emails
+              off for this game.  Never twice for one need: a seat that left the seats to act without
+              deciding anything (another hero's attack or choice in a simultaneous hero phase) and
+              comes back still has its earlier, unanswered turn email, so it gets no new one.
 - partner:    in games with teams (the view lists `teams`, each with its `seats`), when a seat's
               turn ends (it leaves the seats to act) its teammates get a short "your partner did
               this" email, except a teammate whose turn it now is (the turn email covers it);
@@ -17,9 +22,11 @@ from __future__ import annotations
 import hashlib
 from typing import Iterable
 
+import sqlalchemy as sa
 from flask import current_app
 from sqlmodel import Session, select
 
+from service import store
 from service.models import Game, Outbox, Player
 
 
@@ -79,6 +86,16 @@ def newly_to_act(
     return newly
 
 
+def unanswered(session: Session, game: Game, player: Player) -> bool:
+    """Whether the player's last turn email came after their last own decision: they still have a
+    turn email for the need in front of them (simultaneous decisions, see the module docstring)."""
+    last_email = session.exec(
+        select(sa.func.coalesce(sa.func.max(Outbox.seq), -1)).where(
+            Outbox.game_id == game.id, Outbox.player_id == player.id, Outbox.kind == "turn")
+    ).one()
+    return last_email >= 0 and last_email > store.last_own_seq(session, game.id, player.seat, game.seq + 1)
+
+
 def teams(view: dict | None) -> list[set[int]]:
     """The teams of a game whose view lists them (`"teams": [{"seats": [0, 2]}, ...]`, Riftforce
     team play); [] for games without teams."""
@@ -98,18 +115,21 @@ def on_change(
     events: Iterable[dict] = (),
     team_seats: list[set[int]] | None = None,
     actor: int | None = None,
+    idle: bool = False,
 ) -> list[Outbox]:
     """The outbox rows of one change.  `events` are the new events of `actor`'s move (see
-    `newly_to_act`); `team_seats` the game's teams (see `teams`), for partner emails."""
+    `newly_to_act`); `team_seats` the game's teams (see `teams`), for partner emails; `idle`: the
+    move ran through a moment where no seat was to act (every seat to act after it starts anew)."""
     rows = []
     if finished:
         rows += [_row(game, player, "game_over", game.seq) for player in players]
     else:
-        newly = newly_to_act(before, after, events, actor)
+        newly = set(after) if idle else newly_to_act(before, after, events, actor)
         rows += [
             _row(game, player, "turn", game.seq)
             for player in players
             if player.seat in newly and player.turn_emails
+            and (idle or player.seat == actor or not unanswered(session, game, player))
         ]
         ended = set(before) - set(after)
         told = {

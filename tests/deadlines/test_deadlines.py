@@ -290,3 +290,37 @@ class TestEndOfGame:
             message = mail.build(session, row)
         body = message.get_body(("plain",)).get_content()
         assert "Ann ran out of time and forfeited the game." in body and "Bob won." in body
+
+
+@pytest.mark.parametrize("name", ["riftwalker", "riftforce"])
+def test_real_engines_time_out_through_default_moves_and_the_stall_rule_pauses_them(app, name):
+    from service import new_game
+    from tests.deadlines.helpers import PLAYERS, T0
+
+    game_id = new_game(name, PLAYERS, {}, seed=3, deadline_hours=10, policy="auto", reminders=[], now=T0)
+    hour = 0
+    while clock(game_id).paused_at is None and current(game_id)[0].status == "active" and hour < 400:
+        hour += 10
+        sweep(hour)
+    game, _ = current(game_id)
+    assert game.status == "active" and clock(game_id).paused_at is not None
+    assert clock(game_id).timeout_streak == 4 and journal_kinds(game_id)[-1] == "paused"
+    assert set(event_kinds(game_id)) == {"setup", "timeout"}
+
+
+def test_a_solo_turn_that_follows_its_own_restarts_the_clock(app):
+    """Riftforce solo: the trainer plays inside the player's move, so the seat to act never changes;
+    each new turn still gets a fresh deadline (and timed-out turns count for the stall rule)."""
+    from service import new_game
+    from tests.deadlines.helpers import T0
+
+    game_id = new_game("riftforce", [("Ann", "ann@example.org")], {"mode": "solo"}, seed=5,
+                       deadline_hours=10, reminders=[], now=T0)
+    assert utc(deadline(game_id, 0).due_at) == at(10)
+    sweep(10)  # the whole turn is played by default moves; the next turn starts a fresh clock
+    assert current(game_id)[0].to_act == [0] and event_kinds(game_id).count("timeout") > 0
+    assert utc(deadline(game_id, 0).due_at) == at(20) and clock(game_id).timeout_streak == 1
+    sweep(15)
+    assert clock(game_id).timeout_streak == 1
+    sweep(20)  # two timed-out turns of the only seat: paused (the stall rule)
+    assert clock(game_id).paused_at is not None and clock(game_id).timeout_streak == 2

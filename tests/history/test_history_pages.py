@@ -86,7 +86,10 @@ def test_api_at_n_keeps_the_live_fields_and_refuses_anything_but_1_to_seq(client
         assert past["status"] == "active" and past["players"] == live["players"]
     assert client.get(f"/api/games/{game_id}?at={game.seq}").get_json()["view"] == live["view"]
     first = client.get(f"/api/games/{game_id}?at=1").get_json()
-    assert first["view"]["scores"] == [0, 0] and first["view"]["hand_counts"] == [0, 0]  # only the setup
+    # Inside the setup (a setup event and a deal per seat, made in one step) the game is drawn
+    # as set up.
+    assert first["seq"] == 1 and first["view"] == client.get(f"/api/games/{game_id}?at=3").get_json()["view"]
+    assert first["view"]["scores"] == [0, 0] and first["view"]["hand_counts"] == [3, 3]
     for bad, status in (("0", 404), (str(game.seq + 1), 404), ("-1", 400), ("x", 400), ("1.5", 400),
                         ("", 400), ("1e3", 400), ("٣", 400), ("9" * 40, 400)):
         answer = client.get(f"/api/games/{game_id}?at={bad}")
