@@ -6,7 +6,7 @@ import click
 from flask import Flask, current_app
 
 import engine
-from service.gameform import EMAIL, parse_options, riftforce_shorthands
+from service.gameform import EMAIL, beyond_shorthands, parse_options, riftforce_shorthands
 
 
 def register_commands(app: Flask) -> None:
@@ -38,7 +38,9 @@ def register_commands(app: Flask) -> None:
         fills an object.  Riftforce: --option mode=team (3-4 addresses; seats 1 and 3 are one
         team, 2 and 4 the other), --option mode=solo (1 address) with --option stars.5=2
         --option stars.6=1 --option stars.7=1 --option and.number=6 --option and.end=A
-        --option trainer_guilds=fire,water,ice,plant (or random)."""
+        --option trainer_guilds=fire,water,ice,plant (or random).  Beyond the Rift: --option
+        scenario=tutorial (or old-friends-1; later parts start from the won game's page) and
+        --option heroes=brannoc,osric (one per address, in seat order)."""
         from service import deadlines
         from service.moves import new_game
 
@@ -58,6 +60,8 @@ def register_commands(app: Flask) -> None:
             raise click.BadParameter(" ".join(errors), param_hint="--option")
         if game == "riftforce":
             parsed = riftforce_shorthands(parsed)
+        if game == "beyond-the-rift":
+            parsed = beyond_shorthands(parsed)
         try:
             game_id = new_game(game, players, parsed, seed, deadline_hours=hours, policy=policy, reminders=ladder)
         except engine.UnknownGame as exc:

@@ -23,6 +23,8 @@ class GameForm:
     seed: int | None = None
     # The Riftforce fieldset as submitted (field name -> text), to show it again after a mistake.
     riftforce: dict = field(default_factory=dict)
+    # The Beyond the Rift fieldset as submitted (field name -> text), likewise.
+    beyond: dict = field(default_factory=dict)
     # Time control (service/deadlines.py): hours per turn ("" for none) and the timeout policy.
     deadline_text: str = "72"
     policy: str = "auto"
@@ -31,6 +33,9 @@ class GameForm:
 
     def riftforce_guild_list(self) -> list[str]:
         return riftforce_guilds()
+
+    def beyond_choices(self) -> dict:
+        return beyond_choices()
 
 
 def parse_options(lines: list[str]) -> tuple[dict, list[str]]:
@@ -145,6 +150,47 @@ def riftforce_form_options(data, typed: dict, players: int) -> tuple[dict, list[
     return options, errors
 
 
+# Beyond the Rift (engine/beyond_the_rift): the scenario and a hero per seat.  The engine checks the
+# combination (a campaign scenario needs the one before it won; no hero twice) and says what is wrong.
+BEYOND_FIELDS = ("btr_scenario",) + tuple(f"btr_hero{i}" for i in range(MAX_PLAYERS_IN_FORM))
+
+
+def beyond_choices() -> dict:
+    """{"scenarios": [(id, title)], "heroes": [(id, name)]} from the content pack."""
+    from engine.beyond_the_rift.content import CONTENT
+
+    return {
+        "scenarios": [(sid, sc.get("title", sid)) for sid, sc in CONTENT.scenarios.items()],
+        "heroes": [(hid, CONTENT.board(hid, "standard")["name"]) for hid in CONTENT.hero_ids],
+    }
+
+
+def beyond_shorthands(options: dict) -> dict:
+    """`heroes=brannoc,osric` (a comma list, as typed on a command line) as the engine's JSON list."""
+    options = dict(options)
+    if isinstance(options.get("heroes"), str):
+        options["heroes"] = [h.strip().lower() for h in options["heroes"].split(",") if h.strip()]
+    return options
+
+
+def beyond_form_options(data, typed: dict, players: int) -> tuple[dict, list[str]]:
+    """The Beyond the Rift fieldset as options (the options box wins where it sets the same key)."""
+    options, errors = {}, []
+    scenario = (data.get("btr_scenario") or "").strip()
+    if scenario:
+        options["scenario"] = scenario
+    heroes = [(data.get(f"btr_hero{i}") or "").strip().lower() for i in range(MAX_PLAYERS_IN_FORM)]
+    chosen = [h for h in heroes[:players] if h]
+    if chosen and "heroes" not in typed:
+        if len(chosen) != players or any(heroes[players:]):
+            errors.append(f"Beyond the Rift: choose the heroes of all {players} players in seat order, "
+                          f"or none for the usual party.")
+        else:
+            options["heroes"] = chosen
+    options.update(typed)
+    return options, errors
+
+
 def parse_form(data) -> tuple[GameForm, list[str]]:
     form = GameForm(
         game=(data.get("game") or "").strip(),
@@ -158,6 +204,7 @@ def parse_form(data) -> tuple[GameForm, list[str]]:
         for key in RIFTFORCE_FIELDS + tuple(f"trainer_{g}" for g in riftforce_guilds())
         if data.get(key)
     }
+    form.beyond = {key: (data.get(key) or "").strip()[:40] for key in BEYOND_FIELDS if data.get(key)}
     errors = []
     for name, email in zip(form.names, form.emails):
         if not email:
@@ -176,6 +223,9 @@ def parse_form(data) -> tuple[GameForm, list[str]]:
         form.options, mode_errors = riftforce_form_options(
             data, riftforce_shorthands(form.options), len(form.players))
         errors += mode_errors
+    if form.game == "beyond-the-rift" and not option_errors:
+        form.options, beyond_errors = beyond_form_options(data, beyond_shorthands(form.options), len(form.players))
+        errors += beyond_errors
     form.deadline_text = (data.get("deadline") or "").strip()[:10]
     form.policy = (data.get("policy") or "auto").strip()[:20]
     from service.deadlines import DeadlineError, parse_settings

@@ -179,3 +179,38 @@ class Person(SQLModel, table=True):
 
 # Vacations look up a person's seats in every game by address.
 sa.Index("ix_players_email", Player.email)
+
+
+# ---- campaigns (issue 8): the games of Beyond the Rift's "Old Friends", linked ---------------------
+
+
+class Campaign(SQLModel, table=True):
+    """A series of Beyond the Rift games played one after the other by the same party; created when a
+    campaign game is followed up (the next scenario after a win, or a replay after a loss)."""
+
+    __tablename__ = "campaigns"
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    name: str = Field(max_length=40)  # the engine's campaign id, "old-friends"
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class CampaignGame(SQLModel, table=True):
+    """One game of a campaign: the scenario, the carry-over it started with, the rewards its win recorded
+    (the next scenario's carry-over) and the game that followed it (at most one: the offer is taken once)."""
+
+    __tablename__ = "campaign_games"
+    __table_args__ = (
+        sa.UniqueConstraint("game_id", name="uq_campaign_games_game"),
+        sa.Index("ix_campaign_games_campaign", "campaign_id"),
+    )
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    campaign_id: int = Field(foreign_key="campaigns.id")
+    game_id: int = Field(foreign_key="games.id")
+    scenario: str = Field(max_length=40)
+    carry: Optional[dict[str, Any]] = Field(default=None, sa_type=sa.JSON)  # None: the campaign's start
+    rewards: Optional[dict[str, Any]] = Field(default=None, sa_type=sa.JSON)  # recorded on a win
+    # While a follow-up game is being created (between two transactions): a second press waits.
+    follow_up_started_at: Optional[datetime] = None
+    follow_up_game_id: Optional[int] = Field(default=None, foreign_key="games.id")

@@ -14,12 +14,13 @@ import secrets
 from dataclasses import dataclass, field
 from datetime import datetime
 
+import sqlalchemy as sa
 from flask import current_app
 
 import engine
 from service import deadlines, ending, notify, outbox, store
 from service.db import get_engine, write_session
-from service.models import Game, Player, utcnow
+from service.models import Deadline, Game, Player, utcnow
 
 log = logging.getLogger(__name__)
 
@@ -109,8 +110,14 @@ def handle(
             store.save_snapshot(session, game.id, game.seq, state)
         # The clocks follow the turns (service/deadlines.py).  A result stops them and marks the end
         # as due: the end-of-game task records it once and sends the game_over emails.
+        if idle:
+            # After an idle moment every seat to act starts a new turn, so every clock restarts (the
+            # last DONE hero stays to act into the next round); the seats that left stop theirs.
+            session.execute(sa.delete(Deadline).where(
+                Deadline.game_id == game.id, Deadline.seat.in_(sorted(set(before) - set(after)))))
         deadlines.after_move(
-            session, game, seat, before, after, kind, result is not None, now or utcnow(), events=new_events
+            session, game, seat, [] if idle else before, after, kind, result is not None, now or utcnow(),
+            events=new_events,
         )
         rows = []
         ended = set(before) - set(after)

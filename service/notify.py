@@ -87,13 +87,21 @@ def newly_to_act(
 
 
 def unanswered(session: Session, game: Game, player: Player) -> bool:
-    """Whether the player's last turn email came after their last own decision: they still have a
-    turn email for the need in front of them (simultaneous decisions, see the module docstring)."""
+    """Whether the player still has a turn email for a simultaneous need: their last turn email came
+    after their last own decision, and it went out with others' (several seats were asked at once, as
+    in Beyond the Rift's hero phase; in turn-by-turn games a seat never leaves the seats to act without
+    deciding, so this never holds there and their emails stay as they were)."""
     last_email = session.exec(
         select(sa.func.coalesce(sa.func.max(Outbox.seq), -1)).where(
             Outbox.game_id == game.id, Outbox.player_id == player.id, Outbox.kind == "turn")
     ).one()
-    return last_email >= 0 and last_email > store.last_own_seq(session, game.id, player.seat, game.seq + 1)
+    if last_email < 0 or last_email <= store.last_own_seq(session, game.id, player.seat, game.seq + 1):
+        return False
+    together = session.exec(
+        select(sa.func.count()).select_from(Outbox).where(
+            Outbox.game_id == game.id, Outbox.seq == last_email, Outbox.kind == "turn")
+    ).one()
+    return together > 1
 
 
 def teams(view: dict | None) -> list[set[int]]:

@@ -34,6 +34,9 @@ def register(app: Flask) -> None:
     from service.web import history
 
     app.register_blueprint(history.bp)
+    from service.web import campaign
+
+    app.register_blueprint(campaign.bp)  # Beyond the Rift campaign follow-ups (issue 8)
     # The dev mailbox exists only in embedded mode: with SMTP_URL set, mail leaves the machine
     # and the route is not even registered.
     if app.config["DEV_MAILBOX"]:

@@ -1,0 +1,102 @@
+"""Beyond the Rift's campaign "Old Friends" through the service (service/campaigns.py): a won scenario's
+page offers the next scenario with the rewards as its carry-over, one POST starts it for the same party
+(a second press leads to the same game), a lost scenario can be replayed with the same carry-over, and
+a GET changes nothing."""
+
+from __future__ import annotations
+
+import random
+
+from sqlmodel import select
+
+from service import handle, links, new_game
+from service.db import get_engine, read_session
+from service.models import Campaign, CampaignGame, Game, Player
+from tests.beyond_helpers import RULES, policy
+from tests.engine.beyond_the_rift.helpers import greedy_chooser
+from tests.service.helpers import current
+from tests.web.pages import csrf_token, text
+
+PLAYERS = [("Ann", "ann@example.org"), ("Bob", "bob@example.org")]
+
+
+def players(game_id):
+    with read_session(get_engine()) as session:
+        return list(session.exec(select(Player).where(Player.game_id == game_id).order_by(Player.seat)))
+
+
+def rows(model):
+    with read_session(get_engine()) as session:
+        return list(session.exec(select(model)))
+
+
+def play_out(game_id, choose):
+    for _ in range(3000):
+        game, state = current(game_id)
+        if game.status != "active":
+            return game
+        seat = game.to_act[0]
+        handle(game_id, seat, choose(state, seat, RULES.legal_moves(state, seat)), game.seq)
+    raise AssertionError("the scenario did not end")
+
+
+def press(client, player):
+    token = links.player_token(player.id)
+    page = text(client.get(f"/p/{token}"))
+    return page, client.post(f"/p/{token}/campaign", data={"csrf_token": csrf_token(page)})
+
+
+def test_win_then_next_scenario_with_the_rewards_then_a_replay_after_a_loss(client, app):
+    # Seed 34: the greedy engine-test player wins Ashes at Hollowmere with Brannoc and Isolde.
+    first = new_game("beyond-the-rift", PLAYERS, {"scenario": "old-friends-1", "defense_modes": ["auto", "auto"]},
+                     seed=34)
+    rng = random.Random(34)
+    game = play_out(first, lambda state, seat, legal: greedy_chooser(state, seat, legal, rng))
+    assert game.result["outcome"] == "win", game.result
+    rewards = game.result["rewards"]
+    assert rewards["won"] == ["old-friends-1"]
+
+    ann, bob = players(first)
+    client.get(f"/p/{links.player_token(ann.id)}")
+    assert rows(Campaign) == [] and rows(CampaignGame) == []  # showing the offer records nothing
+    page, answer = press(client, ann)
+    assert "Ashes at Hollowmere" in page or "Old Friends" in page
+    assert "Start The Burrow Road with the rewards" in page
+    for drawn in rewards["drawn"]:
+        assert drawn["item"] in page
+    assert answer.status_code == 303, text(answer)[:2000]
+    second = next(p.game_id for p in rows(Player) if links.player_token(p.id) in answer.headers["Location"])
+    game2, state2 = current(second)
+    assert game2.options["scenario"] == "old-friends-2" and game2.options["carry"] == rewards
+    assert game2.options["defense_modes"] == ["auto", "auto"]
+    assert state2["campaign"]["won"] == ["old-friends-1"]
+    assert [(p.name, p.email, p.seat) for p in players(second)] == [(p.name, p.email, p.seat) for p in (ann, bob)]
+    # Bob's press leads to the same game, his own seat in it; nothing is started twice.
+    page, again = press(client, bob)
+    assert "has started" in page and again.status_code == 303
+    assert links.player_token(players(second)[1].id) in again.headers["Location"]
+    assert len(rows(Game)) == 2
+    linked = sorted((c.game_id, c.scenario, c.follow_up_game_id) for c in rows(CampaignGame))
+    assert linked == [(first, "old-friends-1", second), (second, "old-friends-2", None)]
+    assert next(c for c in rows(CampaignGame) if c.game_id == first).rewards == rewards
+
+    # The next scenario is lost: its page offers a replay with the same carry-over.
+    game2 = play_out(second, policy)
+    assert game2.result["outcome"] == "loss"
+    page, answer = press(client, players(second)[0])
+    assert "Replay The Burrow Road" in page and answer.status_code == 303
+    third = max(g.id for g in rows(Game))
+    game3, _ = current(third)
+    assert game3.options["scenario"] == "old-friends-2" and game3.options["carry"] == rewards
+    assert len(rows(Campaign)) == 1 and len(rows(CampaignGame)) == 3
+
+
+def test_no_offer_outside_a_campaign_or_while_playing(client, app):
+    tutorial = new_game("beyond-the-rift", PLAYERS, seed=3)
+    page, answer = press(client, players(tutorial)[0])
+    assert answer.status_code == 409 and "offers no next scenario" in text(answer)
+    assert "what next" not in page
+    play_out(tutorial, policy)
+    page, answer = press(client, players(tutorial)[0])
+    assert answer.status_code == 409 and "what next" not in page
+    assert rows(Campaign) == [] and len(rows(Game)) == 1
