@@ -15,7 +15,7 @@ from engine.riftwalker.state import all_card_ids, copy_state
 
 from ._helpers import G, check_conserved
 
-GAMES = {2: 400, 3: 400, 4: 400}  # 1,200 games in all (about 40 s of CPU, split over two cores)
+GAMES = {2: 700, 3: 700, 4: 700}  # 2,100 games in all (about 70 s of CPU, split over two cores)
 PREFERRED = ("burst", "shift", "explore", "activate", "force_burst", "take", "draw", "tuck", "choose")
 
 
