@@ -91,16 +91,18 @@ def unanswered(session: Session, game: Game, player: Player) -> bool:
     after their last own decision, and it went out with others' (several seats were asked at once, as
     in Beyond the Rift's hero phase; in turn-by-turn games a seat never leaves the seats to act without
     deciding, so this never holds there and their emails stay as they were)."""
-    last_email = session.exec(
-        select(sa.func.coalesce(sa.func.max(Outbox.seq), -1)).where(
-            Outbox.game_id == game.id, Outbox.player_id == player.id, Outbox.kind == "turn")
-    ).one()
-    if last_email < 0 or last_email <= store.last_own_seq(session, game.id, player.seat, game.seq + 1):
-        return False
-    together = session.exec(
-        select(sa.func.count()).select_from(Outbox).where(
-            Outbox.game_id == game.id, Outbox.seq == last_email, Outbox.kind == "turn")
-    ).one()
+    # Only emails already written count, not the rows of the change being decided: no autoflush.
+    with session.no_autoflush:
+        last_email = session.exec(
+            select(sa.func.coalesce(sa.func.max(Outbox.seq), -1)).where(
+                Outbox.game_id == game.id, Outbox.player_id == player.id, Outbox.kind == "turn")
+        ).one()
+        if last_email < 0 or last_email <= store.last_own_seq(session, game.id, player.seat, game.seq + 1):
+            return False
+        together = session.exec(
+            select(sa.func.count()).select_from(Outbox).where(
+                Outbox.game_id == game.id, Outbox.seq == last_email, Outbox.kind == "turn")
+        ).one()
     return together > 1
 
 
