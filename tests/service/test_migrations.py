@@ -69,3 +69,13 @@ def test_the_cli_works_from_any_directory_as_installed(tmp_path):
                              capture_output=True, text=True, timeout=120)
     assert created.returncode == 0, created.stderr
     assert created.stdout.strip() == "1"
+
+
+def test_the_migrations_have_one_head():
+    """Branches written side by side must be joined by a merge revision before they land, so the
+    schema has one well-defined latest version."""
+    from alembic.script import ScriptDirectory
+
+    from service.migrate import alembic_config
+
+    assert len(ScriptDirectory.from_config(alembic_config("sqlite://")).get_heads()) == 1
