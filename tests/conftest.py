@@ -65,3 +65,11 @@ def sink(tmp_path):
     server = Sink(tmp_path / "sink")
     yield server
     server.stop()
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args():
+    """pytest-playwright's launch settings for every browser test: Debian's Chromium, offline."""
+    from tests.services import CHROMIUM_ARGS, chromium
+
+    return {"executable_path": chromium(), "args": CHROMIUM_ARGS}

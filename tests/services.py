@@ -69,3 +69,16 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
+
+
+CHROMIUM = "/usr/bin/chromium"  # Debian's; Playwright never downloads a browser here
+# Flags for a closed network: without the background-networking ones Chromium keeps dialling out.
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+
+
+def chromium() -> str:
+    """The Chromium the browser tests drive; skip without it, unless CI demands it."""
+    if not os.access(CHROMIUM, os.X_OK):
+        unavailable("Debian's Chromium", f"{CHROMIUM} is missing (apt-get install chromium)")
+    return CHROMIUM

@@ -14,21 +14,7 @@ from tests.conftest import make_app
 from tests.service import toygame
 from tests.services import free_port
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(shutil.which("chromium") is None, reason="Debian's chromium is not installed"),
-]
-
-
-@pytest.fixture(scope="session")
-def browser_type_launch_args():
-    return {
-        "executable_path": CHROMIUM,
-        "args": ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
-    }
+pytestmark = pytest.mark.browser  # Chromium and its launch settings: tests/conftest.py
 
 
 @pytest.fixture
