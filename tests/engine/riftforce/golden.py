@@ -17,6 +17,8 @@ import json
 import pathlib
 import random
 
+import engine
+
 from .scenario import GAME, random_game
 
 HERE = pathlib.Path(__file__).parent / "golden"
@@ -35,8 +37,8 @@ def record(guilds: str, seed: int) -> dict:
 
 
 def replay_moves(data: dict) -> tuple[list, dict]:
-    """Play the recorded moves again; returns (events, state)."""
-    events = GAME.start(2, data["options"], data["seed"])
+    """Play the recorded moves again; returns (events, state).  Duel files carry no player count."""
+    events = GAME.start(data.get("players", 2), data["options"], data["seed"])
     state = None
     for e in events:
         state = GAME.apply(state, e)
@@ -48,6 +50,19 @@ def replay_moves(data: dict) -> tuple[list, dict]:
             state = GAME.apply(state, e)
         events.extend(new)
     return events, state
+
+
+def assert_replays_identically(data: dict) -> None:
+    """The recorded moves produce exactly the recorded events and result, and the event log
+    replays to the same state."""
+    assert data["rules_version"] == GAME.rules_version
+    events, state = replay_moves(data)
+    events = json.loads(json.dumps(events))
+    for i, (got, want) in enumerate(zip(events, data["events"])):
+        assert got == want, f"event {i} differs"
+    assert len(events) == len(data["events"])
+    assert json.loads(json.dumps(GAME.result(state))) == data["result"]
+    assert engine.replay(GAME, data["events"]) == state
 
 
 def write_all() -> None:

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import json
 import pathlib
-import random
 
+from .golden import assert_replays_identically, replay_moves  # noqa: F401 - one format, one replay
 from .modes import options_for, random_game
 from .scenario import GAME
 
@@ -31,22 +31,6 @@ def record(mode: str, players: int, seed: int) -> dict:
     return {"game": "riftforce", "rules_version": GAME.rules_version, "seed": seed,
             "players": players, "options": options_for(players, seed), "moves": moves,
             "events": events, "result": json.loads(json.dumps(GAME.result(state)))}
-
-
-def replay_moves(data: dict) -> tuple[list, dict]:
-    """Play the recorded moves again; returns (events, state)."""
-    events = GAME.start(data["players"], data["options"], data["seed"])
-    state = None
-    for e in events:
-        state = GAME.apply(state, e)
-    rng = random.Random(data["seed"])
-    for move in data["moves"]:
-        (seat,) = GAME.to_act(state)
-        new = GAME.play(state, seat, move, rng)
-        for e in new:
-            state = GAME.apply(state, e)
-        events.extend(new)
-    return events, state
 
 
 def write_all() -> None:
