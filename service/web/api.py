@@ -22,17 +22,24 @@ def game(game_id: int):
         players = notify.players_of(session, game_id)
         position = positions.build(session, game, None)
     return jsonify(
-        id=game.id,
-        game=game.name,
-        title=positions.title(game),
-        rules_version=game.rules_version,
+        **_identity(game, players),
         seq=game.seq,
         status=game.status,
         to_act=game.to_act,
         result=game.result,
-        players=[{"seat": p.seat, "name": p.name} for p in players],  # never the email addresses
         view=position.view,
     )
+
+
+def _identity(game, players) -> dict:
+    """What names a game in every answer; players by seat and name, never their email addresses."""
+    return {
+        "id": game.id,
+        "game": game.name,
+        "title": positions.title(game),
+        "rules_version": game.rules_version,
+        "players": [{"seat": p.seat, "name": p.name} for p in players],
+    }
 
 
 def _public_history(session, game_id: int):
@@ -52,14 +59,7 @@ def game_at(game_id: int):
             raise history.HistoryError(f"'at' must be a whole number of events, 1 to {game.seq}.", 400)
         players = notify.players_of(session, game_id)
         past = history.public_view(session, game, at)
-    return jsonify(
-        id=game.id,
-        game=game.name,
-        title=positions.title(game),
-        rules_version=game.rules_version,
-        players=[{"seat": p.seat, "name": p.name} for p in players],
-        **past,
-    )
+    return jsonify(**_identity(game, players), **past)
 
 
 @bp.get("/games/<int:game_id>/events")
