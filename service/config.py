@@ -70,9 +70,7 @@ def from_env(instance: Path | None = None) -> dict:
         "SMTP_URL": smtp_url or f"smtp://127.0.0.1:{MAIL_SINK_PORT}",
         "DEV_MAILBOX": not smtp_url,
         "MAILDIR": str(instance / "mail"),
-        # Unset, the links point at the Procfile's own web process, wherever $PORT put it.
-        "BASE_URL": (os.environ.get("BASE_URL")
-                     or f"http://127.0.0.1:{os.environ.get('PORT') or 5000}").rstrip("/"),
+        "BASE_URL": (os.environ.get("BASE_URL") or "http://127.0.0.1:5000").rstrip("/"),
         "SECRET_KEY": _secret_key(instance),
         # Older keys still verify links and sessions after a rotation (newest is SECRET_KEY).
         "SECRET_KEY_FALLBACKS": _split(os.environ.get("SECRET_KEY_FALLBACKS")),
