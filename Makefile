@@ -16,9 +16,11 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 # Web + worker (with embedded beat) + local mail sink, SQLite and the embedded SQLite broker.
+# honcho hands each Procfile process its own PORT (web the base, the worker +100...), so the
+# emailed links' BASE_URL is fixed here from the base port, once, for every process.
 run: $(STAMP)
 	$(BIN)/flask --app service db-upgrade
-	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/honcho start
+	BASE_URL="$${BASE_URL:-http://127.0.0.1:$${PORT:-5000}}" PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/honcho start
 
 # Debian's Chromium is what the browser tests drive (Playwright never downloads a browser here).
 # Two xdist workers: the suite (engines + service end-to-end games) stays well under 15 minutes
