@@ -73,3 +73,22 @@ def browser_type_launch_args():
     from tests.services import CHROMIUM_ARGS, chromium
 
     return {"executable_path": chromium(), "args": CHROMIUM_ARGS}
+
+
+@pytest.fixture
+def live(tmp_path, migrated_sqlite):
+    """The app served over real HTTP on a free loopback port (for the browser tests)."""
+    import threading
+
+    from werkzeug.serving import make_server
+
+    from tests.services import free_port
+
+    db = tmp_path / "app.sqlite"
+    shutil.copy(migrated_sqlite, db)
+    port = free_port()
+    app = make_app(tmp_path, f"sqlite:///{db}", BASE_URL=f"http://127.0.0.1:{port}", TESTING=False)
+    server = make_server("127.0.0.1", port, app, threaded=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield app
+    server.shutdown()

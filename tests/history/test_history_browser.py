@@ -4,32 +4,15 @@ Home/End and Page Up/Down keys follow the page's own step links (static/history.
 from __future__ import annotations
 
 import re
-import shutil
-import threading
 
 import pytest
-from werkzeug.serving import make_server
 
 from service import links, new_game
-from tests.conftest import make_app
 from tests.history.helpers import player_ids
 from tests.service import toygame
 from tests.service.helpers import current, play_one
-from tests.services import free_port
 
 pytestmark = pytest.mark.browser  # Chromium and its launch settings: tests/conftest.py
-
-
-@pytest.fixture
-def live(tmp_path, migrated_sqlite):
-    db = tmp_path / "app.sqlite"
-    shutil.copy(migrated_sqlite, db)
-    port = free_port()
-    app = make_app(tmp_path, f"sqlite:///{db}", BASE_URL=f"http://127.0.0.1:{port}", TESTING=False)
-    server = make_server("127.0.0.1", port, app, threaded=True)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield app
-    server.shutdown()
 
 
 def where(page) -> int:

@@ -3,16 +3,11 @@ readable, every choice has a label, and a move is made with the keyboard alone."
 
 from __future__ import annotations
 
-import shutil
-import threading
 
 import pytest
-from werkzeug.serving import make_server
 
 from service import links, new_game
-from tests.conftest import make_app
 from tests.service import toygame
-from tests.services import free_port
 
 pytestmark = pytest.mark.browser  # Chromium and its launch settings: tests/conftest.py
 
@@ -20,18 +15,6 @@ pytestmark = pytest.mark.browser  # Chromium and its launch settings: tests/conf
 @pytest.fixture
 def browser_context_args(browser_context_args):
     return {**browser_context_args, "java_script_enabled": False}
-
-
-@pytest.fixture
-def live(tmp_path, migrated_sqlite):
-    db = tmp_path / "app.sqlite"
-    shutil.copy(migrated_sqlite, db)
-    port = free_port()
-    app = make_app(tmp_path, f"sqlite:///{db}", BASE_URL=f"http://127.0.0.1:{port}", TESTING=False)
-    server = make_server("127.0.0.1", port, app, threaded=True)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield app
-    server.shutdown()
 
 
 def test_a_move_with_the_keyboard_and_no_javascript(live, page):
