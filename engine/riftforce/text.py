@@ -62,26 +62,26 @@ def render_text(v: dict) -> str:
     lines.append("")
     for p in (v["players"][top], v["players"][bottom]):
         s = p["seat"]
-        pile = _card(p["discard_top"]) if p["discard_top"] else "empty"
-        lines.append(f"{who(s, me)}: {p['score']} Riftforce; {p['hand_count']} in hand, "
-                     f"{p['deck_count']} in draw pile, {p['discard_count']} discarded (top: {pile})")
-        for g in p["summoners"]:
-            lines.append(f"  {g['name']}: {g['ability']}")
-    if v["hand"] is not None:
-        lines.append("")
-        lines.append("Your hand: " + (", ".join(_card(c) for c in v["hand"]) or "empty"))
-    p = v["pending"]
-    if p is not None:
-        lines.append("")
-        if p["kind"] == "play":
-            placed = ", ".join(f"{_card(c)} at {loc_name(l)}" for c, l in zip(p["cards"], p["locs"]))
-            lines.append(f"Play in progress: {placed}.")
-        else:
-            acts = ", ".join(_card(c) for c in p["activated"]) or "none yet"
-            lines.append(f"Activation in progress: discarded {_card(p['discarded'])}; activated {acts}.")
-        if p["ask"] is not None:
-            lines.append(p["ask"]["prompt"])
-    return "\n".join(lines) + "\n"
+        lines.append(f"{who(s, me)}: {p['score']} Riftforce; {_piles(p)}")
+        lines.extend(_summoner_lines(p))
+    return "\n".join(lines + _hand_lines(v) + _pending_lines(v["pending"])) + "\n"
+
+
+def _piles(p: dict) -> str:
+    """A player's card counts, said the same way in every mode."""
+    pile = _card(p["discard_top"]) if p["discard_top"] else "empty"
+    return (f"{p['hand_count']} in hand, {p['deck_count']} in draw pile, "
+            f"{p['discard_count']} discarded (top: {pile})")
+
+
+def _summoner_lines(p: dict) -> list[str]:
+    return [f"  {g['name']}: {g['ability']}" for g in p["summoners"]]
+
+
+def _hand_lines(v: dict) -> list[str]:
+    if v["hand"] is None:  # a spectator
+        return []
+    return ["", "Your hand: " + (", ".join(_card(c) for c in v["hand"]) or "empty")]
 
 
 def _pending_lines(p: dict | None) -> list[str]:
@@ -169,21 +169,14 @@ def _render_team(v: dict) -> str:
     lines.append("")
     for p in v["players"]:
         s = p["seat"]
-        pile = _card(p["discard_top"]) if p["discard_top"] else "empty"
         zone = "all six locations" if p["zone"] == "all" else f"the {p['zone']} zone"
         name = who(s, me, "team")
         ident = "" if name.startswith("Player") else f"Player {s + 1}, "
         pos = p["positions"]
         lines.append(f"{name} ({ident}position{'s' if len(pos) > 1 else ''} "
-                     f"{' and '.join(map(str, pos))}, checks {zone}): "
-                     f"{p['hand_count']} in hand, {p['deck_count']} in draw pile, "
-                     f"{p['discard_count']} discarded (top: {pile})")
-        for g in p["summoners"]:
-            lines.append(f"  {g['name']}: {g['ability']}")
-    if v["hand"] is not None:
-        lines.append("")
-        lines.append("Your hand: " + (", ".join(_card(c) for c in v["hand"]) or "empty"))
-    return "\n".join(lines + _pending_lines(v["pending"])) + "\n"
+                     f"{' and '.join(map(str, pos))}, checks {zone}): {_piles(p)}")
+        lines.extend(_summoner_lines(p))
+    return "\n".join(lines + _hand_lines(v) + _pending_lines(v["pending"])) + "\n"
 
 
 def _render_solo(v: dict) -> str:
@@ -214,12 +207,6 @@ def _render_solo(v: dict) -> str:
         lines.append(f"  {you + ':':<10} {_stack(loc['sides'][0])}")
     lines.append("")
     p = v["players"][0]
-    pile = _card(p["discard_top"]) if p["discard_top"] else "empty"
-    lines.append(f"{you}: {p['hand_count']} in hand, {p['deck_count']} in draw pile, "
-                 f"{p['discard_count']} discarded (top: {pile})")
-    for g in p["summoners"]:
-        lines.append(f"  {g['name']}: {g['ability']}")
-    if v["hand"] is not None:
-        lines.append("")
-        lines.append("Your hand: " + (", ".join(_card(c) for c in v["hand"]) or "empty"))
-    return "\n".join(lines + _pending_lines(v["pending"])) + "\n"
+    lines.append(f"{you}: {_piles(p)}")
+    lines.extend(_summoner_lines(p))
+    return "\n".join(lines + _hand_lines(v) + _pending_lines(v["pending"])) + "\n"
