@@ -5,19 +5,14 @@ from __future__ import annotations
 
 import re
 
-import pytest
-import sqlalchemy as sa
-
 from service import charts, history, journal, links, mail, new_game, store
 from service.db import get_engine, read_session, write_session
-from service.models import Game
 from tests.history.helpers import history_url, player_ids
 from tests.service import toygame
 from tests.service.helpers import current, outbox_rows, play_one, play_to_end
 from tests.web.pages import csrf_token, text
 
 PLAYERS = [("Ann", "ann@example.org"), ("Bob", "bob@example.org")]
-TOY_CARD = re.compile(r"(?<![\w-])(k\d+x)(?![\w-])")
 
 
 def toy_game(moves: int, target: int = 30) -> int:
@@ -51,28 +46,28 @@ def test_toy_pages_json_and_downloads_show_no_hidden_card_at_any_step(client):
     # What each viewer may know by now: what their own redaction of the log shows.  The page at
     # an early step also lists the later events "since your last move" (the viewer knows them
     # now), so the whole page is held to today's knowledge and its board to that step's.
-    known = {seat: set(TOY_CARD.findall(str([rules.redact_event(e, seat) for e in raw]))) for seat in (0, 1, None)}
+    known = {seat: toygame.cards_in(str([rules.redact_event(e, seat) for e in raw])) for seat in (0, 1, None)}
     for seq in range(1, game.seq + 1):
         with read_session(get_engine()) as session:
             state, _ = store.load_state(session, game, seq)
         for seat in (0, 1):
             for by in ("event", "turn"):
                 page = text(client.get(history_url(ids[seat], game_id, at=seq, by=by)))
-                shown = set(TOY_CARD.findall(page))
-                assert not set(TOY_CARD.findall(board_of(page))) & toy_hidden(state, seat), (seat, seq)
+                shown = toygame.cards_in(page)
+                assert not toygame.cards_in(board_of(page)) & toy_hidden(state, seat), (seat, seq)
                 assert shown & toy_hidden(state, seat) <= known[seat], (seat, seq)
-            assert set(state["hands"][seat]) <= set(TOY_CARD.findall(board_of(page)))  # their own hand
+            assert set(state["hands"][seat]) <= toygame.cards_in(board_of(page))  # their own hand
         public = text(client.get(history_url(None, game_id, at=seq)))
-        assert not set(TOY_CARD.findall(public)) & toy_hidden(state, None) - known[None]
-        assert not set(TOY_CARD.findall(board_of(public))) & toy_hidden(state, None)
+        assert not toygame.cards_in(public) & toy_hidden(state, None) - known[None]
+        assert not toygame.cards_in(board_of(public)) & toy_hidden(state, None)
         api = client.get(f"/api/games/{game_id}?at={seq}").get_data(as_text=True)
-        assert not set(TOY_CARD.findall(api)) & toy_hidden(state, None)
+        assert not toygame.cards_in(api) & toy_hidden(state, None)
     _, now = current(game_id)
     for seat in (0, 1):
         record = client.get(f"/p/{links.player_token(ids[seat])}/history/record.json").get_data(as_text=True)
-        assert not set(TOY_CARD.findall(record)) & toy_hidden(now, seat)
+        assert not toygame.cards_in(record) & toy_hidden(now, seat)
     for url in (f"/api/games/{game_id}/events", f"/games/{game_id}/history/record.json"):
-        assert not set(TOY_CARD.findall(client.get(url).get_data(as_text=True))) & toy_hidden(now, None)
+        assert not toygame.cards_in(client.get(url).get_data(as_text=True)) & toy_hidden(now, None)
 
 
 def test_api_at_n_keeps_the_live_fields_and_refuses_anything_but_1_to_seq(client):

@@ -10,11 +10,21 @@ wins when, at the end of a round, someone reached the target or every hand is em
 from __future__ import annotations
 
 import random
+import re
 
 import engine
 
 NAME = "toy-hidden"
 CARDS = [f"k{n}x" for n in range(1, 41)]
+CARD_ID = re.compile(r"(?<![\w-])(k\d+x)(?![\w-])")
+# Signed tokens (in links and CSRF fields) are random-looking base64 that can spell "k9x": a leak
+# test once failed on a card nobody had seen.  They never carry a card, so they are left out.
+TOKENS = re.compile(r'https?://[^\s"\'<>]+|(?:href|action|src)="[^"]*"|name="csrf_token" value="[^"]*"')
+
+
+def cards_in(text: str) -> set[str]:
+    """The card ids a text shows its reader (tokens left out)."""
+    return set(CARD_ID.findall(TOKENS.sub(" ", text)))
 
 
 def value(card: str) -> int:
