@@ -82,7 +82,11 @@ class Game:
     # ---- decisions ------------------------------------------------------------------------------
 
     def to_act(self, state: State) -> list[int]:
-        """Seats that may act now (empty when the game is over)."""
+        """Seats the game waits on now (empty when the game is over).
+
+        A seat not listed may still have legal moves that nobody waits for (Beyond the Rift: a hero
+        who said DONE may reopen or edit standing orders); the service accepts those too.
+        """
         raise NotImplementedError
 
     def legal_moves(self, state: State, seat: int) -> list[Move]:
@@ -116,6 +120,20 @@ class Game:
     def render_text(self, view: View) -> str:
         """A plain-text rendering of a view, readable in an email and by a screen reader."""
         raise NotImplementedError
+
+    def deadline_share(self, state: State, seat: int) -> float:
+        """The share of the game's per-decision deadline that this seat's decision gets: 1.0, except
+        for short answers asked in the middle of another phase (Beyond the Rift's defense prompts:
+        12 of the hero phase's 48 hours), which the whole table waits on."""
+        return 1.0
+
+    def move_section(self, move: Move) -> str | None:
+        """None for an ordinary decision; for a standing setting, the name of the setting it changes.
+
+        Pages offer each section's moves as one drop-down apart from the decisions, and emails leave
+        them out, so a long list of settings never buries the choice a player is asked to make.
+        """
+        return None
 
     def describe_move(self, move: Move, state: State | None = None) -> str:
         """A move in words, for buttons, links and confirm pages ("Play 5 Fire at location 3")."""

@@ -178,9 +178,11 @@ def _steps_before(start: datetime, due_at: datetime, ladder: list[int]) -> int:
     return sum(1 for h in ladder if due_at - timedelta(hours=h) <= start)
 
 
-def _start_clock(session: Session, game_id: int, clock: GameClock, player: Player, now: datetime) -> None:
+def _start_clock(session: Session, game_id: int, clock: GameClock, player: Player, now: datetime,
+                 share: float = 1.0) -> None:
+    """`share`: the part of the game's deadline this decision gets (engine `deadline_share`)."""
     session.execute(sa.delete(Deadline).where(Deadline.game_id == game_id, Deadline.seat == player.seat))
-    total = timedelta(hours=clock.deadline_hours)
+    total = timedelta(hours=clock.deadline_hours * share)
     due = now + total
     ladder = list(clock.reminders)
     done = _steps_before(now, due, ladder)
@@ -207,7 +209,7 @@ def clock_of(session: Session, game_id: int, lock: bool = False) -> GameClock:
 
 def on_create(
     session: Session, game: Game, players: list[Player], hours: int | None, policy: str,
-    reminders: list[int], now: datetime,
+    reminders: list[int], now: datetime, shares: dict[int, float] | None = None,
 ) -> None:
     clock = GameClock(game_id=game.id, deadline_hours=hours, policy=policy, reminders=list(reminders))
     session.add(clock)
@@ -215,12 +217,12 @@ def on_create(
     if hours is not None and game.result is None:
         for player in players:
             if player.seat in game.to_act:
-                _start_clock(session, game.id, clock, player, now)
+                _start_clock(session, game.id, clock, player, now, (shares or {}).get(player.seat, 1.0))
 
 
 def after_move(
     session: Session, game: Game, actor: int, before: list[int], after: list[int], kind: str,
-    finished: bool, now: datetime, events: list[dict] = (),
+    finished: bool, now: datetime, events: list[dict] = (), shares: dict[int, float] | None = None,
 ) -> None:
     """Inside `handle`'s transaction: move the clocks on after `actor`'s decision of `kind`.
 
@@ -249,7 +251,7 @@ def after_move(
         Deadline.game_id == game.id, Deadline.seat.in_(sorted(set(before) - set(after)))))
     if clock.deadline_hours is not None and clock.paused_at is None:
         for seat in sorted(restart):
-            _start_clock(session, game.id, clock, players[seat], now)
+            _start_clock(session, game.id, clock, players[seat], now, (shares or {}).get(seat, 1.0))
         if (
             kind == "timeout" and clock.policy in ("auto", "skip")
             and clock.timeout_streak >= STREAK_ROUNDS * len(players)

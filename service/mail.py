@@ -33,6 +33,7 @@ MAX_MOVE_LINKS = 12
 def one_click(moves: list[positions.LegalMove]) -> list[positions.LegalMove]:
     """The choices an email offers as links: the kinds of move with the fewest options first (a
     lone "Check & Draw" before thirty card-and-location plays), at most MAX_MOVE_LINKS."""
+    moves = [legal for legal in moves if legal.section is None]  # standing settings stay on the page
     sizes = Counter(legal.move.get("type") for legal in moves)
     return sorted(moves, key=lambda legal: sizes[legal.move.get("type")])[:MAX_MOVE_LINKS]
 
@@ -129,7 +130,7 @@ def _build(session: Session, row: Outbox) -> EmailMessage:
         game=game, player=player, players=players, names=names, position=position, actor=actor,
         title=positions.title(game), player_url=player_url, unsubscribe_url=unsubscribe_url,
         history_url=history_url,
-        move_links=move_links, more_moves=len(position.moves) > len(move_links),
+        move_links=move_links, more_moves=len(position.decisions) > len(move_links),
         result_words=positions.result_words(position.result, names),
     )
     # Reminders and notices (service/deadlines.py) add the deadline in the player's time zone or

@@ -85,7 +85,8 @@ def handle(
         rules = engine.get(game.name)
         state, snapshot_seq = store.load_state(session, game)
         before = rules.to_act(state)
-        if seat not in before:
+        # a seat the game does not wait on may still have moves (engine/core.py: to_act)
+        if seat not in before and not rules.legal_moves(state, seat):
             raise engine.IllegalMove("it is not your turn to decide", "not_your_turn")
         new_events = _play(rules, state, seat, move, _rng(game, expected_seq))
         if not new_events:
@@ -117,7 +118,7 @@ def handle(
                 Deadline.game_id == game.id, Deadline.seat.in_(sorted(set(before) - set(after)))))
         deadlines.after_move(
             session, game, seat, [] if idle else before, after, kind, result is not None, now or utcnow(),
-            events=new_events,
+            events=new_events, shares={s: rules.deadline_share(state, s) for s in after},
         )
         rows = []
         ended = set(before) - set(after)
@@ -193,7 +194,8 @@ def new_game(
         )
         store.save_snapshot(session, game.id, game.seq, state)
         rows = notify.on_create(session, game, seats)
-        deadlines.on_create(session, game, seats, deadline_hours, policy, reminders, now or utcnow())
+        deadlines.on_create(session, game, seats, deadline_hours, policy, reminders, now or utcnow(),
+                            shares={s: rules.deadline_share(state, s) for s in rules.to_act(state)})
         session.flush()
         game_id, row_ids = game.id, [r.id for r in rows]
     outbox.kick(row_ids)

@@ -135,6 +135,10 @@ def on_change(
         rows += [_row(game, player, "game_over", game.seq) for player in players]
     else:
         newly = set(after) if idle else newly_to_act(before, after, events, actor)
+        if not idle and actor is not None and actor not in before:
+            # A seat the game was not waiting on chose to act (a DONE hero's UNDONE, on their page):
+            # its clock starts again (service/deadlines.py), but no email tells it what it just did.
+            newly.discard(actor)
         rows += [
             _row(game, player, "turn", game.seq)
             for player in players

@@ -23,6 +23,7 @@ from service.models import Game, Player
 class LegalMove:
     move: dict
     label: str
+    section: str | None = None  # a standing setting's name (Game.move_section); None for a decision
 
 
 @dataclass
@@ -43,6 +44,20 @@ class Position:
 
     def describe_move(self, move: dict) -> str:
         return self.rules.describe_move(move, self._state)
+
+    @property
+    def decisions(self) -> list[LegalMove]:
+        """The moves that decide something now (each standing setting is offered apart)."""
+        return [legal for legal in self.moves if legal.section is None]
+
+    @property
+    def settings(self) -> dict[str, list[LegalMove]]:
+        """Standing settings by name, in the order the engine lists them."""
+        out: dict[str, list[LegalMove]] = {}
+        for legal in self.moves:
+            if legal.section is not None:
+                out.setdefault(legal.section, []).append(legal)
+        return out
 
     @property
     def finished(self) -> bool:
@@ -91,9 +106,10 @@ def build(
         names=seat_names(list(session.exec(
             select(Player).where(Player.game_id == game.id).order_by(Player.seat)))),
     )
-    if seat is not None and seat in to_act and position.result is None:
+    if seat is not None and position.result is None:  # a seat not waited on may have moves too
         position.moves = [
-            LegalMove(move, rules.describe_move(move, state)) for move in rules.legal_moves(state, seat)
+            LegalMove(move, rules.describe_move(move, state), rules.move_section(move))
+            for move in rules.legal_moves(state, seat)
         ]
     if since_seq is not None:
         rows = store.events(session, game.id, after=since_seq, upto=seq)

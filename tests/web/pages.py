@@ -19,5 +19,10 @@ def move_values(page: str) -> list[str]:
     return [html.unescape(v) for v in re.findall(r'<input type="radio" name="move" value="([^"]*)"', page)]
 
 
+def setting_values(page: str) -> list[str]:
+    """The raw `value` of each option of the standing-settings drop-downs (a JSON move), unescaped."""
+    return [html.unescape(v) for v in re.findall(r'<option value="([^"]+)"', page)]
+
+
 def text(response) -> str:
     return response.get_data(as_text=True)
