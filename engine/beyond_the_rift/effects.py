@@ -22,7 +22,7 @@ def _walk(ops: list, prefix: str, out: list, in_bonus: bool = False) -> None:
         if op.get("target") in CHOOSABLE:
             out.append({"key": key, "kind": op["target"], "filter": op.get("filter"),
                         "engage": op["op"] == "move_enemy" and op.get("to") == "own_area", "optional": in_bonus,
-                        "allies": op["op"] in ("heal_wound", "recover_fatigue")})
+                        "allies": op["op"] in ("heal_wound", "recover_fatigue", "mod")})
         if op["op"] == "bonus":
             _walk(op["do"], key + ".", out, True)
 
@@ -150,10 +150,11 @@ def run_op(ctx: Ctx, op: dict, key: str, env: dict) -> bool:
             area = seat if op["to"] == "own_area" else m.QUEST
             if e["area"] != area and (area == m.QUEST or m.hero_engageable(s, e)):
                 ctx.emit({"type": "enemy_move", "enemy": e["id"], "area": area, "why": "card"})
-    elif o == "mod":
+    elif o == "mod":  # a temporary stat change of an enemy or an ally, until its `dur` ends (clear_mods)
         tgt = _target(ctx, op, key, env)
-        if isinstance(tgt, str) and m.enemy(s, tgt) is not None:
-            ctx.emit({"type": "enemy_tmp", "enemy": tgt, "stat": op["stat"], "n": op["n"], "dur": op["dur"]})
+        if isinstance(tgt, str):
+            ctx.emit({"type": "stat_mod", "to": tgt, "stat": op["stat"], "n": op["n"], "dur": op["dur"]})
+            check_death(ctx, tgt)
     elif o == "defense_bonus":
         env["bonus"] = op["n"]
     elif o == "ally":

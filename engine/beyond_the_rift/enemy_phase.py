@@ -10,7 +10,9 @@ from __future__ import annotations
 from . import model as m
 from .content import CONTENT
 from .hero_phase import default_discards, modes
-from .primitives import Ctx, attach_damage, draw_response, hero_takes, new_enemy, pay, set_ap, supply
+from .orders import condition_holds, margin_for
+from .primitives import Ctx, attach_damage, clear_mods, draw_response, hero_takes, new_enemy, pay, set_ap, supply
+from .reactions import open_window
 
 
 def rows(state: dict) -> dict:
@@ -197,9 +199,12 @@ def perform(ctx: Ctx, e: dict, part: dict, rank: list[int]) -> None:
 def heal(ctx: Ctx, e: dict, part: dict) -> None:
     """Heal X Y: up to Y enemies of type X in the area lose one attachment each, Wound first, then
     Fatigue, then an attached hero card, the most recent of its kind (A28); when more qualify, the
-    party's HEALCHOICE default picks the ones with most remaining health (A29)."""
+    party's HEALCHOICE picks (default: the ones with most remaining health, A29)."""
     s = ctx.s
-    cands = sorted(heal_candidates(s, e, part["type"]), key=lambda x: (-m.enemy_stat(s, x, "health"), x["seq"]))
+    order = {"most_health": lambda x: (-m.enemy_stat(s, x, "health"), x["seq"]),
+             "least_health": lambda x: (m.enemy_stat(s, x, "health"), x["seq"]),
+             "oldest": lambda x: x["seq"]}[s["party"]["healchoice"]]
+    cands = sorted(heal_candidates(s, e, part["type"]), key=order)
     for x in cands[:part["n"]]:
         pick = None
         for want in ("wound", "fatigue", "hero"):
@@ -361,10 +366,10 @@ def asked(s: dict, seat: int, e: dict) -> bool:
     cond = s["heroes"][seat]["plan"]["ask_if"]
     wounds = cond.get("wounds_at_least")
     wounds = m.hand_size(s) - 2 if wounds is None else wounds
-    return ((cond.get("damage_at_least") is not None and _dmg_count(e) >= cond["damage_at_least"])
-            or m.damage_in_hand(s, seat) >= wounds
-            or (cond.get("attack_at_least") is not None and m.enemy_stat(s, e, "attack") >= cond["attack_at_least"])
-            or (cond.get("enemy") is not None and CONTENT.enemies[e["type"]]["name"] == cond["enemy"]))
+    # the conditions are alternatives ("or"): each one set asks on its own
+    return m.damage_in_hand(s, seat) >= wounds or any(
+        cond.get(k) is not None and condition_holds(s, {k: cond[k]}, e)
+        for k in ("damage_at_least", "attack_at_least", "enemy"))
 
 
 def aiders(s: dict, seat: int) -> list[int]:
@@ -383,6 +388,10 @@ def task_e_attack(ctx: Ctx, task: dict) -> None:
     if e is None:
         return
     seat = task["hero"]
+    if not task.get("reacted"):  # the before_enemy_attack window comes first; the attack waits behind it
+        ctx.push([dict(task, reacted=True)])
+        open_window(ctx, "before_enemy_attack", seat, e["id"])
+        return
     d = {"e": e["id"], "hero": seat, "ally": _ally_redirect(s, seat, "attack", _dmg_count(e)), "cards": [],
          "units": 0, "wounds": [], "waiting": [], "attack": m.enemy_stat(s, e, "attack")}
     ctx.emit({"type": "defense_state", "defense": d})
@@ -500,7 +509,7 @@ def apply_plan(ctx: Ctx, seat: int) -> None:
     d = s["defense"]
     h = s["heroes"][seat]
     plan = h["plan"]
-    target = d["attack"] + plan["margin"]
+    target = d["attack"] + margin_for(s, plan, m.enemy(s, d["e"]))
     budget = h["ap"] // 2 if plan["maxspend"] == "half" else (h["ap"] if plan["maxspend"] == "all" else int(plan["maxspend"]))
     budget = max(0, min(budget, h["ap"] - plan["reserve"]))
     rate = m.board(s, seat)["defense_rate"]
@@ -563,3 +572,6 @@ def task_e_attack_resolve(ctx: Ctx, task: dict) -> None:
     if left:
         ctx.emit({"type": "discard", "seat": d["hero"], "from": "limbo", "cards": left})
     ctx.emit({"type": "defense_state", "defense": None})
+    clear_mods(ctx, "this_attack")
+    if e is not None and hit and not d["ally"]:
+        open_window(ctx, "after_enemy_hit", d["hero"], e["id"])

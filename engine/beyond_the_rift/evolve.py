@@ -19,12 +19,13 @@ def jcopy(x):
 
 
 def _copy_area(area: list) -> list:
-    return [{**p, "att": [dict(a) for a in p["att"]]} for p in area]
+    return [{**p, "att": [dict(a) for a in p["att"]], "tmp": list(p["tmp"])} for p in area]
 
 
 def copy_state(s: dict | None) -> dict | None:
     """Hand-written copy of the state, structure by structure (about 20 times faster than deepcopy).
-    Records that no event ever changes in place (plans, options, the campaign carry-over) are shared."""
+    Records that no event ever changes in place (plans, party settings, options, the campaign carry-over)
+    are shared: events replace them whole."""
     if s is None:
         return None
     out = dict(s)
@@ -42,6 +43,7 @@ def copy_state(s: dict | None) -> dict | None:
     out["aside"] = list(s["aside"])
     out["limbo"] = list(s["limbo"])
     out["tiebreak"] = list(s["tiebreak"])
+    out["party"] = s["party"]
     out["spawned"] = list(s["spawned"])
     out["cards"] = dict(s["cards"])
     out["owner"] = dict(s["owner"])
@@ -217,15 +219,15 @@ def evolve(s: dict | None, ev: dict) -> dict:
             _att_home(s, a)
         s["enemies"].remove(rec)
         s["defeated"].append(rec["type"])
-    elif t == "enemy_tmp":
-        _holder(s, ev["enemy"])["tmp"].append({"stat": ev["stat"], "n": ev["n"], "dur": ev["dur"]})
+    elif t == "stat_mod":
+        _holder(s, ev["to"])["tmp"].append({"stat": ev["stat"], "n": ev["n"], "dur": ev["dur"]})
     elif t == "clear_tmp":
-        for e in s["enemies"]:
-            e["tmp"] = [m for m in e["tmp"] if m["dur"] not in ev["durs"]]
+        for rec in s["enemies"] + [p for hh in s["heroes"] for p in hh["area"]]:
+            rec["tmp"] = [x for x in rec["tmp"] if x["dur"] not in ev["durs"]]
     elif t == "persist":
         _rm(s["limbo"], ev["card"])
         s["heroes"][ev["area"]]["area"].append(
-            {"card": ev["card"], "ally": jcopy(ev.get("ally")), "bonus": ev.get("bonus"), "att": []})
+            {"card": ev["card"], "ally": jcopy(ev.get("ally")), "bonus": ev.get("bonus"), "att": [], "tmp": []})
     elif t == "persist_gone":
         for hh in s["heroes"]:
             for p in hh["area"]:
@@ -237,6 +239,8 @@ def evolve(s: dict | None, ev: dict) -> dict:
                     break
     elif t == "threat":
         s["threat"] = ev["threat"]
+    elif t == "tiebreak":
+        s["tiebreak"] = list(ev["order"])
     elif t == "result":
         s["result"] = jcopy(ev["result"])
         s["phase"] = "over"

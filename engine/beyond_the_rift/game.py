@@ -3,15 +3,20 @@
 Decisions are step-wise: every move is one atomic decision (one button, one emailed link).  Moves by
 context:
 
-* hero phase, active hero: attack / play / wound / draw / cycle / discard_ap / engage / disengage / board /
-  open / interact / pledge / unpledge / mode / done / done_final; a DONE hero has `undone`.  A hero with a
-  deferred discard-down (section 3.5) first has only `discard` (one card each) or done / done_final, which
-  apply the DISCARD-ORDER default (so the default can never take a card another move is using).
+* hero phase, active hero: attack (with `nopledge` to refuse pledged aid) / play / wound / draw / cycle /
+  discard_ap / engage / disengage / board / open / interact / pledge / unpledge / done / done_final; a
+  DONE hero has `undone`.  A hero with a deferred discard-down (section 3.5) first has only `discard` (one
+  card each) or done / done_final, which apply the DISCARD-ORDER default (so the default can never take a
+  card another move is using).
+* standing orders (orders.py): `mode` and `setting` moves, one setting each, for every hero in the hero
+  phase, DONE and DONE FINAL heroes included.  Such heroes are not in `to_act` (nobody waits on them),
+  yet they have legal moves: `to_act` lists the seats the game waits on, not every seat that may act.
 * an action being built asks one target at a time (`choose` ... / `cancel`); opening a door asks the AP
   to spend (`spend`); cycling picks cards one by one (`pick` / `finish`).
 * an open attack: the attacker has add / add_wound / resolve, the other heroes aid / no_aid.
-* pledges (section 3.2): `pledge` a card to another hero's next attack this phase, `unpledge`; a pledged
-  card joins that attack when it is declared, if still legal (the attacker cannot refuse it).
+* pledges (section 3.2): `pledge` a card to another hero's next attack this phase (then `choose` "any"
+  or one enemy / door: PLEDGE ... ON <enemy>), `unpledge`; a pledged card joins that attack when it is
+  declared, if still legal, unless the attacker attacked with `nopledge`.
 * the enemy phase stops only at defense points of heroes who asked to be consulted (defense mode ask,
   or ask_if: damage >= 2 or Wounds+Fatigue in hand >= hand size - 2; other heroes in ask/ask_if mode
   holding a range-2 Defense card are asked to aid) and at Reactions to special abilities of heroes in
@@ -29,6 +34,7 @@ kind of decision with H7's default deadline (48 h hero phase, 12 h attack window
 
 from __future__ import annotations
 
+import json
 import random
 
 from ..core import Game, IllegalMove
@@ -37,6 +43,7 @@ from . import hero_phase as hp
 from . import model as m
 from . import text
 from .evolve import copy_state, evolve
+from .orders import SECTIONS
 from .phases import run
 from .primitives import Ctx, Stop
 from .setup import start_events
@@ -45,7 +52,7 @@ from .setup import start_events
 class BeyondTheRift(Game):
     name = "beyond-the-rift"
     title = "Beyond the Rift"
-    rules_version = "1"
+    rules_version = "2"  # 2: the round's tie-break rotation applied; standing orders and party settings
     min_players = 1
     max_players = 4
 
@@ -92,12 +99,15 @@ class BeyondTheRift(Game):
         legal = self.legal_moves(state, seat)
         if not legal:
             raise IllegalMove("you have nothing to decide now", "not_your_turn", move)
-        if not isinstance(move, dict) or move not in legal:
+        # compared as JSON: Python's True == 1 and 2.0 == 2 must not pass for a listed move
+        if not isinstance(move, dict) or _strict(move) not in {_strict(mv) for mv in legal}:
             raise IllegalMove("that move is not allowed now", "illegal", move)
         ctx = Ctx(copy_state(state), rng)
         before = _touch_marks(ctx.s)
         try:
             hp.perform(ctx, seat, move)
+            if state["prompt"] is not None and ctx.prompt is None:
+                ctx.sync()  # the prompt is answered: from here on nobody may be waited on
             run(ctx)
             _reopen_done(ctx, seat, before)
         except Stop:
@@ -147,6 +157,18 @@ class BeyondTheRift(Game):
     def render_text(self, view: dict) -> str:
         return text.render(view)
 
+    def deadline_share(self, state: dict, seat: int) -> float:
+        """H7: defense and reaction prompts and attack windows get 12 of the hero phase's 48 hours."""
+        waiting = text.waiting_on(state)
+        return text.DEADLINES[waiting["kind"]] / text.DEADLINES["hero_phase"] if waiting else 1.0
+
+    def move_section(self, move: dict) -> str | None:
+        if move.get("type") == "mode":
+            return SECTIONS["mode"]
+        if move.get("type") == "setting":
+            return SECTIONS.get(move.get("key"), "Standing orders")
+        return None
+
     def describe_move(self, move: dict, state: dict | None = None) -> str:
         return text.describe_move(move, state)
 
@@ -155,6 +177,13 @@ class BeyondTheRift(Game):
 
     def redact_event(self, event: dict, seat: int | None) -> dict:
         return text.redact_event(event, seat)
+
+
+def _strict(move: dict) -> str:
+    try:
+        return json.dumps(move, sort_keys=True)
+    except (TypeError, ValueError):
+        return ""  # not JSON: never equal to a listed move
 
 
 def _touch_marks(s: dict) -> list:

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from . import model as m
 from .effects import candidates, run_ops, slots_for_ops
-from .primitives import Ctx, draw_cards, draw_response, pay, remove_terrain, set_ap
+from .orders import apply_setting, setting_moves
+from .primitives import Ctx, clear_mods, draw_cards, draw_response, pay, remove_terrain, set_ap
+from .reactions import PROMPTED, answer_window
 
 
 # ---- what a card can do -----------------------------------------------------------------------------
@@ -76,6 +78,8 @@ def attack_targets(state: dict, seat: int, rng: int) -> list[str]:
 def slot_candidates(state: dict, seat: int, slot: dict) -> list:
     if slot["kind"] == "attack_target":
         return attack_targets(state, seat, slot["range"])
+    if slot["kind"] == "pledge_target":  # any target, or one enemy / door in play (range is checked later)
+        return ["any"] + [e["id"] for e in state["enemies"]] + [t for t in state["terrain"] if m.is_door(state, t)]
     return candidates(state, seat, slot, slot["range"])
 
 
@@ -146,25 +150,42 @@ def attack_window_moves(state: dict, seat: int) -> list[dict]:
     return moves
 
 
+def standing_moves(state: dict, seat: int) -> list[dict]:
+    """Defense mode and standing orders: editable at any time of the hero phase, DONE or not."""
+    h = state["heroes"][seat]
+    return [{"type": "mode", "mode": x} for x in ("auto", "ask", "ask_if") if x != h["mode"]] + setting_moves(state, seat)
+
+
+def pledged_to(state: dict, seat: int) -> list[dict]:
+    """Pledges other heroes hold out to this hero's next attack (their cards still in hand)."""
+    return [p for o, h in enumerate(state["heroes"]) if o != seat for p in h["pledges"]
+            if p["to"] == seat and p["card"] in h["hand"]]
+
+
 def hero_moves(state: dict, seat: int) -> list[dict]:
     h = state["heroes"][seat]
     if h["status"] == "final":
-        return []
+        return standing_moves(state, seat)
     if h["status"] == "done":
-        return [{"type": "undone"}]
+        return [{"type": "undone"}] + standing_moves(state, seat)
     b = m.board(state, seat)
     ap = h["ap"]
     moves: list[dict] = []
     disc = discardable(state, seat)
     if h["discard_down"]:
         # The discard-down is the mandatory first decision of the phase (section 3.5); done applies the
-        # DISCARD-ORDER default, as the deadline does.
-        return ([{"type": "discard", "card": c} for c in disc] + [{"type": "done"}, {"type": "done_final"}])
+        # DISCARD-ORDER default, as the deadline does.  Standing orders (the DISCARD-ORDER itself) may
+        # still be changed first.
+        return ([{"type": "discard", "card": c} for c in disc] + [{"type": "done"}, {"type": "done_final"}]
+                + standing_moves(state, seat))
+    refusable = bool(pledged_to(state, seat))
     for c in h["hand"]:
         for i in attack_modes(state, c, "primary"):
             md = modes(state, c)[i]
             if md["primary"] <= ap and slots_ok(state, seat, attack_slots(state, c, i, True)):
                 moves.append(card_move(state, "attack", c, i))
+                if refusable:  # NOPLEDGE (section 3.2): the attacker may refuse the pledged aid
+                    moves.append(dict(card_move(state, "attack", c, i), nopledge=True))
         for mode, group in play_groups(state, c):
             if group_cost(state, c, group) <= ap and slots_ok(state, seat, play_slots(state, c, group)):
                 moves.append(card_move(state, "play", c, mode))
@@ -207,9 +228,8 @@ def hero_moves(state: dict, seat: int) -> list[dict]:
             moves.append({"type": "unpledge", "card": c})
         elif attack_modes(state, c, "primary"):
             moves += [{"type": "pledge", "card": c, "to": o} for o in range(state["n"]) if o != seat]
-    moves += [{"type": "mode", "mode": x} for x in ("auto", "ask", "ask_if") if x != h["mode"]]
     moves += [{"type": "done"}, {"type": "done_final"}]
-    return moves
+    return moves + standing_moves(state, seat)
 
 
 def prompt_moves(state: dict, seat: int) -> list[dict]:
@@ -272,12 +292,13 @@ def perform(ctx: Ctx, seat: int, move: dict) -> None:
         ctx.emit({"type": "discard", "seat": seat, "from": "hand", "cards": [move["card"]], "why": "hand_size"})
         ctx.emit({"type": "hero_set", "seat": seat, "key": "discard_down", "value": h["discard_down"] - 1})
         return
-    if t not in ("undone", "mode"):
+    if t not in ("undone", "mode", "setting"):
         apply_default_discard(ctx, seat)
     if t == "attack":
         mode = move.get("mode", attack_modes(s, move["card"], "primary")[0])
         start_action(ctx, {"seat": seat, "what": "attack", "card": move["card"], "mode": mode,
-                           "slots": attack_slots(s, move["card"], mode, True), "chosen": {}})
+                           "slots": attack_slots(s, move["card"], mode, True), "chosen": {},
+                           "nopledge": bool(move.get("nopledge"))})
     elif t == "play":
         group = [g for mode, g in play_groups(s, move["card"]) if mode == move.get("mode")][0]
         start_action(ctx, {"seat": seat, "what": "play", "card": move["card"], "group": group,
@@ -317,9 +338,12 @@ def perform(ctx: Ctx, seat: int, move: dict) -> None:
         run_ops(ctx, it["effects"], {"seat": seat, "chosen": {}})
     elif t == "mode":
         ctx.emit({"type": "hero_set", "seat": seat, "key": "mode", "value": move["mode"]})
+    elif t == "setting":
+        apply_setting(ctx, seat, move["key"], move["value"])
     elif t == "pledge":
-        ctx.emit({"type": "hero_set", "seat": seat, "key": "pledges",
-                  "value": h["pledges"] + [{"card": move["card"], "to": move["to"]}], "why": "pledge"})
+        # PLEDGE <card> TO <hero> [ON <enemy>]: the enemy (or door) is asked as a target, "any" allowed
+        start_action(ctx, {"seat": seat, "what": "pledge", "card": move["card"], "to": move["to"],
+                           "slots": [{"key": "on", "kind": "pledge_target", "optional": False}], "chosen": {}})
     elif t == "unpledge":
         ctx.emit({"type": "hero_set", "seat": seat, "key": "pledges",
                   "value": [p for p in h["pledges"] if p["card"] != move["card"]], "why": "unpledge"})
@@ -365,8 +389,13 @@ def commit(ctx: Ctx, a: dict) -> None:
         else:
             att = dict(s["attack"], cards=s["attack"]["cards"] + [entry])
         ctx.emit({"type": "attack_state", "attack": att})
-        if what == "attack":
+        if what == "attack" and not a.get("nopledge"):
             honour_pledges(ctx, seat)
+    elif what == "pledge":
+        on = a["chosen"]["on"]
+        pledge = {"card": cid, "to": a["to"], **({"on": on} if on != "any" else {})}
+        ctx.emit({"type": "hero_set", "seat": seat, "key": "pledges", "value": s["heroes"][seat]["pledges"] + [pledge],
+                  "why": "pledge"})
     elif what == "play":
         pay(ctx, seat, group_cost(s, cid, a["group"]), "play")
         ctx.emit({"type": "play", "seat": seat, "card": cid, "as": "play", "modes": a["group"],
@@ -394,14 +423,16 @@ def commit(ctx: Ctx, a: dict) -> None:
 
 def honour_pledges(ctx: Ctx, attacker: int) -> None:
     """Pledged cards join the attack at once, paid from the pledger's AP at this moment, if still legal
-    (card in hand, enough AP, the target within its range from the pledger).  Their bonus targets, if
-    any, take the first legal choice: nobody is asked in the middle of someone else's attack."""
+    (card in hand, enough AP, the target within its range from the pledger) and, for a pledge made ON
+    one enemy, if that enemy is the target.  Their bonus targets, if any, take the first legal choice:
+    nobody is asked in the middle of someone else's attack.  The attacker refuses them all by
+    attacking with `nopledge` (section 3.2's NOPLEDGE)."""
     s = ctx.s
     for seat, h in enumerate(s["heroes"]):
         for p in list(h["pledges"]):
-            if p["to"] != attacker or p["card"] not in h["hand"]:
-                continue
             att = s["attack"]
+            if p["to"] != attacker or p["card"] not in h["hand"] or p.get("on", att["target"]) != att["target"]:
+                continue
             dist = target_distance(s, seat, att["target"])
             ok = [i for i in attack_modes(s, p["card"], "primary")
                   if modes(s, p["card"])[i]["primary"] <= h["ap"] and modes(s, p["card"])[i]["range"] >= dist]
@@ -486,6 +517,8 @@ def answer_prompt(ctx: Ctx, seat: int, move: dict) -> None:
         run_ops(ctx, p["ops"][move["value"]], p["env"], f"{p['prefix']}{move['value']}.")
     elif k == "react" and p["window"] == "own_attack_response":
         answer_keen_eye(ctx, seat, move)
+    elif k == "react" and p["window"] in PROMPTED:
+        answer_window(ctx, seat, move)
     elif k == "react":
         from .enemy_phase import answer_react
 
@@ -623,3 +656,4 @@ def task_atk_end(ctx: Ctx, task: dict) -> None:
     if left:
         ctx.emit({"type": "discard", "seat": att["by"], "from": "limbo", "cards": left})
     ctx.emit({"type": "attack_state", "attack": None})
+    clear_mods(ctx, "this_attack")

@@ -76,7 +76,7 @@ def enemy_stat(state: dict, e: dict, stat: str) -> int:
 
 
 def ally_stat(state: dict, p: dict, stat: str) -> int:
-    value = p["ally"][stat] + att_mods(state, p["att"]).get(stat, 0)
+    value = p["ally"][stat] + att_mods(state, p["att"]).get(stat, 0) + sum(x["n"] for x in p["tmp"] if x["stat"] == stat)
     return max(value, FLOORS.get(stat, value)) if stat != "health" else value
 
 

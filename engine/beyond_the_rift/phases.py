@@ -8,7 +8,8 @@ from . import enemy_phase as ep
 from . import hero_phase as hp
 from . import model as m
 from .effects import run_ops
-from .primitives import Ctx, draw_cards, end, scenario_op, set_ap
+from .primitives import Ctx, clear_mods, draw_cards, end, scenario_op, set_ap
+from .reactions import open_window
 
 
 def task_ops(ctx: Ctx, task: dict) -> None:
@@ -83,12 +84,23 @@ def task_end(ctx: Ctx, task: dict) -> None:
                 own = [e for e in s["enemies"] if e["area"] == seat]
                 if not own:
                     continue
-                # HOUND-TARGET lowest-health (section 3.6)
-                tgt = min(own, key=lambda e: (m.enemy_stat(s, e, "health"), e["seq"]))
+                # the party's HOUND-TARGET (section 3.6; default lowest health)
+                tgt = min(own, key={"lowest_health": lambda e: (m.enemy_stat(s, e, "health"), e["seq"]),
+                                    "highest_attack": lambda e: (-m.enemy_stat(s, e, "attack"), e["seq"]),
+                                    "oldest": lambda e: e["seq"]}[s["party"]["hound_target"]])
                 chosen = {f"{i}": tgt["id"] for i in range(len(trig["do"]))}
                 run_ops(ctx, trig["do"], {"seat": seat, "chosen": chosen, "card": p["card"], "ally": "ally:" + p["card"]})
-    if s["enemies"] and any(e["tmp"] for e in s["enemies"]):
-        ctx.emit({"type": "clear_tmp", "durs": ["this_round"]})
+
+
+def task_end_reactions(ctx: Ctx, task: dict) -> None:
+    """Reaction cards of the end_phase window, by REACT lines in TIEBREAK order (A38, section 3.6)."""
+    open_window(ctx, "end_phase", None, None, order=ctx.s["tiebreak"])
+
+
+def task_end_of_round(ctx: Ctx, task: dict) -> None:
+    """Last of all (after every end-phase effect): this round's modifiers and attachments end."""
+    s = ctx.s
+    clear_mods(ctx, "this_round")
     for e in list(s["enemies"]):
         for a in list(e["att"]):
             if a.get("until") == "end_of_round":
@@ -98,7 +110,8 @@ def task_end(ctx: Ctx, task: dict) -> None:
 def task_new_round(ctx: Ctx, task: dict) -> None:
     s = ctx.s
     tb = s["tiebreak"]
-    ctx.emit({"type": "tiebreak", "order": tb[1:] + tb[:1]})  # rotating seat order (section 3.3)
+    if s["party"]["tiebreak"] == "rotate" and len(tb) > 1:  # rotating seat order (section 3.3)
+        ctx.emit({"type": "tiebreak", "order": tb[1:] + tb[:1]})
     for seat, h in enumerate(s["heroes"]):
         for key, value in (("status", "active"), ("used_board", 0), ("used_terrain", [])):
             if h[key] != value:
@@ -112,12 +125,12 @@ TASKS = {
     "phase": task_phase, "enemy_phase": ep.task_enemy_phase, "activate": ep.task_activate, "step": ep.task_step,
     "part": ep.task_part, "cmd": ep.task_cmd, "sa_resolve": ep.task_sa_resolve, "e_attack": ep.task_e_attack,
     "e_attack_resolve": ep.task_e_attack_resolve, "quest": task_quest, "draw": task_draw, "end": task_end,
-    "new_round": task_new_round,
+    "end_reactions": task_end_reactions, "end_of_round": task_end_of_round, "new_round": task_new_round,
 }
 
 ROUND = [{"k": "phase", "phase": "enemy"}, {"k": "enemy_phase"}, {"k": "phase", "phase": "quest"}, {"k": "quest"},
          {"k": "phase", "phase": "draw"}, {"k": "draw"}, {"k": "phase", "phase": "end"}, {"k": "end"},
-         {"k": "new_round"}]
+         {"k": "end_reactions"}, {"k": "end_of_round"}, {"k": "new_round"}]
 
 
 def run(ctx: Ctx) -> None:

@@ -57,12 +57,19 @@ class Ctx:
     def push(self, tasks: list[dict]) -> None:
         self.tasks[0:0] = tasks
 
-    def finish(self) -> list[dict]:
+    def sync(self) -> None:
+        """Write the task queue, prompt and action back into the state as a "flow" event, if changed.
+        Done at the end of every call and also as soon as a move closes a prompt: the states between
+        a call's events then show who is waited on at each moment, so the service sees the moment
+        nobody is (service/moves.py: every seat's clock restarts after it)."""
         s = self.s
         if s["result"] is None and (self.tasks != s["tasks"] or self.prompt != s["prompt"] or self.action != s["action"]):
-            ev = {"type": "flow", "tasks": self.tasks, "prompt": self.prompt, "action": self.action}
+            ev = {"type": "flow", "tasks": jcopy(self.tasks), "prompt": jcopy(self.prompt), "action": jcopy(self.action)}
             evolve(s, ev)
             self.events.append(ev)
+
+    def finish(self) -> list[dict]:
+        self.sync()
         return self.events
 
     def shuffled(self, cards: list) -> list:
@@ -209,6 +216,17 @@ def remove_terrain(ctx: Ctx, cid: str, how: str) -> None:
     for op in rule.get("on_remove", []):
         scenario_op(ctx, op)
     check_win(ctx)
+
+
+def clear_mods(ctx: Ctx, dur: str) -> None:
+    """Temporary modifiers (the `mod` op) of this duration end: on enemies and allies alike."""
+    s = ctx.s
+    holders = s["enemies"] + [p for h in s["heroes"] for p in h["area"]]
+    if any(x["dur"] == dur for rec in holders for x in rec["tmp"]):
+        ctx.emit({"type": "clear_tmp", "durs": [dur]})
+        # a health bonus that ends may leave an enemy or ally at 0 or below: it dies now (A1, A40)
+        for target in [e["id"] for e in s["enemies"]] + ["ally:" + p["card"] for h in s["heroes"] for p in h["area"] if p.get("ally")]:
+            check_death(ctx, target)
 
 
 # ---- spawns ----------------------------------------------------------------------------------------

@@ -9,7 +9,8 @@ import string
 from ..core import IllegalMove
 from . import model as m
 from .content import CONTENT, by_heroes
-from .evolve import evolve
+from .evolve import evolve, jcopy
+from .orders import DEFAULT_PARTY, HEALCHOICE, HOUND_TARGET
 from .primitives import Ctx, draw_cards, new_enemy, spawn_enemies, spawn_terrain
 
 ROSTER = ["brannoc", "isolde", "tamsin", "osric"]
@@ -24,32 +25,70 @@ DEFAULT_PLAN = {
     "ask_if": {"damage_at_least": 2, "wounds_at_least": None, "attack_at_least": None, "enemy": None},
     # standing defense aid: [{"to": seat, "card": card definition id, "damage_at_least": n}]
     "aid": [],
+    # WHEN lines: [{"if": {damage_at_least / attack_at_least / enemy}, "margin": n}], first match wins
+    "when": [],
 }
-OPTION_KEYS = {"scenario", "heroes", "carry", "equip", "defense_modes", "plans", "response_reshuffle",
+OPTION_KEYS = {"scenario", "heroes", "carry", "equip", "defense_modes", "plans", "party", "response_reshuffle",
                "enemy_defense_floor"}
+CONDITION_KEYS = {"damage_at_least", "attack_at_least", "enemy"}
+
+
+def _int(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)  # True is an int to Python, not to a plan
+
+
+def _condition(c, keys=CONDITION_KEYS) -> bool:
+    """A WHEN / ASK-IF condition: thresholds are whole numbers (or null), `enemy` a known enemy name."""
+    return isinstance(c, dict) and set(c) <= set(keys) and all(
+        v is None or (k == "enemy" and v in {e["name"] for e in CONTENT.enemies.values()}) or (k != "enemy" and _int(v))
+        for k, v in c.items())
+
+
+def _card_with(defid, mode_type: str) -> bool:
+    """A hero card definition with a mode of this type (REACT and AID lines name definitions)."""
+    d = CONTENT.cards.get(defid) if isinstance(defid, str) else None
+    return d is not None and d["kind"] == "hero" and any(md["type"] == mode_type for md in d["modes"])
 
 
 def check_plan(p, players: int) -> None:
-    """A defense plan from the options, checked so that a typo is refused at start, not mid-game."""
+    """A defense plan from the options, checked so that a typo is refused at start, not mid-game (or
+    on a page that describes it)."""
     if not isinstance(p, dict) or set(p) - set(DEFAULT_PLAN):
         raise bad(f"plans: keys are {', '.join(DEFAULT_PLAN)}")
     ok = {
-        "reserve": lambda v: isinstance(v, int) and v >= 0,
-        "margin": lambda v: isinstance(v, int),
-        "maxspend": lambda v: v in ("half", "all") or (isinstance(v, int) and v >= 0),
+        "reserve": lambda v: _int(v) and v >= 0,
+        "margin": _int,
+        "maxspend": lambda v: v in ("half", "all") or (_int(v) and v >= 0),
         "else": lambda v: v in ("free-cards", "nothing"),
         "use_wounds": lambda v: isinstance(v, bool),
         "discard_persistent": lambda v: isinstance(v, bool),
         "ally": lambda v: v in ("never", "always", "if-health>damage"),
-        "react": lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v),
+        "react": lambda v: isinstance(v, list) and all(_card_with(x, "reaction") for x in v),
         "discard_order": lambda v: isinstance(v, list) and set(v) <= {"attack", "ap", "defense", "special", "reaction"},
-        "ask_if": lambda v: isinstance(v, dict) and set(v) <= set(DEFAULT_PLAN["ask_if"]),
-        "aid": lambda v: isinstance(v, list) and all(isinstance(x, dict) and x.get("to") in range(players)
-                                                     and isinstance(x.get("card"), str) for x in v),
+        "ask_if": lambda v: _condition(v, DEFAULT_PLAN["ask_if"]),
+        "when": lambda v: isinstance(v, list) and all(
+            isinstance(x, dict) and set(x) <= {"if", "margin"} and _int(x.get("margin")) and _condition(x.get("if", {}))
+            for x in v),
+        "aid": lambda v: isinstance(v, list) and all(
+            isinstance(x, dict) and set(x) <= {"to", "card", "damage_at_least"} and _int(x.get("to"))
+            and x["to"] in range(players) and _card_with(x.get("card"), "defense")
+            and (x.get("damage_at_least") is None or _int(x["damage_at_least"])) for x in v),
     }
     for key, value in p.items():
         if not ok[key](value):
             raise bad(f"plans: bad value for {key}: {value!r}")
+
+
+def check_party(p, players: int) -> dict:
+    """The party's standing settings from the options (orders.py), defaults filled in."""
+    if not isinstance(p, dict) or set(p) - set(DEFAULT_PARTY):
+        raise bad(f"party: keys are {', '.join(DEFAULT_PARTY)}")
+    party = {**DEFAULT_PARTY, **p}
+    if party["tiebreak"] not in ["rotate"] + [f"first:{o}" for o in range(players)]:
+        raise bad("party: tiebreak is rotate or first:<seat>")
+    if party["healchoice"] not in HEALCHOICE or party["hound_target"] not in HOUND_TARGET:
+        raise bad(f"party: healchoice is one of {', '.join(HEALCHOICE)}; hound_target one of {', '.join(HOUND_TARGET)}")
+    return party
 
 
 def bad(msg: str) -> IllegalMove:
@@ -70,7 +109,7 @@ def _campaign_state(sc: dict, carry: dict | None, rng: random.Random) -> dict | 
             raise bad(f"the carry-over is not from the {camp['title']} campaign")
         for key in ("won", "stash", "equipped", "unlocked_sides", "reward_deck"):
             if key in carry:
-                c[key] = carry[key]
+                c[key] = jcopy(carry[key])  # equipping edits the campaign state: never the caller's options
         if not isinstance(c["won"], list) or not isinstance(c["stash"], list) or not isinstance(c["equipped"], dict):
             raise bad("malformed campaign carry-over")
         for it in c["stash"] + [i for parts in c["equipped"].values() for i in parts.values()] + (c["reward_deck"] or []):
@@ -163,6 +202,11 @@ def build_state(players: int, options: dict | None, seed: int) -> tuple[dict, ra
         raise bad("plans: one dict per hero")
     for p in plans:
         check_plan(p, players)
+    party = check_party(options.get("party", {}), players)
+    tiebreak = list(range(players))
+    if party["tiebreak"] != "rotate":
+        first = int(party["tiebreak"].split(":")[1])
+        tiebreak = [first] + [x for x in tiebreak if x != first]
     if options.get("response_reshuffle", "when_empty") not in ("when_empty", "never"):
         raise bad("response_reshuffle: when_empty or never")
     if options.get("enemy_defense_floor", 0) not in (0, 1):
@@ -238,7 +282,7 @@ def build_state(players: int, options: dict | None, seed: int) -> tuple[dict, ra
         "piles": {"enemy": enemy_deck, "terrain": terrain_deck, "response": response, "response_discard": [],
                   "wound": wounds, "wound_discard": [], "fatigue": fatigue, "fatigue_discard": []},
         "summon": summon, "aside": aside + quest_enemies, "cards": cards, "owner": owner, "limbo": [], "next_e": 1,
-        "tiebreak": list(range(n)), "spawned": [], "attack": None, "defense": None, "prompt": None,
+        "tiebreak": tiebreak, "party": party, "spawned": [], "attack": None, "defense": None, "prompt": None,
         "action": None, "tasks": [], "result": None, "campaign": camp,
         "options": {k: options[k] for k in ("response_reshuffle", "enemy_defense_floor") if k in options},
     }

@@ -7,6 +7,7 @@ import re
 from . import model as m
 from .content import CONTENT
 from .evolve import jcopy
+from .orders import describe_setting, summary
 
 WHY = {"activation": " for the activation", "attack_q": " for a ?", "attack_q_pick": " for a ? (Keen Eye)",
        "enemy_defense": " for the enemy's defense", "door_defense": " for the door's defense", "door": " for the door",
@@ -93,6 +94,8 @@ def view(s: dict, seat: int | None, to_act: list[int]) -> dict:
             "mode": h["mode"], "hand_count": len(h["hand"]), "wounds_in_hand": m.wounds_in_hand(s, i),
             "fatigue_in_hand": m.damage_in_hand(s, i) - m.wounds_in_hand(s, i), "deck_count": len(h["deck"]),
             "discard": [cname(c) for c in h["discard"]], "discard_down": h["discard_down"],
+            # pledges are announcements to the party (section 3.2), so they are public
+            "pledges": [{"card": cname(p["card"]), "to": p["to"], "on": p.get("on")} for p in h["pledges"]],
             "area": [{"card": p["card"], "name": cname(p["card"]), "ally": p.get("ally") and {
                 k: m.ally_stat(s, p, k) for k in ("range", "attack", "defense", "health")},
                 "bonus": p.get("bonus"), "attachments": [cname(a["card"]) for a in p["att"]]} for p in h["area"]],
@@ -113,6 +116,8 @@ def view(s: dict, seat: int | None, to_act: list[int]) -> dict:
                   "wound": len(s["piles"]["wound"]), "wound_discard": len(s["piles"]["wound_discard"]),
                   "fatigue": len(s["piles"]["fatigue"]), "fatigue_discard": len(s["piles"]["fatigue_discard"])},
         "attack": None, "defense": None, "prompt": None, "result": jcopy(s["result"]), "waiting_on": waiting_on(s),
+        "party": {"tiebreak": [m.hero_name(s, x) for x in s["tiebreak"]], "rotates": s["party"]["tiebreak"] == "rotate",
+                  "healchoice": s["party"]["healchoice"], "hound_target": s["party"]["hound_target"]},
     }
     if s["attack"]:
         a = s["attack"]
@@ -144,6 +149,7 @@ def view(s: dict, seat: int | None, to_act: list[int]) -> dict:
                                       for o in p["options"]]
     if seat is not None and 0 <= seat < s["n"]:
         v["plan"] = jcopy(s["heroes"][seat]["plan"])
+        v["orders"] = summary(s, seat)
         v["hand"] = [{"card": c, "name": cname(c), "text": card_text(m.cdef(s, c))} for c in s["heroes"][seat]["hand"]]
     return v
 
@@ -241,7 +247,7 @@ def describe_move(mv: dict, state: dict | None = None) -> str:
     if t in simple:
         return simple[t]
     if t == "attack":
-        return f"Attack with {c}{mode}"
+        return f"Attack with {c}{mode}" + (", refusing the pledged aid" if mv.get("nopledge") else "")
     if t == "play":
         return f"Play {c}{mode}"
     if t == "wound":
@@ -260,7 +266,9 @@ def describe_move(mv: dict, state: dict | None = None) -> str:
         return {"auto": "Defend automatically by my plan", "ask": "Ask me at every enemy attack",
                 "ask_if": "Ask me only at dangerous enemy attacks"}[mv["mode"]]
     if t == "choose":
-        return f"Choose {_thing(mv['value'], state)}"
+        return "Choose: any target" if mv["value"] == "any" else f"Choose {_thing(mv['value'], state)}"
+    if t == "setting":
+        return describe_setting(mv, state)
     if t == "add":
         return f"Add {c}{mode} to your attack"
     if t == "add_wound":
@@ -270,7 +278,7 @@ def describe_move(mv: dict, state: dict | None = None) -> str:
     if t == "pick":
         return f"Take {c}"
     if t == "pledge":
-        return f"Pledge {c} to the next attack of {_thing(mv['to'], state)}"
+        return f"Pledge {c} to the next attack of {_thing(mv['to'], state)} (then choose: any target or one)"
     if t == "unpledge":
         return f"Withdraw the pledge of {c}"
     if t == "bottom":
@@ -386,6 +394,9 @@ def _describe(ev: dict, seat: int | None) -> str | None:
         return f"{cname(ev['card'])} leaves play."
     if t == "threat":
         return f"Threat is now {ev['threat']}."
+    if t == "stat_mod":
+        until = {"this_attack": "for this attack", "this_round": "this round"}.get(ev["dur"], ev["dur"])
+        return f"{ev['stat'].capitalize()} {ev['n']:+d} {until} for {'an ally' if ev['to'].startswith('ally:') else ev['to']}."
     if t == "attack_result":
         q = f" (? draws: {', '.join(map(str, ev['q']))})" if ev["q"] else ""
         return (f"{who} attack(s) {ev.get('target_name', ev['target'])}: {ev['attack']}{q} against defense {ev['defense']} - "
@@ -426,6 +437,12 @@ def _describe(ev: dict, seat: int | None) -> str | None:
         return None
     if t == "hero_set" and ev["key"] == "pledges" and ev.get("why") in ("pledge", "pledge_used"):
         return f"{who} {'pledge(s) a card to another hero' if ev['why'] == 'pledge' else 'aid(s) with a pledged card'}."
+    if t == "hero_set" and ev["key"] == "plan":
+        return f"{who} change(s) {'your' if who == 'You' else 'their'} standing orders ({ev.get('setting', 'plan')})."
+    if t == "set" and ev["key"] == "party":
+        return f"The party's standing orders change ({ev.get('setting', 'settings')})."
+    if t == "hero_set" and ev["key"] == "mode":
+        return f"{who} set(s) the defense mode to {ev['value'].replace('_', '-')}."
     if t == "hero_set" and ev["key"] == "status":
         return f"{who} {'are' if who == 'You' else 'is'} {'active again' if ev['value'] == 'active' else ev['value']}."
     if t == "result":

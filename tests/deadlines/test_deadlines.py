@@ -324,3 +324,80 @@ def test_a_solo_turn_that_follows_its_own_restarts_the_clock(app):
     assert clock(game_id).timeout_streak == 1
     sweep(20)  # two timed-out turns of the only seat: paused (the stall rule)
     assert clock(game_id).paused_at is not None and clock(game_id).timeout_streak == 2
+
+
+def test_a_beyond_defense_prompt_has_its_own_shorter_deadline_and_times_out_to_the_plan(app):
+    """Rules H7 / section 3.3: the hero phase gets the game's 48 hours, a defense prompt (which the
+    whole table waits on) 12 of them; when it runs out the hero's standing plan defends."""
+    from service import new_game
+    from tests.beyond_helpers import RULES, policy
+    from tests.deadlines.helpers import PLAYERS, T0
+
+    game_id = new_game("beyond-the-rift", PLAYERS, {"defense_modes": ["ask", "ask"]}, seed=3,
+                       deadline_hours=48, reminders=[], now=T0)
+    assert utc(deadline(game_id, 0).due_at) == at(48)
+    hour = 0
+    for _ in range(300):
+        game, state = current(game_id)
+        if state["prompt"] and state["prompt"]["kind"] == "defense":
+            break
+        hour += 1
+        seat = game.to_act[0]
+        handle(game_id, seat, policy(state, seat, RULES.legal_moves(state, seat)), game.seq, now=at(hour))
+    else:
+        raise AssertionError("no defense prompt came up")
+    defender, asked = state["defense"]["hero"], state["prompt"]["seats"]  # the defender and any aider
+    for seat in asked:
+        row = deadline(game_id, seat)
+        assert utc(row.due_at) - utc(row.started_at) == timedelta(hours=12)
+    sweep(hour + 11)
+    assert current(game_id)[1]["defense"]["hero"] == defender  # not yet
+    sweep(hour + 12)
+    with read_session(get_engine()) as session:
+        timeouts = [e for e in store.events(session, game_id) if e.kind == "timeout"]
+    # the defender's plan (and the aiders' no-aid) answered, and the attack resolved
+    assert {e.actor for e in timeouts} == set(asked) and defender in asked
+    assert "enemy_attack" in [e.type for e in timeouts]
+
+
+def test_a_beyond_hero_who_reopens_after_done_gets_a_clock_again(app):
+    """UNDONE puts a hero back among those the phase waits on: their clock runs again, so a reopened
+    hero can never hold the phase open past a deadline."""
+    from service import new_game
+    from tests.deadlines.helpers import PLAYERS, T0
+
+    game_id = new_game("beyond-the-rift", PLAYERS, {}, seed=3, deadline_hours=48, reminders=[], now=T0)
+    handle(game_id, 1, {"type": "done"}, current(game_id)[0].seq, now=at(1))
+    assert deadline(game_id, 1) is None and 1 not in current(game_id)[0].to_act
+    handle(game_id, 1, {"type": "undone"}, current(game_id)[0].seq, now=at(2))
+    assert 1 in current(game_id)[0].to_act and utc(deadline(game_id, 1).due_at) == at(50)
+    sweep(49)  # Ann's clock (48 h) ran out: she is DONE; the phase still waits on Bob
+    assert current(game_id)[0].to_act == [1] and current(game_id)[1]["round"] == 1
+    sweep(50)  # Bob's too: the phase closes and the next round begins
+    assert current(game_id)[1]["round"] == 2
+
+
+def test_every_beyond_hero_gets_a_full_clock_when_a_prompt_answer_starts_the_round(app):
+    """A defense answer that runs the rest of the round starts the next hero phase: each hero's clock
+    restarts with the whole 48 hours, not what was left of the 12-hour prompt (review finding)."""
+    from service import new_game
+    from tests.beyond_helpers import RULES, policy
+    from tests.deadlines.helpers import PLAYERS, T0
+
+    game_id = new_game("beyond-the-rift", PLAYERS, {"defense_modes": ["ask", "ask"]}, seed=3,
+                       deadline_hours=48, reminders=[], now=T0)
+    hour, checked = 0, 0
+    for _ in range(400):
+        game, state = current(game_id)
+        if game.status != "active":
+            break
+        hour += 1
+        seat = game.to_act[0]
+        from_prompt = state["prompt"] is not None
+        handle(game_id, seat, policy(state, seat, RULES.legal_moves(state, seat)), game.seq, now=at(hour))
+        game, after = current(game_id)
+        if from_prompt and after["round"] > state["round"] and game.status == "active":
+            for s in game.to_act:
+                assert utc(deadline(game_id, s).due_at) == at(hour + 48), (s, hour)
+            checked += 1
+    assert checked

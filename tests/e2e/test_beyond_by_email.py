@@ -66,7 +66,9 @@ def test_a_two_hero_tutorial_played_from_the_emails(stack):
             assert page.status == 200, page.text[:1500]
             check(page.text, seat, what="the player page")
             forms = [f for f in page.forms() if "move" in f.radios]
-            if not forms or stack.api(game_id)["status"] != "active":
+            api = stack.api(game_id)
+            # a DONE hero's page still offers UNDONE and the standing orders: act only while waited on
+            if not forms or api["status"] != "active" or seat not in api["to_act"]:
                 return page
             state = state_at()
             move = policy(state, seat, RULES.legal_moves(state, seat))

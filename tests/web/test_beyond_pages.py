@@ -12,10 +12,10 @@ from sqlmodel import select
 
 from service import handle, links, mail, new_game
 from service.db import get_engine, read_session
-from service.models import Event, Outbox, Player
+from service.models import Event, Player
 from tests.beyond_helpers import RULES, leaks, policy
 from tests.service.helpers import current, outbox_rows
-from tests.web.pages import csrf_token, move_values, text
+from tests.web.pages import csrf_token, move_values, setting_values, text
 
 PLAYERS = [("Ann", "ann@example.org"), ("Bob", "bob@example.org")]
 
@@ -53,7 +53,13 @@ def check_pages(client, game_id):
             assert f"Your hand ({len(view['hand'])}) — you have {view['heroes'][seat]['ap']} AP" in page
             for card in view["hand"]:
                 assert card["card"] in page
-            assert bool(move_values(page)) == (seat in game.to_act)
+            # decisions as radio buttons, standing settings as drop-downs: exactly the legal moves,
+            # for a DONE hero too (UNDONE and the settings), though nobody waits on them
+            legal = RULES.legal_moves(state, seat)
+            offered = [json.loads(v) for v in move_values(page) + setting_values(page)]
+            assert sorted(json.dumps(mv, sort_keys=True) for mv in offered) == sorted(
+                json.dumps(mv, sort_keys=True) for mv in legal)
+            assert bool(move_values(page)) == any(RULES.move_section(mv) is None for mv in legal)
     api = client.get(f"/api/games/{game_id}").get_json()
     assert not leaks(json.dumps(api), state, None)
     return state
@@ -246,3 +252,37 @@ def test_every_heros_clock_restarts_with_a_new_round(client, app):
         clocks = {d.seat: d.started_at.replace(tzinfo=timezone.utc) for d in
                   session.exec(select(Deadline).where(Deadline.game_id == game_id))}
     assert clocks == {0: when, 1: when}
+
+
+def test_a_done_hero_edits_standing_orders_and_reopens_from_the_page(client, app):
+    """Section 3.2/3.3: DONE takes a hero out of `to_act`, yet the page still offers UNDONE and the
+    standing orders (one drop-down per setting), and the service accepts them; turn emails carry the
+    decisions only."""
+    game_id = new_game("beyond-the-rift", PLAYERS, seed=3)
+    game, _ = current(game_id)
+    handle(game_id, 1, {"type": "done"}, game.seq)
+    bob = players(game_id)[1]
+    url = f"/p/{links.player_token(bob.id)}"
+    page = text(client.get(url))
+    game, state = current(game_id)
+    assert 1 not in game.to_act and "Standing orders" in page and "Defense target: enemy attack + N" in page
+    assert [json.loads(v) for v in move_values(page)] == [{"type": "undone"}]
+    choice = {"type": "setting", "key": "margin", "value": 5}
+    assert choice in [json.loads(v) for v in setting_values(page)]
+    answer = client.post(f"{url}/move", data={"csrf_token": csrf_token(page), "seq": game.seq,
+                                               "move": json.dumps(choice)})
+    assert answer.status_code == 303
+    game, state = current(game_id)
+    assert state["heroes"][1]["plan"]["margin"] == 5 and state["heroes"][1]["status"] == "done"
+    assert "Defense target: enemy attack + N: attack + 5" in text(client.get(url))  # the board's summary
+    page = text(client.get(url))
+    turns_before = len([r for r in outbox_rows(game_id) if r.kind == "turn"])
+    answer = client.post(f"{url}/move", data={"csrf_token": csrf_token(page), "seq": game.seq,
+                                               "move": json.dumps({"type": "undone"})})
+    assert answer.status_code == 303 and 1 in current(game_id)[0].to_act
+    # reopened from the page: no "your turn" email about it (it was Bob's own choice)
+    assert len([r for r in outbox_rows(game_id) if r.kind == "turn"]) == turns_before
+    with read_session(get_engine()) as session:  # the turn emails offer no setting as a link
+        for row in [r for r in outbox_rows(game_id) if r.kind == "turn"]:
+            body = mail.build(session, row).get_body(("plain",)).get_content()
+            assert "Defense target" not in body and "Party:" not in body

@@ -134,3 +134,16 @@ def test_carry_over_from_a_played_win_into_the_next_scenario():
         if d["to"] not in ("stash", "reward_deck"):
             h = state2["heroes"][heroes.index(d["hero"])]
             assert h["equipped"][d["to"]] == d["item"]
+
+
+def test_rule_1_21_equipping_leaves_the_callers_carry_over_untouched():
+    """The stored options of a game must be what was asked: equipping works on a copy of the carry."""
+    import copy
+
+    options = {"scenario": "old-friends-2", "carry": {"campaign": "old-friends", "won": ["old-friends-1"],
+                                                      "stash": ["IT-BRIGANDINE"], "equipped": {}},
+               "equip": {"brannoc": {"torso": "IT-BRIGANDINE"}}}
+    asked = copy.deepcopy(options)
+    events = G.start(1, options, 2)
+    assert options == asked
+    assert events[0]["state"]["campaign"]["equipped"] == {"brannoc": {"torso": "IT-BRIGANDINE"}}

@@ -291,7 +291,8 @@ def test_done_is_cleared_when_another_hero_gives_ap():
 def test_done_final_is_not_reopened_and_the_phase_closes_when_all_are_done():
     s, _ = new(2)
     s, _ = play(s, 1, {"type": "done_final"})
-    assert G.legal_moves(s, 1) == []
+    # never reopened: only standing orders stay editable, and nobody waits on that hero
+    assert {mv["type"] for mv in G.legal_moves(s, 1)} == {"mode", "setting"} and G.to_act(s) == [0]
     s, ev = play(s, 0, {"type": "done"})
     assert "phase" in types(ev) and s["round"] == 2 and s["phase"] == "hero" or G.result(s) is not None
 
@@ -304,8 +305,9 @@ def test_pledge_joins_the_next_attack_of_that_hero():
     (cut,) = hand(s, 0, "BV01", ap=5)
     bolt, staff = hand(s, 1, "IM02", "IM01", ap=5)
     assert {"type": "pledge", "card": staff, "to": 0} in G.legal_moves(s, 1)
-    s, _ = play(s, 1, {"type": "pledge", "card": bolt, "to": 0})
-    s, _ = play(s, 1, {"type": "pledge", "card": staff, "to": 0})  # range 1: will not reach
+    for card in (bolt, staff):  # the staff has range 1: it will not reach
+        s, _ = play(s, 1, {"type": "pledge", "card": card, "to": 0})
+        s, _ = play(s, 1, {"type": "choose", "value": "any"})
     assert {"type": "unpledge", "card": bolt} in G.legal_moves(s, 1)
     s, ev = play(s, 0, {"type": "attack", "card": cut})
     assert [c["card"] for c in s["attack"]["cards"]] == [cut, bolt] and s["heroes"][1]["ap"] == 3

@@ -125,10 +125,13 @@ def test_rule_1_18_discard_down_is_deferred_and_defaults_by_discard_order():
     h = s["heroes"][0]
     assert h["discard_down"] == 3
     moves = G.legal_moves(s, 0)
-    assert {mv["type"] for mv in moves} == {"discard", "done", "done_final"}
+    # the discard-down comes first; only the standing orders (DISCARD-ORDER among them) may change before it
+    assert {mv["type"] for mv in moves} == {"discard", "done", "done_final", "mode", "setting"}
     assert all(not m.is_damage(s, mv["card"]) for mv in moves if mv["type"] == "discard")
     s1, _ = play(s, 0, moves[0])
     assert s1["heroes"][0]["discard_down"] == 2
+    s3, ev = play(s, 0, {"type": "setting", "key": "discard_first", "value": "defense"})
+    assert s3["heroes"][0]["discard_down"] == 3 and not of(ev, "discard")
     s2, ev = play(s, 0, G.default_move(s, 0))
     (d,) = [e for e in of(ev, "discard") if e.get("why") == "hand_size"]
     assert len(d["cards"]) == 3 and not any(m.is_damage(s, c) for c in d["cards"])
