@@ -1,14 +1,16 @@
 """Beyond the Rift's campaign "Old Friends" through the service (service/campaigns.py): a won scenario's
 page offers the next scenario with the rewards as its carry-over, one POST starts it for the same party
 (a second press leads to the same game), a lost scenario can be replayed with the same carry-over, and
-a GET changes nothing."""
+a GET changes nothing.  Equipment and side choices: test_beyond_campaign_equip.py."""
 
 from __future__ import annotations
 
+import html
 import random
 
 from sqlmodel import select
 
+from engine.beyond_the_rift.content import CONTENT
 from service import handle, links, new_game
 from service.db import get_engine, read_session
 from service.models import Campaign, CampaignGame, Game, Player
@@ -46,13 +48,24 @@ def press(client, player):
     return page, client.post(f"/p/{token}/campaign", data={"csrf_token": csrf_token(page)})
 
 
-def test_win_then_next_scenario_with_the_rewards_then_a_replay_after_a_loss(client, app):
-    # Seed 34: the greedy engine-test player wins Ashes at Hollowmere with Brannoc and Isolde.
-    first = new_game("beyond-the-rift", PLAYERS, {"scenario": "old-friends-1", "defense_modes": ["auto", "auto"]},
-                     seed=34)
-    rng = random.Random(34)
-    game = play_out(first, lambda state, seat, legal: greedy_chooser(state, seat, legal, rng))
+# With this seed the greedy engine-test player wins Ashes at Hollowmere with Brannoc and Isolde (most
+# seeds lose: of seeds 1-57 only 26, 39 and 57 win).  A change to the rules or the content may move it.
+WIN_SEED = 26
+
+
+def won_game() -> int:
+    """A finished, won game of Ashes at Hollowmere, the campaign's first scenario."""
+    game_id = new_game("beyond-the-rift", PLAYERS, {"scenario": "old-friends-1", "defense_modes": ["auto", "auto"]},
+                       seed=WIN_SEED)
+    rng = random.Random(WIN_SEED)
+    game = play_out(game_id, lambda state, seat, legal: greedy_chooser(state, seat, legal, rng))
     assert game.result["outcome"] == "win", game.result
+    return game_id
+
+
+def test_win_then_next_scenario_with_the_rewards_then_a_replay_after_a_loss(client, app):
+    first = won_game()
+    game, _ = current(first)
     rewards = game.result["rewards"]
     assert rewards["won"] == ["old-friends-1"]
 
@@ -62,8 +75,8 @@ def test_win_then_next_scenario_with_the_rewards_then_a_replay_after_a_loss(clie
     page, answer = press(client, ann)
     assert "Ashes at Hollowmere" in page or "Old Friends" in page
     assert "Start The Burrow Road with the rewards" in page
-    for drawn in rewards["drawn"]:
-        assert drawn["item"] in page
+    for drawn in rewards["drawn"]:  # by name, never by id
+        assert CONTENT.items[drawn["item"]]["name"] in html.unescape(page)
     assert answer.status_code == 303, text(answer)[:2000]
     second = next(p.game_id for p in rows(Player) if links.player_token(p.id) in answer.headers["Location"])
     game2, state2 = current(second)
@@ -87,7 +100,9 @@ def test_win_then_next_scenario_with_the_rewards_then_a_replay_after_a_loss(clie
     assert "Replay The Burrow Road" in page and answer.status_code == 303
     third = max(g.id for g in rows(Game))
     game3, _ = current(third)
-    assert game3.options["scenario"] == "old-friends-2" and game3.options["carry"] == rewards
+    # The replay's carry-over is the campaign as the lost game was played (the win's report left out).
+    campaign = {k: v for k, v in rewards.items() if k not in ("drawn", "scenario")}
+    assert game3.options["scenario"] == "old-friends-2" and game3.options["carry"] == campaign
     assert len(rows(Campaign)) == 1 and len(rows(CampaignGame)) == 3
 
 
