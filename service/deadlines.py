@@ -179,10 +179,13 @@ def _steps_before(start: datetime, due_at: datetime, ladder: list[int]) -> int:
 
 
 def _start_clock(session: Session, game_id: int, clock: GameClock, player: Player, now: datetime,
-                 share: float = 1.0) -> None:
-    """`share`: the part of the game's deadline this decision gets (engine `deadline_share`)."""
+                 share: float = 1.0, cap: datetime | None = None) -> None:
+    """`share`: the part of the game's deadline this decision gets (engine `deadline_share`); `cap`:
+    the deadline of a window the seat joins, which it never outlasts."""
     session.execute(sa.delete(Deadline).where(Deadline.game_id == game_id, Deadline.seat == player.seat))
     total = timedelta(hours=clock.deadline_hours * share)
+    if cap is not None:
+        total = max(timedelta(0), min(total, cap - now))
     due = now + total
     ladder = list(clock.reminders)
     done = _steps_before(now, due, ladder)
@@ -250,14 +253,27 @@ def after_move(
     session.execute(sa.delete(Deadline).where(
         Deadline.game_id == game.id, Deadline.seat.in_(sorted(set(before) - set(after)))))
     if clock.deadline_hours is not None and clock.paused_at is None:
+        cap = _window_due(session, game.id, set(before) & set(after) - restart)
         for seat in sorted(restart):
-            _start_clock(session, game.id, clock, players[seat], now, (shares or {}).get(seat, 1.0))
+            _start_clock(session, game.id, clock, players[seat], now, (shares or {}).get(seat, 1.0), cap)
         if (
             kind == "timeout" and clock.policy in ("auto", "skip")
             and clock.timeout_streak >= STREAK_ROUNDS * len(players)
         ):
             pause(session, game, clock, list(players.values()), actor, now, reason="timeouts")
     session.add(clock)
+
+
+def _window_due(session: Session, game_id: int, staying: set[int]) -> datetime | None:
+    """The deadline of the decision window that seats join while `staying` seats go on deciding in it
+    (Beyond the Rift's hero phase: a DONE hero who reopens, or is reopened, joins the phase).  Without
+    this, DONE then UNDONE would win a fresh clock each time and hold the phase open for ever (rules
+    3.2: the phase closes at its deadline).  None when nobody stays, or no clock of theirs runs."""
+    if not staying:
+        return None
+    due = session.execute(sa.select(sa.func.min(Deadline.due_at)).where(
+        Deadline.game_id == game_id, Deadline.seat.in_(sorted(staying)))).scalar()
+    return as_utc(due) if due is not None else None
 
 
 def pause(

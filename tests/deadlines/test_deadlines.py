@@ -360,20 +360,22 @@ def test_a_beyond_defense_prompt_has_its_own_shorter_deadline_and_times_out_to_t
     assert "enemy_attack" in [e.type for e in timeouts]
 
 
-def test_a_beyond_hero_who_reopens_after_done_gets_a_clock_again(app):
-    """UNDONE puts a hero back among those the phase waits on: their clock runs again, so a reopened
-    hero can never hold the phase open past a deadline."""
+def test_a_beyond_hero_who_reopens_after_done_rejoins_the_phase_deadline(app):
+    """Rules 3.2: UNDONE puts a hero back among those the phase waits on, and their clock runs again,
+    but to the phase's deadline, not a fresh 48 hours: DONE then UNDONE, again and again, can never
+    hold the phase open past it (review finding)."""
     from service import new_game
     from tests.deadlines.helpers import PLAYERS, T0
 
     game_id = new_game("beyond-the-rift", PLAYERS, {}, seed=3, deadline_hours=48, reminders=[], now=T0)
-    handle(game_id, 1, {"type": "done"}, current(game_id)[0].seq, now=at(1))
-    assert deadline(game_id, 1) is None and 1 not in current(game_id)[0].to_act
-    handle(game_id, 1, {"type": "undone"}, current(game_id)[0].seq, now=at(2))
-    assert 1 in current(game_id)[0].to_act and utc(deadline(game_id, 1).due_at) == at(50)
-    sweep(49)  # Ann's clock (48 h) ran out: she is DONE; the phase still waits on Bob
-    assert current(game_id)[0].to_act == [1] and current(game_id)[1]["round"] == 1
-    sweep(50)  # Bob's too: the phase closes and the next round begins
+    for hour in (1, 10, 30):
+        handle(game_id, 1, {"type": "done"}, current(game_id)[0].seq, now=at(hour))
+        assert deadline(game_id, 1) is None and 1 not in current(game_id)[0].to_act
+        handle(game_id, 1, {"type": "undone"}, current(game_id)[0].seq, now=at(hour + 1))
+        assert 1 in current(game_id)[0].to_act and utc(deadline(game_id, 1).due_at) == at(48)
+    sweep(47)
+    assert current(game_id)[1]["round"] == 1
+    sweep(48)  # both clocks ran out at the phase's deadline: the phase closes, the next round begins
     assert current(game_id)[1]["round"] == 2
 
 
