@@ -94,8 +94,10 @@ def view(s: dict, seat: int | None, to_act: list[int]) -> dict:
             "mode": h["mode"], "hand_count": len(h["hand"]), "wounds_in_hand": m.wounds_in_hand(s, i),
             "fatigue_in_hand": m.damage_in_hand(s, i) - m.wounds_in_hand(s, i), "deck_count": len(h["deck"]),
             "discard": [cname(c) for c in h["discard"]], "discard_down": h["discard_down"],
-            # pledges are announcements to the party (section 3.2), so they are public
-            "pledges": [{"card": cname(p["card"]), "to": p["to"], "on": p.get("on")} for p in h["pledges"]],
+            # A pledge is announced to the party (section 3.2), but its card is still in the pledger's
+            # hand, which is private (3.1): only the pledger and the hero it is pledged to see which.
+            "pledges": [{"card": cname(p["card"]) if seat in (i, p["to"]) else None, "to": p["to"], "on": p.get("on")}
+                        for p in h["pledges"]],
             "area": [{"card": p["card"], "name": cname(p["card"]), "ally": p.get("ally") and {
                 k: m.ally_stat(s, p, k) for k in ("range", "attack", "defense", "health")},
                 "bonus": p.get("bonus"), "attachments": [cname(a["card"]) for a in p["att"]]} for p in h["area"]],
@@ -317,6 +319,8 @@ def redact_event(ev: dict, seat: int | None) -> dict:
         return {k: v for k, v in ev.items() if k != "card"}
     if t == "peek" and ev["seat"] != seat:
         return {**{k: v for k, v in ev.items() if k != "values"}, "cards": len(ev["cards"])}
+    if t == "hero_set" and ev["key"] == "pledges" and seat != ev["seat"]:  # see view(): pledged cards
+        return dict(ev, value=[p if p["to"] == seat else dict(p, card=None) for p in ev["value"]])
     if t == "flow":
         p = ev["prompt"]
         own = p is not None and seat in p.get("seats", [])

@@ -204,13 +204,18 @@ def _pledge_setup():
     return s, e1, e2, cut, bolt
 
 
-def test_rule_3_2_pledge_on_one_enemy_joins_only_attacks_on_it():
+def test_rule_3_2_pledge_on_one_enemy_joins_only_attacks_on_it_and_its_card_stays_private():
     s, e1, e2, cut, bolt = _pledge_setup()
     s, _ = play(s, 1, {"type": "pledge", "card": bolt, "to": 0})
     assert [mv.get("value") for mv in G.legal_moves(s, 1)] == ["any", e1, e2, None]  # ON which, any, or cancel
-    s, _ = play(s, 1, {"type": "choose", "value": e1})
+    s, events = play(s, 1, {"type": "choose", "value": e1})
     assert s["heroes"][1]["pledges"] == [{"card": bolt, "to": 0, "on": e1}]
-    assert G.view(s, None)["heroes"][1]["pledges"] == [{"card": "Firebolt", "to": 0, "on": e1}]
+    for seat in (0, 1):  # the pledger and the hero pledged to know the card
+        assert G.view(s, seat)["heroes"][1]["pledges"] == [{"card": "Firebolt", "to": 0, "on": e1}]
+    assert G.view(s, None)["heroes"][1]["pledges"] == [{"card": None, "to": 0, "on": e1}]  # the party: a card
+    (pledged,) = of(events, "hero_set")
+    assert G.redact_event(pledged, 0) == pledged and G.redact_event(pledged, 1) == pledged
+    assert G.redact_event(pledged, None)["value"] == [{"card": None, "to": 0, "on": e1}]
     s2, _ = play(s, 0, {"type": "attack", "card": cut})
     s2, _ = play(s2, 0, {"type": "choose", "value": e2})
     assert [c["card"] for c in s2["attack"]["cards"]] == [cut]  # another target: the pledge waits
