@@ -7,6 +7,7 @@ applying them needs no randomness and no validation.  Each handler mutates the s
 from __future__ import annotations
 
 from .content import CONTENT
+from .orders import DEFAULT_PARTY
 
 
 def jcopy(x):
@@ -101,10 +102,22 @@ def _rm(lst: list, x) -> None:
     lst.remove(x)
 
 
+def _upgrade(s: dict) -> dict:
+    """Fill in what rules version 2 added to the state, so games set up under version 1 replay: the
+    party's settings (their defaults are version 1's fixed behaviour), WHEN lines, allies' modifiers.
+    (Their stored snapshots are dropped by the service's migration 0005.)"""
+    s.setdefault("party", dict(DEFAULT_PARTY))
+    for h in s["heroes"]:
+        h["plan"].setdefault("when", [])
+        for p in h["area"]:
+            p.setdefault("tmp", [])
+    return s
+
+
 def evolve(s: dict | None, ev: dict) -> dict:
     t = ev["type"]
     if t == "setup":
-        return jcopy(ev["state"])
+        return _upgrade(jcopy(ev["state"]))
     h = s["heroes"][ev["seat"]] if "seat" in ev and isinstance(ev.get("seat"), int) else None
     if t == "phase":
         s["phase"] = ev["phase"]
@@ -219,8 +232,8 @@ def evolve(s: dict | None, ev: dict) -> dict:
             _att_home(s, a)
         s["enemies"].remove(rec)
         s["defeated"].append(rec["type"])
-    elif t == "stat_mod":
-        _holder(s, ev["to"])["tmp"].append({"stat": ev["stat"], "n": ev["n"], "dur": ev["dur"]})
+    elif t in ("stat_mod", "enemy_tmp"):  # enemy_tmp: rules version 1's name, enemies only
+        _holder(s, ev.get("to") or ev["enemy"])["tmp"].append({"stat": ev["stat"], "n": ev["n"], "dur": ev["dur"]})
     elif t == "clear_tmp":
         for rec in s["enemies"] + [p for hh in s["heroes"] for p in hh["area"]]:
             rec["tmp"] = [x for x in rec["tmp"] if x["dur"] not in ev["durs"]]

@@ -79,3 +79,56 @@ def test_the_migrations_have_one_head():
     from service.migrate import alembic_config
 
     assert len(ScriptDirectory.from_config(alembic_config("sqlite://")).get_heads()) == 1
+
+
+def test_0005_drops_only_the_snapshots_of_beyond_the_rift_rules_1_games_which_then_play_on(tmp_path):
+    """A Beyond the Rift game set up under rules version 1 (its log made by that engine) with a stored
+    snapshot of the old shape: after the upgrade its snapshot is gone, the others stay, and the game's
+    player page and moves work (the state is replayed from event 1, upgraded by the engine)."""
+    import json
+    from datetime import datetime, timezone
+    from pathlib import Path
+
+    import engine
+    from service import handle, links
+    from tests.conftest import make_app
+
+    log = json.loads((Path(__file__).parents[1] / "engine" / "beyond_the_rift" / "upgrade"
+                      / "rules-1-old-friends-1-2-heroes.json").read_text())
+    events = log["events"]
+    rules = engine.get("beyond-the-rift")
+    now = datetime(2026, 11, 1, tzinfo=timezone.utc)
+    url = f"sqlite:///{tmp_path / 'old.sqlite'}"
+    upgrade(url, "0004")
+    db = sa.create_engine(url)
+    meta = sa.MetaData()
+    meta.reflect(db)
+    games, players, event_rows, snapshots = (meta.tables[t] for t in ("games", "players", "events", "snapshots"))
+    with db.begin() as connection:
+        for game_id, name, version in ((1, "beyond-the-rift", "1"), (2, "beyond-the-rift", "2"), (3, "riftforce", "1")):
+            connection.execute(games.insert().values(
+                id=game_id, name=name, rules_version=version, options={"scenario": "old-friends-1"}, seed=log["seed"],
+                seq=len(events) if game_id == 1 else 1, status="active", to_act=rules.to_act(engine.replay(rules, events)),
+                result=None, created_at=now, updated_at=now))
+            connection.execute(snapshots.insert().values(game_id=game_id, seq=1, state=events[0]["state"], created_at=now))
+        for seat, name in enumerate(("Ann", "Bob")):
+            connection.execute(players.insert().values(game_id=1, seat=seat, name=name, email=f"{name.lower()}@example.org",
+                                                       turn_emails=True))
+        connection.execute(event_rows.insert(), [
+            {"game_id": 1, "seq": seq, "type": ev["type"], "payload": ev, "actor": None, "kind": "move", "created_at": now}
+            for seq, ev in enumerate(events, 1)])
+    db.dispose()
+
+    upgrade(url)
+    db = sa.create_engine(url)
+    with db.connect() as connection:
+        assert sorted(connection.execute(sa.text("SELECT game_id FROM snapshots")).scalars()) == [2, 3]
+    db.dispose()
+    app = make_app(tmp_path, url)
+    with app.app_context():
+        page = app.test_client().get(f"/p/{links.player_token(1)}")
+        assert page.status_code == 200 and "Beyond the Rift" in page.get_data(as_text=True)
+        seat = rules.to_act(engine.replay(rules, events))[0]
+        outcome = handle(1, seat, {"type": "done"}, len(events))
+        assert outcome.seq > len(events)
+    app.extensions["riftpost.db"].dispose()
