@@ -150,6 +150,11 @@ class Game:
         """The event as `seat` may see it: hidden contents (other hands, deck order) removed."""
         return event
 
+    def redact_options(self, options: dict, seat: int | None) -> dict:
+        """The game's start options as `seat` may see them while the game runs: options can hold hidden
+        facts too (Beyond the Rift's campaign carry-over holds the reward deck's order)."""
+        return options
+
 
 _REGISTRY: dict[str, Game] = {}
 

@@ -378,7 +378,7 @@ def record(session: Session, game: Game, viewer: Optional[int]) -> dict:
         "game": game.name,
         "title": rules.title or rules.name,
         "rules_version": game.rules_version,
-        "options": game.options,
+        "options": game.options if full else rules.redact_options(game.options or {}, viewer),
         "status": game.status,
         "result": game.result,
         "seq": game.seq,

@@ -178,6 +178,12 @@ class BeyondTheRift(Game):
     def redact_event(self, event: dict, seat: int | None) -> dict:
         return text.redact_event(event, seat)
 
+    def redact_options(self, options: dict, seat: int | None) -> dict:
+        carry = options.get("carry")
+        if isinstance(carry, dict) and isinstance(carry.get("reward_deck"), list):  # its order is hidden
+            return dict(options, carry=dict(carry, reward_deck=len(carry["reward_deck"])))
+        return options
+
 
 def _strict(move: dict) -> str:
     try:

@@ -183,3 +183,20 @@ def test_the_game_over_email_says_what_comes_next(client, app):
     play_out(tutorial, policy)
     body = game_over_text(tutorial)
     assert "is over" in body and "what next" not in body and "replayed" not in body
+
+
+def test_the_reward_deck_order_in_the_options_stays_hidden_until_the_end(client, app):
+    """The carry-over in a campaign game's options holds the reward deck in order: what the next win
+    draws.  The setup event is redacted to its size (engine), and so are the options in the
+    downloadable record while the game runs (review finding); the finished game's record has it all."""
+    game_id = new_game("beyond-the-rift", PLAYERS, {"scenario": "old-friends-2", "carry": CARRY,
+                                                    "defense_modes": ["auto", "auto"]}, seed=5)
+    urls = [f"/p/{links.player_token(p.id)}/history/record.json" for p in players(game_id)]
+    urls.append(f"/games/{game_id}/history/record.json")
+    for url in urls:
+        record = client.get(url).get_json()
+        assert record["options"]["carry"]["reward_deck"] == 2, url
+        assert "IT-BUCKLER" not in client.get(url).get_data(as_text=True)
+    assert play_out(game_id, policy).result["outcome"] == "loss"
+    ending.record_end(game_id, utcnow())
+    assert client.get(urls[0]).get_json()["options"]["carry"]["reward_deck"] == ["IT-BUCKLER", "IT-CENSER"]
