@@ -8,9 +8,10 @@ context:
   DONE hero has `undone`.  A hero with a deferred discard-down (section 3.5) first has only `discard` (one
   card each) or done / done_final, which apply the DISCARD-ORDER default (so the default can never take a
   card another move is using).
-* standing orders (orders.py): `mode` and `setting` moves, one setting each, for every hero in the hero
-  phase, DONE and DONE FINAL heroes included.  Such heroes are not in `to_act` (nobody waits on them),
-  yet they have legal moves: `to_act` lists the seats the game waits on, not every seat that may act.
+* standing orders (orders.py): `mode` and `setting` moves, one setting each, for every hero at any time
+  (section 3.1: "always editable"): DONE and DONE FINAL heroes, heroes during another's prompt or attack
+  window.  Such heroes are not in `to_act` (nobody waits on them), yet they have legal moves: `to_act`
+  lists the seats the game waits on, not every seat that may act.
 * an action being built asks one target at a time (`choose` ... / `cancel`); opening a door asks the AP
   to spend (`spend`); cycling picks cards one by one (`pick` / `finish`).
 * an open attack: the attacker has add / add_wound / resolve, the other heroes aid / no_aid.
@@ -82,16 +83,18 @@ class BeyondTheRift(Game):
     def legal_moves(self, state: dict, seat: int) -> list[dict]:
         if state["result"] is not None or not isinstance(seat, int) or not 0 <= seat < state["n"]:
             return []
+        # Standing orders are always editable (section 3.1), also by a hero nobody waits on; the
+        # decisions asked come first (default_move's fallback takes the first).
         p = state["prompt"]
         if p is not None:
-            if seat not in p["seats"]:
-                return []
-            return ep.defense_moves(state, seat) if p["kind"] == "defense" else hp.prompt_moves(state, seat)
+            asked = seat in p["seats"]
+            own = (ep.defense_moves(state, seat) if p["kind"] == "defense" else hp.prompt_moves(state, seat)) if asked else []
+            return own + hp.standing_moves(state, seat)
         if state["attack"] is not None:
-            return hp.attack_window_moves(state, seat)
+            return hp.attack_window_moves(state, seat) + hp.standing_moves(state, seat)
         if state["phase"] == "hero":
             return hp.hero_moves(state, seat)
-        return []
+        return []  # the other phases run inside a move and rest only at a prompt
 
     def play(self, state: dict, seat: int, move: dict, rng: random.Random) -> list[dict]:
         if state["result"] is not None:

@@ -151,7 +151,8 @@ def attack_window_moves(state: dict, seat: int) -> list[dict]:
 
 
 def standing_moves(state: dict, seat: int) -> list[dict]:
-    """Defense mode and standing orders: editable at any time of the hero phase, DONE or not."""
+    """Defense mode and standing orders: "always editable" (3.1), DONE or not, during prompts and
+    attack windows too (game.legal_moves)."""
     h = state["heroes"][seat]
     return [{"type": "mode", "mode": x} for x in ("auto", "ask", "ask_if") if x != h["mode"]] + setting_moves(state, seat)
 
@@ -284,6 +285,10 @@ def perform(ctx: Ctx, seat: int, move: dict) -> None:
     t = move["type"]
     h = s["heroes"][seat]
     b = m.board(s, seat)
+    if t == "mode":  # standing orders change at any time (3.1), and answer nothing that is asked
+        return ctx.emit({"type": "hero_set", "seat": seat, "key": "mode", "value": move["mode"]})
+    if t == "setting":
+        return apply_setting(ctx, seat, move["key"], move["value"])
     if s["prompt"] is not None:
         return answer_prompt(ctx, seat, move)
     if s["attack"] is not None:
@@ -292,7 +297,7 @@ def perform(ctx: Ctx, seat: int, move: dict) -> None:
         ctx.emit({"type": "discard", "seat": seat, "from": "hand", "cards": [move["card"]], "why": "hand_size"})
         ctx.emit({"type": "hero_set", "seat": seat, "key": "discard_down", "value": h["discard_down"] - 1})
         return
-    if t not in ("undone", "mode", "setting"):
+    if t != "undone":
         apply_default_discard(ctx, seat)
     if t == "attack":
         mode = move.get("mode", attack_modes(s, move["card"], "primary")[0])
@@ -336,10 +341,6 @@ def perform(ctx: Ctx, seat: int, move: dict) -> None:
         if it["remove"]:
             remove_terrain(ctx, move["terrain"], "interact")
         run_ops(ctx, it["effects"], {"seat": seat, "chosen": {}})
-    elif t == "mode":
-        ctx.emit({"type": "hero_set", "seat": seat, "key": "mode", "value": move["mode"]})
-    elif t == "setting":
-        apply_setting(ctx, seat, move["key"], move["value"])
     elif t == "pledge":
         # PLEDGE <card> TO <hero> [ON <enemy>]: the enemy (or door) is asked as a target, "any" allowed
         start_action(ctx, {"seat": seat, "what": "pledge", "card": move["card"], "to": move["to"],

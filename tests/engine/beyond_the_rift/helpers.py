@@ -40,6 +40,11 @@ def play(state, seat, move, seed=0, log=None):
     return new, events
 
 
+def decisions(state, seat):
+    """The seat's legal moves less the standing orders (mode / setting), which are legal at any time."""
+    return [mv for mv in G.legal_moves(state, seat) if G.move_section(mv) is None]
+
+
 def types(events):
     return [e["type"] for e in events]
 

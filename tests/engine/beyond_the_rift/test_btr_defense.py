@@ -8,7 +8,7 @@ import pytest
 from engine import IllegalMove
 from engine.beyond_the_rift import model as m
 
-from .helpers import G, clear_enemies, finish, hand, new, of, place, play, responses
+from .helpers import G, clear_enemies, decisions, finish, hand, new, of, place, play, responses
 
 
 def _setup(modes, heroes=None, n=None):
@@ -55,6 +55,27 @@ def test_ask_mode_prompts_and_the_deadline_default_is_the_plan():
     assert atk["defense"] == 7 and s["phase"] == "hero"
 
 
+def test_rule_3_1_standing_orders_stay_editable_during_a_defense_prompt():
+    """Section 3.1: standing orders are "always visible and editable"; 3.3: the mode changes any time.
+    While the enemy phase waits on Brannoc's defense prompt, Isolde (not asked) and Brannoc himself may
+    change theirs; the prompt stays open, and Brannoc's plan then defends with his new margin."""
+    s = _setup(["ask", "auto"])
+    place(s, "C2", 0)  # attack 4
+    hand(s, 0, "BV03", "BV09", ap=8)
+    responses(s, 1, 1)
+    s, _ = finish(s)
+    prompt = s["prompt"]
+    assert prompt["kind"] == "defense" and G.to_act(s) == [0]
+    s, _ = play(s, 1, {"type": "mode", "mode": "ask"})
+    s, _ = play(s, 1, {"type": "setting", "key": "margin", "value": 5})
+    s, _ = play(s, 0, {"type": "setting", "key": "margin", "value": 1})
+    assert s["prompt"] == prompt and G.to_act(s) == [0] and s["phase"] == "enemy"
+    assert s["heroes"][1]["mode"] == "ask" and s["heroes"][1]["plan"]["margin"] == 5
+    s, ev = play(s, 0, G.default_move(s, 0))
+    (atk,) = of(ev, "enemy_attack")
+    assert atk["defense"] == 5  # 4 + 1, where the plan's margin 3 made it 7 (test above)
+
+
 def test_ask_if_asks_only_dangerous_attacks():
     s = _setup(["ask_if"], heroes=["brannoc"], n=1)
     s["scenario"] = "old-friends-1"
@@ -97,7 +118,7 @@ def test_defense_aid_from_another_hero_with_a_range_2_card():
     responses(s, 1, 1)
     s, _ = finish(s)
     assert G.to_act(s) == [0, 1]
-    assert G.legal_moves(s, 1) == [{"type": "aid_defense", "card": hs}, {"type": "no_aid"}]
+    assert decisions(s, 1) == [{"type": "aid_defense", "card": hs}, {"type": "no_aid"}]
     assert G.default_move(s, 1) == {"type": "no_aid"}
     s, ev = play(s, 1, {"type": "aid_defense", "card": hs})
     assert [e["ap"] for e in of(ev, "ap")] == [2]
@@ -130,7 +151,7 @@ def test_reaction_prompt_cancels_intimidate_and_plan_react_lines():
     iw, cut = hand(s, 0, "BV07", "BV01", ap=2)  # Iron Will cancels intimidate/obstruct
     responses(s, 3)
     s, _ = finish(s)
-    assert s["prompt"]["kind"] == "react" and G.legal_moves(s, 0) == [{"type": "react", "card": iw}, {"type": "pass"}]
+    assert s["prompt"]["kind"] == "react" and decisions(s, 0) == [{"type": "react", "card": iw}, {"type": "pass"}]
     assert G.default_move(s, 0) == {"type": "pass"}
     s, ev = play(s, 0, {"type": "react", "card": iw})
     assert of(ev, "cancelled") and cut in s["heroes"][0]["hand"] + s["heroes"][0]["deck"] + s["heroes"][0]["discard"]
@@ -179,7 +200,7 @@ def test_keen_eye_replaces_a_question_mark_draw():
     s, _ = play(s, 0, {"type": "add", "card": kindle})
     responses(s, 1, 4, 1)
     s, ev = play(s, 0, {"type": "resolve"})
-    assert s["prompt"]["kind"] == "react" and G.legal_moves(s, 0) == [{"type": "react", "card": ke}, {"type": "pass"}]
+    assert s["prompt"]["kind"] == "react" and decisions(s, 0) == [{"type": "react", "card": ke}, {"type": "pass"}]
     s, ev = play(s, 0, {"type": "react", "card": ke})
     (res,) = of(ev, "attack_result")
     assert res["q"] == [4] and res["attack"] == 6
@@ -192,9 +213,10 @@ def test_defense_moves_are_refused_to_others():
     hand(s, 1, "IM01")
     responses(s, 1, 1)
     s, _ = finish(s)
+    assert G.to_act(s) == [0] and decisions(s, 1) == []  # Isolde may only edit her standing orders
     with pytest.raises(IllegalMove) as err:
         G.play(s, 1, {"type": "confirm"}, None)
-    assert err.value.code == "not_your_turn"
+    assert err.value.code == "illegal"
 
 
 def test_standing_aid_line_for_an_auto_hero_and_as_the_aiders_timeout_default():

@@ -7,7 +7,7 @@ import pytest
 from engine import IllegalMove
 from engine.beyond_the_rift import model as m
 
-from .helpers import G, clear_enemies, give, hand, new, of, place, play, responses, types
+from .helpers import G, clear_enemies, decisions, give, hand, new, of, place, play, responses, types
 
 
 def test_rule_1_3_hand_size_by_hero_count_and_setup_draws():
@@ -263,7 +263,7 @@ def test_rule_1_11_aiding_an_attack_pays_primary_and_range_from_the_aider():
     staff, bolt, kindle = hand(s, 1, "IM01", "IM02", "IM03", ap=5)
     s, _ = play(s, 0, {"type": "attack", "card": cut})
     assert G.to_act(s) == [0, 1]
-    aid = G.legal_moves(s, 1)
+    aid = decisions(s, 1)
     assert aid == [{"type": "aid", "card": bolt}, {"type": "no_aid"}]  # Staff range 1, Kindle no primary
     assert [mv for mv in G.legal_moves(s, 0) if mv["type"] == "resolve"]
     with pytest.raises(IllegalMove):

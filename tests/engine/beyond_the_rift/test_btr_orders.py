@@ -10,7 +10,7 @@ import engine
 from engine import IllegalMove
 from engine.beyond_the_rift import model as m
 
-from .helpers import G, clear_enemies, finish, hand, new, of, place, play, responses
+from .helpers import G, clear_enemies, decisions, finish, hand, new, of, place, play, responses
 
 
 def _quiet(n=1, **options):
@@ -207,7 +207,7 @@ def _pledge_setup():
 def test_rule_3_2_pledge_on_one_enemy_joins_only_attacks_on_it_and_its_card_stays_private():
     s, e1, e2, cut, bolt = _pledge_setup()
     s, _ = play(s, 1, {"type": "pledge", "card": bolt, "to": 0})
-    assert [mv.get("value") for mv in G.legal_moves(s, 1)] == ["any", e1, e2, None]  # ON which, any, or cancel
+    assert [mv.get("value") for mv in decisions(s, 1)] == ["any", e1, e2, None]  # ON which, any, or cancel
     s, events = play(s, 1, {"type": "choose", "value": e1})
     assert s["heroes"][1]["pledges"] == [{"card": bolt, "to": 0, "on": e1}]
     for seat in (0, 1):  # the pledger and the hero pledged to know the card

@@ -9,7 +9,7 @@ import pytest
 from engine.beyond_the_rift import model as m
 from engine.beyond_the_rift.content import CONTENT
 
-from .helpers import G, clear_enemies, finish, hand, new, of, place, play, responses
+from .helpers import G, clear_enemies, decisions, finish, hand, new, of, place, play, responses
 
 CARDS = {
     "XBRACE": {"window": "before_enemy_attack", "cost": 1, "range": 2,
@@ -73,7 +73,7 @@ def test_window_before_enemy_attack_asks_a_hero_in_ask_mode(answer):
     responses(s, 1, 1)
     s, _ = finish(s)
     assert s["prompt"]["kind"] == "react" and s["prompt"]["window"] == "before_enemy_attack"
-    assert G.to_act(s) == [1] and G.legal_moves(s, 1) == [{"type": "react", "card": brace}, {"type": "pass"}]
+    assert G.to_act(s) == [1] and decisions(s, 1) == [{"type": "react", "card": brace}, {"type": "pass"}]
     assert G.view(s, 1)["waiting_on"]["kind"] == "reaction"
     move = G.default_move(s, 1) if answer == "timeout" else {"type": answer, "card": brace} if answer == "react" \
         else {"type": "pass"}
