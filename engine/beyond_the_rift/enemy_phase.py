@@ -386,6 +386,8 @@ def task_e_attack(ctx: Ctx, task: dict) -> None:
     s = ctx.s
     e = m.enemy(s, task["e"])
     if e is None:
+        if task.get("reacted"):  # a reaction defeated the attacker: its "this attack" modifiers end too
+            clear_mods(ctx, "this_attack")
         return
     seat = task["hero"]
     if not task.get("reacted"):  # the before_enemy_attack window comes first; the attack waits behind it

@@ -72,29 +72,34 @@ def task_draw(ctx: Ctx, task: dict) -> None:
 
 
 def task_end(ctx: Ctx, task: dict) -> None:
-    """Scenario effects first, then hero-card end-phase effects in the party's TIEBREAK order (A38)."""
+    """Scenario effects first, then hero-card end-phase effects hero by hero in the party's TIEBREAK
+    order (A38, section 3.6): one task per hero, so each hero's effects finish before the next's."""
     s = ctx.s
     for op in m.scenario(s).get("end", []):
         scenario_op(ctx, op)
-    for seat in s["tiebreak"]:
-        for p in list(s["heroes"][seat]["area"]):
-            for trig in (p.get("ally") or {}).get("triggers", []):
-                if trig["window"] != "end_phase":
-                    continue
-                own = [e for e in s["enemies"] if e["area"] == seat]
-                if not own:
-                    continue
-                # the party's HOUND-TARGET (section 3.6; default lowest health)
-                tgt = min(own, key={"lowest_health": lambda e: (m.enemy_stat(s, e, "health"), e["seq"]),
-                                    "highest_attack": lambda e: (-m.enemy_stat(s, e, "attack"), e["seq"]),
-                                    "oldest": lambda e: e["seq"]}[s["party"]["hound_target"]])
-                chosen = {f"{i}": tgt["id"] for i in range(len(trig["do"]))}
-                run_ops(ctx, trig["do"], {"seat": seat, "chosen": chosen, "card": p["card"], "ally": "ally:" + p["card"]})
+    ctx.push([{"k": "end_hero", "seat": seat} for seat in s["tiebreak"]])
 
 
-def task_end_reactions(ctx: Ctx, task: dict) -> None:
-    """Reaction cards of the end_phase window, by REACT lines in TIEBREAK order (A38, section 3.6)."""
-    open_window(ctx, "end_phase", None, None, order=ctx.s["tiebreak"])
+def task_end_hero(ctx: Ctx, task: dict) -> None:
+    """One hero's end-phase effects: their allies' end-phase triggers, then the Reaction cards of the
+    end_phase window their REACT lines name (the end phase asks nobody)."""
+    s = ctx.s
+    seat = task["seat"]
+    for p in list(s["heroes"][seat]["area"]):
+        for trig in (p.get("ally") or {}).get("triggers", []):
+            if trig["window"] != "end_phase":
+                continue
+            own = [e for e in s["enemies"] if e["area"] == seat]
+            if not own:
+                continue
+            # the party's HOUND-TARGET (section 3.6; default lowest health)
+            tgt = min(own, key={"lowest_health": lambda e: (m.enemy_stat(s, e, "health"), e["seq"]),
+                                "highest_attack": lambda e: (-m.enemy_stat(s, e, "attack"), e["seq"]),
+                                "oldest": lambda e: e["seq"]}[s["party"]["hound_target"]])
+            chosen = {f"{i}": tgt["id"] for i in range(len(trig["do"]))}
+            run_ops(ctx, trig["do"], {"seat": seat, "chosen": chosen, "card": p["card"], "ally": "ally:" + p["card"]})
+    if s["result"] is None:
+        open_window(ctx, "end_phase", None, None, order=[seat])
 
 
 def task_end_of_round(ctx: Ctx, task: dict) -> None:
@@ -125,12 +130,12 @@ TASKS = {
     "phase": task_phase, "enemy_phase": ep.task_enemy_phase, "activate": ep.task_activate, "step": ep.task_step,
     "part": ep.task_part, "cmd": ep.task_cmd, "sa_resolve": ep.task_sa_resolve, "e_attack": ep.task_e_attack,
     "e_attack_resolve": ep.task_e_attack_resolve, "quest": task_quest, "draw": task_draw, "end": task_end,
-    "end_reactions": task_end_reactions, "end_of_round": task_end_of_round, "new_round": task_new_round,
+    "end_hero": task_end_hero, "end_of_round": task_end_of_round, "new_round": task_new_round,
 }
 
 ROUND = [{"k": "phase", "phase": "enemy"}, {"k": "enemy_phase"}, {"k": "phase", "phase": "quest"}, {"k": "quest"},
          {"k": "phase", "phase": "draw"}, {"k": "draw"}, {"k": "phase", "phase": "end"}, {"k": "end"},
-         {"k": "end_reactions"}, {"k": "end_of_round"}, {"k": "new_round"}]
+         {"k": "end_of_round"}, {"k": "new_round"}]
 
 
 def run(ctx: Ctx) -> None:

@@ -161,3 +161,25 @@ def test_an_ally_dies_when_its_health_bonus_ends():
         ally["att"].append({"card": w, "mods": None, "until": None})
     s, ev = play(s, 0, {"type": "done"})
     assert [e["why"] for e in of(ev, "persist_gone")] == ["ally_dies"] and s["heroes"][0]["area"] == []
+
+
+def test_rule_1_19_end_phase_effects_resolve_hero_by_hero_in_tiebreak_order():
+    """1.19 / A38 / 3.6: hero-card end-phase effects resolve in the party's TIEBREAK order, each hero's
+    before the next hero's: with Isolde first, her end-phase Reaction resolves before Tamsin's hound
+    attacks, where the allies of every hero used to go first."""
+    s, _ = new(2, heroes=["tamsin", "isolde"], defense_modes=["auto", "auto"], plans=[{}, {"react": ["XVIGIL"]}],
+               party={"tiebreak": "first:1"})
+    clear_enemies(s)
+    s["piles"]["enemy"] = []
+    (hound,) = hand(s, 0, "TR11", ap=5)
+    s, _ = play(s, 0, {"type": "play", "card": hound})
+    e = place(s, "C1", 0)
+    hand(s, 1, ap=0)
+    give_test_card(s, 1, "XVIGIL")
+    responses(s, 1, 4, 1, 1, 1, 1, 1, 1)
+    s, _ = play(s, 1, {"type": "done"})
+    s, ev = play(s, 0, {"type": "done"})
+    end_at = next(i for i, x in enumerate(ev) if x["type"] == "phase" and x["phase"] == "end")
+    order = [x["type"] for x in ev[end_at:] if x["type"] in ("ally_attack", "play")]
+    assert order == ["play", "ally_attack"], order
+    assert of(ev, "ally_attack")[0]["enemy"] == e
