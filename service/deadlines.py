@@ -253,7 +253,8 @@ def after_move(
     session.execute(sa.delete(Deadline).where(
         Deadline.game_id == game.id, Deadline.seat.in_(sorted(set(before) - set(after)))))
     if clock.deadline_hours is not None and clock.paused_at is None:
-        cap = _window_due(session, game.id, set(before) & set(after) - restart)
+        # only when a clock (re)starts: a follow-up decision of the same turn needs no query
+        cap = _window_due(session, game.id, set(before) & set(after) - restart) if restart else None
         for seat in sorted(restart):
             _start_clock(session, game.id, clock, players[seat], now, (shares or {}).get(seat, 1.0), cap)
         if (
