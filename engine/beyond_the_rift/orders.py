@@ -32,6 +32,15 @@ MAXSPEND = ("half", "all", 1, 2, 3, 4, 5, 6)
 HEAVY = 2  # the heavy_margin line covers attacks that deal at least this many cards
 
 
+def ordered(order: list[int], tiebreak: str) -> list[int]:
+    """The TIEBREAK seat order under the party's `tiebreak` setting: `first:<seat>` puts that hero
+    first (the others keep their order); `rotate` leaves it as it is (the round rotates it)."""
+    if tiebreak == "rotate":
+        return list(order)
+    first = int(tiebreak.split(":")[1])
+    return [first] + [x for x in order if x != first]
+
+
 def heavy_margin(plan: dict) -> int | None:
     for line in plan["when"]:
         if line.get("if") == {"damage_at_least": HEAVY}:
@@ -101,8 +110,7 @@ def apply_setting(ctx, seat: int, key: str, value) -> None:
         ctx.emit({"type": "set", "key": "party", "value": dict(s["party"], **{key: value}), "by": seat,
                   "setting": key})
         if key == "tiebreak" and value != "rotate":
-            first = int(value.split(":")[1])
-            ctx.emit({"type": "tiebreak", "order": [first] + [x for x in s["tiebreak"] if x != first]})
+            ctx.emit({"type": "tiebreak", "order": ordered(s["tiebreak"], value)})
         return
     plan = dict(s["heroes"][seat]["plan"])
     if key == "heavy_margin":

@@ -10,7 +10,7 @@ from ..core import IllegalMove
 from . import model as m
 from .content import CONTENT, by_heroes
 from .evolve import evolve, jcopy
-from .orders import DEFAULT_PARTY, HEALCHOICE, HOUND_TARGET
+from .orders import DEFAULT_PARTY, HEALCHOICE, HOUND_TARGET, ordered
 from .primitives import Ctx, draw_cards, new_enemy, spawn_enemies, spawn_terrain
 
 ROSTER = ["brannoc", "isolde", "tamsin", "osric"]
@@ -203,10 +203,7 @@ def build_state(players: int, options: dict | None, seed: int) -> tuple[dict, ra
     for p in plans:
         check_plan(p, players)
     party = check_party(options.get("party", {}), players)
-    tiebreak = list(range(players))
-    if party["tiebreak"] != "rotate":
-        first = int(party["tiebreak"].split(":")[1])
-        tiebreak = [first] + [x for x in tiebreak if x != first]
+    tiebreak = ordered(list(range(players)), party["tiebreak"])
     if options.get("response_reshuffle", "when_empty") not in ("when_empty", "never"):
         raise bad("response_reshuffle: when_empty or never")
     if options.get("enemy_defense_floor", 0) not in (0, 1):
