@@ -2,6 +2,7 @@
 before the engines stopped writing words into events.  Each file holds real events of that engine and every
 event's sentence for every viewer, so later engines can be checked to replay and read them the same.
 It calls the old `describe_event(event, seat)` and does not run against later engines; kept as the record."""
+import json, random, sys, pathlib
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[3]))
 import engine
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[3]))
