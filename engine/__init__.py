@@ -9,18 +9,19 @@
 from engine.core import (
     Event,
     Game,
-    IllegalMove,
     Move,
+    Result,
     State,
-    UnknownGame,
+    Turn,
     View,
     get,
     names,
     register,
     replay,
 )
+from engine.errors import IllegalMove, UnknownGame
 
 __all__ = [
-    "Event", "Game", "IllegalMove", "Move", "State", "UnknownGame", "View",
+    "Event", "Game", "IllegalMove", "Move", "Result", "State", "Turn", "UnknownGame", "View",
     "get", "names", "register", "replay",
 ]

@@ -8,6 +8,15 @@ Purity: no game touches a clock, the network, a database or the global RNG.  Ran
 only through the `random.Random` passed to `play`, and its outcomes are written into the events,
 so `apply` never needs randomness and replay never depends on a RNG implementation.
 
+Events are facts (ids, numbers, seats), never words: no display names, no sentences.  Words are
+made when they are shown, from the event and the state it happened in (`describe_event`), by the
+game's `words` module, the only place with prose; so wording can change, and be translated, without
+touching a stored log.  A log written under an older `rules_version` is brought up to date event by
+event by `upcast` before anything reads it.
+
+Turns are the game's to say (`turn`): the service never infers them from event types or from who
+moved.  Timeouts too (`timeout_move`): the game says what a seat that ran out of time plays.
+
 Speed: `apply` must not change its input, but copying a whole state per event would dominate
 replay.  So games implement `evolve(state, event)`, which *mutates* a state it owns, and the
 contract's pure `apply` copies once and evolves; `replay` copies once for a whole run of events.
@@ -16,8 +25,14 @@ contract's pure `apply` copies once and evolves; `replay` copies once for a whol
 from __future__ import annotations
 
 import copy
+import importlib
 import random
-from typing import Any, Iterable
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any, Required, TypedDict
+
+from engine import kit
+from engine.errors import IllegalMove, UnknownGame
 
 State = dict[str, Any]
 Event = dict[str, Any]
@@ -25,25 +40,36 @@ Move = dict[str, Any]
 View = dict[str, Any]
 
 
-class UnknownGame(KeyError):
-    """No game is registered under that name."""
+class Result(TypedDict, total=False):
+    """The end of a game, the same shape for every game.
 
-    def __str__(self) -> str:  # KeyError quotes its argument; we want a sentence
-        return f"unknown game: {self.args[0]!r}" if self.args else "unknown game"
-
-
-class IllegalMove(ValueError):
-    """A move the rules do not allow (or that is malformed), with a human reason and a stable code.
-
-    `code` is machine-readable and stable across versions (templates and tests key on it);
-    `reason` is a sentence fit to show to the player.
+    `scores` has every seat, keyed by the seat number as a string (JSON object keys are strings, so
+    a stored result reads back the same as the live one); `winners` lists seats (empty: nobody won,
+    e.g. a lost cooperative game).  `outcome` is "win" or "loss" where the players win or lose
+    together.  A game may add keys of its own (Riftforce solo: the trainer's score); the service
+    reads those only through the game's adapter.
     """
 
-    def __init__(self, reason: str, code: str = "illegal", move: Any = None):
-        super().__init__(reason)
-        self.reason = reason
-        self.code = code
-        self.move = move
+    scores: Required[dict[str, float]]
+    winners: Required[list[int]]
+    outcome: str
+
+
+@dataclass(frozen=True)
+class Turn:
+    """Whose turn it is, as the game counts turns.
+
+    `number` counts the turns begun so far and grows by at least one whenever a new turn begins
+    (several turns may begin within one move, e.g. when an automatic opponent plays inside it);
+    `seats` are the seats whose turn it is: when the number changes, each of them starts a new turn
+    (an email, a fresh clock).  A decision asked of another seat inside a turn (a forced discard, a
+    defense prompt) is not a new turn: that seat is simply among `to_act`.  `phase` is the game's
+    own name for the part of the turn or round ("draft", "play", "hero", ...), for display.
+    """
+
+    number: int
+    phase: str
+    seats: tuple[int, ...]
 
 
 class Game:
@@ -54,15 +80,29 @@ class Game:
     rules_version: str = "1"  # bumped when a rules change would alter the replay of old events
     min_players: int = 1
     max_players: int = 1
+    # Move types that pass a decision without doing anything, for the "skip" timeout policy.
+    pass_types: tuple[str, ...] = ("pass", "skip")
 
     # ---- setup and state evolution -------------------------------------------------------------
 
-    def start(self, players: int, options: dict | None = None, seed: int = 0) -> list[Event]:
+    def options_schema(self) -> dict[str, Any]:
+        """The options `start` accepts, as a JSON Schema (draft 2020-12 subset: type, enum, items,
+        properties, minimum, maximum, default, description).  Forms and the command line read it;
+        `start` still validates.  An array of strings may be typed as a comma list; a property with
+        `"x-absent": [words...]` is left out when one of those words is typed (e.g. "random")."""
+        return {"type": "object", "properties": {}, "additionalProperties": False}
+
+    def start(self, players: int, options: dict[str, Any] | None = None, seed: int = 0) -> list[Event]:
         """The setup facts of a new game (deals, draft offers...), as events.
 
         Raises IllegalMove (code "bad_options") for an unsupported player count or option.
         """
         raise NotImplementedError
+
+    def upcast(self, event: Event, rules_version: str) -> Event:
+        """An event of a game set up under `rules_version` (older than this engine's), as this
+        version would have written it.  Never mutates `event`.  The default: unchanged."""
+        return event
 
     def evolve(self, state: State | None, event: Event) -> State:
         """Apply one event to a state this call may mutate; return the state.
@@ -89,6 +129,15 @@ class Game:
         """
         raise NotImplementedError
 
+    def turn(self, state: State) -> Turn:
+        """Whose turn it is and how many turns have begun (see `Turn`)."""
+        raise NotImplementedError
+
+    def teams(self, state: State) -> list[list[int]]:
+        """The seats playing as one side, one list per team with more than one seat ([] for a game
+        without teams): teammates hear what their partner did."""
+        return []
+
     def legal_moves(self, state: State, seat: int) -> list[Move]:
         """Every legal move of that seat now, each a JSON dict."""
         raise NotImplementedError
@@ -107,19 +156,19 @@ class Game:
             raise IllegalMove("that seat has nothing to decide", "not_your_turn")
         return moves[0]
 
-    # ---- what people see ------------------------------------------------------------------------
+    def timeout_move(self, state: State, seat: int, policy: str = "auto") -> Move:
+        """What a seat whose time ran out plays, under the game's timeout `policy`:
 
-    def view(self, state: State, seat: int | None) -> View:
-        """What `seat` may see now; seat None is a spectator (public information only)."""
-        raise NotImplementedError
+        - "auto": `default_move`, the game's documented safe choice;
+        - "skip": a legal move of one of `pass_types` where the rules offer one, else as "auto".
 
-    def result(self, state: State) -> dict | None:
-        """None while the game runs; then {"scores": {seat: n}, "winners": [seat, ...], ...}."""
-        raise NotImplementedError
-
-    def render_text(self, view: View) -> str:
-        """A plain-text rendering of a view, readable in an email and by a screen reader."""
-        raise NotImplementedError
+        Raises IllegalMove (code "not_your_turn") when the seat has nothing to decide.
+        """
+        if policy == "skip":
+            for move in self.legal_moves(state, seat):
+                if move.get("type") in self.pass_types:
+                    return move
+        return self.default_move(state, seat)
 
     def deadline_share(self, state: State, seat: int) -> float:
         """The share of the game's per-decision deadline that this seat's decision gets: 1.0, except
@@ -135,14 +184,55 @@ class Game:
         """
         return None
 
+    # ---- moves as text --------------------------------------------------------------------------
+
+    def move_text(self, state: State, seat: int, move: Move) -> str:
+        """A short text form of a legal move that `parse_move` reads back to the same dict (as
+        python-chess's `Move.uci()` / `Move.from_uci()`): for replies by email, the turn composer
+        and bots.  The default is `type key=value ...` (kit.move_text); games may spell it better.
+        """
+        return kit.move_text(move)
+
+    def parse_move(self, state: State, seat: int, text: str) -> Move:
+        """The move `text` spells (see `move_text`); whether it is legal is `play`'s to say.
+
+        Raises IllegalMove (code "unreadable") for a text that spells no move of this game.
+        """
+        return kit.parse_move(text)
+
+    # ---- what people see ------------------------------------------------------------------------
+
+    def view(self, state: State, seat: int | None) -> View:
+        """What `seat` may see now; seat None is a spectator (public information only)."""
+        raise NotImplementedError
+
+    def result(self, state: State) -> Result | None:
+        """None while the game runs; then the `Result` (kit.result builds one)."""
+        raise NotImplementedError
+
+    def public_scores(self, view: View) -> dict[int, float] | None:
+        """The score of every seat that a spectator `view` shows (for the score chart), or None
+        for a game without scores to chart."""
+        return None
+
+    def seats_affected(self, event: Event) -> list[int]:
+        """The seats an event changes something of (their cards, their pieces, their score), for
+        "this affected you" marks.  The acting seat may be among them."""
+        return []
+
+    def render_text(self, view: View) -> str:
+        """A plain-text rendering of a view, readable in an email and by a screen reader."""
+        raise NotImplementedError
+
     def describe_move(self, move: Move, state: State | None = None) -> str:
         """A move in words, for buttons, links and confirm pages ("Play 5 Fire at location 3")."""
         return str(move)
 
-    def describe_event(self, event: Event, seat: int | None = None) -> str | None:
-        """The event as a sentence for `seat` (None: a spectator); None if it is not worth a line.
+    def describe_event(self, event: Event, seat: int | None, state: State | None) -> str | None:
+        """The event as a sentence for `seat` (None: a spectator), worded from `state`, the state the
+        event was applied to (None only for the first event of a game); None if it is not worth a line.
 
-        Must reveal nothing that `seat` may not see (see `redact_event`).
+        Must reveal nothing that `seat` may not see (see `redact_event`), although `state` is whole.
         """
         return None
 
@@ -150,13 +240,14 @@ class Game:
         """The event as `seat` may see it: hidden contents (other hands, deck order) removed."""
         return event
 
-    def redact_options(self, options: dict, seat: int | None) -> dict:
+    def redact_options(self, options: dict[str, Any], seat: int | None) -> dict[str, Any]:
         """The game's start options as `seat` may see them while the game runs: options can hold hidden
         facts too (Beyond the Rift's campaign carry-over holds the reward deck's order)."""
         return options
 
 
 _REGISTRY: dict[str, Game] = {}
+BUILTIN = ("riftforce", "riftwalker", "beyond_the_rift")
 
 
 def register(game: Game) -> Game:
@@ -167,16 +258,10 @@ def register(game: Game) -> Game:
 
 
 def _load_builtin_games() -> None:
-    # Imported lazily so `import engine` stays cheap and a broken game cannot break the others'
-    # imports at start-up time of unrelated tools.
-    import importlib
-
-    for module in ("riftforce", "riftwalker", "beyond_the_rift"):
-        try:
-            importlib.import_module(f"engine.{module}")
-        except ModuleNotFoundError as exc:  # a game not built yet
-            if exc.name != f"engine.{module}":
-                raise
+    # Imported on first use so `import engine` stays cheap and a process that plays one game never
+    # loads the others' card data.
+    for module in BUILTIN:
+        importlib.import_module(f"engine.{module}")
 
 
 def get(name: str) -> Game:

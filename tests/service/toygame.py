@@ -13,6 +13,7 @@ import random
 import re
 
 import engine
+from engine import kit
 
 NAME = "toy-hidden"
 CARDS = [f"k{n}x" for n in range(1, 41)]
@@ -56,7 +57,7 @@ class ToyGame(engine.Game):
             n = event["players"]
             return {"players": n, "target": event["target"], "deck": list(event["deck"]),
                     "hands": [[] for _ in range(n)], "scores": [0] * n, "turn": 0,
-                    "stage": "play", "over": False, "winners": None, "round_start": 0}
+                    "stage": "play", "over": False, "winners": None, "round_start": 0, "turns": 1}
         if kind == "deal":
             state["hands"][event["seat"]] = list(event["cards"])
         elif kind == "played":
@@ -70,6 +71,7 @@ class ToyGame(engine.Game):
         elif kind == "turn":
             state["turn"] = event["seat"]
             state["stage"] = "play"
+            state["turns"] += 1
         elif kind == "over":
             state["over"] = True
             state["winners"] = event["winners"]
@@ -87,6 +89,9 @@ class ToyGame(engine.Game):
 
     def to_act(self, state):
         return [] if state["over"] else [state["turn"]]
+
+    def turn(self, state):
+        return engine.Turn(state["turns"], state["stage"], () if state["over"] else (state["turn"],))
 
     def legal_moves(self, state, seat):
         if state["over"] or seat != state["turn"]:
@@ -133,7 +138,13 @@ class ToyGame(engine.Game):
     def result(self, state):
         if not state["over"]:
             return None
-        return {"scores": {str(s): v for s, v in enumerate(state["scores"])}, "winners": state["winners"]}
+        return kit.result(state["scores"], state["winners"])
+
+    def public_scores(self, view):
+        return dict(enumerate(view["scores"]))
+
+    def seats_affected(self, event):
+        return [event["seat"]] if event["type"] in ("deal", "played", "drew") else []
 
     def render_text(self, view):
         lines = [f"Scores: {', '.join(f'seat {s + 1}: {v}' for s, v in enumerate(view['scores']))} "
@@ -158,7 +169,7 @@ class ToyGame(engine.Game):
             return {**event, "cards": None, "count": len(event["cards"])}
         return event
 
-    def describe_event(self, event, seat=None):
+    def describe_event(self, event, seat, state):
         kind = event["type"]
         if kind == "played":
             return f"Seat {event['seat'] + 1} played {event['card']} for {event['points']} points."
