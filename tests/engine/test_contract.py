@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 import json
 import random
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -24,7 +24,7 @@ RANDOM_GLOBALS = {"random", "randint", "choice", "choices", "shuffle", "sample",
                   "randrange", "getrandbits", "gauss", "betavariate", "triangular"}
 
 
-@lru_cache(maxsize=None)
+@cache
 def _games(game: str):
     """The suite's seeded playouts of a game, played once per test session."""
     case = next(c for c in CASES if c.game == game)
@@ -103,7 +103,7 @@ def test_results_have_one_shape(case):
 @pytest.mark.parametrize("case", CASES, ids=IDS)
 def test_turns_count_up_and_belong_to_seats_that_act(case):
     rules = case.rules
-    for _players, _options, _seed, setup, steps, final in games(case):
+    for *_, steps, final in games(case):
         states = [step.before for step in steps] + [final]
         previous = None
         for state in states:
