@@ -124,12 +124,12 @@ def _parse(text: str) -> Move:
     text = text.strip()
     if text.startswith("{"):
         try:
-            move = json.loads(text)
+            found = json.loads(text)
         except ValueError:
             raise UnreadableMove("it is not valid JSON") from None
-        if not isinstance(move, dict) or not isinstance(move.get("type"), str):
+        if not isinstance(found, dict) or not isinstance(found.get("type"), str):
             raise UnreadableMove("a move is an object with a type")
-        return move
+        return found
     head, _, rest = text.partition(" ")
     if not _BARE.fullmatch(head):
         raise UnreadableMove("it starts with no move type")

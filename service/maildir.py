@@ -30,7 +30,7 @@ def read_all(maildir: str | Path) -> list:
     ensure_maildir(Path(maildir))
     box = mailbox.Maildir(Path(maildir), factory=None)
     found = []
-    for key in box:
+    for key in box.keys():  # noqa: SIM118 - iterating a Mailbox yields its messages, not its keys
         with box.get_file(key) as handle:
             message = message_from_bytes(handle.read(), policy=policy.default)
         found.append((key, message))

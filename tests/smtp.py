@@ -25,7 +25,7 @@ class Sink:
     def messages(self) -> list:
         """Every message received so far, oldest first (each file is parsed once)."""
         box = mailbox.Maildir(self.maildir, factory=None)
-        for key in box:
+        for key in box.keys():  # noqa: SIM118 - iterating a Mailbox yields its messages, not its keys
             if key not in self._parsed:
                 with box.get_file(key) as handle:
                     self._parsed[key] = message_from_bytes(handle.read(), policy=policy.default)

@@ -13,7 +13,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlmodel import Session
+from sqlmodel import Session, col
 
 from service import store
 from service.clocks.seats import journal_entry, next_at, tell
@@ -74,9 +74,9 @@ def set_time_zone(email: str, name: str) -> None:
 def _seats_of(session: Session, email: str) -> list[tuple[Player, Game]]:
     """The person's seats in games that are still running."""
     return [(player, game) for player, game in session.execute(
-        sa.select(Player, Game).join(Game, Game.id == Player.game_id)  # type: ignore[arg-type]
-        .where(Player.email == email, Game.status == "active")
-        .order_by(Game.id)  # type: ignore[arg-type]
+        sa.select(Player, Game).join(Game, col(Game.id) == col(Player.game_id))
+        .where(col(Player.email) == email, col(Game.status) == "active")
+        .order_by(col(Game.id))
     ).all()]
 
 
@@ -102,8 +102,8 @@ def start_vacation(email: str, now: datetime) -> Person:
         who.vacation_since, who.vacation_until = now, now + left
         session.add(who)
         rows = session.execute(
-            sa.select(Deadline).join(Player, Player.id == Deadline.player_id)  # type: ignore[arg-type]
-            .where(Player.email == email, Deadline.due_at.is_not(None))  # type: ignore[union-attr]
+            sa.select(Deadline).join(Player, col(Player.id) == col(Deadline.player_id))
+            .where(col(Player.email) == email, col(Deadline.due_at).is_not(None))
             .with_for_update(of=Deadline)
         ).scalars().all()
         for row in rows:
@@ -128,10 +128,10 @@ def end_vacation(email: str, now: datetime) -> Person:
         who.vacation_since = who.vacation_until = None
         session.add(who)
         rows = session.execute(
-            sa.select(Deadline, GameClock).join(Player, Player.id == Deadline.player_id)  # type: ignore[arg-type]
-            .join(GameClock, GameClock.game_id == Deadline.game_id)  # type: ignore[arg-type]
-            .where(Player.email == email, Deadline.remaining_seconds.is_not(None),  # type: ignore[union-attr]
-                   GameClock.paused_at.is_(None))  # type: ignore[union-attr]
+            sa.select(Deadline, GameClock).join(Player, col(Player.id) == col(Deadline.player_id))
+            .join(GameClock, col(GameClock.game_id) == col(Deadline.game_id))
+            .where(col(Player.email) == email, col(Deadline.remaining_seconds).is_not(None),
+                   col(GameClock.paused_at).is_(None))
             .with_for_update(of=Deadline)
         ).all()
         for row, clock in rows:
@@ -147,8 +147,8 @@ def end_vacation(email: str, now: datetime) -> Person:
 def end_expired_vacations(now: datetime) -> int:
     with write_session(get_engine()) as session:
         emails = session.execute(
-            sa.select(Person.email).where(Person.vacation_until <= now)  # type: ignore[operator]
-            .order_by(Person.vacation_until).limit(BATCH)  # type: ignore[arg-type]
+            sa.select(col(Person.email)).where(col(Person.vacation_until) <= now)
+            .order_by(col(Person.vacation_until)).limit(BATCH)
         ).scalars().all()
     ended = 0
     for email in emails:

@@ -29,7 +29,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import sqlalchemy as sa
-from sqlmodel import Session
+from sqlmodel import Session, col
 
 from service import store
 from service.clocks.settings import DEFAULT_REMINDERS
@@ -60,7 +60,7 @@ def _start_clock(session: Session, game_id: int, clock: GameClock, player: Playe
     """`share`: the part of the game's deadline this decision gets (engine `deadline_share`); `cap`:
     the deadline of a window the seat joins, which it never outlasts."""
     assert clock.deadline_hours is not None
-    session.execute(sa.delete(Deadline).where(Deadline.game_id == game_id, Deadline.seat == player.seat))  # type: ignore[arg-type]
+    session.execute(sa.delete(Deadline).where(col(Deadline.game_id) == game_id, col(Deadline.seat) == player.seat))
     total = timedelta(hours=clock.deadline_hours * share)
     if cap is not None:
         total = max(timedelta(0), min(total, cap - now))
@@ -98,7 +98,7 @@ def on_create(
     if hours is not None and game.result is None:
         for player in players:
             if player.seat in game.to_act:
-                _start_clock(session, game.id, clock, player, now, (shares or {}).get(player.seat, 1.0))  # type: ignore[arg-type]
+                _start_clock(session, game.id, clock, player, now, (shares or {}).get(player.seat, 1.0))
 
 
 def after_move(
@@ -115,7 +115,7 @@ def after_move(
     by_seat = {p.seat: p for p in players}
     if finished:
         # The end-of-game task records the end; until then no clock may run.
-        session.execute(sa.delete(Deadline).where(Deadline.game_id == game.id))  # type: ignore[arg-type]
+        session.execute(sa.delete(Deadline).where(col(Deadline.game_id) == game.id))
         clock.end_due_at = now
         session.add(clock)
         return
@@ -131,7 +131,7 @@ def after_move(
             entry = journal_entry(session, game, "resumed", actor, {"by": by_seat[actor].name}, now)
             tell(session, game, players, entry)  # sent by the outbox scan
     session.execute(sa.delete(Deadline).where(
-        Deadline.game_id == game.id, Deadline.seat.in_(sorted(set(before) - set(after)))))  # type: ignore[arg-type,attr-defined]
+        col(Deadline.game_id) == game.id, col(Deadline.seat).in_(sorted(set(before) - set(after)))))
     if clock.deadline_hours is not None and clock.paused_at is None:
         # only when a clock (re)starts: a follow-up decision of the same turn needs no query
         cap = _window_due(session, game.id, set(before) & set(after) - restart) if restart else None
@@ -152,8 +152,8 @@ def _window_due(session: Session, game_id: int, staying: set[int]) -> datetime |
     when nobody stays, or no clock of theirs runs."""
     if not staying:
         return None
-    due = session.execute(sa.select(sa.func.min(Deadline.due_at)).where(
-        Deadline.game_id == game_id, Deadline.seat.in_(sorted(staying)))).scalar()  # type: ignore[attr-defined]
+    due = session.execute(sa.select(sa.func.min(col(Deadline.due_at))).where(
+        col(Deadline.game_id) == game_id, col(Deadline.seat).in_(sorted(staying)))).scalar()
     return as_utc(due) if due is not None else None
 
 
@@ -165,7 +165,7 @@ def pause(
     clock.paused_at = now
     session.add(clock)
     session.execute(
-        sa.update(Deadline).where(Deadline.game_id == game.id)  # type: ignore[arg-type]
+        sa.update(Deadline).where(col(Deadline.game_id) == game.id)
         .values(due_at=None, next_at=None, remaining_seconds=None)
     )
     names = {p.seat: p.name for p in players}
@@ -197,11 +197,11 @@ def claim_due(now: datetime) -> list[int]:
     """Lease up to BATCH due rows to this sweep (other sweeps skip them)."""
     with write_session(get_engine()) as session:
         ids = session.execute(
-            sa.select(Deadline.id).where(Deadline.next_at <= now).order_by(Deadline.next_at)  # type: ignore[operator,arg-type]
+            sa.select(col(Deadline.id)).where(col(Deadline.next_at) <= now).order_by(col(Deadline.next_at))
             .limit(BATCH).with_for_update(skip_locked=True)
         ).scalars().all()
         if ids:
-            session.execute(sa.update(Deadline).where(Deadline.id.in_(ids)).values(next_at=now + LEASE))  # type: ignore[union-attr]
+            session.execute(sa.update(Deadline).where(col(Deadline.id).in_(ids)).values(next_at=now + LEASE))
     return list(ids)
 
 
@@ -233,6 +233,6 @@ def status_for(session: Session, game_id: int, seat: int) -> dict[str, Any] | No
     if clock is None or clock.deadline_hours is None:
         return None
     row = session.execute(
-        sa.select(Deadline).where(Deadline.game_id == game_id, Deadline.seat == seat)  # type: ignore[arg-type]
+        sa.select(Deadline).where(col(Deadline.game_id) == game_id, col(Deadline.seat) == seat)
     ).scalar_one_or_none()
     return {"clock": clock, "deadline": row}

@@ -40,9 +40,8 @@ class FollowUp:
 class Adapter:
     """The defaults; a game's adapter overrides what it has."""
 
-    # The fieldset of the start form (a template of its own) and the names of its inputs.
+    # The fieldset of the start form (a template of its own; `form_fields` names its inputs).
     form_template: str | None = None
-    form_fields: tuple[str, ...] = ()
     # Lines for `flask new-game --help`.
     cli_help: str = ""
     # The template that draws a follow-up offer on the player page and in the game-over email
@@ -60,6 +59,11 @@ class Adapter:
         return engine.get(self.name)
 
     # ---- starting a game -------------------------------------------------------------------------
+
+    @property
+    def form_fields(self) -> tuple[str, ...]:
+        """The names of the fieldset's inputs (shown again as submitted after a mistake)."""
+        return ()
 
     def form_choices(self) -> dict[str, Any]:
         """What the fieldset template offers (from the engine's options schema)."""

@@ -43,10 +43,13 @@ def item_words(item: str) -> str:
 class BeyondTheRift(Adapter):
     listing_order = 3
     form_template = "games/beyond-the-rift/_form.html"
-    form_fields = ("btr_scenario",) + tuple(f"btr_hero{i}" for i in range(MAX_SEATS))
     cli_help = ("Beyond the Rift: --option scenario=tutorial (or old-friends-1; later parts start from the "
                 "won game's page) and --option heroes=brannoc,osric (one per address, in seat order).")
     follow_up_template = "games/beyond-the-rift/_follow_up"
+
+    @property
+    def form_fields(self) -> tuple[str, ...]:
+        return ("btr_scenario",) + tuple(f"btr_hero{i}" for i in range(MAX_SEATS))
 
     def form_choices(self) -> dict[str, Any]:
         """{"scenarios": [(id, title)], "heroes": [(id, name)]} from the content pack."""

@@ -21,7 +21,7 @@ class Riftforce(Adapter):
                 "trainer_guilds=fire,water,ice,plant (or random).")
 
     @property
-    def form_fields(self) -> tuple[str, ...]:  # type: ignore[override]
+    def form_fields(self) -> tuple[str, ...]:
         return ("mode", "guilds", "stars5", "stars6", "stars7", "and_number", "and_end") + tuple(
             f"trainer_{g}" for g in self.guilds())
 

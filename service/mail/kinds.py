@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
-from sqlmodel import Session
+from sqlmodel import Session, col
 
 from service import store
 from service.games import adapter
@@ -140,7 +140,7 @@ def _game_over(session: Session, mail: Mail) -> Context:
 def _reminder(session: Session, mail: Mail) -> Context:
     """The deadline in the player's time zone and what happens when it passes."""
     deadline = session.execute(
-        sa.select(Deadline).where(Deadline.game_id == mail.game.id, Deadline.seat == mail.player.seat)
+        sa.select(Deadline).where(col(Deadline.game_id) == mail.game.id, col(Deadline.seat) == mail.player.seat)
     ).scalar_one_or_none()
     person = session.get(Person, mail.player.email) or Person(email=mail.player.email)
     due = as_utc(deadline.due_at) if deadline is not None and deadline.due_at is not None else None

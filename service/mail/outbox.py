@@ -16,7 +16,7 @@ from typing import Any
 
 import sqlalchemy as sa
 from flask import current_app
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from service.mail import compose, kinds, queue, smtp
 from service.mail.threads import message_id
@@ -54,7 +54,7 @@ def add(session: Session, game: Game, players: list[Player], kind: str, params: 
 def exists(session: Session, game: Game, player: Player, kind: str, params: dict[str, Any], seq: int) -> bool:
     """Whether that email was queued already (its deterministic Message-ID is taken)."""
     wanted = message_id(game, player, kinds.get(kind).tag_of(params), seq)
-    return session.execute(sa.select(Outbox.id).where(Outbox.message_id == wanted)).first() is not None
+    return session.execute(sa.select(col(Outbox.id)).where(col(Outbox.message_id) == wanted)).first() is not None
 
 
 def backoff(attempts: int) -> timedelta:
@@ -72,16 +72,16 @@ def claim(row_id: int) -> bool:
     with write_session(get_engine()) as session:
         claimed = session.execute(
             sa.update(Outbox)
-            .where(Outbox.id == row_id, Outbox.status == "pending")  # type: ignore[arg-type]
-            .values(status="sending", claimed_at=utcnow(), attempts=Outbox.attempts + 1)
+            .where(col(Outbox.id) == row_id, col(Outbox.status) == "pending")
+            .values(status="sending", claimed_at=utcnow(), attempts=col(Outbox.attempts) + 1)
         )
-        return claimed.rowcount == 1  # type: ignore[attr-defined]
+        return claimed.rowcount == 1  # type: ignore[attr-defined,no-any-return]  # a CursorResult
 
 
 def _finish(row_id: int, **values: Any) -> None:
     with write_session(get_engine()) as session:
         session.execute(
-            sa.update(Outbox).where(Outbox.id == row_id, Outbox.status == "sending").values(**values)  # type: ignore[arg-type]
+            sa.update(Outbox).where(col(Outbox.id) == row_id, col(Outbox.status) == "sending").values(**values)
         )
 
 
@@ -124,14 +124,14 @@ def due(limit: int = 500) -> list[int]:
     with write_session(get_engine()) as session:
         session.execute(
             sa.update(Outbox)
-            .where(Outbox.status == "sending", Outbox.claimed_at < now - CLAIM_TIMEOUT)  # type: ignore[arg-type,operator]
+            .where(col(Outbox.status) == "sending", col(Outbox.claimed_at) < now - CLAIM_TIMEOUT)
             .values(status="pending")
         )
         return list(
             session.exec(
-                select(Outbox.id)
-                .where(Outbox.status == "pending", Outbox.next_attempt_at <= now)  # type: ignore[arg-type]
-                .order_by(Outbox.id)  # type: ignore[arg-type]
+                select(col(Outbox.id))
+                .where(col(Outbox.status) == "pending", col(Outbox.next_attempt_at) <= now)
+                .order_by(col(Outbox.id))
                 .limit(limit)
             )
         )

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Collection
 
 import sqlalchemy as sa
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from service import store
 from service.mail import outbox
@@ -39,14 +39,14 @@ def unanswered(session: Session, game: Game, player: Player) -> bool:
     there)."""
     assert game.id is not None
     last_email = session.exec(
-        select(sa.func.coalesce(sa.func.max(Outbox.seq), -1)).where(
-            Outbox.game_id == game.id, Outbox.player_id == player.id, Outbox.kind == "turn")
+        select(sa.func.coalesce(sa.func.max(col(Outbox.seq)), -1)).where(
+            col(Outbox.game_id) == game.id, col(Outbox.player_id) == player.id, col(Outbox.kind) == "turn")
     ).one()
     if last_email < 0 or last_email <= store.last_own_seq(session, game.id, player.seat, game.seq + 1):
         return False
     together = session.exec(
         select(sa.func.count()).select_from(Outbox).where(
-            Outbox.game_id == game.id, Outbox.seq == last_email, Outbox.kind == "turn")
+            col(Outbox.game_id) == game.id, col(Outbox.seq) == last_email, col(Outbox.kind) == "turn")
     ).one()
     return together > 1
 

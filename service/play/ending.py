@@ -19,6 +19,7 @@ from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
+from sqlmodel import col
 
 from service import store
 from service.clocks.seats import clock_of, journal_entry
@@ -73,7 +74,7 @@ def record_end(
                 )
             except StaleState:
                 continue  # a move or another recorder got there first: look again
-            session.execute(sa.delete(Deadline).where(Deadline.game_id == game_id))  # type: ignore[arg-type]
+            session.execute(sa.delete(Deadline).where(col(Deadline.game_id) == game_id))
             clock.end_due_at = None
             clock.ended_at = now
             session.add(clock)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from sqlmodel import select
+from sqlmodel import col, select
 
 import engine
 from service import store
@@ -62,12 +62,12 @@ def follow_up(game_id: int, player_id: int, form: FormData) -> int:
         existing, campaign_id = link.follow_up_game_id, link.campaign_id
         players = store.players_of(session, game_id)
         seat = next(p.seat for p in players if p.id == player_id)
-        clock = session.get(GameClock, game_id)
-        settings = dict(deadline_hours=clock.deadline_hours, policy=clock.policy,
-                        reminders=list(clock.reminders)) if clock is not None else {}
+        clock = session.get(GameClock, game_id) or GameClock(game_id=game_id)  # none: an untimed game
     if existing is None:
         try:
-            existing = new_game(game.name, [(p.name, p.email) for p in players], options, **settings)  # type: ignore[arg-type]
+            existing = new_game(game.name, [(p.name, p.email) for p in players], options,
+                                deadline_hours=clock.deadline_hours, policy=clock.policy,
+                                reminders=list(clock.reminders))
         except Exception as exc:
             # Whatever failed, the claim is released: the party may correct its choices and press again.
             with write_session(get_engine()) as session:
@@ -81,10 +81,10 @@ def follow_up(game_id: int, player_id: int, form: FormData) -> int:
             session.add(CampaignGame(campaign_id=campaign_id, game_id=existing, scenario=offer.part,
                                      carry=offer.carry))
     with read_session(get_engine()) as session:
-        return session.exec(select(Player.id).where(Player.game_id == existing, Player.seat == seat)).one()  # type: ignore[return-value]
+        return session.exec(select(col(Player.id)).where(col(Player.game_id) == existing, col(Player.seat) == seat)).one()
 
 
-def _link(session, game_id: int) -> CampaignGame:  # type: ignore[no-untyped-def]
+def _link(session, game_id: int) -> CampaignGame:
     found = followups.campaign_link(session, game_id)
     assert found is not None
     session.add(found)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import random
 import secrets
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -45,7 +45,7 @@ class Outcome:
     events: list[dict[str, Any]]
     to_act: list[int]
     status: str
-    result: dict[str, Any] | None
+    result: Mapping[str, Any] | None
     outbox_ids: list[int] = field(default_factory=list)
 
 

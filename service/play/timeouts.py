@@ -22,6 +22,7 @@ from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
+from sqlmodel import col
 
 import engine
 from service import store
@@ -49,7 +50,7 @@ def sweep(now: datetime) -> Counter[str]:
     counts["vacations_ended"] += people.end_expired_vacations(now)
     with write_session(get_engine()) as session:
         pending = session.execute(
-            sa.select(GameClock.game_id).where(GameClock.end_due_at <= now).limit(BATCH)  # type: ignore[operator]
+            sa.select(col(GameClock.game_id)).where(col(GameClock.end_due_at) <= now).limit(BATCH)
         ).scalars().all()
     for game_id in pending:
         try:
@@ -73,7 +74,7 @@ def _look(row_id: int, now: datetime, counts: Counter[str]) -> dict[str, Any] | 
     kick_ids: list[int] = []
     with write_session(get_engine()) as session:
         row = session.execute(
-            sa.select(Deadline).where(Deadline.id == row_id).with_for_update()  # type: ignore[arg-type]
+            sa.select(Deadline).where(col(Deadline.id) == row_id).with_for_update()
         ).scalar_one_or_none()
         if row is None or row.due_at is None:
             return None  # the turn is over, or the clock stopped meanwhile
@@ -125,7 +126,7 @@ def _process(row_id: int, now: datetime, counts: Counter[str]) -> None:
         except engine.IllegalMove as exc:
             log.warning("timeout of game %s seat %s: %s", todo["game"], todo["seat"], exc.reason)
             with write_session(get_engine()) as session:
-                session.execute(sa.delete(Deadline).where(Deadline.id == row_id))  # type: ignore[arg-type]
+                session.execute(sa.delete(Deadline).where(col(Deadline.id) == row_id))
             return
         if first_timeout:
             counts["timeouts"] += 1

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any, cast
 
 import sqlalchemy as sa
 from flask import current_app
@@ -23,7 +24,7 @@ def make_engine(url: str) -> sa.Engine:
         engine = sa.create_engine(url, connect_args={"timeout": 30, "check_same_thread": False})
 
         @event.listens_for(engine, "connect")
-        def _sqlite_connect(dbapi_connection, _record):  # pragma: no cover - trivial
+        def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
             # Let SQLAlchemy's "begin" event issue BEGIN itself (pysqlite's implicit BEGIN
             # cannot be IMMEDIATE).
             dbapi_connection.isolation_level = None
@@ -35,7 +36,7 @@ def make_engine(url: str) -> sa.Engine:
             cursor.close()
 
         @event.listens_for(engine, "begin")
-        def _sqlite_begin(conn):
+        def _sqlite_begin(conn: sa.Connection) -> None:
             immediate = conn.get_execution_options().get("riftpost_write")
             conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
 
@@ -58,4 +59,4 @@ def write_session(engine: sa.Engine) -> Iterator[Session]:
 
 def get_engine() -> sa.Engine:
     """The database engine of the current Flask app (see service.create_app)."""
-    return current_app.extensions["riftpost.db"]
+    return cast(sa.Engine, current_app.extensions["riftpost.db"])

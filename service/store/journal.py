@@ -10,7 +10,7 @@ from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from service.store.models import JournalEntry, utcnow
 
@@ -21,15 +21,15 @@ def record(
 ) -> int:
     """Write one entry; its id (notices emailed about it refer to it).  `at`: when it happened, for
     callers that run on a given clock (the deadline sweep); default now."""
-    return session.execute(sa.insert(JournalEntry).values(
+    return session.execute(sa.insert(JournalEntry).values(  # type: ignore[no-any-return]
         game_id=game_id, after_seq=after_seq, kind=kind, seat=seat,
         payload=payload or {}, created_at=at or utcnow(),
-    ).returning(JournalEntry.id)).scalar_one()
+    ).returning(col(JournalEntry.id))).scalar_one()
 
 
 def entries(session: Session, game_id: int, upto: int | None = None) -> list[JournalEntry]:
     """The game's journal in order, optionally only the entries placed at or before seq `upto`."""
-    query = select(JournalEntry).where(JournalEntry.game_id == game_id)
+    query = select(JournalEntry).where(col(JournalEntry.game_id) == game_id)
     if upto is not None:
-        query = query.where(JournalEntry.after_seq <= upto)
-    return list(session.exec(query.order_by(JournalEntry.after_seq, JournalEntry.id)))
+        query = query.where(col(JournalEntry.after_seq) <= upto)
+    return list(session.exec(query.order_by(col(JournalEntry.after_seq), col(JournalEntry.id))))

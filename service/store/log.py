@@ -14,13 +14,13 @@ Nothing here words anything: sentences are made by service/views.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 import engine
 from service.errors import StaleState
@@ -30,7 +30,7 @@ from service.store.models import Event, Game, Snapshot, TurnStart, utcnow
 SYSTEM = "system"
 
 
-def upcaster(game: Game, rules: engine.Game):
+def upcaster(game: Game, rules: engine.Game) -> Callable[[dict[str, Any]], dict[str, Any]] | None:
     """A function bringing this game's stored events to the engine's current shape (None: nothing to do)."""
     if game.rules_version == rules.rules_version:
         return None
@@ -40,10 +40,10 @@ def upcaster(game: Game, rules: engine.Game):
 
 def stored_events(session: Session, game_id: int, after: int = 0, upto: int | None = None) -> list[Event]:
     """Event rows with after < seq <= upto, in order, as stored (see `events` for today's shapes)."""
-    query = select(Event).where(Event.game_id == game_id, Event.seq > after)
+    query = select(Event).where(col(Event.game_id) == game_id, col(Event.seq) > after)
     if upto is not None:
-        query = query.where(Event.seq <= upto)
-    return list(session.exec(query.order_by(Event.seq)))  # type: ignore[arg-type]
+        query = query.where(col(Event.seq) <= upto)
+    return list(session.exec(query.order_by(col(Event.seq))))
 
 
 def events(session: Session, game: Game, after: int = 0, upto: int | None = None) -> list[Event]:
@@ -60,9 +60,9 @@ def events(session: Session, game: Game, after: int = 0, upto: int | None = None
 
 def _engine_payloads(session: Session, game: Game, after: int, upto: int) -> list[dict[str, Any]]:
     later = session.execute(
-        sa.select(Event.payload)
-        .where(Event.game_id == game.id, Event.seq > after, Event.seq <= upto, Event.kind != SYSTEM)
-        .order_by(Event.seq)
+        sa.select(col(Event.payload))
+        .where(col(Event.game_id) == game.id, col(Event.seq) > after, col(Event.seq) <= upto, col(Event.kind) != SYSTEM)
+        .order_by(col(Event.seq))
     ).scalars().all()
     upcast = upcaster(game, engine.get(game.name))
     return list(later) if upcast is None else [upcast(p) for p in later]
@@ -76,9 +76,9 @@ def load_state(session: Session, game: Game, upto: int | None = None) -> tuple[d
     rules = engine.get(game.name)
     # Plain column queries, not ORM objects: this is on every move's path.
     snapshot = session.execute(
-        sa.select(Snapshot.seq, Snapshot.state)
-        .where(Snapshot.game_id == game.id, Snapshot.seq <= upto, Snapshot.rules_version == rules.rules_version)
-        .order_by(Snapshot.seq.desc())
+        sa.select(col(Snapshot.seq), col(Snapshot.state))
+        .where(col(Snapshot.game_id) == game.id, col(Snapshot.seq) <= upto, col(Snapshot.rules_version) == rules.rules_version)
+        .order_by(col(Snapshot.seq).desc())
         .limit(1)
     ).first()
     base_seq = snapshot.seq if snapshot else 0
@@ -115,12 +115,12 @@ def append(
     new_seq = expected_seq + len(new_events)
     moved = session.execute(
         sa.update(Game)
-        .where(Game.id == game.id, Game.seq == expected_seq)  # type: ignore[arg-type]
+        .where(col(Game.id) == game.id, col(Game.seq) == expected_seq)
         .values(seq=new_seq, updated_at=utcnow(), **read_model)
         .execution_options(synchronize_session=False)
     )
-    if moved.rowcount != 1:  # type: ignore[attr-defined]
-        raise StaleState(game.id, expected_seq)  # type: ignore[arg-type]
+    if moved.rowcount != 1:  # type: ignore[attr-defined]  # an UPDATE's result is a CursorResult
+        raise StaleState(game.id, expected_seq)
     now = utcnow()
     rows = [
         {
@@ -138,7 +138,7 @@ def append(
         # A Core insert: no ORM objects to build and track for rows we never read back here.
         session.execute(sa.insert(Event), rows)
     except IntegrityError as exc:  # a writer that bypassed the games row; the UNIQUE holds anyway
-        raise StaleState(game.id, expected_seq) from exc  # type: ignore[arg-type]
+        raise StaleState(game.id, expected_seq) from exc
     # Mirror the UPDATE on the loaded object without marking it dirty (no second UPDATE).
     set_committed_value(game, "seq", new_seq)
     for key, value in read_model.items():
@@ -155,7 +155,7 @@ def save_snapshot(session: Session, game: Game, state: dict[str, Any]) -> None:
 
 def last_snapshot_seq(session: Session, game_id: int) -> int:
     return session.exec(
-        select(sa.func.coalesce(sa.func.max(Snapshot.seq), 0)).where(Snapshot.game_id == game_id)
+        select(sa.func.coalesce(sa.func.max(col(Snapshot.seq)), 0)).where(col(Snapshot.game_id) == game_id)
     ).one()
 
 
@@ -171,9 +171,9 @@ def record_turn(session: Session, game_id: int, seq: int, turn: engine.Turn) -> 
 def turn_starts(session: Session, game_id: int, seat: int, upto: int, limit: int = 2) -> list[int]:
     """The seqs where the seat's latest turns began, at or before `upto`, newest first."""
     rows = session.execute(
-        sa.select(TurnStart.seq, TurnStart.seats)
-        .where(TurnStart.game_id == game_id, TurnStart.seq <= upto)
-        .order_by(TurnStart.seq.desc())
+        sa.select(col(TurnStart.seq), col(TurnStart.seats))
+        .where(col(TurnStart.game_id) == game_id, col(TurnStart.seq) <= upto)
+        .order_by(col(TurnStart.seq).desc())
         .limit(64)
     ).all()
     return [seq for seq, seats in rows if seat in seats][:limit]
@@ -185,24 +185,24 @@ def turn_starts(session: Session, game_id: int, seat: int, upto: int, limit: int
 def last_own_seq(session: Session, game_id: int, seat: int, before: int) -> int:
     """The seq of the seat's last own event before `before` (0 if none): "since your last turn"."""
     return session.exec(
-        select(sa.func.coalesce(sa.func.max(Event.seq), 0)).where(
-            Event.game_id == game_id, Event.actor == seat, Event.seq < before
+        select(sa.func.coalesce(sa.func.max(col(Event.seq)), 0)).where(
+            col(Event.game_id) == game_id, col(Event.actor) == seat, col(Event.seq) < before
         )
     ).one()
 
 
 def actor_at(session: Session, game_id: int, seq: int) -> int | None:
     """The seat whose decision appended event `seq`."""
-    return session.exec(select(Event.actor).where(Event.game_id == game_id, Event.seq == seq)).first()
+    return session.exec(select(col(Event.actor)).where(col(Event.game_id) == game_id, col(Event.seq) == seq)).first()
 
 
 def run_start(session: Session, game_id: int, seq: int, actor: int | None) -> int:
     """The seq just before the unbroken run of `actor`'s events that ends at `seq` (a whole turn of
     follow-up decisions, and nothing earlier)."""
     return session.exec(
-        select(sa.func.coalesce(sa.func.max(Event.seq), 0)).where(
-            Event.game_id == game_id, Event.seq <= seq,
-            sa.or_(Event.actor.is_(None), Event.actor != actor),  # type: ignore[union-attr]
+        select(sa.func.coalesce(sa.func.max(col(Event.seq)), 0)).where(
+            col(Event.game_id) == game_id, col(Event.seq) <= seq,
+            sa.or_(col(Event.actor).is_(None), col(Event.actor) != actor),
         )
     ).one()
 
@@ -215,7 +215,7 @@ def recent_events(session: Session, game: Game, limit: int) -> list[Event]:
 def setup_end(session: Session, game: Game) -> int:
     """The seq of the last setup event: the first position anyone ever saw."""
     last = session.execute(
-        sa.select(sa.func.max(Event.seq)).where(Event.game_id == game.id, Event.kind == "setup")
+        sa.select(sa.func.max(col(Event.seq))).where(col(Event.game_id) == game.id, col(Event.kind) == "setup")
     ).scalar_one()
     return last or 1
 
@@ -223,7 +223,7 @@ def setup_end(session: Session, game: Game) -> int:
 def end_event(session: Session, game_id: int) -> Event | None:
     """The service's record of the end of the game (a system event), if written."""
     return session.execute(
-        sa.select(Event).where(Event.game_id == game_id, Event.kind == SYSTEM, Event.type == END_EVENT).limit(1)
+        sa.select(Event).where(col(Event.game_id) == game_id, col(Event.kind) == SYSTEM, col(Event.type) == END_EVENT).limit(1)
     ).scalar_one_or_none()
 
 

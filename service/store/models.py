@@ -33,7 +33,7 @@ def as_utc(moment: datetime) -> datetime:
 class Game(SQLModel, table=True):
     __tablename__ = "games"
 
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)  # set by the database on insert
     name: str = Field(max_length=40)  # engine registry name
     rules_version: str = Field(max_length=20)  # the engine's rules_version at creation
     options: dict[str, Any] = Field(default_factory=dict, sa_type=sa.JSON)
@@ -52,7 +52,7 @@ class Player(SQLModel, table=True):
     __tablename__ = "players"
     __table_args__ = (sa.UniqueConstraint("game_id", "seat", name="uq_players_game_seat"),)
 
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)  # set by the database on insert
     game_id: int = Field(foreign_key="games.id", index=True)
     seat: int
     name: str = Field(max_length=80)
@@ -65,7 +65,7 @@ class Event(SQLModel, table=True):
     __tablename__ = "events"
     __table_args__ = (sa.UniqueConstraint("game_id", "seq", name="uq_events_game_seq"),)
 
-    id: int | None = Field(default=None, primary_key=True)  # global order of appends
+    id: int = Field(default=None, primary_key=True)  # global order of appends; set by the database
     game_id: int = Field(foreign_key="games.id")
     seq: int  # 1, 2, 3... per game; the UNIQUE constraint is the optimistic lock
     type: str = Field(max_length=60)
@@ -95,7 +95,7 @@ class TurnStart(SQLModel, table=True):
     __tablename__ = "turns"
     __table_args__ = (sa.UniqueConstraint("game_id", "seq", name="uq_turns_game_seq"),)
 
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)  # set by the database on insert
     game_id: int = Field(foreign_key="games.id")
     seq: int
     number: int
@@ -111,7 +111,7 @@ class Outbox(SQLModel, table=True):
     __tablename__ = "outbox"
     __table_args__ = (sa.Index("ix_outbox_due", "status", "next_attempt_at"),)
 
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)  # set by the database on insert
     game_id: int = Field(foreign_key="games.id")
     player_id: int = Field(foreign_key="players.id")
     kind: str = Field(max_length=20)  # invite | turn | partner | game_over | reminder | notice
@@ -138,7 +138,7 @@ class JournalEntry(SQLModel, table=True):
     __tablename__ = "journal"
     __table_args__ = (sa.Index("ix_journal_game_seq", "game_id", "after_seq"),)
 
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)  # set by the database on insert
     game_id: int = Field(foreign_key="games.id")
     after_seq: int  # the game's seq when it happened: history places the entry after that event
     kind: str = Field(max_length=40)  # reminder | vacation_start | vacation_end | paused | resumed ...
@@ -181,7 +181,7 @@ class Deadline(SQLModel, table=True):
         sa.Index("ix_deadlines_next_at", "next_at"),
     )
 
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)  # set by the database on insert
     game_id: int = Field(foreign_key="games.id")
     seat: int
     player_id: int = Field(foreign_key="players.id", index=True)
@@ -220,7 +220,7 @@ class Campaign(SQLModel, table=True):
 
     __tablename__ = "campaigns"
 
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)  # set by the database on insert
     name: str = Field(max_length=40)  # the game's own campaign id
     created_at: datetime = Field(default_factory=utcnow)
 
@@ -235,7 +235,7 @@ class CampaignGame(SQLModel, table=True):
         sa.Index("ix_campaign_games_campaign", "campaign_id"),
     )
 
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)  # set by the database on insert
     campaign_id: int = Field(foreign_key="campaigns.id")
     game_id: int = Field(foreign_key="games.id")
     scenario: str = Field(max_length=40)  # the part of the campaign the game plays

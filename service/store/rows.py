@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sqlalchemy as sa
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from service.errors import GameNotFound, NotFound
 from service.store.models import Game, Player
@@ -29,11 +29,11 @@ def get_player(session: Session, player_id: int) -> Player:
 
 
 def players_of(session: Session, game_id: int) -> list[Player]:
-    return list(session.exec(select(Player).where(Player.game_id == game_id).order_by(Player.seat)))
+    return list(session.exec(select(Player).where(col(Player.game_id) == game_id).order_by(col(Player.seat))))
 
 
 def player_names(session: Session, game_id: int) -> dict[int, str]:
-    rows = session.execute(sa.select(Player.seat, Player.name).where(Player.game_id == game_id)).all()
+    rows = session.execute(sa.select(col(Player.seat), col(Player.name)).where(col(Player.game_id) == game_id)).all()
     return {row.seat: row.name for row in rows}
 
 

@@ -3,7 +3,7 @@ a replay), with the follow-up already started, if any.  Reads only; service/play
 
 from __future__ import annotations
 
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from service import store
 from service.games import Adapter, FollowUp, adapter
@@ -24,7 +24,7 @@ def offer(session: Session, game: Game) -> FollowUp | None:
 
 
 def campaign_link(session: Session, game_id: int) -> CampaignGame | None:
-    return session.exec(select(CampaignGame).where(CampaignGame.game_id == game_id)).first()
+    return session.exec(select(CampaignGame).where(col(CampaignGame.game_id) == game_id)).first()
 
 
 def campaign_games(session: Session, game_id: int) -> list[CampaignGame]:
@@ -32,5 +32,5 @@ def campaign_games(session: Session, game_id: int) -> list[CampaignGame]:
     link = campaign_link(session, game_id)
     if link is None:
         return []
-    return list(session.exec(select(CampaignGame).where(CampaignGame.campaign_id == link.campaign_id)
-                             .order_by(CampaignGame.id)))  # type: ignore[arg-type]
+    return list(session.exec(select(CampaignGame).where(col(CampaignGame.campaign_id) == link.campaign_id)
+                             .order_by(col(CampaignGame.id))))

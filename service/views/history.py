@@ -31,7 +31,7 @@ from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
-from sqlmodel import Session
+from sqlmodel import Session, col
 
 import engine
 from service import store
@@ -80,10 +80,10 @@ class Timeline:
     names: dict[int, str] = field(default_factory=dict)
 
     def event_steps(self) -> list[int]:
-        steps = {line.seq for line in self.lines if not line.journal}
+        worded = {line.seq for line in self.lines if not line.journal}
         if self.turns:  # the game as set up is where a replay starts, worded or not
-            steps.add(self.turns[0].last)
-        steps = sorted(steps)
+            worded.add(self.turns[0].last)
+        steps = sorted(worded)
         if not steps or steps[-1] != self.seq:
             steps.append(self.seq)  # the current position is always a step
         return steps
@@ -137,7 +137,7 @@ _CACHE_LOCK = threading.Lock()
 
 
 def _game_key(session: Session, game: Game) -> tuple:
-    return (str(session.get_bind().url), game.id, game.seed, str(game.created_at))
+    return (str(session.get_bind().engine.url), game.id, game.seed, str(game.created_at))
 
 
 def _cached(key: tuple, build):
@@ -226,7 +226,7 @@ def _journal_line(entry: JournalEntry, viewer: int | None, names: dict[int, str]
 
 def journal_count(session: Session, game_id: int) -> int:
     return session.execute(
-        sa.select(sa.func.count()).select_from(JournalEntry).where(JournalEntry.game_id == game_id)
+        sa.select(sa.func.count()).select_from(JournalEntry).where(col(JournalEntry.game_id) == game_id)
     ).scalar_one()
 
 

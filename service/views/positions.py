@@ -7,7 +7,7 @@ state)`, never from the raw state, so another seat's hidden cards cannot reach a
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,7 +37,7 @@ class Position:
     seat: int | None  # None: a spectator
     view: dict[str, Any]
     to_act: list[int]
-    result: dict[str, Any] | None
+    result: Mapping[str, Any] | None
     board_text: str
     moves: list[LegalMove] = field(default_factory=list)  # the viewer's legal moves now
     since: list[tuple[int, str]] = field(default_factory=list)  # (seq, sentence)
@@ -151,5 +151,5 @@ def subject_prefix(game: Game) -> str:
     return f"[{title(game)} #{game.id}]"
 
 
-def result_words(game: Game, result: dict[str, Any] | None, names: dict[int, str]) -> str:
+def result_words(game: Game, result: Mapping[str, Any] | None, names: dict[int, str]) -> str:
     return adapter(game.name).result_words(result, names)
