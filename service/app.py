@@ -11,10 +11,9 @@ from flask import Flask
 from service import cli, config, web
 from service.store import make_engine
 
-# The product owner fixed the top-level templates/ folder; it sits beside this package in a checkout
-# and in an editable install, and a wheel carries it as service/templates (pyproject.toml).
-PACKAGED = Path(__file__).resolve().parent / "templates"
-TEMPLATES = PACKAGED if PACKAGED.is_dir() else Path(__file__).resolve().parent.parent / "templates"
+# The product owner fixed the top-level templates/ folder; service/templates links to it in a
+# checkout, and a wheel carries the files themselves there (pyproject.toml's package data).
+TEMPLATES = Path(__file__).resolve().parent / "templates"
 
 
 def create_app(overrides: dict[str, Any] | None = None) -> Flask:
