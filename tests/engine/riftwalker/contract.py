@@ -4,23 +4,10 @@ hundred decisions), what each seat may not see, and the golden playthroughs."""
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 from tests.engine.contract import ContractCase, GoldenCase
-
-_BENCH = Path(__file__).resolve().parents[3] / "bench" / "riftwalker_balance.py"
-
-
-def _greedy():
-    """The greedy bot of bench/riftwalker_balance.py (a script, not a package: loaded by path)."""
-    spec = importlib.util.spec_from_file_location("riftwalker_balance", _BENCH)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.greedy
-
-
-greedy = _greedy()
+from tests.engine.riftwalker._helpers import GREEDY
 
 
 def hidden(state: dict, seat: int | None) -> set[str]:
@@ -46,8 +33,8 @@ CASE = ContractCase(
     game="riftwalker",
     setups=[(2, {}), (3, {}), (4, {})],
     hidden=hidden,
-    choose=greedy,
-    golden=[GoldenCase(f"riftwalker_{players}p_seed{seed}", players, {}, seed, greedy)
+    choose=GREEDY,
+    golden=[GoldenCase(f"riftwalker_{players}p_seed{seed}", players, {}, seed, GREEDY)
             for players, seed in ((2, 11), (3, 22), (4, 33))],
     golden_dir=Path(__file__).parent / "golden",
 )
