@@ -31,10 +31,6 @@ def name(cid) -> str:
     return CARDS.rifts[cid].name if cid in CARDS.rifts else str(cid)
 
 
-def elements_text(card) -> str:
-    return "any element" if card.wild else " or ".join(card.elements)
-
-
 # ---- power text, generated from the primitives ------------------------------------------------------
 
 _WHOSE = {"you": "your", "opp": "an opponent's", "each_opp": "each opponent's", "any": "any player's"}

@@ -182,3 +182,16 @@ def test_there_are_no_options():
     with pytest.raises(engine.IllegalMove) as caught:
         G.start(2, {"variant": "x"}, 1)
     assert caught.value.code == "bad_options"
+
+
+def test_both_timeout_policies_play_the_h8_default_H8():
+    """The contract's "skip" policy (a legal skip where there is one, else the default) gives the same
+    moves as H8's default, so Riftwalker keeps the contract's timeout_move."""
+    rng = random.Random(5)
+    state = engine.replay(G, G.start(3, {}, 5))
+    for _ in range(300):
+        if state["over"]:
+            break
+        seat = G.to_act(state)[0]
+        assert G.timeout_move(state, seat, "skip") == G.timeout_move(state, seat, "auto") == G.default_move(state, seat)
+        state = engine.replay(G, G.play(state, seat, GREEDY(state, seat, G.legal_moves(state, seat), rng), None), state)
