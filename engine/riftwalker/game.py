@@ -49,7 +49,8 @@ class Riftwalker(Game):
         inside the rift step), burst, refresh; "over" once the game is finished."""
         current = state["turn"]
         if state["over"] or current is None:
-            return Turn(state["turns"], "over", ())
+            # a snapshot stored before the state counted its turns has no "turns": 0, not a crash
+            return Turn(state.get("turns", 0), "over", ())
         step = current["step"]
         phase = "rift" if state["stack"] else ("element" if step == "element_place" else step)
         return Turn(current["number"], phase, (current["seat"],))
