@@ -1,17 +1,17 @@
-"""What people see: views, the plain-text rendering, and moves and events in words.
+"""Every word Riftwalker shows people, and the only module of the package that makes any: card
+rules text (made from the §9.3 primitives), the plain-text rendering of a view, moves and events
+in words.  Everything here reads data (card data, views, moves, events, states) and returns text.
 
-Hidden information (DESIGN.md, §2, H7): hands are seen by their owner only; the rift-deck order
-and the element deck below its top card by nobody; face-down cards beneath a rift by the player
-who put them there and the owner of the host rift; cards looked at in a search by the searcher.
-`describe_event` always works on the redacted event, so it cannot leak what `redact_event` hides.
+`describe_event` words the event as `redact.redact_event` gives it to the viewer, so a sentence
+cannot tell what the viewer may not see, although the state it is handed is whole.
 """
 
 from __future__ import annotations
 
-from . import flow, scoring
 from .cards import CARDS
 from .powers import chooser
-from .state import THRESHOLD, find_explored, line_positions, value
+from .redact import redact_event
+from .state import find_explored
 
 SLOT_NAMES = ["top left", "top middle", "top right", "middle left", "centre", "middle right",
               "bottom left", "bottom middle", "bottom right"]
@@ -29,10 +29,6 @@ def slot_name(i) -> str:
 
 def name(cid) -> str:
     return CARDS.rifts[cid].name if cid in CARDS.rifts else str(cid)
-
-
-def elements_text(card) -> str:
-    return "any element" if card.wild else " or ".join(card.elements)
 
 
 # ---- power text, generated from the primitives ------------------------------------------------------
@@ -135,98 +131,21 @@ def bonus_text(card) -> str:
     return f"Bonus +{a}/+{c} {cond}"
 
 
-def card_info(cid) -> dict:
-    card = CARDS.rifts[cid]
-    return {"id": cid, "name": card.name, "elements": list(card.elements), "track": list(card.track),
-            "power": power_text(card), "bonus": bonus_text(card), "text": card.text}
+# ---- views in words --------------------------------------------------------------------------------------
 
-
-# ---- views --------------------------------------------------------------------------------------------
-
-def _can_see_beneath(b, host_owner, seat) -> bool:
-    return b["face"] == "up" or (seat is not None and seat in (b["by"], host_owner))  # H7
-
-
-def _rift_view(rift, owner, seat) -> dict:
-    out = card_info(rift["id"])
-    out["rot"] = rift["rot"]
-    out["value"] = value(rift)
-    out["beneath"] = [
-        {"id": b["id"], "name": name(b["id"]), "face": b["face"], "by": b["by"]}
-        if _can_see_beneath(b, owner, seat) else {"id": None, "name": None, "face": "down", "by": b["by"]}
-        for b in rift["beneath"]]
-    return out
-
-
-def view(state, seat) -> dict:
-    n = state["players"]
-    grid = [{"slot": i, "card": s[0], "up": CARDS.element_cards[s[0]][s[1]],
-             "down": CARDS.element_cards[s[0]][1 - s[1]]} for i, s in enumerate(state["grid"])]
-    top = state["edeck"][0]
-    seats = []
-    for s in range(n):
-        entry = {
-            "seat": s,
-            "hand_size": len(state["hands"][s]),
-            "explored": [_rift_view(r, s, seat) for r in state["explored"][s]],
-            "score_pile": [_rift_view(r, s, seat) for r in state["scored"][s]],
-            "points": sum(value(r) for r in state["scored"][s]),
-            "bursts": len(state["scored"][s]),
-        }
-        if seat == s:
-            entry["hand"] = [card_info(c) for c in state["hands"][s]]
-        seats.append(entry)
-    turn = state["turn"]
-    decider, _ = flow.decision(state)
-    out = {
-        "game": "riftwalker",
-        "players": n,
-        "viewer": seat,
-        "grid": grid,
-        "lines": [{"element": el, "slots": list(pos)} for el, pos in line_positions(state)],
-        "element_deck": {"size": len(state["edeck"]),
-                         "top": {"card": top, "faces": list(CARDS.element_cards[top])}},
-        "rift_deck": {"size": len(state["rdeck"]), "exhausted": state["exhausted"]},
-        "seats": seats,
-        "threshold": THRESHOLD[n],
-        "turn": None if turn is None else {
-            # powers resolve inside the rift step, though flow.py already points the turn at the burst
-            "seat": turn["seat"], "number": turn["number"], "step": "rift" if state["stack"] else turn["step"],
-            "element": turn["element"], "placing": turn["placing"],
-            "bursts_left": max(0, turn["allowance"] - turn["bursts"]),
-            "burst_powers": [g["rift"] for g in turn["grants"] if not g["used"]],
-            "activated": list(turn["activated"]),
-        },
-        "to_act": [] if decider is None else [decider],
-        "pending": pending_text(state),
-        "searching": {"seat": turn["seat"], "count": len(state["limbo"]),
-                      "cards": [card_info(c) for c in state["limbo"]] if seat == turn["seat"] else None}
-        if state["limbo"] else None,
-        "end": {"triggered_by": state["end"]["by"], "reason": state["end"]["reason"],
-                "final_turns_left": list(state["end"]["left"])},
-        "over": state["over"],
-        "result": scoring.result(state),
-    }
-    return out
-
-
-def pending_text(state) -> str | None:
-    """What is being decided now, in words (same for every viewer: it names no hidden card)."""
-    if state["over"]:
+def pending_text(v) -> str | None:
+    """What is being decided now, from a view: the power step in progress, else the turn's step."""
+    turn = v["turn"]
+    if v["over"] or turn is None:
         return None
-    if state["stack"]:
-        frame = state["stack"][-1]
-        cur = frame["cur"]
-        if cur is None:
-            return None
-        source = f"{name(frame['card'])}: " if frame["card"] else ""
-        step = cur["step"]
-        if step["op"] == "discard" and cur.get("phase") == "owner" and cur.get("targets"):
-            return f"{source}{who(cur['targets'][0])} chooses a card to discard"
-        return source + step_text(step)
-    turn = state["turn"]
-    return f"{who(turn['seat'])}: {STEP_NAMES[turn['step']]}" + (
-        f" (element in use: {turn['element']})" if turn["element"] else "")
+    p = v["pending"]
+    if p is None:
+        return f"{who(turn['seat'])}: {STEP_NAMES[turn['step']]}" + (
+            f" (element in use: {turn['element']})" if turn["element"] else "")
+    source = f"{name(p['rift'])}: " if p["rift"] else ""
+    if p["op"] == "discard" and p["seat"] != turn["seat"]:  # an opponent discards from their own hand
+        return f"{source}{who(p['seat'])} chooses a card to discard"
+    return source + p["rules"]
 
 
 def _rift_line(r) -> str:
@@ -249,9 +168,10 @@ def render_text(v) -> str:
     elif turn:
         out.append(f"Riftwalker — turn {turn['number']}: {who(turn['seat'])}, {STEP_NAMES[turn['step']]}"
                    + (f", element in use: {turn['element']}" if turn["element"] else "") + ".")
-        if v["pending"]:
+        now = pending_text(v)
+        if now:
             waiting = ", ".join(who(s) for s in v["to_act"])
-            out.append(f"Now: {v['pending']} (waiting for {waiting}).")
+            out.append(f"Now: {now} (waiting for {waiting}).")
     out.append("")
     out.append("Element grid (face up, [face beneath]):")
     for row in range(3):
@@ -390,33 +310,12 @@ def _owner_suffix(cid, state) -> str:
     return "" if owner is None else f" ({who(owner)}'s)"
 
 
-# ---- events: redaction and sentences -------------------------------------------------------------------
+# ---- events in words ---------------------------------------------------------------------------------
 
-def redact_event(event, seat) -> dict:
-    t = event["type"]
-    e = dict(event)
-    if t == "setup":
-        e["rdeck"] = None
-        e["rdeck_size"] = len(event["rdeck"])
-        e["edeck"] = event["edeck"][:1]  # the top card is public (§2); the order below is not
-        e["edeck_size"] = len(event["edeck"])
-        return e
-    if t in ("deal", "draw", "look") and seat != event["seat"]:
-        e["count"] = len(event["cards"])
-        e["cards"] = None
-    elif t in ("take", "bottom") and seat != event["seat"]:
-        e["card"] = None
-    elif t == "discard" and event["zone"] == "hand" and seat != event["owner"]:
-        e["card"] = None  # discarded face down
-    elif t == "tuck" and event["face"] == "down" and event["src"] != "explored" \
-            and seat not in (event["seat"], event["host_owner"]):
-        e["card"] = None
-    if "beneath" in e and isinstance(e["beneath"], list):
-        e["beneath"] = len(e["beneath"])  # cards leaving beneath a rift go face down to the deck
-    return e
-
-
-def describe_event(event, seat=None) -> str | None:
+def describe_event(event, seat=None, state=None) -> str | None:
+    """The event as a sentence for `seat` (None: a spectator); None for bookkeeping.  Every fact the
+    sentence needs is in the event itself, so `state` (the state the event was applied to) is not
+    read: it is part of the contract for games whose events need it."""
     e = redact_event(event, seat)
     t = e["type"]
     actor = who(e["seat"]) if isinstance(e.get("seat"), int) else None
