@@ -16,8 +16,9 @@ import pytest
 
 import engine
 
-from .contract import CASES, ContractCase, mentions, playout
+from .contract import ContractCase, cases, mentions, playout
 
+CASES = cases()
 IDS = [case.game for case in CASES]
 ENGINE = Path(engine.__file__).parent
 RANDOM_GLOBALS = {"random", "randint", "choice", "choices", "shuffle", "sample", "uniform", "seed",
