@@ -6,7 +6,9 @@ import random
 
 from engine.core import Game, Turn
 
-from . import events, moves, notation, solo, state, team, view, words
+from . import events, moves, notation, solo, team, words
+from . import state as states
+from . import view as views
 from .cards import ALL_GUILDS, BASE_GUILDS
 from .options import normalize_options, options_schema
 
@@ -53,73 +55,73 @@ class Riftforce(Game):
     def upcast(self, event, rules_version):
         return events.upcast(event, rules_version)
 
-    def evolve(self, s, event):
-        return state.evolve(s, event)
+    def evolve(self, state, event):
+        return states.evolve(state, event)
 
-    def copy_state(self, s):
-        return state.copy_state(s)
+    def copy_state(self, state):
+        return states.copy_state(state)
 
-    def apply(self, s, event):
-        return state.apply(s, event)
+    def apply(self, state, event):
+        return states.apply(state, event)
 
     # ---- decisions -------------------------------------------------------------------------------
 
-    def to_act(self, s) -> list[int]:
-        return [] if s["phase"] == "over" or s["turn"] is None else [s["turn"]]
+    def to_act(self, state) -> list[int]:
+        return [] if state["phase"] == "over" or state["turn"] is None else [state["turn"]]
 
-    def turn(self, s) -> Turn:
-        """One seat decides at a time.  A turn begins with every draft pick that hands the draft to
-        a picker (solo's keep-4 picks too) and with every `turn` event: each action in the duel and
-        team play, and in solo the player's next action after the trainer's plan, though the same
-        seat acts again.  Follow-up decisions (further cards of a Play, elementals of an Activate,
-        choices inside an ability or for the trainer's plan) are the same turn."""
-        seats = () if s["phase"] == "over" or s["turn"] is None else (s["turn"],)
-        return Turn(s.get("turns", 0), s["phase"], seats)
+    def turn(self, state) -> Turn:
+        """One seat decides at a time.  A turn begins with every draft pick that hands the draft
+        to a picker (solo's keep-4 picks too) and with every `turn` event: each action in the duel
+        and team play, and in solo the player's next action after the trainer's plan, though the
+        same seat acts again.  Follow-up decisions (further cards of a Play, elementals of an
+        Activate, choices inside an ability or for the trainer's plan) are the same turn."""
+        seats = () if state["phase"] == "over" or state["turn"] is None else (state["turn"],)
+        return Turn(state.get("turns", 0), state["phase"], seats)
 
-    def teams(self, s) -> list[list[int]]:
-        if s["mode"] != "team":
+    def teams(self, state) -> list[list[int]]:
+        if state["mode"] != "team":
             return []
-        return [[0, 2], [1, 3]] if s["players"] == 4 else [[0, 2]]
+        return [[0, 2], [1, 3]] if state["players"] == 4 else [[0, 2]]
 
-    def legal_moves(self, s, seat) -> list[dict]:
-        return moves.legal_moves(s, seat)
+    def legal_moves(self, state, seat) -> list[dict]:
+        return moves.legal_moves(state, seat)
 
-    def play(self, s, seat, move, rng: random.Random) -> list[dict]:
-        return moves.play(s, seat, move, rng)
+    def play(self, state, seat, move, rng: random.Random) -> list[dict]:
+        return moves.play(state, seat, move, rng)
 
-    def default_move(self, s, seat) -> dict:
-        return moves.default_move(s, seat)
+    def default_move(self, state, seat) -> dict:
+        return moves.default_move(state, seat)
 
     # ---- moves as text ---------------------------------------------------------------------------
 
-    def move_text(self, s, seat, move) -> str:
+    def move_text(self, state, seat, move) -> str:
         return notation.move_text(move)
 
-    def parse_move(self, s, seat, text) -> dict:
-        return notation.parse_move(s, seat, text)
+    def parse_move(self, state, seat, text) -> dict:
+        return notation.parse_move(state, seat, text)
 
     # ---- what people see -------------------------------------------------------------------------
 
-    def view(self, s, seat):
-        return view.view(s, seat)
+    def view(self, state, seat):
+        return views.view(state, seat)
 
-    def result(self, s):
-        return view.result(s)
+    def result(self, state):
+        return views.result(state)
 
-    def public_scores(self, v):
-        return view.public_scores(v)
+    def public_scores(self, view):
+        return views.public_scores(view)
 
     def seats_affected(self, event):
         return events.seats_affected(event)
 
-    def render_text(self, v) -> str:
-        return words.render_text(v)
+    def render_text(self, view) -> str:
+        return words.render_text(view)
 
-    def describe_move(self, move, s=None) -> str:
-        return words.describe_move(move, s)
+    def describe_move(self, move, state=None) -> str:
+        return words.describe_move(move, state)
 
-    def describe_event(self, event, seat, s):
-        return words.describe_event(event, seat, s)
+    def describe_event(self, event, seat, state):
+        return words.describe_event(event, seat, state)
 
     def redact_event(self, event, seat):
         return events.redact_event(event, seat)
