@@ -97,8 +97,7 @@ applies with zones (Q14: no card off the board and no seat's Check & Draw can sc
 
 Solo (solo.py, trainer.py; rules §11, Q6-Q11): the trainer is stored as seat 1 and never acts
 through moves; its plan runs inside `play` after each of the player's actions.  It is no player:
-events naming its seat carry `"trainer_side": true` so `seats_affected` (which gets the event
-alone) leaves it out.  Q6: the player
+`seats_affected` leaves its seat out.  Q6: the player
 picks the acting bot among eligible ones and any choice inside a bot's ability; & end A moves the
 bot where its challenge deals the most damage (dry run; ties: lowest location), & end B heals the
 most damaged bot (ties: lowest location, then front-most).  Q1 applies to bots too (5★★'s repeat

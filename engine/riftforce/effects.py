@@ -14,7 +14,6 @@ from typing import Any
 from engine import kit
 
 from .cards import GUILD, NUMBER
-from .events import names_the_trainer
 from .state import State, adjacent, copy_state, evolve, locate, others, owner
 
 # House rule Q3 (rules §13): an enemy captured by Music "becomes your elemental", so when it is
@@ -31,14 +30,6 @@ class Effects(kit.Sink):
         self.n = len(state["board"])
         # Solo: the trainer's bots act with seat 1 while the player (seat 0) keeps the turn.
         self.acting: int | None = None
-
-    def emit(self, event: dict[str, Any]) -> None:
-        if self.mode == "solo" and names_the_trainer(event):
-            # Seat 1 of a solo game is the trainer, not a player.  `seats_affected` gets the event
-            # alone (engine.core) and a duel event naming seat 1 looks the same, so the event says
-            # it (events.py); the mark can go once the contract passes the state there too.
-            event["trainer_side"] = True
-        super().emit(event)
 
     def adjacent(self, loc: int) -> list[int]:
         return adjacent(loc, self.n)
@@ -108,14 +99,11 @@ class Effects(kit.Sink):
         return 1 - side
 
     def score(self, side: int, points: int, reason: str) -> None:
-        """Riftforce for a side: a seat in the duel and solo (the trainer is 1), a team in team play
-        (its `seats` too: with 3 players team 1 is seat 1 alone, with 4 seats 1 and 3)."""
+        """Riftforce for a side: a seat in the duel and solo (the trainer is 1), a team in team play."""
         if points > 0:
             total = self.s["score"][side] + points
             if self.mode == "team":
-                seats = list(range(side, self.s["players"], 2))
-                self.emit({"type": "score", "team": side, "seats": seats, "points": points,
-                           "total": total, "reason": reason})
+                self.emit({"type": "score", "team": side, "points": points, "total": total, "reason": reason})
             else:
                 self.emit({"type": "score", "seat": side, "points": points, "total": total,
                            "reason": reason})

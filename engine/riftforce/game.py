@@ -111,8 +111,8 @@ class Riftforce(Game):
     def public_scores(self, view):
         return views.public_scores(view)
 
-    def seats_affected(self, event):
-        return events.seats_affected(event)
+    def seats_affected(self, event, state):
+        return events.seats_affected(event, state)
 
     def render_text(self, view) -> str:
         return words.render_text(view)

@@ -96,7 +96,7 @@ class Riftwalker(Game):
             return {int(seat): points for seat, points in view["result"]["scores"].items()}
         return {entry["seat"]: entry["points"] for entry in view["seats"]}
 
-    def seats_affected(self, event):
+    def seats_affected(self, event, state):
         seats = {event.get(key) for key in _SEAT_FIELDS}
         return sorted(s for s in seats if type(s) is int)
 

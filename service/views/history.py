@@ -156,12 +156,13 @@ def _cached(key: tuple, build):
 # ---- building the timeline -----------------------------------------------------------------------------
 
 
-def affects(rules: engine.Game, payload: dict[str, Any], actor: int | None, viewer: int | None) -> bool:
-    """Did another seat's event touch the viewer (the engine's `seats_affected`)?  The viewer's own
-    doings are not highlighted."""
+def affects(rules: engine.Game, payload: dict[str, Any], actor: int | None, viewer: int | None,
+            state: dict[str, Any] | None) -> bool:
+    """Did another seat's event touch the viewer (the engine's `seats_affected`, from the state the
+    event was applied to)?  The viewer's own doings are not highlighted."""
     if viewer is None or actor == viewer:
         return False
-    return viewer in rules.seats_affected(payload)
+    return viewer in rules.seats_affected(payload, state)
 
 
 def with_states(rules: engine.Game, rows: list[Event], state: dict[str, Any] | None = None
@@ -206,7 +207,7 @@ def timeline(session: Session, game: Game, viewer: int | None, names: dict[int, 
             text = sentences.event_sentence(rules, row.payload, row.kind, row.actor, viewer, before, names)
             if text:
                 lines.append(Line(row.seq, text, row.kind, row.actor,
-                                  affects(rules, row.payload, row.actor, viewer), row.created_at))
+                                  affects(rules, row.payload, row.actor, viewer, before), row.created_at))
             while waiting and waiting[0].after_seq <= row.seq:
                 lines.append(_journal_line(waiting.pop(0), viewer, names))
         lines.extend(_journal_line(entry, viewer, names) for entry in waiting)

@@ -172,7 +172,7 @@ def test_every_event_has_words_for_every_viewer_from_the_state_before_it(case):
                 for viewer in viewers:
                     text = rules.describe_event(event, viewer, state)
                     assert text is None or (isinstance(text, str) and text.strip()), event
-                affected = rules.seats_affected(event)
+                affected = rules.seats_affected(event, state)
                 assert set(affected) <= set(range(players)), (event, affected)
                 state = rules.apply(state, event)
 

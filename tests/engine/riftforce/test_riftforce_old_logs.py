@@ -124,15 +124,14 @@ def _old_marks(event: dict, said: dict, players: int) -> set[int]:
 
 @pytest.mark.parametrize("path", LOGS, ids=[p.stem for p in LOGS])
 def test_seats_affected_covers_the_old_service_marks(path):
-    """Every seat the old service marked is among `seats_affected` of the upcast event, except in
-    one case: a rules_version "1" team `score` names no seats, and alone the event cannot tell the
-    3-player team 1 (seat 1) from the 4-player one (seats 1 and 3), so seat 3 goes unmarked there."""
+    """Every seat the old service marked is among `seats_affected` of the upcast event, worded from
+    the state before it."""
     data = _load(path)
+    state = None
     for event, said in zip(data["events"], data["sentences"], strict=True):
         new = GAME.upcast(event, "1")
         marks = _old_marks(event, said, data["players"])
-        affected = set(GAME.seats_affected(new))
+        affected = set(GAME.seats_affected(new, state))
         assert affected <= set(range(data["players"])), event
-        if new["type"] == "score" and "team" in new and "seats" not in new:
-            marks.discard(3)
         assert marks <= affected, (event, said, affected)
+        state = GAME.apply(state, new)

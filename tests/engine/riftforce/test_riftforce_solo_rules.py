@@ -435,14 +435,14 @@ def test_the_trainer_is_not_a_seat_in_seats_affected():
     s, evs = trainer_turn(5, 1, me=rows(l2=["water-6a"]), bots=rows(l2=["ice-5a"]),
                           bot_deck=["plant-7a"])
     hit = types(evs, "damage")[0]
-    assert hit["by_seat"] == 1 and hit["trainer_side"] is True
-    assert GAME.seats_affected(hit) == [0]
-    assert [GAME.seats_affected(e) for e in types(evs, "enter")] == [[]]
+    assert hit["by_seat"] == 1 and "trainer_side" not in hit  # a fact: the state knows the mode
+    assert GAME.seats_affected(hit, s) == [0]
+    assert [GAME.seats_affected(e, s) for e in types(evs, "enter")] == [[]]
     assert GAME.teams(s) == []
     s = solo_board(me=rows(l0=["crystal-5a"]), bots=rows(l0=["ice-5a"], l3=["plant-5a"]),
                    hand=["crystal-6a"], damage={"ice-5a": 1}, guilds=["crystal", "water", "air", "earth"],
                    plans=["C1"])
     _, evs = play_moves(s, {"type": "activate", "card": "crystal-6a"},
                         {"type": "activate_elemental", "card": "crystal-5a"})
-    assert [GAME.seats_affected(e) for e in types(evs, "damage") + types(evs, "destroyed")] == [[0], []]
-    assert [GAME.seats_affected(e) for e in types(evs, "score")] == [[0], []]  # yours, the trainer's
+    assert [GAME.seats_affected(e, s) for e in types(evs, "damage") + types(evs, "destroyed")] == [[0], []]
+    assert [GAME.seats_affected(e, s) for e in types(evs, "score")] == [[0], []]  # yours, the trainer's

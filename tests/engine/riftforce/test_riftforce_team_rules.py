@@ -231,7 +231,7 @@ def test_music_capture_in_team_play_belongs_to_the_captor():
     assert GAME.view(s, 3)["locations"][1]["sides"][1][0]["owner"] == 3
     words = sentences(start, evs, 0)[evs.index(cap)]
     assert words == "Player 4's Music 5 captured your Fire 5."
-    assert GAME.seats_affected(cap) == [0, 3]
+    assert GAME.seats_affected(cap, s) == [0, 3]
 
 
 # ---- §10 end ------------------------------------------------------------------------------------------
@@ -355,11 +355,11 @@ def test_turns_begin_with_each_draft_pick_and_each_position_of_the_turn_order():
 def test_team_scores_name_their_seats_and_public_scores_give_each_seat_its_team_score():
     """A team's Riftforce is its seats' (public_scores from the spectator view; seats_affected
     marks both members of a scoring team of 4, the lone seat 1 of a team of 3)."""
-    s = team_board(4, sides=_controlled_everywhere(), score=(2, 1))
-    s, evs = play_moves(s, CHECK)
+    start = team_board(4, sides=_controlled_everywhere(), score=(2, 1))
+    s, evs = play_moves(start, CHECK)
     assert GAME.public_scores(GAME.view(s, None)) == {0: 5, 1: 1, 2: 5, 3: 1}
-    assert GAME.seats_affected(types(evs, "score")[0]) == [0, 2]
+    assert GAME.seats_affected(types(evs, "score")[0], start) == [0, 2]
     sides = [[[] for _ in range(6)], [["ice-5a"], [], [], [], [], []]]
     s3 = team_board(3, sides=sides, pos=1)
     _, evs = play_moves(s3, CHECK)
-    assert GAME.seats_affected(types(evs, "score")[0]) == [1]
+    assert GAME.seats_affected(types(evs, "score")[0], s3) == [1]

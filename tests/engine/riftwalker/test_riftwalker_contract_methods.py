@@ -149,11 +149,11 @@ def test_text_that_spells_no_move_is_unreadable(text):
 
 def test_seats_affected_are_the_actor_the_owner_and_the_host_owner():
     assert G.seats_affected({"type": "discard", "seat": 0, "zone": "hand", "owner": 2, "card": "FI-02",
-                             "beneath": []}) == [0, 2]
+                             "beneath": []}, None) == [0, 2]
     assert G.seats_affected({"type": "tuck", "seat": 1, "src": "deck_top", "card": "WA-01", "host": "LI-05",
-                             "host_owner": 3, "face": "down", "owner": None}) == [1, 3]
-    assert G.seats_affected({"type": "turn", "seat": 2, "number": 9, "final": False}) == [2]
-    assert G.seats_affected({"type": "game_over"}) == []
+                             "host_owner": 3, "face": "down", "owner": None}, None) == [1, 3]
+    assert G.seats_affected({"type": "turn", "seat": 2, "number": 9, "final": False}, None) == [2]
+    assert G.seats_affected({"type": "game_over"}, None) == []
 
 
 def test_public_scores_are_the_score_piles_then_the_final_points_with_bonus_6():
