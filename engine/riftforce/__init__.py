@@ -26,8 +26,8 @@ state they were applied to.  rules_version "2" (events.py): events no longer car
 state knows it; `upcast` strips it from rules_version "1" logs), and Q15, Q16 apply.
 
 Turns (`turn`): one seat decides at a time.  The number grows by one when a seat's turn begins:
-the first draft pick is turn 1, every pick that hands the draft to a picker (team play and solo's
-keep-4 picks too) and every `turn` event begin one (each action of the duel and of team play; in
+the first draft pick is turn 1, every pick that hands the draft to another seat (a seat that picks
+again, as in solo's keep-4, goes on with its turn) and every `turn` event begin one (each action of the duel and of team play; in
 solo the player's next action once the trainer's plan ran, though the same seat acts again).
 Follow-up decisions of an action (further cards of a Play, elementals of an Activate, choices
 inside an ability or for the trainer's plan) never change it.  `teams`: team play only, [[0, 2],

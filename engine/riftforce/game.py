@@ -71,7 +71,7 @@ class Riftforce(Game):
 
     def turn(self, state) -> Turn:
         """One seat decides at a time.  A turn begins with every draft pick that hands the draft
-        to a picker (solo's keep-4 picks too) and with every `turn` event: each action in the duel
+        to another seat (solo's keep-4 picks are one turn) and with every `turn` event: each action in the duel
         and team play, and in solo the player's next action after the trainer's plan, though the
         same seat acts again.  Follow-up decisions (further cards of a Play, elementals of an
         Activate, choices inside an ability or for the trainer's plan) are the same turn."""

@@ -12,7 +12,8 @@ State layout (plain JSON; lists indexed by seat, never int-keyed dicts):
     start      seat holding the start marker (acts first), None until the draft deals it
     turn       seat whose decision it is; None when over
     turns      how many turns have begun (engine.Turn.number): the first draft pick is turn 1;
-               every later pick that hands the draft to a picker and every `turn` event begins one
+               every later pick that hands the draft to another seat and every `turn` event
+               begins one (a seat that picks again, as in solo's keep-4, goes on with its turn)
     guilds     [[guild x4], [guild x4]] after the draft
     deck       [[card], [card]]  draw piles, index 0 = top
     hand       [[card], [card]]
@@ -170,7 +171,8 @@ def _quota_pick(s: State, e: Event) -> State:
         if len(picks[order[pos]]) < quota[order[pos]]:
             d["pos"] = pos
             s["turn"] = order[pos]
-            s["turns"] = s.get("turns", 0) + 1  # the next pick is a new turn (the same seat's too)
+            if order[pos] != seat:  # the draft passes to another seat: its turn begins
+                s["turns"] = s.get("turns", 0) + 1
             break
     s["last"] = {"seat": seat, "action": "pick", "guild": g}
     return s
@@ -185,14 +187,13 @@ def _pick(s: State, e: Event) -> State:
     d["picks"][seat].append(g)
     picks = d["picks"]
     other = 1 - seat
-    # Alternate picks; a player who already holds 4 is skipped (rules §3, §9).  The last pick
-    # begins no turn: the `turn` event that follows the draft does.
+    # Alternate picks; a player who already holds 4 is skipped and the other goes on picking in
+    # the same turn (rules §3, §9).  The last pick begins no turn: the `turn` event after the draft does.
     if len(picks[other]) < 4:
         s["turn"] = other
         s["turns"] = s.get("turns", 0) + 1
     elif len(picks[seat]) < 4:
         s["turn"] = seat
-        s["turns"] = s.get("turns", 0) + 1
     s["last"] = {"seat": seat, "action": "pick", "guild": g}
     return s
 

@@ -187,7 +187,7 @@ def journal_entry(
 
 def tell(session: Session, game: Game, players: list[Player], entry_id: int) -> list[int]:
     """Email a journal entry to `players` (a notice each); the outbox row ids."""
-    return [row.id for row in outbox.add(session, game, players, "notice", {"entry": entry_id}) if row.id]
+    return outbox.ids(session, outbox.add(session, game, players, "notice", {"entry": entry_id}))
 
 
 # ---- reminders -----------------------------------------------------------------------------------
@@ -219,7 +219,7 @@ def remind(session: Session, row: Deadline, game: Game, clock: GameClock, now: d
         assert player is not None and game.id is not None
         params = {"hours": hours}
         if not outbox.exists(session, game, player, "reminder", params, game.seq):
-            sent = [r.id for r in outbox.add(session, game, [player], "reminder", params) if r.id]
+            sent = outbox.ids(session, outbox.add(session, game, [player], "reminder", params))
             store.journal_record(session, game.id, game.seq, "reminder", row.seat, {"hours": hours}, at=now)
         row.reminders_done = steps[-1] + 1
     row.next_at = next_at(due_at, row.reminders_done, ladder)

@@ -109,6 +109,10 @@ class Adapter:
             return f"{winners[0]} won."
         return " and ".join(winners) + " won."
 
+    def board_words(self, view: Mapping[str, Any]) -> dict[str, Any]:
+        """Words the board template shows beside the view's data (made by the game's words module)."""
+        return {}
+
     def hand_words(self, view: Mapping[str, Any]) -> list[str] | None:
         """The cards of the hand a view shows, in words (for the "every hand" replay after the end);
         None: the game's view has no plain hand, and its text board is shown instead."""

@@ -5,11 +5,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from engine.riftwalker.words import pending_text
 from service.games.base import Adapter, card_words
 
 
 class Riftwalker(Adapter):
     listing_order = 2
+
+    def board_words(self, view: Mapping[str, Any]) -> dict[str, Any]:
+        return {"pending_text": pending_text(view)}
     def hand_words(self, view: Mapping[str, Any]) -> list[str] | None:
         hand = view.get("hand")
         return [card_words(card) for card in hand] if isinstance(hand, list) else None

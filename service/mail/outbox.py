@@ -39,7 +39,7 @@ class TransientMailError(Exception):
 def add(session: Session, game: Game, players: list[Player], kind: str, params: dict[str, Any] | None = None,
         seq: int | None = None) -> list[Outbox]:
     """Queue one email of a registered `kind` to each of `players`, about the game at `seq` (default:
-    now), in the caller's transaction; the rows (flushed, so their ids are known)."""
+    now), in the caller's transaction; the rows (their ids are known once the session flushes)."""
     entry = kinds.get(kind)
     params = dict(params or {})
     seq = game.seq if seq is None else seq
@@ -47,8 +47,14 @@ def add(session: Session, game: Game, players: list[Player], kind: str, params: 
     rows = [Outbox(game_id=game.id, player_id=p.id, kind=kind, params=params, seq=seq,
                    message_id=message_id(game, p, tag, seq)) for p in players]
     session.add_all(rows)
-    session.flush()
     return rows
+
+
+def ids(session: Session, rows: list[Outbox]) -> list[int]:
+    """The ids of queued rows (flushing them), to kick the worker with after the commit."""
+    if rows:
+        session.flush()
+    return [row.id for row in rows]
 
 
 def exists(session: Session, game: Game, player: Player, kind: str, params: dict[str, Any], seq: int) -> bool:

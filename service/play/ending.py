@@ -80,7 +80,7 @@ def record_end(
             session.add(clock)
             if forfeit_seat is not None:
                 journal_entry(session, game, "forfeit", forfeit_seat, {"name": players[forfeit_seat].name}, now)
-            row_ids = [row.id for row in outbox.add(session, game, players, "game_over") if row.id is not None]
+            row_ids = outbox.ids(session, outbox.add(session, game, players, "game_over"))
         outbox.kick(row_ids)
         return True
     log.error("game %s: could not record its end after 10 tries", game_id)

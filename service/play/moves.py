@@ -139,8 +139,7 @@ def handle(
         if result is None and (ended or starts or set(after) - set(before)):
             rows = emails.on_change(session, game, players, seat, before, after, starts,
                                     rules.teams(state) if ended else [])
-        outcome = Outcome(game_id, game.seq, list(new_events), after, status, result,
-                          [r.id for r in rows if r.id is not None])
+        outcome = Outcome(game_id, game.seq, list(new_events), after, status, result, outbox.ids(session, rows))
     outbox.kick(outcome.outbox_ids)
     if result is not None:
         ending.kick(game_id)
@@ -208,6 +207,6 @@ def new_game(
         rows = emails.on_create(session, game, seats, game.to_act if result is None else [])
         clocks.on_create(session, game, seats, hours, policy, ladder, now or utcnow(),
                          shares={s: rules.deadline_share(state, s) for s in rules.to_act(state)})
-        game_id, row_ids = game.id, [r.id for r in rows if r.id is not None]
+        game_id, row_ids = game.id, outbox.ids(session, rows)
     outbox.kick(row_ids)
     return game_id

@@ -72,11 +72,11 @@ class Position:
 
     def board_html(self) -> Markup:
         """The game's own board template when its adapter has one, else its text rendering."""
-        template = adapter(self.game.name).board_template
-        if template is None:
+        found = adapter(self.game.name)
+        if found.board_template is None:
             return Markup(render_template("games/_text_board.html", board_text=self.board_text))
-        return Markup(render_template(template, view=self.view, seat=self.seat, rules=self.rules,
-                                      game=self.game, names=self.names))
+        return Markup(render_template(found.board_template, view=self.view, seat=self.seat, rules=self.rules,
+                                      game=self.game, names=self.names, **found.board_words(self.view)))
 
 
 def described(session: Session, game: Game, rows: Sequence[Event], viewer: int | None,

@@ -220,7 +220,7 @@ def test_a_four_player_team_game_played_from_the_emails(stack):
     assert all(table.received["partner"][seat] >= 5 for seat in emails)
     assert sum(table.received["turn"].values()) >= 30 and table.via_link >= 10
     print(f"team #{table.game_id}: {table.decisions} decisions, turn emails {dict(table.received['turn'])}, "
-          f"partner emails {dict(table.received['partner'])}, result {result['score_list']}, "
+          f"partner emails {dict(table.received['partner'])}, result {result['scores']}, "
           f"{time.monotonic() - started:.1f}s")
 
 
@@ -236,13 +236,13 @@ def test_a_solo_game_against_the_trainer_played_from_the_emails(stack):
     final = stack.api(table.game_id)
     assert final["status"] == "finished" and final["to_act"] == []
     result = final["result"]
-    assert max(result["score_list"][0], result["trainer"]) >= 12
+    assert max(result["scores"]["0"], result["trainer"]) >= 12
     assert table.received["turn"] == table.expected["turn"]
     assert table.received["turn"][0] >= 8  # the keep-4 setup, then one per round
     assert table.received["game_over"] == Counter({0: 1}) and table.received["partner"] == Counter()
-    you, trainer = result["score_list"][0], result["trainer"]
+    you, trainer = result["scores"]["0"], result["trainer"]
     assert table.game_over_subjects == [
         f"[Riftforce #{table.game_id}] Game over: "
         + (f"The trainer won, {trainer} to {you}." if trainer > you else "Sol won.")]
     print(f"solo #{table.game_id}: {table.decisions} decisions, {table.received['turn'][0]} turn emails, "
-          f"you {result['score_list'][0]} - trainer {result['trainer']}, {time.monotonic() - started:.1f}s")
+          f"you {result['scores']['0']} - trainer {result['trainer']}, {time.monotonic() - started:.1f}s")

@@ -8,6 +8,7 @@ import json
 from flask import current_app, render_template
 
 import engine
+from engine.riftforce.words import card_name
 from service import store
 from service.store import get_engine, read_session
 from tests.history.helpers import card_ids, hidden_from, history_url, player_ids, riftforce_game, state_at
@@ -108,8 +109,6 @@ def test_after_the_end_the_full_record_and_every_hand_are_shown(client):
     # Every hand, at a position in the middle of the game, from either page.
     middle = game.seq // 2
     state = state_at(game_id, middle)
-    from engine.riftforce.cards import card_name
-
     for url in (history_url(ids[0], game_id, at=middle, view="all"), history_url(None, game_id, at=middle, view="all")):
         page = text(client.get(url))
         assert "Every hand after event" in page

@@ -333,6 +333,7 @@ def test_turn_emails_for_a_seat_that_starts_its_next_turn_itself_only(app):
         session.rollback()
     with read_session(get_engine()) as session:
         game = store.get_game(session, game_id)
+        players = store.players_of(session, game_id)
         follow_up = emails.on_change(session, game, players, 0, before=[0], after=[0], starts=set(), teams=[])
         assert follow_up == []
         session.rollback()

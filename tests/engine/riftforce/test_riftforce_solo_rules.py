@@ -408,16 +408,16 @@ def test_solo_view_text_and_words():
 
 # ---- turns and the seats an event affects -------------------------------------------------------------
 
-def test_turns_in_solo_each_keep_pick_and_each_action_after_the_plan():
-    """turn(): each of the 4 keep picks begins a turn (the same seat picks again); after the
-    trainer's plan ran inside the player's move, the player's next action is a new turn; choices
-    made for the plan (which bot acts) are follow-ups of the same turn."""
+def test_turns_in_solo_the_keep_picks_are_one_turn_and_each_action_after_the_plan_another():
+    """turn(): the 4 keep picks are one turn (the same seat picks on: one email asks for all
+    four); after the trainer's plan ran inside the player's move, the player's next action is a new
+    turn; choices made for the plan (which bot acts) are follow-ups of the same turn."""
     s = engine.replay(GAME, GAME.start(1, {"mode": "solo"}, 2))
     numbers = [GAME.turn(s).number]
     while s["phase"] == "draft":
         s, _ = play_moves(s, GAME.legal_moves(s, 0)[0])
         numbers.append(GAME.turn(s).number)
-    assert numbers == [1, 2, 3, 4, 5] and GAME.turn(s).seats == (0,)
+    assert numbers == [1, 1, 1, 1, 2] and GAME.turn(s).seats == (0,)
     s = solo_board(me=rows(l0=["water-6a"], l4=["air-6a"]), bots=rows(l0=["ice-5a"], l4=["ice-5b"]),
                    hand=["fire-5d"], stars={"5": 1}, plans=["A3a", "C1"])
     before = GAME.turn(s).number
