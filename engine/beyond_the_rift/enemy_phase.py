@@ -28,7 +28,7 @@ def matches(e: dict, typ: str) -> bool:
 def task_enemy_phase(ctx: Ctx, task: dict) -> None:
     s = ctx.s
     if not s["enemies"]:
-        ctx.emit({"type": "note", "text": "no_enemies"})
+        ctx.emit({"type": "note", "why": "no_enemies"})
         return  # no enemy in play: no Response card, nothing happens (section 1.13)
     r = draw_response(ctx, "activation")
     col = min(4, max(1, r["value"]))
@@ -62,7 +62,9 @@ def task_step(ctx: Ctx, task: dict) -> None:
         branch, which = step["do"], "do"
     elif step["else"] and able_action(ctx.s, e, step["else"], rank):
         branch, which = step["else"], "else"
-    ctx.emit({"type": "enemy_step", "enemy": e["id"], "kind": e["type"], "text": step["text"], "did": which})
+    # the step is named by its place in the activation table (words.py reads its text there)
+    ctx.emit({"type": "enemy_step", "enemy": e["id"], "kind": e["type"], "col": task["col"], "step": task["i"],
+              "did": which})
     if branch:
         ctx.push([{"k": "part", "e": e["id"], "part": p, "rank": rank} for p in branch["and"]])
 

@@ -2,21 +2,17 @@
 
 Events are facts: they carry every random outcome (shuffled orders, drawn cards) and every choice, so
 applying them needs no randomness and no validation.  Each handler mutates the state it is given.
+
+Turns are counted here too (`_count_turn`), from the events alone, so a log of any rules version counts
+them the same way: a turn begins at the first moment someone is waited on after a moment nobody was
+(the automatic phases between two hero phases, the stretch of the enemy phase between two prompts).
 """
 
 from __future__ import annotations
 
+from ..kit import jcopy
 from .content import CONTENT
-from .orders import DEFAULT_PARTY
-
-
-def jcopy(x):
-    """Copy of plain JSON data (dicts, lists, scalars); several times faster than copy.deepcopy."""
-    if isinstance(x, dict):
-        return {k: jcopy(v) if isinstance(v, (dict, list)) else v for k, v in x.items()}
-    if isinstance(x, list):
-        return [jcopy(v) if isinstance(v, (dict, list)) else v for v in x]
-    return x
+from .orders import DEFAULT_PARTY, UPGRADED_PLAN
 
 
 def _copy_area(area: list) -> list:
@@ -50,7 +46,7 @@ def copy_state(s: dict | None) -> dict | None:
     out["owner"] = dict(s["owner"])
     out["options"] = s["options"]
     out["campaign"] = s["campaign"]
-    for key in ("attack", "defense", "prompt", "action", "tasks", "result"):
+    for key in ("attack", "defense", "prompt", "action", "tasks", "result", "reward"):
         out[key] = jcopy(s[key])
     return out
 
@@ -103,15 +99,50 @@ def _rm(lst: list, x) -> None:
 
 
 def _upgrade(s: dict) -> dict:
-    """Fill in what rules version 2 added to the state, so games set up under version 1 replay: the
-    party's settings (their defaults are version 1's fixed behaviour), WHEN lines, allies' modifiers.
-    (Their stored snapshots are dropped by the service's migration 0005.)"""
+    """Fill in what later rules versions added to the state, so games set up under an older version
+    replay: the party's settings and the H25/H26 standing orders (their defaults are the older versions'
+    fixed behaviour), WHEN lines, allies' modifiers; and the bookkeeping evolve keeps for itself (the
+    turn count, the pending rewards).  (Version-1 snapshots were dropped by the service's migration 0005.)"""
     s.setdefault("party", dict(DEFAULT_PARTY))
     for h in s["heroes"]:
-        h["plan"].setdefault("when", [])
+        for key, value in UPGRADED_PLAN.items():
+            h["plan"].setdefault(key, value)
         for p in h["area"]:
             p.setdefault("tmp", [])
+    s.setdefault("reward", None)
+    # turns: 0 begun so far, and nobody is waited on during the setup (the first hero phase is turn 1)
+    s.setdefault("turns", 0)
+    s.setdefault("turn_seats", [])
+    s.setdefault("idle", True)
     return s
+
+
+# The events that can change whom the game waits on (game.to_act): the prompt, an attack, the phase, a
+# hero's status, the end.  Only after these is the turn count looked at.
+_TURN_EVENTS = frozenset(("setup", "phase", "hero_set", "flow", "attack_state", "result", "won"))
+
+
+def _count_turn(s: dict) -> None:
+    """A moment with nobody waited on (while the scenario goes on) ends the turn; the next moment someone
+    is waited on begins a new one, for the seats waited on then.  The same rule the service applied
+    before engines said turns themselves (a move was "idle" if such a moment fell inside it)."""
+    if s["result"] is not None:
+        return
+    p = s["prompt"]
+    if p is not None:
+        seats = p["seats"]
+    elif s["attack"] is not None:
+        seats = [s["attack"]["by"]]  # aiders join an attack window, they begin no turn
+    elif s["phase"] == "hero":
+        seats = [i for i, h in enumerate(s["heroes"]) if h["status"] == "active"]
+    else:
+        seats = []
+    if not seats:
+        s["idle"] = True
+    elif s["idle"]:
+        s["turns"] += 1
+        s["turn_seats"] = list(seats)
+        s["idle"] = False
 
 
 def evolve(s: dict | None, ev: dict) -> dict:
@@ -255,10 +286,69 @@ def evolve(s: dict | None, ev: dict) -> dict:
     elif t == "tiebreak":
         s["tiebreak"] = list(ev["order"])
     elif t == "result":
-        s["result"] = jcopy(ev["result"])
+        res = jcopy(ev["result"])
+        if "hero" in res:  # a death recorded by rules version 1 or 2 (upcast.py): the seat of that hero
+            hero = res.pop("hero")
+            res["seat"] = next(i for i, hh in enumerate(s["heroes"]) if hh["hero"] == hero)
+        s["result"] = res
         s["phase"] = "over"
         s["tasks"] = []
         s["prompt"] = None
         s["action"] = None
+        s["reward"] = None
+    elif t == "won":
+        _won(s, ev)
+    elif t == "reward_draw":
+        r = s["reward"]
+        for item in ev["items"]:
+            _rm(r["camp"]["reward_deck"], item)
+        r["seat"] = ev["seat"]
+        r["got"] = list(ev["items"])
+        r["hand"] = list(ev["items"])
+        r["kept"] = 0
+    elif t == "reward":
+        _reward(s, ev)
     # Narrative events (attack_result, enemy_step, enemy_attack, special, peek, note, ...) change nothing.
+    if t in _TURN_EVENTS:
+        _count_turn(s)
     return s
+
+
+def _won(s: dict, ev: dict) -> None:
+    """The scenario is won and its rewards are being handed out (H26): what was being resolved is dropped
+    (H13), the campaign state being built starts from the carried one with this scenario won."""
+    camp = jcopy(s["campaign"])
+    if s["scenario"] not in camp["won"]:
+        camp["won"].append(s["scenario"])
+    s["reward"] = {"result": jcopy(ev["result"]), "camp": camp, "drawn": [], "seat": None, "got": [], "hand": [],
+                   "kept": 0}
+    s["phase"] = "rewards"
+    s["tasks"] = []
+    s["prompt"] = None
+    s["action"] = None
+    s["attack"] = None
+    s["defense"] = None
+
+
+def _reward(s: dict, ev: dict) -> None:
+    """One drawn item placed: equipped on a hero (`to` is the body part; `on` the hero's seat when it is
+    not the drawer), into the stash, or back under the reward deck."""
+    r = s["reward"]
+    camp = r["camp"]
+    item, to = ev["item"], ev["to"]
+    r["hand"].remove(item)
+    drawer = s["heroes"][ev["seat"]]["hero"]
+    holder = s["heroes"][ev.get("on", ev["seat"])]["hero"]
+    camp["equipped"].setdefault(drawer, {})  # the automatic rule always gave the drawer an entry
+    if to == "reward_deck":
+        camp["reward_deck"].append(item)
+    elif to == "stash":
+        camp["stash"].append(item)
+        r["kept"] += 1
+    else:
+        camp["equipped"].setdefault(holder, {})[to] = item
+        r["kept"] += 1
+    entry = {"hero": holder if to not in ("stash", "reward_deck") else drawer, "item": item, "to": to}
+    if entry["hero"] != drawer:
+        entry["by"] = drawer
+    r["drawn"].append(entry)

@@ -38,27 +38,37 @@ from __future__ import annotations
 import json
 import random
 
-from ..core import Game, IllegalMove
+from ..core import Game, IllegalMove, Turn
+from ..kit import result as kit_result
 from . import enemy_phase as ep
 from . import hero_phase as hp
 from . import model as m
-from . import text
+from . import notation, rewards, views, words
 from .evolve import copy_state, evolve
-from .orders import SECTIONS
 from .phases import run
-from .primitives import Ctx, Stop
-from .setup import start_events
+from .primitives import Ctx, Stop, fatigue_in_hand
+from .setup import OPTIONS_SCHEMA, start_events
+from .upcast import upcast
 
 
 class BeyondTheRift(Game):
     name = "beyond-the-rift"
     title = "Beyond the Rift"
-    rules_version = "2"  # 2: the round's tie-break rotation applied; standing orders and party settings
+    # 2: the round's tie-break rotation applied; standing orders and party settings.
+    # 3: events are facts (no names or sentences: upcast.py); result reasons are codes; H25 asks who
+    #    frees a Fatigue at the Door, H26 hands out rewards by the drawing hero's standing order.
+    rules_version = "3"
     min_players = 1
     max_players = 4
 
+    def options_schema(self) -> dict:
+        return OPTIONS_SCHEMA
+
     def start(self, players: int, options: dict | None = None, seed: int = 0) -> list[dict]:
         return start_events(players, options, seed)
+
+    def upcast(self, event: dict, rules_version: str) -> dict:
+        return upcast(event, rules_version)
 
     def evolve(self, state, event):
         return evolve(state, event)
@@ -79,6 +89,14 @@ class BeyondTheRift(Game):
         if state["phase"] == "hero":
             return [s for s, h in enumerate(state["heroes"]) if h["status"] == "active"]
         return []
+
+    def turn(self, state: dict) -> Turn:
+        """A turn begins each time the game waits on heroes again after a moment it waited on nobody
+        (evolve._count_turn): a new round's hero phase, a defense or reaction prompt the enemy phase
+        stops at, the rewards of a win.  A hero phase's DONE/UNDONE, a prompt opened and answered in the
+        hero phase, an attack window: no new turn.  The setup's hero phase is turn 1."""
+        seats = () if state["result"] is not None else tuple(state["turn_seats"])
+        return Turn(state["turns"], state["phase"], seats)
 
     def legal_moves(self, state: dict, seat: int) -> list[dict]:
         if state["result"] is not None or not isinstance(seat, int) or not 0 <= seat < state["n"]:
@@ -134,6 +152,10 @@ class BeyondTheRift(Game):
                     if mv["type"] == "react" and state["cards"][mv["card"]] in plan:
                         return mv
                 return {"type": "pass"}
+            if k == "recover":  # H25: what the standing order `always` does
+                return {"type": "recover", "card": fatigue_in_hand(state, seat)[-1]}
+            if k == "reward":  # H26: what the standing order `auto` does
+                return rewards.automatic(state, seat)
             want = {"choose": "cancel", "amount": "cancel", "cycle": "cancel", "pick": "finish", "bottom": "keep"}
             if k in want:
                 return {"type": want[k]}
@@ -142,44 +164,64 @@ class BeyondTheRift(Game):
             return {"type": "resolve"} if seat == state["attack"]["by"] else {"type": "no_aid"}
         return {"type": "done"}
 
+    # ---- moves as text --------------------------------------------------------------------------
+
+    def move_text(self, state: dict, seat: int, move: dict) -> str:
+        return notation.move_text(state, move)
+
+    def parse_move(self, state: dict, seat: int, text: str) -> dict:
+        return notation.parse_move(state, text)
+
     # ---- what people see ------------------------------------------------------------------------
 
     def view(self, state: dict, seat: int | None) -> dict:
-        return text.view(state, seat, self.to_act(state))
+        return views.view(state, seat, self.to_act(state))
 
     def result(self, state: dict) -> dict | None:
         res = state["result"]
         if res is None:
             return None
         win = res["outcome"] == "win"
-        seats = list(range(state["n"]))
-        return {"scores": {str(s): (1 if win else 0) for s in seats}, "winners": seats if win else [],
-                "outcome": res["outcome"], "reason": res["reason"], "scenario": state["scenario"],
-                "rounds": res["round"], "rewards": res.get("rewards", {}) if win else {}}
+        extra = {"seat": res["seat"]} if "seat" in res else {}  # hero_died: whose death
+        return kit_result([1 if win else 0] * state["n"], range(state["n"]) if win else [],
+                          outcome=res["outcome"], reason=res["reason"], **extra, scenario=state["scenario"],
+                          rounds=res["round"], rewards=res.get("rewards", {}) if win else {})
+
+    def seats_affected(self, event: dict) -> list[int]:
+        """The hero who acts or is acted on (`seat`, `hero`: an enemy's attack or ability, `on`: given a
+        reward), the owner of a card put into play, the hero whose area an enemy or card enters."""
+        out = {event[k] for k in ("seat", "owner", "hero", "on")
+               if isinstance(event.get(k), int) and not isinstance(event.get(k), bool)}
+        t = event["type"]
+        if t in ("enemy_move", "persist") and event["area"] >= 0:
+            out.add(event["area"])
+        if t == "spawn" and event["enemy"]["area"] >= 0:
+            out.add(event["enemy"]["area"])
+        return sorted(out)
 
     def render_text(self, view: dict) -> str:
-        return text.render(view)
+        return words.render(view)
 
     def deadline_share(self, state: dict, seat: int) -> float:
         """H7: defense and reaction prompts and attack windows get 12 of the hero phase's 48 hours."""
-        waiting = text.waiting_on(state)
-        return text.DEADLINES[waiting["kind"]] / text.DEADLINES["hero_phase"] if waiting else 1.0
+        waiting = views.waiting_on(state)
+        return views.DEADLINES[waiting["kind"]] / views.DEADLINES["hero_phase"] if waiting else 1.0
 
     def move_section(self, move: dict) -> str | None:
         if move.get("type") == "mode":
-            return SECTIONS["mode"]
+            return words.SECTIONS["mode"]
         if move.get("type") == "setting":
-            return SECTIONS.get(move.get("key"), "Standing orders")
+            return words.SECTIONS.get(move.get("key"), "Standing orders")
         return None
 
     def describe_move(self, move: dict, state: dict | None = None) -> str:
-        return text.describe_move(move, state)
+        return words.describe_move(move, state)
 
-    def describe_event(self, event: dict, seat: int | None = None) -> str | None:
-        return text.describe_event(self.redact_event(event, seat), seat)
+    def describe_event(self, event: dict, seat: int | None, state: dict | None) -> str | None:
+        return words.describe_event(self.redact_event(event, seat), seat, state)
 
     def redact_event(self, event: dict, seat: int | None) -> dict:
-        return text.redact_event(event, seat)
+        return views.redact_event(event, seat)
 
     def redact_options(self, options: dict, seat: int | None) -> dict:
         carry = options.get("carry")

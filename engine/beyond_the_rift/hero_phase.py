@@ -8,9 +8,11 @@ seats concerned have moves.  A hero's choices are listed by `hero_moves`; `perfo
 from __future__ import annotations
 
 from . import model as m
+from . import rewards
 from .effects import candidates, run_ops, slots_for_ops
 from .orders import apply_setting, setting_moves
-from .primitives import Ctx, clear_mods, draw_cards, draw_response, pay, remove_terrain, set_ap
+from .primitives import (Ctx, clear_mods, draw_cards, draw_response, fatigue_in_hand, pay, remove_terrain,
+                         set_ap)
 from .reactions import PROMPTED, answer_window
 
 
@@ -253,6 +255,10 @@ def prompt_moves(state: dict, seat: int) -> list[dict]:
         return [{"type": "option", "value": v} for v in p["options"]]
     if k == "react":
         return [{"type": "react", "card": c} for c in p["cards"][seat]] + [{"type": "pass"}]
+    if k == "recover":  # H25
+        return [{"type": "recover", "card": c} for c in fatigue_in_hand(state, seat)] + [{"type": "keep"}]
+    if k == "reward":  # H26
+        return rewards.choices(state, seat)
     return []
 
 
@@ -417,7 +423,7 @@ def commit(ctx: Ctx, a: dict) -> None:
         act = m.board(s, seat)["action"]
         pay(ctx, seat, act["cost"], "board")
         ctx.emit({"type": "hero_set", "seat": seat, "key": "used_board", "value": s["heroes"][seat]["used_board"] + 1})
-        ctx.emit({"type": "board_action", "seat": seat, "name": act["name"], "targets": a["chosen"]})
+        ctx.emit({"type": "board_action", "seat": seat, "targets": a["chosen"]})
         ctx.push([{"k": "ops", "ops": act["effects"], "env": {"seat": seat, "chosen": a["chosen"]}, "prefix": "b.",
                    "start": 0}])
 
@@ -516,6 +522,10 @@ def answer_prompt(ctx: Ctx, seat: int, move: dict) -> None:
     elif k == "option":
         ctx.prompt = None
         run_ops(ctx, p["ops"][move["value"]], p["env"], f"{p['prefix']}{move['value']}.")
+    elif k == "recover":
+        answer_recover(ctx, seat, move)
+    elif k == "reward":
+        rewards.answer(ctx, seat, move)
     elif k == "react" and p["window"] == "own_attack_response":
         answer_keen_eye(ctx, seat, move)
     elif k == "react" and p["window"] in PROMPTED:
@@ -528,6 +538,20 @@ def answer_prompt(ctx: Ctx, seat: int, move: dict) -> None:
         from .enemy_phase import answer_defense
 
         answer_defense(ctx, seat, move)
+
+
+def answer_recover(ctx: Ctx, seat: int, move: dict) -> None:
+    """H25: a hero asked puts one Fatigue from hand on the Fatigue discard, or keeps them all.  The others
+    asked answer in any order; the prompt closes with the last answer."""
+    p = ctx.prompt
+    if move["type"] == "recover":
+        ctx.emit({"type": "heal", "seat": seat, "card": move["card"], "pile": "fatigue"})
+        p["left"][seat] -= 1
+    if move["type"] == "keep" or p["left"][seat] <= 0 or not fatigue_in_hand(ctx.s, seat):
+        p["seats"].remove(seat)
+        p["left"][seat] = 0
+    if not p["seats"]:
+        ctx.prompt = None
 
 
 def open_door(ctx: Ctx, seat: int, door: str, spend: int) -> None:
@@ -621,9 +645,7 @@ def task_atk_def(ctx: Ctx, task: dict) -> None:
     base = m.enemy_stat(s, e, "defense") if e else m.door_values(s, tgt)[1]
     defense = base + r["value"]
     hit = total > defense  # ties go to the defender
-    name = m.enemy_name(s, e) if e else f"{m.terrain_name(s, tgt)} {tgt}"
-    ctx.emit({"type": "attack_result", "seat": att["by"], "target": tgt, "target_name": name, "attack": total,
-              "defense": defense,
+    ctx.emit({"type": "attack_result", "seat": att["by"], "target": tgt, "attack": total, "defense": defense,
               "hit": hit, "cards": [c["card"] for c in att["cards"]] + att["wounds"], "q": att["q"]})
     ctx.emit({"type": "attack_state", "attack": dict(att, hit=hit)})
     if hit:
