@@ -11,6 +11,7 @@ Importing this package registers the game as "beyond-the-rift" (rules version 3)
   enemy_phase.py              activation, enemy keywords, defense points and plans
   reactions.py                Reaction windows served by REACT lines or a prompt
   phases.py                   quest, draw and end phases, and the task loop
+  answers.py                  a move routed to the rules it answers (orders, prompt, attack, action)
   orders.py                   standing orders: the plan and party settings, one `setting` move each
   setup.py, rewards.py        scenario setup with the campaign carry-over; rewards on a win (H26)
   views.py                    views and redacted events (data only)

@@ -11,7 +11,8 @@ from . import model as m
 from .content import CONTENT
 from .hero_phase import default_discards, modes
 from .orders import condition_holds, margin_for
-from .primitives import Ctx, attach_damage, clear_mods, draw_response, hero_takes, new_enemy, pay, set_ap, supply
+from .primitives import (Ctx, attach_damage, clear_mods, command_tasks, draw_response, hero_takes, new_enemy, pay,
+                         set_ap, supply)
 from .reactions import open_window
 
 
@@ -73,10 +74,6 @@ def task_part(ctx: Ctx, task: dict) -> None:
     e = m.enemy(ctx.s, task["e"])
     if e is not None and able(ctx.s, e, task["part"], task["rank"]):  # A23: parts that can, in order
         perform(ctx, e, task["part"], task["rank"])
-
-
-def command_tasks(ctx: Ctx, enemies: list[dict], part: dict) -> list[dict]:
-    return [{"k": "cmd", "e": x["id"], "part": part} for x in sorted(enemies, key=lambda x: x["seq"])]
 
 
 def task_cmd(ctx: Ctx, task: dict) -> None:

@@ -117,32 +117,30 @@ def _upgrade(s: dict) -> dict:
     return s
 
 
-# The events that can change whom the game waits on (game.to_act): the prompt, an attack, the phase, a
-# hero's status, the end.  Only after these is the turn count looked at.
-_TURN_EVENTS = frozenset(("setup", "phase", "hero_set", "flow", "attack_state", "result", "won"))
-
-
 def _count_turn(s: dict) -> None:
     """A moment with nobody waited on (while the scenario goes on) ends the turn; the next moment someone
     is waited on begins a new one, for the seats waited on then.  The same rule the service applied
     before engines said turns themselves (a move was "idle" if such a moment fell inside it)."""
     if s["result"] is not None:
         return
-    p = s["prompt"]
-    if p is not None:
-        seats = p["seats"]
-    elif s["attack"] is not None:
-        seats = [s["attack"]["by"]]  # aiders join an attack window, they begin no turn
-    elif s["phase"] == "hero":
-        seats = [i for i, h in enumerate(s["heroes"]) if h["status"] == "active"]
-    else:
-        seats = []
-    if not seats:
+    if s["prompt"] is None and s["attack"] is None and (s["phase"] != "hero" or not _anyone_active(s)):
         s["idle"] = True
     elif s["idle"]:
-        s["turns"] += 1
-        s["turn_seats"] = list(seats)
         s["idle"] = False
+        s["turns"] += 1
+        if s["prompt"] is not None:
+            s["turn_seats"] = list(s["prompt"]["seats"])
+        elif s["attack"] is not None:
+            s["turn_seats"] = [s["attack"]["by"]]  # aiders join an attack window, they begin no turn
+        else:
+            s["turn_seats"] = [i for i, h in enumerate(s["heroes"]) if h["status"] == "active"]
+
+
+def _anyone_active(s: dict) -> bool:
+    for h in s["heroes"]:
+        if h["status"] == "active":
+            return True
+    return False
 
 
 def evolve(s: dict | None, ev: dict) -> dict:
@@ -150,21 +148,28 @@ def evolve(s: dict | None, ev: dict) -> dict:
     if t == "setup":
         return _upgrade(jcopy(ev["state"]))
     h = s["heroes"][ev["seat"]] if "seat" in ev and isinstance(ev.get("seat"), int) else None
+    # _count_turn follows the events that can change whom the game waits on (game.to_act): the phase,
+    # a hero's status, the prompt, an attack, the win (the end itself stops the count)
     if t == "phase":
         s["phase"] = ev["phase"]
         s["round"] = ev["round"]
+        _count_turn(s)
     elif t == "ap":
         h["ap"] = ev["ap"]
     elif t == "hero_set":
         h[ev["key"]] = jcopy(ev["value"])
+        if ev["key"] == "status":
+            _count_turn(s)
     elif t == "set":
         s[ev["key"]] = jcopy(ev["value"])
     elif t == "flow":
         s["tasks"] = jcopy(ev["tasks"])
         s["prompt"] = jcopy(ev["prompt"])
         s["action"] = jcopy(ev["action"])
+        _count_turn(s)
     elif t == "attack_state":
         s["attack"] = jcopy(ev["attack"])
+        _count_turn(s)
     elif t == "defense_state":
         s["defense"] = jcopy(ev["defense"])
     elif t == "draw":
@@ -298,6 +303,7 @@ def evolve(s: dict | None, ev: dict) -> dict:
         s["reward"] = None
     elif t == "won":
         _won(s, ev)
+        _count_turn(s)
     elif t == "reward_draw":
         r = s["reward"]
         for item in ev["items"]:
@@ -309,8 +315,6 @@ def evolve(s: dict | None, ev: dict) -> dict:
     elif t == "reward":
         _reward(s, ev)
     # Narrative events (attack_result, enemy_step, enemy_attack, special, peek, note, ...) change nothing.
-    if t in _TURN_EVENTS:
-        _count_turn(s)
     return s
 
 

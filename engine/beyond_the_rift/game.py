@@ -43,7 +43,7 @@ from ..kit import result as kit_result
 from . import enemy_phase as ep
 from . import hero_phase as hp
 from . import model as m
-from . import notation, rewards, views, words
+from . import answers, notation, rewards, views, words
 from .evolve import copy_state, evolve
 from .phases import run
 from .primitives import Ctx, Stop, fatigue_in_hand
@@ -126,7 +126,7 @@ class BeyondTheRift(Game):
         ctx = Ctx(copy_state(state), rng)
         before = _touch_marks(ctx.s)
         try:
-            hp.perform(ctx, seat, move)
+            answers.perform(ctx, seat, move)
             if state["prompt"] is not None and ctx.prompt is None:
                 ctx.sync()  # the prompt is answered: from here on nobody may be waited on
             run(ctx)

@@ -10,10 +10,9 @@ from __future__ import annotations
 from . import model as m
 from . import rewards
 from .effects import candidates, run_ops, slots_for_ops
-from .orders import apply_setting, setting_moves
-from .primitives import (Ctx, clear_mods, draw_cards, draw_response, fatigue_in_hand, pay, remove_terrain,
-                         set_ap)
-from .reactions import PROMPTED, answer_window
+from .orders import setting_moves
+from .primitives import (Ctx, attach_damage, clear_mods, draw_cards, draw_response, fatigue_in_hand, pay,
+                         remove_terrain, set_ap)
 
 
 # ---- what a card can do -----------------------------------------------------------------------------
@@ -286,19 +285,12 @@ def apply_default_discard(ctx: Ctx, seat: int) -> None:
         ctx.emit({"type": "hero_set", "seat": seat, "key": "discard_down", "value": 0})
 
 
-def perform(ctx: Ctx, seat: int, move: dict) -> None:
+def hero_action(ctx: Ctx, seat: int, move: dict) -> None:
+    """A move of the open hero phase (no prompt, no attack window: answers.perform dispatches)."""
     s = ctx.s
     t = move["type"]
     h = s["heroes"][seat]
     b = m.board(s, seat)
-    if t == "mode":  # standing orders change at any time (3.1), and answer nothing that is asked
-        return ctx.emit({"type": "hero_set", "seat": seat, "key": "mode", "value": move["mode"]})
-    if t == "setting":
-        return apply_setting(ctx, seat, move["key"], move["value"])
-    if s["prompt"] is not None:
-        return answer_prompt(ctx, seat, move)
-    if s["attack"] is not None:
-        return attack_window(ctx, seat, move)
     if t == "discard":
         ctx.emit({"type": "discard", "seat": seat, "from": "hand", "cards": [move["card"]], "why": "hand_size"})
         ctx.emit({"type": "hero_set", "seat": seat, "key": "discard_down", "value": h["discard_down"] - 1})
@@ -476,6 +468,7 @@ def finish_card(ctx: Ctx, task: dict) -> None:
 
 
 def answer_prompt(ctx: Ctx, seat: int, move: dict) -> None:
+    """The answer to a question of the hero phase or of a card's effect (answers.py routes the others)."""
     s = ctx.s
     p = ctx.prompt
     t = move["type"]
@@ -528,16 +521,6 @@ def answer_prompt(ctx: Ctx, seat: int, move: dict) -> None:
         rewards.answer(ctx, seat, move)
     elif k == "react" and p["window"] == "own_attack_response":
         answer_keen_eye(ctx, seat, move)
-    elif k == "react" and p["window"] in PROMPTED:
-        answer_window(ctx, seat, move)
-    elif k == "react":
-        from .enemy_phase import answer_react
-
-        answer_react(ctx, seat, move)
-    elif k in ("defense",):
-        from .enemy_phase import answer_defense
-
-        answer_defense(ctx, seat, move)
 
 
 def answer_recover(ctx: Ctx, seat: int, move: dict) -> None:
@@ -651,8 +634,6 @@ def task_atk_def(ctx: Ctx, task: dict) -> None:
     if hit:
         if e is not None:
             dmg = m.board(s, att["by"])["damage"]
-            from .primitives import attach_damage
-
             if dmg.get("wound"):
                 attach_damage(ctx, tgt, "wound", dmg["wound"])
             if dmg.get("fatigue"):

@@ -270,9 +270,12 @@ def scenario_op(ctx: Ctx, op: dict) -> None:
     elif o == "recover_fatigue":
         may_recover_fatigue(ctx, op["n"])
     elif o == "all_named":
-        from .enemy_phase import command_tasks
-
         ctx.push(command_tasks(ctx, [e for e in s["enemies"] if e["type"] == op["type"]], op["parsed"][0]["do"]["and"][0]))
+
+
+def command_tasks(ctx: Ctx, enemies: list[dict], part: dict) -> list[dict]:
+    """Commanded enemies act oldest first, each as itself (enemy_phase.task_cmd)."""
+    return [{"k": "cmd", "e": x["id"], "part": part} for x in sorted(enemies, key=lambda x: x["seq"])]
 
 
 def may_recover_fatigue(ctx: Ctx, n: int) -> None:
