@@ -23,14 +23,22 @@ context:
   holding a range-2 Defense card are asked to aid) and at Reactions to special abilities of heroes in
   ask mode (others react by their plan's REACT list): defend / spend / defend_wound / wound / to_ally /
   plan / confirm, aid_defense / no_aid, react / pass.  Quest-phase reactions never ask (section 3.4).
+* H25: when the Door of "A Debt Paid in Ash" opens, each hero holding a Fatigue whose standing order
+  `recover_fatigue` is `ask` (the default) is asked: `recover` <Fatigue card> or `keep`.
+* H26: on a campaign win that draws items, a hero whose standing order `rewards` is `ask` places each
+  item they drew (phase "rewards"): `reward` <item> equip <seat> / stash / return.  With `auto` (the
+  default) nobody is asked and the automatic rule of rewards.py places them.
 
 Timeout defaults (`default_move`, section 3.9): hero phase -> done (after the default discard-down);
 an open attack -> the attacker resolves, the others do not aid; a target choice, a door amount or a cycle
 -> cancel; a reveal pick -> finish (keep nothing more); a peek -> keep; a choose-op -> its first option;
 a defense prompt -> `plan` (the defender's standing defense plan applied on top of what they committed);
 defense aid -> the aider's standing AID line if one applies (then no_aid), else no_aid; a reaction
-prompt -> the plan's REACT line if it names one of the cards, else pass.  `view()["waiting_on"]` names the
-kind of decision with H7's default deadline (48 h hero phase, 12 h attack window / defense / reaction).
+prompt -> the plan's REACT line if it names one of the cards, else pass; the Door's Fatigue (H25) ->
+recover the last Fatigue in hand (what `always` does); a reward (H26) -> the automatic rule's choice.
+Policy "skip" plays `pass` where a reaction prompt offers it, else the same.  `view()["waiting_on"]` names
+the kind of decision with H7's default deadline (48 h hero phase and rewards; 12 h attack window,
+defense, reaction and the Door's Fatigue, which hold up the whole party).
 """
 
 from __future__ import annotations
