@@ -1,37 +1,64 @@
 # Two commands for a newcomer:  `make run`  (the whole service on embedded defaults)
 #                               `make test` (install everything the tests need, then run them)
+# Installs come from the lock files in requirements/ (pip-tools; `make lock` refreshes them).
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+RUN_STAMP := $(VENV)/.installed-run
+DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: run test install bench clean
+.PHONY: run test test-fast lint install bench lock clean
 
-$(STAMP): pyproject.toml
+$(VENV)/bin/python:
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]'
-	touch $(STAMP)
 
-install: $(STAMP)
+$(RUN_STAMP): requirements/run.txt pyproject.toml | $(VENV)/bin/python
+	$(BIN)/pip install --quiet -r requirements/run.txt
+	$(BIN)/pip install --quiet --no-deps -e .
+	touch $@
+
+$(DEV_STAMP): requirements/dev.txt pyproject.toml | $(VENV)/bin/python
+	$(BIN)/pip install --quiet -r requirements/dev.txt
+	$(BIN)/pip install --quiet --no-deps -e .
+	touch $@ $(RUN_STAMP)
+
+install: $(DEV_STAMP)
 
 # Web + worker (with embedded beat) + local mail sink, SQLite and the embedded SQLite broker.
 # honcho hands each Procfile process its own PORT (web the base, the worker +100...), so the
 # emailed links' BASE_URL is fixed here from the base port, once, for every process.
-run: $(STAMP)
+run: $(RUN_STAMP)
 	$(BIN)/flask --app service db-upgrade
 	BASE_URL="$${BASE_URL:-http://127.0.0.1:$${PORT:-5000}}" PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/honcho start
 
+# The layer contracts (import-linter), ruff and mypy, configured in pyproject.toml.
+lint: $(DEV_STAMP)
+	$(BIN)/lint-imports
+	$(BIN)/ruff check .
+	$(BIN)/mypy
+
 # Debian's Chromium is what the browser tests drive (Playwright never downloads a browser here).
 # Two xdist workers: the suite (engines + service end-to-end games) stays well under 15 minutes
-# on 2 cores.  PYTEST_WORKERS=0 runs it in one process.
+# on 2 cores.  PYTEST_WORKERS=0 runs it in one process.  The lint runs first: a broken layer
+# contract fails the build like a failing test.
 PYTEST_WORKERS ?= 2
-test: $(STAMP)
+test: $(DEV_STAMP) lint
 	@command -v chromium >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq chromium >/dev/null)
 	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) $(PYTEST_ARGS)
 
-bench: $(STAMP)
+# The quick loop while working: no slow playouts or end-to-end games, no browser.
+test-fast: $(DEV_STAMP)
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) -m "not slow and not browser" $(PYTEST_ARGS)
+
+bench: $(DEV_STAMP)
 	for b in bench/*.py; do $(BIN)/python $$b; done
 
+# Refresh the lock files after changing the dependencies in pyproject.toml.
+lock: | $(VENV)/bin/python
+	$(BIN)/pip install --quiet pip-tools
+	$(BIN)/pip-compile -q --strip-extras --no-emit-index-url --no-emit-find-links --extra local -o requirements/run.txt pyproject.toml
+	$(BIN)/pip-compile -q --strip-extras --no-emit-index-url --no-emit-find-links --extra dev -o requirements/dev.txt pyproject.toml
+
 clean:
-	rm -rf $(VENV) instance .pytest_cache
+	rm -rf $(VENV) instance .pytest_cache .mypy_cache .ruff_cache

@@ -11,6 +11,7 @@ parses); without it, the runs listed for the game in DEFAULT_OPTIONS are made.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import json
 import random
@@ -20,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import engine  # noqa: E402
+import engine
 
 # Runs made when no --option is given, per game (a game not listed runs once with no options).
 DEFAULT_OPTIONS: dict[str, list[dict]] = {
@@ -30,10 +31,8 @@ DEFAULT_OPTIONS: dict[str, list[dict]] = {
 
 def load(name: str) -> engine.Game:
     # Import only the game asked for, so a game still under construction cannot break the bench.
-    try:
+    with contextlib.suppress(ModuleNotFoundError):
         importlib.import_module(f"engine.{name.replace('-', '_')}")
-    except ModuleNotFoundError:
-        pass
     return engine.get(name)
 
 

@@ -31,10 +31,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import engine  # noqa: E402
-from service import create_app, handle, new_game, store  # noqa: E402
-from service.db import get_engine, read_session  # noqa: E402
-from service.migrate import upgrade  # noqa: E402
+import engine
+from service import create_app, store
+from service.migrate import upgrade
+from service.play import handle, new_game
+from service.store import get_engine, read_session
 
 PLAYERS = [("Ann", "ann@example.org"), ("Bob", "bob@example.org"), ("Cy", "cy@example.org"),
            ("Di", "di@example.org")]
@@ -94,9 +95,7 @@ def measure(app, game_id: int, samples: int, rng: random.Random) -> None:
 
 
 def _players(session, game_id: int) -> int:
-    from service import notify
-
-    return len(notify.players_of(session, game_id))
+    return len(store.players_of(session, game_id))
 
 
 def main() -> None:

@@ -29,10 +29,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import engine  # noqa: E402
-from engine.riftwalker import flow  # noqa: E402
-from engine.riftwalker.cards import CARDS  # noqa: E402
-from engine.riftwalker.state import LINES, value  # noqa: E402
+import engine
+from engine.riftwalker import flow
+from engine.riftwalker.cards import CARDS
+from engine.riftwalker.state import LINES, value
 
 GAME = engine.get("riftwalker")
 EC = CARDS.element_cards

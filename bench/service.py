@@ -31,13 +31,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import sqlalchemy as sa  # noqa: E402
+import sqlalchemy as sa
 
-import engine  # noqa: E402
-from service import create_app, links, new_game, store  # noqa: E402
-from service.db import get_engine, read_session  # noqa: E402
-from service.migrate import upgrade  # noqa: E402
-from service.models import Outbox, Player  # noqa: E402
+import engine
+from service import create_app, links, store
+from service.migrate import upgrade
+from service.play import new_game
+from service.store import get_engine, read_session
+from service.store.models import Outbox, Player
 
 POSTGRES_ADMIN = os.environ.get("RIFTPOST_TEST_POSTGRES", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 REDIS = os.environ.get("RIFTPOST_TEST_REDIS", "redis://127.0.0.1:6379") + "/14"
@@ -71,7 +72,7 @@ def current(game_id: int):
 
 def grow(game_id: int, events: int, rng: random.Random) -> bool:
     """Play the game on (without the web) until it has `events` events; False if it ended first."""
-    from service import handle
+    from service.play import handle
 
     rules = engine.get("riftforce")
     while True:
@@ -176,7 +177,7 @@ def bench_mail(label: str, broker: str, emails: int) -> None:
             with read_session(get_engine()) as session:
                 ids = list(session.exec(sa.select(Outbox.id)).scalars())
             time.sleep(3)  # let the worker finish starting
-            from service import outbox
+            from service.mail import outbox
 
             started = time.perf_counter()
             outbox.enqueue(ids)

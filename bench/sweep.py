@@ -21,20 +21,21 @@ import sys
 import tempfile
 import time
 import uuid
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import sqlalchemy as sa  # noqa: E402
+import sqlalchemy as sa
 
-import engine  # noqa: E402
-from service import create_app, deadlines  # noqa: E402
-from service.migrate import upgrade  # noqa: E402
+import engine
+from service import create_app
+from service.migrate import upgrade
+from service.play import timeouts
 
 POSTGRES_ADMIN = os.environ.get("RIFTPOST_TEST_POSTGRES", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
-NOW = datetime(2026, 3, 2, 12, 0, tzinfo=timezone.utc)
+NOW = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 CLAIM_SQL = (
     "SELECT deadlines.id FROM deadlines WHERE deadlines.next_at <= %(now)s "
     "ORDER BY deadlines.next_at LIMIT 200 FOR UPDATE SKIP LOCKED"
@@ -42,10 +43,9 @@ CLAIM_SQL = (
 
 
 def copy(connection, table: str, columns: list[str], rows) -> None:
-    with connection.cursor() as cursor:
-        with cursor.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as writer:
-            for row in rows:
-                writer.write_row(row)
+    with connection.cursor() as cursor, cursor.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as writer:
+        for row in rows:
+            writer.write_row(row)
 
 
 def load(url: str, games: int, due_every: int) -> int:
@@ -133,7 +133,7 @@ def main() -> None:
         })
         with app.app_context():
             started = time.perf_counter()
-            counts = deadlines.sweep(NOW)
+            counts = timeouts.sweep(NOW)
             elapsed = time.perf_counter() - started
             print(f"sweep with {due:,} of {args.games:,} games due: {elapsed:.2f} s "
                   f"({elapsed / max(1, due) * 1000:.1f} ms per due game) -> "
@@ -141,7 +141,7 @@ def main() -> None:
             if counts["timeouts"] != due:
                 raise SystemExit(f"expected {due} timeouts, got {counts['timeouts']}")
             started = time.perf_counter()
-            counts = deadlines.sweep(NOW)
+            counts = timeouts.sweep(NOW)
             print(f"a second sweep at the same time (nothing due): {(time.perf_counter() - started) * 1000:.1f} ms")
         app.extensions["riftpost.db"].dispose()
     finally:

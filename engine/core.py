@@ -215,9 +215,10 @@ class Game:
         for a game without scores to chart."""
         return None
 
-    def seats_affected(self, event: Event) -> list[int]:
+    def seats_affected(self, event: Event, state: State | None) -> list[int]:
         """The seats an event changes something of (their cards, their pieces, their score), for
-        "this affected you" marks.  The acting seat may be among them."""
+        "this affected you" marks; `state` is the state it was applied to, as for `describe_event`.
+        The acting seat may be among them."""
         return []
 
     def render_text(self, view: View) -> str:

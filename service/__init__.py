@@ -4,54 +4,22 @@
     flask --app service new-game riftforce ann@example.org bob@example.org
     gunicorn 'service:create_app()'
 
-`handle` is the one move path (see service/moves.py).
+The layers, each importing only those below it (pyproject.toml's import-linter contract checks it):
+web and cli -> play -> clocks -> mail -> views -> games -> store -> engine; service/app.py puts them
+together.  `service.play.handle` is the one move path.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from flask import Flask
-from flask_wtf.csrf import CSRFProtect
-
-from service import config as config_module
-from service.db import make_engine
-from service.moves import handle, new_game
-from service.store import GameNotFound, StaleState
-
-__all__ = ["create_app", "handle", "new_game", "GameNotFound", "StaleState", "csrf"]
-
-# The product owner fixed the top-level templates/ folder; it sits beside this package in a
-# checkout and in an editable install.
-TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
-
-csrf = CSRFProtect()
+if TYPE_CHECKING:
+    from flask import Flask
 
 
-def create_app(overrides: dict | None = None) -> Flask:
-    """The app, configured from the environment (service/config.py), then from `overrides`."""
-    settings = config_module.from_env(
-        Path(overrides["INSTANCE_PATH"]) if overrides and "INSTANCE_PATH" in overrides else None
-    )
-    settings.update(overrides or {})
-    app = Flask(
-        __name__,
-        template_folder=str(TEMPLATES),
-        instance_path=settings["INSTANCE_PATH"],
-        instance_relative_config=True,
-    )
-    app.config.update(settings)
-    app.config.setdefault("WTF_CSRF_TIME_LIMIT", None)  # a page may stay open for days
-    app.config.setdefault("MAX_CONTENT_LENGTH", 256 * 1024)
-    app.extensions["riftpost.db"] = make_engine(app.config["DATABASE_URL"])
+def create_app(overrides: dict[str, Any] | None = None) -> Flask:
+    """The app (service/app.py).  Imported here, not at the top: `import service.store` (a worker, a
+    test, a migration) must not load the web layer with it."""
+    from service.app import create_app as make
 
-    csrf.init_app(app)
-
-    from service.web import register
-
-    register(app)
-
-    from service.cli import register_commands
-
-    register_commands(app)
-    return app
+    return make(overrides)

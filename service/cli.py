@@ -2,23 +2,45 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import click
 from flask import Flask, current_app
 
 import engine
-from service.gameform import EMAIL, beyond_shorthands, parse_options, riftforce_shorthands
+from service.clocks.settings import parse_settings
+from service.errors import Invalid
+from service.games import adapter, every
+from service.migrate import upgrade
+from service.play import new_game
+from service.play.startform import parse_options, parse_players
+from service.play.timeouts import sweep
+from service.store.models import utcnow
+
+NEW_GAME_HELP = """Create a GAME for the players at EMAILS (in seat order), queue their invitations and
+print the game's id.  An address may be given as NAME=EMAIL.
+
+Options are KEY=VALUE; JSON numbers, objects and arrays are understood, and a dotted key
+fills an object."""
 
 
-def register_commands(app: Flask) -> None:
+class NewGameCommand(click.Command):
+    """Its help names each game's options (from the games' adapters), read only when asked for, so
+    starting the app does not load every engine."""
+
+    def format_help_text(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        self.help = "\n\n".join([NEW_GAME_HELP, *(a.cli_help for a in every() if a.cli_help)])
+        super().format_help_text(ctx, formatter)
+
+
+def register(app: Flask) -> None:
     @app.cli.command("db-upgrade")
-    def db_upgrade():
+    def db_upgrade() -> None:
         """Create or upgrade the database schema (Alembic migrations shipped in service/)."""
-        from service.migrate import upgrade
-
         upgrade(current_app.config["DATABASE_URL"])
         click.echo("database is at the latest schema")
 
-    @app.cli.command("new-game")
+    @app.cli.command("new-game", cls=NewGameCommand, help=NEW_GAME_HELP)
     @click.argument("game")
     @click.argument("emails", nargs=-1, required=True)
     @click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="a game option")
@@ -30,66 +52,43 @@ def register_commands(app: Flask) -> None:
                   help="what happens when a deadline passes")
     @click.option("--reminders", default="24,2", show_default=True, metavar="H,H",
                   help="reminder emails, in hours before the deadline")
-    def new_game_command(game, emails, options, seed, deadline, policy, reminders):
-        """Create a GAME for the players at EMAILS (in seat order), queue their invitations and
-        print the game's id.  An address may be given as NAME=EMAIL.
-
-        Options are KEY=VALUE; JSON numbers, objects and arrays are understood, and a dotted key
-        fills an object.  Riftforce: --option mode=team (3-4 addresses; seats 1 and 3 are one
-        team, 2 and 4 the other), --option mode=solo (1 address) with --option stars.5=2
-        --option stars.6=1 --option stars.7=1 --option and.number=6 --option and.end=A
-        --option trainer_guilds=fire,water,ice,plant (or random).  Beyond the Rift: --option
-        scenario=tutorial (or old-friends-1; later parts start from the won game's page) and
-        --option heroes=brannoc,osric (one per address, in seat order)."""
-        from service import deadlines
-        from service.moves import new_game
-
+    def new_game_command(game: str, emails: tuple[str, ...], options: tuple[str, ...], seed: int | None,
+                         deadline: str | None, policy: str, reminders: str) -> None:
         try:
-            hours, policy, ladder = deadlines.parse_settings(deadline, policy, reminders)
-        except deadlines.DeadlineError as exc:
-            raise click.BadParameter(str(exc), param_hint="--deadline/--reminders")
-        players = []
-        for item in emails:
-            name, sep, email = item.rpartition("=")
-            email = email.strip()
-            if not EMAIL.match(email):
-                raise click.BadParameter(f"{item!r} is not an email address", param_hint="EMAIL")
-            players.append((name.strip() if sep else "", email))
+            hours, policy, ladder = parse_settings(deadline, policy, reminders)
+        except Invalid as exc:
+            raise click.BadParameter(exc.message, param_hint="--deadline/--reminders") from None
+        try:
+            players = parse_players(list(emails))
+        except Invalid as exc:
+            raise click.BadParameter(exc.message, param_hint="EMAIL") from None
         parsed, errors = parse_options(list(options))
         if errors:
             raise click.BadParameter(" ".join(errors), param_hint="--option")
-        if game == "riftforce":
-            parsed = riftforce_shorthands(parsed)
-        if game == "beyond-the-rift":
-            parsed = beyond_shorthands(parsed)
         try:
+            parsed = adapter(game).cli_options(parsed)
             game_id = new_game(game, players, parsed, seed, deadline_hours=hours, policy=policy, reminders=ladder)
         except engine.UnknownGame as exc:
-            raise click.BadParameter(f"{exc} (known: {', '.join(engine.names())})", param_hint="GAME")
+            raise click.BadParameter(f"{exc} (known: {', '.join(engine.names())})", param_hint="GAME") from None
         except engine.IllegalMove as exc:
-            raise click.ClickException(exc.reason)
+            raise click.ClickException(exc.reason) from None
         click.echo(game_id)
 
     @app.cli.command("sweep")
     @click.option("--now", "when", default=None, metavar="ISO8601",
                   help="sweep as of this time (default: now); a time without a zone is UTC")
-    def sweep_command(when):
+    def sweep_command(when: str | None) -> None:
         """Run the deadline sweep exactly as celery beat does: reminders, timeouts, vacations that
         ran out, game ends still to record.  Idempotent; safe beside a running beat."""
-        from datetime import datetime, timezone
-
-        from service import deadlines
-        from service.models import utcnow
-
         if when is None:
             moment = utcnow()
         else:
             try:
                 moment = datetime.fromisoformat(when)
             except ValueError:
-                raise click.BadParameter(f"{when!r} is not an ISO 8601 time", param_hint="--now")
+                raise click.BadParameter(f"{when!r} is not an ISO 8601 time", param_hint="--now") from None
             if moment.tzinfo is None:
-                moment = moment.replace(tzinfo=timezone.utc)
-        counts = deadlines.sweep(moment)
+                moment = moment.replace(tzinfo=UTC)
+        counts = sweep(moment)
         click.echo(f"swept as of {moment.isoformat()}: " + (
             ", ".join(f"{key} {value}" for key, value in sorted(counts.items()) if value) or "nothing was due"))

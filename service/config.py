@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -40,10 +41,8 @@ def _secret_key(instance: Path) -> str:
             key = path.read_text().strip()
             if key:
                 return key
-            import time
-
             time.sleep(0.02)
-        raise RuntimeError(f"{path} is empty")
+        raise RuntimeError(f"{path} is empty") from None
     with os.fdopen(fd, "w") as handle:
         key = secrets.token_urlsafe(48)
         handle.write(key)

@@ -16,18 +16,11 @@ from typing import Any
 from flask import current_app
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
+from service.errors import LINK_TITLE, Gone, bad_link
+
 PLAYER = "riftpost.player-page"
 MOVE = "riftpost.move-link"
 UNSUBSCRIBE = "riftpost.unsubscribe"
-
-
-class LinkError(Exception):
-    """A link that cannot be used; `status` is the HTTP answer and `message` says why."""
-
-    def __init__(self, message: str, status: int):
-        super().__init__(message)
-        self.message = message
-        self.status = status
 
 
 @dataclass(frozen=True)
@@ -53,16 +46,14 @@ def _load(purpose: str, token: str, max_age: int) -> Any:
     try:
         return _serializer(purpose).loads(token, max_age=max_age)
     except SignatureExpired:
-        raise LinkError("This link has expired. Open your game page from a newer email.", 410)
+        raise Gone("This link has expired. Open your game page from a newer email.", LINK_TITLE) from None
     except BadSignature:
-        raise LinkError(
-            "This link is not valid: it was changed, truncated, or belongs to something else.", 400
-        )
+        raise bad_link("This link is not valid: it was changed, truncated, or belongs to something else.") from None
 
 
 def _player_id(data: Any) -> int:
     if not isinstance(data, dict) or not isinstance(data.get("p"), int):
-        raise LinkError("This link is not valid.", 400)
+        raise bad_link()
     return data["p"]
 
 
@@ -83,7 +74,7 @@ def read_move_token(token: str) -> MoveLink:
     data = _load(MOVE, token, current_app.config["MOVE_LINK_MAX_AGE"])
     player_id = _player_id(data)
     if not isinstance(data.get("v"), int) or not isinstance(data.get("m"), dict):
-        raise LinkError("This link is not valid.", 400)
+        raise bad_link()
     return MoveLink(player_id, data["v"], data["m"])
 
 

@@ -10,7 +10,6 @@ import argparse
 import logging
 import mailbox
 import os
-import re
 import signal
 import threading
 from email import message_from_bytes, policy
@@ -19,14 +18,9 @@ from pathlib import Path
 from aiosmtpd.controller import Controller
 
 from service.config import MAIL_SINK_PORT, default_instance_path
+from service.maildir import ensure_maildir
 
 log = logging.getLogger(__name__)
-
-
-def ensure_maildir(path: Path) -> None:
-    # mailbox.Maildir(create=True) makes the subfolders only when the folder itself is new.
-    for sub in ("tmp", "new", "cur"):
-        (path / sub).mkdir(parents=True, exist_ok=True)
 
 
 class MaildirHandler:
@@ -37,7 +31,7 @@ class MaildirHandler:
         ensure_maildir(self.path)
         self.lock = threading.Lock()
 
-    async def handle_DATA(self, server, session, envelope):  # noqa: N802 - aiosmtpd's hook name
+    async def handle_DATA(self, server, session, envelope):
         message = message_from_bytes(envelope.original_content or envelope.content, policy=policy.default)
         with self.lock:
             mailbox.Maildir(self.path, create=True).add(message)
@@ -50,29 +44,6 @@ def start(maildir: str | Path, host: str = "127.0.0.1", port: int = MAIL_SINK_PO
     controller = Controller(MaildirHandler(maildir), hostname=host, port=port)
     controller.start()
     return controller
-
-
-def delivery_order(key: str) -> tuple:
-    """Sort key of a Maildir key: "<seconds>.M<microseconds>P<pid>Q<n>.<host>" in time order."""
-    seconds, _, rest = key.partition(".")
-    match = re.match(r"M(\d+)", rest)
-    try:
-        return (int(seconds), int(match.group(1)) if match else 0, key)
-    except ValueError:
-        return (0, 0, key)
-
-
-def read_all(maildir: str | Path) -> list:
-    """Every message in the Maildir, oldest first, as email.message.EmailMessage objects."""
-    ensure_maildir(Path(maildir))
-    box = mailbox.Maildir(Path(maildir), factory=None)
-    found = []
-    for key in box.keys():
-        with box.get_file(key) as handle:
-            message = message_from_bytes(handle.read(), policy=policy.default)
-        found.append((key, message))
-    found.sort(key=lambda item: delivery_order(item[0]))
-    return [message for _key, message in found]
 
 
 def main() -> None:

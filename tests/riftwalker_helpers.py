@@ -11,7 +11,7 @@ import engine
 from engine.riftwalker.cards import CARDS
 from engine.riftwalker.state import line_positions, up_face
 from service import store
-from service.db import read_session
+from service.store import read_session
 
 RULES = engine.get("riftwalker")
 ALL_NAMES = sorted({card.name for card in CARDS.rifts.values()})
@@ -132,7 +132,7 @@ class Secrets:
                 seq = game.seq if seq is None else seq
                 if state is None:
                     state = store.load_state(session, game, seq)[0]
-                rows = store.events(session, self.game_id, after=self.seqs[-1] if self.seqs else 0)
+                rows = store.stored_events(session, self.game_id, after=self.seqs[-1] if self.seqs else 0)
                 self.seqs += [row.seq for row in rows]
                 self.events += [row.payload for row in rows]
         secret = set(state["rdeck"])

@@ -7,7 +7,7 @@ import time
 from email import message_from_bytes, policy
 from pathlib import Path
 
-from service import mailsink
+from service import maildir, mailsink
 from tests.services import free_port
 
 
@@ -25,11 +25,11 @@ class Sink:
     def messages(self) -> list:
         """Every message received so far, oldest first (each file is parsed once)."""
         box = mailbox.Maildir(self.maildir, factory=None)
-        for key in box.keys():
+        for key in box.keys():  # noqa: SIM118 - iterating a Mailbox yields its messages, not its keys
             if key not in self._parsed:
                 with box.get_file(key) as handle:
                     self._parsed[key] = message_from_bytes(handle.read(), policy=policy.default)
-        return [self._parsed[key] for key in sorted(self._parsed, key=mailsink.delivery_order)]
+        return [self._parsed[key] for key in sorted(self._parsed, key=maildir.delivery_order)]
 
     def wait_for(self, count: int, timeout: float = 30.0) -> list:
         deadline = time.monotonic() + timeout

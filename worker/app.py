@@ -40,7 +40,7 @@ def create_celery(flask_app: Flask | None = None) -> Celery:
                 "task": "riftpost.dispatch_outbox",
                 "schedule": config["OUTBOX_DISPATCH_SECONDS"],
             },
-            # Deadlines are rows swept every minute (never multi-day ETA tasks; service/deadlines.py).
+            # Deadlines are rows swept every minute (never multi-day ETA tasks; service/play/timeouts.py).
             "sweep-deadlines": {
                 "task": "riftpost.sweep_deadlines",
                 "schedule": config.get("DEADLINE_SWEEP_SECONDS", 60.0),
@@ -55,7 +55,7 @@ def create_celery(flask_app: Flask | None = None) -> Celery:
     if broker.startswith("sqla+"):
         _tune_sqlalchemy_transport()
     app.set_default()
-    # The web side's kicks from inside tasks (none today) and service.outbox reuse this app.
+    # Kicks from inside tasks (service/mail/queue.py) reuse this app.
     flask_app.extensions["riftpost.celery"] = app
     app.flask_app = flask_app
     return app

@@ -1,14 +1,17 @@
-"""Thin tasks: ids in, the logic lives in service/outbox.py."""
+"""Thin tasks: ids in; the logic lives in service/ (mail/outbox.py, play/timeouts.py, play/ending.py)."""
 
 from __future__ import annotations
 
 import logging
 import smtplib
 
+import sqlalchemy as sa
 from celery import shared_task
 from flask import current_app
 
-from service import outbox
+from service.mail import outbox
+from service.play import ending, timeouts
+from service.store.models import utcnow
 
 log = logging.getLogger(__name__)
 
@@ -40,8 +43,6 @@ def purge_broker() -> int:
     url = current_app.config["CELERY_BROKER_URL"]
     if not url.startswith("sqla+"):
         return 0
-    import sqlalchemy as sa
-
     engine = sa.create_engine(url.removeprefix("sqla+"))
     try:
         with engine.begin() as connection:
@@ -53,19 +54,13 @@ def purge_broker() -> int:
 
 
 @shared_task(name="riftpost.sweep_deadlines")
-def sweep_deadlines() -> dict:
+def sweep_deadlines() -> dict[str, int]:
     """Beat: the deadline sweep (reminders, timeouts, vacations running out, ends still due), as of
     now; `flask --app service sweep` runs the same function."""
-    from service import deadlines
-    from service.models import utcnow
-
-    return dict(deadlines.sweep(utcnow()))
+    return dict(timeouts.sweep(utcnow()))
 
 
-@shared_task(name="riftpost.record_end")
+@shared_task(name=ending.END_TASK)
 def record_end(game_id: int) -> bool:
     """Kicked after a game's final move: record its end once (a second run records nothing)."""
-    from service import ending
-    from service.models import utcnow
-
     return ending.record_end(game_id, utcnow())

@@ -11,27 +11,59 @@ team play for 3-4 players (§9-§10) and solo against the trainer (§11).
 
 The shapes of views, moves and events are in VIEW.md next to this file (a stable contract).
 
-Modules: cards (guild and card data), state (state layout, `evolve`, fast copy), effects (the
-working context of one move: damage, destruction, scoring, drawing), abilities (the 18 guild
-abilities and the on-play effects as resumable steps), moves (legal moves, the action flow, the
-end rule), team (team play: draft, zones, turn order, end), solo (the trainer's setup and plans),
-trainer (the bots' challenge abilities and the & card), view (views, words, redaction), text
-(plain-text board), game (the `Game` class).  Data: plans.json (the plan deck, a placeholder per
-Q7) and challenges.json (the challenge cards).
+Modules: cards (guild and card data), options (the start options: schema and check), state (state
+layout, `evolve`, fast copy), effects (the working context of one move, an engine.kit.Sink:
+damage, destruction, scoring, drawing), abilities (the 18 guild abilities and the on-play effects
+as resumable steps), moves (legal moves, the action flow, the end rule), team (team play: draft,
+zones, turn order, end), solo (the trainer's setup and plans), trainer (the bots' challenge
+abilities and the & card), view (views and the result: data), events (upcast of older rules
+versions, redaction, the seats an event affects), notation (moves as text), words (every sentence
+and label, and the plain-text board: the only module with prose), game (the `Game` class).  Data:
+plans.json (the plan deck, a placeholder per Q7) and challenges.json (the challenge cards).
+
+Events are facts (ids, numbers, seats); `describe_event(event, seat, state)` words them from the
+state they were applied to.  rules_version "2" (events.py): events no longer carry `"mode"` (the
+state knows it; `upcast` strips it from rules_version "1" logs), and Q15, Q16 apply.
+
+Turns (`turn`): one seat decides at a time.  The number grows by one when a seat's turn begins:
+the first draft pick is turn 1, every pick that hands the draft to a picker (team play and solo's
+keep-4 picks too) and every `turn` event begin one (each action of the duel and of team play; in
+solo the player's next action once the trainer's plan ran, though the same seat acts again).
+Follow-up decisions of an action (further cards of a Play, elementals of an Activate, choices
+inside an ability or for the trainer's plan) never change it.  `teams`: team play only, [[0, 2],
+[1, 3]] with 4 players, [[0, 2]] with 3 (seat 1 plays alone).  `result`: scores by seat as a string
+(team play: each seat its team's score; solo: seat "0" only, the trainer's under "trainer"),
+winners, "reason" ("score" | "stalemate"), "actions"; team play adds "teams", solo "plans".
+
+Moves as text (notation.py; locations counted from 1; `parse_move` also reads "Fire 5" for the one
+Fire 5 on offer, a missing "@", and kit's `type key=value` form):
+
+    >>> game.move_text(state, 0, {"type": "play", "card": "fire-5a", "loc": 2})
+    'play fire-5a @3'
+    >>> game.parse_move(state, 0, "discard ice-6b")
+    {'type': 'activate', 'card': 'ice-6b'}
+    >>> game.parse_move(state, 0, "activate ice-6a"), game.parse_move(state, 0, "move @4")
+    ({'type': 'activate_elemental', 'card': 'ice-6a'}, {'type': 'move_to', 'loc': 3})
+
+Other texts: `pick fire`, `end` (end_play), `done`, `check`, `aim @2`, `place @2`, `push @4`,
+`target fire-7a`, `heal water-6c`, `bot ice-5a`.
 
 Decisions are step-wise: Play is a first card and location, then optional further cards or
 "end_play"; Activate is a discard, then elementals one at a time (each resolved fully, every
 choice inside its ability asked as a follow-up decision of the same seat) until 3 or "done";
 draft picks are moves.  A continuation with one possible outcome is resolved without asking.
 
-Timeout move (`default_move`): Check & Draw when legal (fewer than 7 in hand); inside a Play in
-progress "end_play"; inside an Activate "done"; at a choice inside an ability, the first option;
-in the draft, the first guild on offer; with a full hand at the start of a turn, the first card
-of the hand played at location 1 (the next timeout then ends that Play).  Team play uses the same
+Timeout move (`default_move`, the "auto" policy): Check & Draw when legal (fewer than 7 in hand);
+inside a Play in progress "end_play"; inside an Activate "done"; at a choice inside an ability,
+the first option; in the draft, the first guild on offer; with a full hand at the start of a turn,
+the first card of the hand played at location 1 (the next timeout then ends that Play).  Team
+play uses the same
 policy.  Solo: the decisions the player makes for the trainer's plan take the first option on
 offer: "bot" (which eligible bot acts: the first in location order, front first), "aim" (6★★: the
 lower adjacent location), "push" (6★★★: the lower adjacent location), "target" (5★★★★ tie: the
-front-most); the keep-4 setup takes the first summoner on offer.
+front-most); the keep-4 setup takes the first summoner on offer.  The "skip" policy ends a Play or
+an Activate in progress (`pass_types`) and otherwise does what "auto" does (a turn cannot be
+skipped).
 
 Rulings and house rules (rules §13 and this package):
 - Q1: damage applies step by step; an elemental is destroyed (and scored) the moment its damage
@@ -44,11 +76,16 @@ Rulings and house rules (rules §13 and this package):
 - Q4: any score reaching 12 triggers the end; the game ends after an action of the second player
   (without the start marker) unless scores are tied; then another pair of actions follows.
 - Q12: Activate may activate 0 elementals.  Q13: drawing stops when pile and discard are empty.
-- Light's heal and Love's on-play heal must go to a damaged ally when there is one (the step
-  happens "as far as possible"); the player chooses which.
-- Plant may aim at an adjacent location without enemies (the strike is lost); if neither adjacent
-  location has an enemy nothing happens and no choice is asked.
-- The summoners dealt at random in the draft are public (they are laid face up).
+- Q14: when no card is off the board for either player and nobody controls a location, the game
+  ends there (reason "stalemate"): most RF wins, a tie stands with both as winners, the
+  equal-actions rule does not apply.  Team play: the same with zones.
+- Q15: a choice inside an ability must make its step do something when one can: Plant aims only
+  at an adjacent location holding an enemy (one is taken unasked; none: nothing happens); Light's
+  heal and Love's on-play heal go to a damaged ally when there is one (the player picks which).
+  Mandatory moves (Water, Air, Shadow, Beast, Sand, Magnet) keep free destinations.
+- Q16: in the base draft the summoner dealt to each player is known only to that player until the
+  draft ends (views, redacted events and words); then every summoner in play is public; the
+  removed summoner is never shown.  The Beyond draft (§9, duel and team) deals face up.
 
 Team play (team.py; rules §9-§10, Q5): seats 0 and 2 are team 0, seats 1 (the lone player of 3)
 and 3 are team 1; the player-order card per Q5 (3 players: seats 0, 1, 2, 1; 4 players: a toss,
@@ -56,10 +93,11 @@ then 0, 1, 2, 3 or 1, 2, 3, 0); the draft picks in that order.  A teammate's ele
 allies for every ability and count for control (Q5).  Rulings: when you activate a teammate's
 elemental (number option) its ability is yours: a Star draws into your hand, a Music's capture
 becomes yours; the symbol option reaches only elementals you own.  The duel's stalemate ruling
-applies with zones (no card off the board and no seat's Check & Draw can score).
+applies with zones (Q14: no card off the board and no seat's Check & Draw can score).
 
 Solo (solo.py, trainer.py; rules §11, Q6-Q11): the trainer is stored as seat 1 and never acts
-through moves; its plan runs inside `play` after each of the player's actions.  Q6: the player
+through moves; its plan runs inside `play` after each of the player's actions.  It is no player:
+`seats_affected` leaves its seat out.  Q6: the player
 picks the acting bot among eligible ones and any choice inside a bot's ability; & end A moves the
 bot where its challenge deals the most damage (dry run; ties: lowest location), & end B heals the
 most damaged bot (ties: lowest location, then front-most).  Q1 applies to bots too (5★★'s repeat

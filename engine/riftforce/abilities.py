@@ -102,8 +102,9 @@ def thunderbolt(fx, actor, seat, stage, data, choice):
 def light(fx, actor, seat, stage, data, choice):
     if stage == 0:
         fx.hit(fx.first_enemy(_here(fx, actor), seat), 2, actor)
-        # Ruling: the heal must land on a damaged elemental when one exists (the step happens "as
-        # far as possible"); which one, this Light or any ally anywhere, is the player's choice.
+        # House rule Q15: the heal must land on a damaged elemental when one exists (the step
+        # happens "as far as possible"); which one, this Light or any ally anywhere, is the
+        # player's choice.
         hurt = _damaged_allies(fx, seat, range(fx.n))
         return _ask("heal", "light", actor, 1, hurt) if hurt else None
     fx.heal(choice, 1, actor)
@@ -113,10 +114,10 @@ def light(fx, actor, seat, stage, data, choice):
 def plant(fx, actor, seat, stage, data, choice):
     loc = _here(fx, actor)
     if stage == 0:
-        sides = fx.adjacent(loc)
-        if not any(fx.enemies(l, seat) for l in sides):
-            return None  # nothing to hit on either side: the choice would change nothing
-        return _ask("aim", "plant", actor, 1, sides)
+        # House rule Q15: the strike must land where it can, so only adjacent locations holding an
+        # enemy are offered (one is taken without asking; none: nothing happens).
+        aims = [l for l in fx.adjacent(loc) if fx.enemies(l, seat)]
+        return _ask("aim", "plant", actor, 1, aims) if aims else None
     target = fx.first_enemy(choice, seat)
     if target is not None and not fx.hit(target, 2, actor):
         fx.move(target, loc)  # Q2: a destroyed enemy is not moved
@@ -237,7 +238,8 @@ def magnet(fx, actor, seat, stage, data, choice):
 
 def love_play(fx, actor, seat, stage, data, choice):
     if stage == 0:
-        # Ruling: "remove all damage from one ally here" must pick a damaged ally if there is one.
+        # House rule Q15: "remove all damage from one ally here" must pick a damaged ally if there
+        # is one.
         hurt = _damaged_allies(fx, seat, [_here(fx, actor)])
         return _ask("heal", "love_play", actor, 1, hurt) if hurt else None
     fx.heal(choice, None, actor)

@@ -78,11 +78,6 @@ NUMBER: dict[str, int] = {c: int(c.split("-")[1][0]) for c in GUILD}
 CARDS: dict[str, tuple[str, int]] = {c: (GUILD[c], NUMBER[c]) for c in GUILD}
 
 
-def card_name(card: str) -> str:
-    """"Fire 5" for "fire-5b": the words a player reads (copies are indistinguishable)."""
-    return f"{GUILD_NAME[GUILD[card]]} {NUMBER[card]}"
-
-
 def deck_for(guilds: list[str]) -> list[str]:
     """The elementals of these guilds, in a fixed order (shuffling is the caller's, with its rng)."""
     return [c for g in guilds for c in GUILD_CARDS[g]]

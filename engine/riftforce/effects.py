@@ -2,13 +2,16 @@
 
 Rules code never edits the state directly: it `emit`s a fact, which is applied to the working
 copy at once (so later steps see it, as the rules' step-by-step resolution demands) and recorded
-for the caller.  That keeps `play`'s events and `evolve` in agreement by construction.
+for the caller (engine.kit.Sink).  That keeps `play`'s events and `evolve` in agreement by
+construction.
 """
 
 from __future__ import annotations
 
 import random
 from typing import Any
+
+from engine import kit
 
 from .cards import GUILD, NUMBER
 from .state import State, adjacent, copy_state, evolve, locate, others, owner
@@ -19,23 +22,14 @@ from .state import State, adjacent, copy_state, evolve, locate, others, owner
 CAPTURED_CARDS_STAY_WITH_CAPTOR = True
 
 
-class Effects:
+class Effects(kit.Sink):
     def __init__(self, state: State, rng: random.Random | None):
-        self.s: State = copy_state(state)
+        super().__init__(copy_state(state), evolve)
         self.rng = rng
-        self.events: list[dict[str, Any]] = []
-        # Team and solo events carry their mode, so `describe_event` (which gets no state) can say
-        # "your partner" or "the trainer" where the duel says "Opponent".
-        self.mode = None if state["mode"] == "duel" else state["mode"]
+        self.mode = state["mode"]
         self.n = len(state["board"])
         # Solo: the trainer's bots act with seat 1 while the player (seat 0) keeps the turn.
         self.acting: int | None = None
-
-    def emit(self, event: dict[str, Any]) -> None:
-        if self.mode is not None:
-            event["mode"] = self.mode
-        evolve(self.s, event)
-        self.events.append(event)
 
     def adjacent(self, loc: int) -> list[int]:
         return adjacent(loc, self.n)
@@ -108,9 +102,11 @@ class Effects:
         """Riftforce for a side: a seat in the duel and solo (the trainer is 1), a team in team play."""
         if points > 0:
             total = self.s["score"][side] + points
-            key = "team" if self.mode == "team" else "seat"
-            self.emit({"type": "score", key: side, "points": points, "total": total,
-                       "reason": reason})
+            if self.mode == "team":
+                self.emit({"type": "score", "team": side, "points": points, "total": total, "reason": reason})
+            else:
+                self.emit({"type": "score", "seat": side, "points": points, "total": total,
+                           "reason": reason})
 
     def heal(self, card: str, amount: int | None, by: str) -> None:
         """Remove `amount` damage (None: all of it); nothing to remove, nothing happens."""

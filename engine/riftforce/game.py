@@ -3,49 +3,30 @@
 from __future__ import annotations
 
 import random
-from typing import Any
 
-from engine.core import Game, IllegalMove
+from engine.core import Game, Turn
 
-from . import moves, solo, state, team, text, view
+from . import events, moves, notation, solo, team, words
+from . import state as states
+from . import view as views
 from .cards import ALL_GUILDS, BASE_GUILDS
-
-# Options: "mode" duel (2 players; "guilds" base|all), team (3-4 players, team.py) or solo
-# (1 player, solo.py: "stars", "and", "trainer_guilds").  Team and solo always use all 18 guilds.
-GUILD_OPTIONS = ("base", "all")
-MODES = ("duel", "team", "solo")
-
-
-def normalize_options(players: Any, options: dict | None) -> dict:
-    options = {} if options is None else options
-    if not isinstance(options, dict):
-        raise IllegalMove("options must be a JSON object", "bad_options")
-    mode = options.get("mode", "duel")
-    if mode not in MODES:
-        raise IllegalMove("mode must be \"duel\", \"team\" or \"solo\"", "bad_options")
-    if isinstance(players, bool) or not isinstance(players, int):
-        raise IllegalMove("the number of players must be a whole number", "bad_options")
-    if mode == "team":
-        return team.normalize_options(players, options)
-    if mode == "solo":
-        return solo.normalize_options(players, options)
-    if players != 2:
-        raise IllegalMove("the Riftforce duel is for 2 players (team play 3-4, solo 1)",
-                          "bad_options")
-    if set(options) - {"guilds", "mode"}:
-        raise IllegalMove("unknown option; Riftforce takes guilds=base|all", "bad_options")
-    guilds = options.get("guilds", "base")
-    if guilds not in GUILD_OPTIONS:
-        raise IllegalMove("guilds must be \"base\" or \"all\"", "bad_options")
-    return {"guilds": guilds}
+from .options import normalize_options, options_schema
 
 
 class Riftforce(Game):
     name = "riftforce"
     title = "Riftforce"
-    rules_version = "1"
+    rules_version = events.RULES_VERSION
     min_players = 1
     max_players = 4
+    # "skip" ends a Play or an Activate in progress; a turn itself cannot be skipped (Check & Draw,
+    # the "auto" choice, is what a seat that ran out of time does at the start of its turn).
+    pass_types = ("end_play", "done")
+
+    # ---- setup and state evolution ---------------------------------------------------------------
+
+    def options_schema(self):
+        return options_schema()
 
     def start(self, players: int, options: dict | None = None, seed: int = 0) -> list[dict]:
         opts = normalize_options(players, options)
@@ -55,7 +36,8 @@ class Riftforce(Game):
         if opts.get("mode") == "solo":
             return solo.start_events(opts, rng)
         if opts["guilds"] == "base":
-            # Base draft (rules §3): 1 removed unseen, 1 dealt to each, the other 7 shown.
+            # Base draft (rules §3): 1 removed unseen, 1 dealt to each (its player's secret until
+            # the draft ends: Q16), the other 7 shown.
             pool = BASE_GUILDS[:]
             rng.shuffle(pool)
             removed, dealt, offer = pool[:1], pool[1:3], pool[3:]
@@ -70,41 +52,76 @@ class Riftforce(Game):
             {"type": "draft", "removed": removed, "dealt": dealt, "offer": offer, "first": first},
         ]
 
-    def evolve(self, s, event):
-        return state.evolve(s, event)
+    def upcast(self, event, rules_version):
+        return events.upcast(event, rules_version)
 
-    def copy_state(self, s):
-        return state.copy_state(s)
+    def evolve(self, state, event):
+        return states.evolve(state, event)
 
-    def apply(self, s, event):
-        return state.apply(s, event)
+    def copy_state(self, state):
+        return states.copy_state(state)
 
-    def to_act(self, s) -> list[int]:
-        return [] if s["phase"] == "over" or s["turn"] is None else [s["turn"]]
+    def apply(self, state, event):
+        return states.apply(state, event)
 
-    def legal_moves(self, s, seat) -> list[dict]:
-        return moves.legal_moves(s, seat)
+    # ---- decisions -------------------------------------------------------------------------------
 
-    def play(self, s, seat, move, rng: random.Random) -> list[dict]:
-        return moves.play(s, seat, move, rng)
+    def to_act(self, state) -> list[int]:
+        return [] if state["phase"] == "over" or state["turn"] is None else [state["turn"]]
 
-    def default_move(self, s, seat) -> dict:
-        return moves.default_move(s, seat)
+    def turn(self, state) -> Turn:
+        """One seat decides at a time.  A turn begins with every draft pick that hands the draft
+        to a picker (solo's keep-4 picks too) and with every `turn` event: each action in the duel
+        and team play, and in solo the player's next action after the trainer's plan, though the
+        same seat acts again.  Follow-up decisions (further cards of a Play, elementals of an
+        Activate, choices inside an ability or for the trainer's plan) are the same turn."""
+        seats = () if state["phase"] == "over" or state["turn"] is None else (state["turn"],)
+        return Turn(state.get("turns", 0), state["phase"], seats)
 
-    def view(self, s, seat):
-        return view.view(s, seat)
+    def teams(self, state) -> list[list[int]]:
+        if state["mode"] != "team":
+            return []
+        return [[0, 2], [1, 3]] if state["players"] == 4 else [[0, 2]]
 
-    def result(self, s):
-        return view.result(s)
+    def legal_moves(self, state, seat) -> list[dict]:
+        return moves.legal_moves(state, seat)
 
-    def render_text(self, v) -> str:
-        return text.render_text(v)
+    def play(self, state, seat, move, rng: random.Random) -> list[dict]:
+        return moves.play(state, seat, move, rng)
 
-    def describe_move(self, move, s=None) -> str:
-        return view.describe_move(move, s)
+    def default_move(self, state, seat) -> dict:
+        return moves.default_move(state, seat)
 
-    def describe_event(self, event, seat=None):
-        return view.describe_event(event, seat)
+    # ---- moves as text ---------------------------------------------------------------------------
+
+    def move_text(self, state, seat, move) -> str:
+        return notation.move_text(move)
+
+    def parse_move(self, state, seat, text) -> dict:
+        return notation.parse_move(state, seat, text)
+
+    # ---- what people see -------------------------------------------------------------------------
+
+    def view(self, state, seat):
+        return views.view(state, seat)
+
+    def result(self, state):
+        return views.result(state)
+
+    def public_scores(self, view):
+        return views.public_scores(view)
+
+    def seats_affected(self, event, state):
+        return events.seats_affected(event, state)
+
+    def render_text(self, view) -> str:
+        return words.render_text(view)
+
+    def describe_move(self, move, state=None) -> str:
+        return words.describe_move(move, state)
+
+    def describe_event(self, event, seat, state):
+        return words.describe_event(event, seat, state)
 
     def redact_event(self, event, seat):
-        return view.redact_event(event, seat)
+        return events.redact_event(event, seat)

@@ -21,7 +21,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engine.core import IllegalMove
+from engine import kit
+from engine.errors import IllegalMove
 
 from . import solo, team
 from .abilities import on_play, run
@@ -281,7 +282,7 @@ def _end_action(fx: Effects, summary: dict) -> None:
     elif _dead(s):
         reason = "stalemate"
     else:
-        fx.emit({"type": "turn", "seat": 1 - seat})
+        fx.emit({"type": "turn", "seat": kit.next_seat(seat, 2)})
         return
     best = max(s["score"])
     fx.emit({"type": "game_over", "scores": s["score"][:], "reason": reason,
@@ -291,8 +292,8 @@ def _end_action(fx: Effects, summary: dict) -> None:
 def _dead(s: State) -> bool:
     """Nothing can ever change again: no card off the board for either player (so Check & Draw
     is the only move, drawing nothing) and nobody controls a location (so it scores nothing).
-    The rules file does not cover this position; ruling: the game ends there, most RF wins, a tie
-    stands (both seats are winners)."""
+    House rule Q14: the game ends there, most RF wins, a tie stands (both seats are winners) and
+    the equal-actions rule does not apply."""
     if s["hand"][0] or s["hand"][1] or s["deck"][0] or s["deck"][1] or s["discard"][0] or s["discard"][1]:
         return False
     return not controls(s, 0) and not controls(s, 1)

@@ -24,7 +24,7 @@ import pathlib
 import random
 from typing import Any
 
-from engine.core import IllegalMove
+from engine.errors import IllegalMove
 
 from .cards import ALL_GUILDS, NUMBER, deck_for
 from .effects import Effects
@@ -97,9 +97,8 @@ def start_events(options: dict, rng: random.Random) -> list[dict]:
     return [
         {"type": "setup", "players": 1, "mode": "solo", "options": options},
         {"type": "draft", "removed": [], "dealt": [], "offer": offer, "first": 0, "order": [0],
-         "quota": [KEEP, 0], "trainer": coach, "mode": "solo"},
-        {"type": "plans", "order": order, "count": len(order), "placeholder": PLANS_PLACEHOLDER,
-         "mode": "solo"},
+         "quota": [KEEP, 0], "trainer": coach},
+        {"type": "plans", "order": order, "count": len(order), "placeholder": PLANS_PLACEHOLDER},
     ]
 
 

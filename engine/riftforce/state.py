@@ -11,6 +11,8 @@ State layout (plain JSON; lists indexed by seat, never int-keyed dicts):
                "first": seat, "removed": [guild]}  (removed: the unseen base removal); else None
     start      seat holding the start marker (acts first), None until the draft deals it
     turn       seat whose decision it is; None when over
+    turns      how many turns have begun (engine.Turn.number): the first draft pick is turn 1;
+               every later pick that hands the draft to a picker and every `turn` event begins one
     guilds     [[guild x4], [guild x4]] after the draft
     deck       [[card], [card]]  draw piles, index 0 = top
     hand       [[card], [card]]
@@ -21,16 +23,16 @@ State layout (plain JSON; lists indexed by seat, never int-keyed dicts):
     score      [rf0, rf1]
     actions    [n0, n1] actions completed (the end rule compares them by rounds)
     ending     True once any score reached 12 (rules §6, Q4)
-    pending    the action in progress (see rules.py), or None
-    last       summary of the last completed action (see view.py for its words), or None
-    result     {"scores": [a, b], "winners": [seat]} when over, else None
+    pending    the action in progress (see moves.py), or None
+    last       summary of the last completed action (words.py words it), or None
+    result     {"scores": [a, b] (by side), "winners": [seat], "reason": ...} when over, else None
 
 Seats and sides.  Per-seat lists (guilds, deck, hand, discard, actions) have one entry per seat;
 the board has two sides and `score` one entry per side.  The side of a seat is `seat % 2` in every
 mode: in the duel that is the seat itself; in team play seats 0 and 2 form team 0 and seats 1 (and
 3) team 1 (team.py); in solo the trainer is stored as seat 1 (it never acts through moves; its
-bots are its "elementals", solo.py).  Keeping sides fixed by seat parity means a describer that
-only has an event and a viewer can still tell partners from opponents.
+bots are its "elementals", solo.py).  Keeping sides fixed by seat parity lets every rule find a
+seat's side without looking anything up.
 
 Team mode adds `order` (seats by turn-order position), `pos` (index of the current position),
 `zones` (per seat: the locations its Check & Draw scores) and `captor` ({card: seat} for cards a
@@ -100,6 +102,7 @@ def _setup(s: State | None, e: Event) -> State:
         "draft": None,
         "start": None,
         "turn": None,
+        "turns": 0,
         "guilds": [[] for _ in range(seats)],
         "deck": [[] for _ in range(seats)],
         "hand": [[] for _ in range(seats)],
@@ -133,6 +136,7 @@ def _draft(s: State, e: Event) -> State:
         "removed": list(e["removed"] or []),
     }
     s["turn"] = e["first"]
+    s["turns"] = 1
     return s
 
 
@@ -148,6 +152,7 @@ def _quota_draft(s: State, e: Event) -> State:
     if "trainer" in e:
         s["draft"]["trainer"] = list(e["trainer"])
     s["turn"] = e["first"]
+    s["turns"] = 1
     if "order" in s:
         s["order"] = list(e["order"])
         s["zones"] = [list(z) for z in e["zones"]]
@@ -165,6 +170,7 @@ def _quota_pick(s: State, e: Event) -> State:
         if len(picks[order[pos]]) < quota[order[pos]]:
             d["pos"] = pos
             s["turn"] = order[pos]
+            s["turns"] = s.get("turns", 0) + 1  # the next pick is a new turn (the same seat's too)
             break
     s["last"] = {"seat": seat, "action": "pick", "guild": g}
     return s
@@ -179,11 +185,14 @@ def _pick(s: State, e: Event) -> State:
     d["picks"][seat].append(g)
     picks = d["picks"]
     other = 1 - seat
-    # Alternate picks; a player who already holds 4 is skipped (rules §3, §9).
+    # Alternate picks; a player who already holds 4 is skipped (rules §3, §9).  The last pick
+    # begins no turn: the `turn` event that follows the draft does.
     if len(picks[other]) < 4:
         s["turn"] = other
+        s["turns"] = s.get("turns", 0) + 1
     elif len(picks[seat]) < 4:
         s["turn"] = seat
+        s["turns"] = s.get("turns", 0) + 1
     s["last"] = {"seat": seat, "action": "pick", "guild": g}
     return s
 
@@ -220,6 +229,8 @@ def _draw(s: State, e: Event) -> State:
 
 def _turn(s: State, e: Event) -> State:
     s["turn"] = e["seat"]
+    # `.get`: a state snapshotted before the counter existed (rules_version "1") still evolves.
+    s["turns"] = s.get("turns", 0) + 1
     if "pos" in e:  # team play: the turn-order position (the lone player of 3 holds two)
         s["pos"] = e["pos"]
     return s

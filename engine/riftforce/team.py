@@ -26,7 +26,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engine.core import IllegalMove
+from engine import kit
+from engine.errors import IllegalMove
 
 from .cards import ALL_GUILDS, deck_for
 from .effects import Effects
@@ -81,7 +82,7 @@ def start_events(players: int, options: dict, rng: random.Random) -> list[dict]:
     return [
         {"type": "setup", "players": players, "mode": "team", "options": options},
         {"type": "draft", "removed": [], "dealt": dealt, "offer": offer, "first": order[0],
-         "order": order, "quota": quota, "zones": zones_for(players, order), "mode": "team"},
+         "order": order, "quota": quota, "zones": zones_for(players, order)},
     ]
 
 
@@ -125,7 +126,7 @@ def end_action(fx: Effects, seat: int) -> None:
     elif _dead(s):
         reason = "stalemate"
     else:
-        nxt = (pos + 1) % len(s["order"])
+        nxt = kit.next_seat(pos, len(s["order"]))  # the next position of the turn-order card
         fx.emit({"type": "turn", "seat": s["order"][nxt], "pos": nxt})
         return
     best = max(a, b)
@@ -134,8 +135,9 @@ def end_action(fx: Effects, seat: int) -> None:
 
 
 def _dead(s) -> bool:
-    """As in the duel (moves._dead): nobody holds a card off the board and no seat's Check & Draw
-    can score, so nothing can ever change; the game ends, most RF wins, a tie stands."""
+    """House rule Q14 with zones, as in the duel (moves._dead): nobody holds a card off the board
+    and no seat's Check & Draw can score, so nothing can ever change; the game ends, most RF wins,
+    a tie stands."""
     if any(s["hand"][x] or s["deck"][x] or s["discard"][x] for x in range(s["players"])):
         return False
     return not any(scored_locations(s, x) for x in range(s["players"]))

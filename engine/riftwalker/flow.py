@@ -21,12 +21,12 @@ from __future__ import annotations
 import json
 import random
 
-from engine.core import IllegalMove
+from engine import kit
+from engine.errors import IllegalMove
 
 from . import powers
 from .cards import CARDS
-from .state import (HAND, THRESHOLD, clone, copy_state, copy_turn, evolve, find_explored, lines,
-                    order_from, value)
+from .state import HAND, THRESHOLD, copy_state, copy_turn, evolve, find_explored, lines, value
 
 SKIP = {"type": "skip"}
 
@@ -39,7 +39,7 @@ def new_turn(seat: int, number: int) -> dict:
 def control_event(state) -> dict:
     e = state["end"]
     return {"type": "control", "turn": copy_turn(state["turn"]),
-            "stack": clone(state["stack"]) if state["stack"] else [],
+            "stack": kit.jcopy(state["stack"]) if state["stack"] else [],
             "end": {"by": e["by"], "reason": e["reason"], "left": e["left"][:]}, "over": state["over"]}
 
 
@@ -53,35 +53,30 @@ def start_events(players: int, seed: int) -> list[dict]:
     rifts = list(CARDS.rifts)
     rng.shuffle(rifts)
     first = rng.randrange(players)  # H2
-    events = [{"type": "setup", "players": players, "first": first, "grid": grid,
-               "edeck": ecards[9:], "rdeck": rifts}]
+    sim = Sim(None)
+    sim.emit({"type": "setup", "players": players, "first": first, "grid": grid,
+              "edeck": ecards[9:], "rdeck": rifts})
     for seat in range(players):
-        events.append({"type": "deal", "seat": seat, "cards": rifts[seat * HAND:(seat + 1) * HAND]})
-    state = None
-    for e in events:
-        state = evolve(state, e)
-    state["turn"] = new_turn(first, 1)
-    events.append({"type": "turn", "seat": first, "number": 1})
-    sim = Sim(state, events)
+        sim.emit({"type": "deal", "seat": seat, "cards": rifts[seat * HAND:(seat + 1) * HAND]})
+    sim.state["turn"] = new_turn(first, 1)
+    sim.emit({"type": "turn", "seat": first, "number": 1})
     advance(sim)
-    events.append(control_event(state))
-    return events
+    sim.events.append(control_event(sim.state))
+    return sim.events
 
 
 # ---- the simulation a play runs on ---------------------------------------------------------------------
 
-class Sim:
-    """A private state plus the events that produced its physical changes."""
+class Sim(kit.Sink):
+    """A private state plus the events that produced its physical changes (control changes are made
+    on the state directly, and `control_event` records them at the end of the move)."""
 
-    __slots__ = ("state", "events")
+    def __init__(self, state):
+        super().__init__(state, evolve)
 
-    def __init__(self, state, events=None):
-        self.state = state
-        self.events = [] if events is None else events
-
-    def emit(self, event: dict) -> None:
-        evolve(self.state, event)
-        self.events.append(event)
+    @property
+    def state(self):
+        return self.s
 
     def activate(self, rid: str) -> None:
         """Really activate a rift (its own power, "you" = the active player), once a turn (H1)."""
@@ -237,7 +232,7 @@ def end_turn(sim: Sim) -> None:
         elif len(state["scored"][seat]) >= THRESHOLD[n]:
             reason = "score"
         if reason:
-            state["end"] = end = {"by": seat, "reason": reason, "left": order_from(state, seat)}
+            state["end"] = end = {"by": seat, "reason": reason, "left": kit.others(seat, n)}
             sim.emit({"type": "end_triggered", "seat": seat, "reason": reason, "left": list(end["left"])})
     if end["by"] is not None:
         if not end["left"]:
@@ -248,7 +243,7 @@ def end_turn(sim: Sim) -> None:
             return
         nxt = end["left"].pop(0)
     else:
-        nxt = (seat + 1) % n
+        nxt = kit.next_seat(seat, n)
     number = state["turn"]["number"] + 1
     state["turn"] = new_turn(nxt, number)
     sim.emit({"type": "turn", "seat": nxt, "number": number, "final": end["by"] is not None})

@@ -4,18 +4,26 @@ from __future__ import annotations
 
 import random
 
-from engine.core import Game, IllegalMove
+from engine.core import Game, IllegalMove, Turn
 
-from . import flow, scoring, text
+from . import flow, notation, redact, scoring, views, words
 from .state import copy_state, evolve
+
+# Seat-bearing fields of the events: the acting seat, the owner of the card or rift it changes, the
+# owner of the rift a card is tucked beneath.
+_SEAT_FIELDS = ("seat", "owner", "host_owner")
 
 
 class Riftwalker(Game):
     name = "riftwalker"
     title = "Riftwalker"
-    rules_version = "1"
+    rules_version = "1"  # the event shapes have not changed since the first version
     min_players = 2
     max_players = 4
+
+    def options_schema(self):
+        return {"type": "object", "properties": {}, "additionalProperties": False,
+                "description": "Riftwalker has no options: 2 to 4 players, the seed decides the rest."}
 
     def start(self, players, options=None, seed=0):
         if type(players) is not int or not self.min_players <= players <= self.max_players:
@@ -33,6 +41,19 @@ class Riftwalker(Game):
     def to_act(self, state):
         seat, _ = flow.decision(state)
         return [] if seat is None else [seat]
+
+    def turn(self, state):
+        """One turn per player's turn (§4), numbered from 1 by the "turn" events.  An opponent's
+        decision inside it (a discard from their own hand) is only in `to_act`; the seats stay the
+        active player's.  Phases: element, rift (the power of a rift explored or shifted resolves
+        inside the rift step), burst, refresh; "over" once the game is finished."""
+        current = state["turn"]
+        if state["over"] or current is None:
+            # a snapshot stored before the state counted its turns has no "turns": 0, not a crash
+            return Turn(state.get("turns", 0), "over", ())
+        step = current["step"]
+        phase = "rift" if state["stack"] else ("element" if step == "element_place" else step)
+        return Turn(current["number"], phase, (current["seat"],))
 
     def legal_moves(self, state, seat):
         who, moves = flow.decision(state)
@@ -56,20 +77,37 @@ class Riftwalker(Game):
                 return dict(preferred)
         return dict(moves[0])
 
+    def move_text(self, state, seat, move):
+        return notation.move_text(state, seat, move)
+
+    def parse_move(self, state, seat, text):
+        return notation.parse_move(state, seat, text)
+
     def view(self, state, seat):
-        return text.view(state, seat)
+        return views.view(state, seat)
 
     def result(self, state):
         return scoring.result(state)
 
+    def public_scores(self, view):
+        """Points in the score piles while the game runs (bonus counts only at the end, §6); the
+        final points with bonus once it is over."""
+        if view["result"] is not None:
+            return {int(seat): points for seat, points in view["result"]["scores"].items()}
+        return {entry["seat"]: entry["points"] for entry in view["seats"]}
+
+    def seats_affected(self, event, state):
+        seats = {event.get(key) for key in _SEAT_FIELDS}
+        return sorted(s for s in seats if type(s) is int)
+
     def render_text(self, view):
-        return text.render_text(view)
+        return words.render_text(view)
 
     def describe_move(self, move, state=None):
-        return text.describe_move(move, state)
+        return words.describe_move(move, state)
 
-    def describe_event(self, event, seat=None):
-        return text.describe_event(event, seat)
+    def describe_event(self, event, seat=None, state=None):
+        return words.describe_event(event, seat, state)
 
     def redact_event(self, event, seat):
-        return text.redact_event(event, seat)
+        return redact.redact_event(event, seat)

@@ -21,8 +21,10 @@ Readings of the rules file used throughout (§5, A16–A19):
 
 from __future__ import annotations
 
+from engine import kit
+
 from .cards import CARDS
-from .state import find_explored, order_from, value
+from .state import find_explored, value
 
 SKIP = {"type": "skip"}
 AUTO_OPS = ("extra_burst", "burst_step")  # harmless grants: declining = not using them later
@@ -52,11 +54,11 @@ def new_cur(state, step, frame) -> dict:
     elif op == "discard" and chooser(step) == "owner" and whose in ("opp", "each_opp"):
         cur["phase"] = "target" if whose == "opp" else "confirm"
         if whose == "each_opp":
-            cur["targets"] = order_from(state, active(state))
+            cur["targets"] = kit.others(active(state), state["players"])
             cur["need"] = _need(step) * len(cur["targets"])
     elif op == "discard" and whose == "each_opp":  # the active player picks, opponent by opponent
         cur["phase"] = "pick"
-        cur["targets"] = order_from(state, active(state))
+        cur["targets"] = kit.others(active(state), state["players"])
         cur["need"] = _need(step) * len(cur["targets"])
         _next_target(state, cur, frame)
     return cur
@@ -83,8 +85,8 @@ def _seats(state, whose, cur=None) -> list[int]:
     if whose == "you":
         return [me]
     if whose in ("opp", "each_opp"):
-        return order_from(state, me)
-    return [me] + order_from(state, me)
+        return kit.others(me, state["players"])
+    return [me] + kit.others(me, state["players"])
 
 
 def rift_pool(state, frame, cur, zone="explored", purpose=None, seats=None) -> list[tuple[int, dict]]:
@@ -201,7 +203,7 @@ def _discard_options(state, frame, cur, optional):
     zone = step["zone"]
     phase = cur.get("phase")
     if phase == "target":  # "an opponent" who then chooses their own card
-        seats = [s for s in order_from(state, me) if _discard_choices(state, frame, cur, s)]
+        seats = [s for s in kit.others(me, state["players"]) if _discard_choices(state, frame, cur, s)]
         return me, [{"type": "target", "seat": s} for s in seats], optional
     if phase == "confirm":  # "each opponent": the active player decides whether the step happens
         if not any(_discard_choices(state, frame, cur, s) for s in cur["targets"]):

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from engine import kit
+from engine.core import Result
+
 from .cards import CARDS
 from .state import value
 
@@ -43,7 +46,7 @@ def totals(state) -> list[int]:
     return [sum(x["value"] + x["bonus"] for x in rows) for rows in breakdown(state)]
 
 
-def result(state) -> dict | None:
+def result(state) -> Result | None:
     if not state["over"]:
         return None
     n = state["players"]
@@ -63,15 +66,6 @@ def result(state) -> dict | None:
         tied = [s for s in tied if explored[s] == m]
     if len(tied) > 1:
         decided_by = "shared"  # H4
-    return {
-        # string keys: a JSON round trip must not change the result (seat numbers as text)
-        "scores": {str(s): points[s] for s in range(n)},
-        "winners": tied,
-        "points": points,
-        "bursts": bursts,
-        "explored_value": explored,
-        "decided_by": decided_by,
-        "end_reason": state["end"]["reason"],
-        "triggered_by": state["end"]["by"],
-        "breakdown": breakdown(state),
-    }
+    return kit.result(points, tied, points=points, bursts=bursts, explored_value=explored,
+                      decided_by=decided_by, end_reason=state["end"]["reason"],
+                      triggered_by=state["end"]["by"], breakdown=breakdown(state))

@@ -11,13 +11,17 @@ Layout (plain JSON; per-seat data are lists indexed by seat):
     hands       [[card id]] per seat
     explored    [[rift]] per seat; rift = {"id", "rot" (0..2), "beneath": [{"id", "face", "by"}]}
     scored      [[rift]] per seat, orientation kept
+    turns       the number of the last turn begun (kept once the game is over, when turn is None)
     turn, stack, end, over   control: see flow.py
 
-Physical events change only the physical fields; the one "control" event at the end of each
-`play` sets the control fields.  So `evolve` is a plain fold with no rules in it.
+Physical events change only the physical fields (and "turn" events the count of turns); the one
+"control" event at the end of each `play` sets the control fields.  So `evolve` is a plain fold
+with no rules in it.
 """
 
 from __future__ import annotations
+
+from engine import kit
 
 from .cards import CARDS
 
@@ -71,12 +75,6 @@ def explored_rift(state, cid):
     return None if seat is None else state["explored"][seat][i]
 
 
-def order_from(state, seat) -> list[int]:
-    """Seats in turn order starting after `seat` (A16: "each opponent" goes in turn order)."""
-    n = state["players"]
-    return [(seat + k) % n for k in range(1, n)]
-
-
 def all_card_ids(state) -> list[str]:
     """Every rift card id anywhere (used to check that cards are conserved)."""
     out = list(state["rdeck"]) + list(state["limbo"])
@@ -90,16 +88,6 @@ def all_card_ids(state) -> list[str]:
 
 
 # ---- copying -------------------------------------------------------------------------------------
-
-def clone(x):
-    """Copy plain JSON data (much faster than copy.deepcopy: no memo, no reduce protocol)."""
-    t = type(x)
-    if t is dict:
-        return {k: clone(v) for k, v in x.items()}
-    if t is list:
-        return [clone(v) for v in x]
-    return x
-
 
 def copy_turn(t):
     if t is None:
@@ -126,7 +114,7 @@ def copy_state(state):
     out["explored"] = [[_copy_rift(r) for r in pile] for pile in state["explored"]]
     out["scored"] = [[_copy_rift(r) for r in pile] for pile in state["scored"]]
     out["turn"] = copy_turn(state["turn"])
-    out["stack"] = clone(state["stack"]) if state["stack"] else []
+    out["stack"] = kit.jcopy(state["stack"]) if state["stack"] else []
     e = state["end"]
     out["end"] = {"by": e["by"], "reason": e["reason"], "left": e["left"][:]}
     return out
@@ -170,6 +158,7 @@ def _setup(event):
         "explored": [[] for _ in range(n)],
         "scored": [[] for _ in range(n)],
         "first": event["first"],
+        "turns": 0,
         "turn": None,
         "stack": [],
         "end": {"by": None, "reason": None, "left": []},
@@ -183,7 +172,7 @@ def evolve(state, event):
         return _setup(event)
     if t == "control":
         state["turn"] = copy_turn(event["turn"])
-        state["stack"] = clone(event["stack"]) if event["stack"] else []
+        state["stack"] = kit.jcopy(event["stack"]) if event["stack"] else []
         e = event["end"]
         state["end"] = {"by": e["by"], "reason": e["reason"], "left": e["left"][:]}
         state["over"] = event["over"]
@@ -191,7 +180,11 @@ def evolve(state, event):
     handler = _EVOLVE.get(t)
     if handler is not None:
         handler(state, event)
-    return state  # other events (turn, activate, end_triggered...) are notes for people
+    return state  # other events (activate, grant, end_triggered...) change nothing the state keeps
+
+
+def _turn(state, e):
+    state["turns"] = e["number"]
 
 
 def _deal(state, e):
@@ -282,7 +275,7 @@ def _tuck(state, e):
 
 
 _EVOLVE = {
-    "deal": _deal, "flip": _flip, "grow": _flip, "place": _place, "swap": _swap,
+    "turn": _turn, "deal": _deal, "flip": _flip, "grow": _flip, "place": _place, "swap": _swap,
     "explore": _explore, "shift": _shift, "return": _return, "discard": _discard,
     "burst": _burst, "draw": _draw, "look": _look, "take": _take, "bottom": _bottom,
     "tuck": _tuck,

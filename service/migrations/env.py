@@ -1,4 +1,4 @@
-"""Alembic environment: the schema is SQLModel.metadata (service/models.py); the URL comes from
+"""Alembic environment: the schema is SQLModel.metadata (service/store/models.py); the URL comes from
 the caller (service/migrate.py) or, for the alembic command line, from DATABASE_URL."""
 
 from __future__ import annotations
@@ -7,7 +7,8 @@ from alembic import context
 from sqlalchemy import create_engine
 from sqlmodel import SQLModel
 
-import service.models  # noqa: F401 - registers the tables on SQLModel.metadata
+import service.store.models  # noqa: F401 - registers the tables on SQLModel.metadata
+from service.config import from_env
 
 config = context.config
 target_metadata = SQLModel.metadata
@@ -17,8 +18,6 @@ def _url() -> str:
     url = config.get_main_option("sqlalchemy.url")
     if url:
         return url
-    from service.config import from_env
-
     return from_env()["DATABASE_URL"]
 
 

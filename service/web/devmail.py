@@ -9,7 +9,7 @@ from pathlib import Path
 
 from flask import Blueprint, abort, current_app, render_template
 
-from service.mailsink import delivery_order, ensure_maildir
+from service.maildir import delivery_order, ensure_maildir
 
 bp = Blueprint("devmail", __name__, url_prefix="/dev/mail")
 

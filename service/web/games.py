@@ -3,31 +3,35 @@
 from __future__ import annotations
 
 from flask import Blueprint, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
 
 import engine
-from service import notify, positions, store
-from service.db import get_engine, read_session
-from service.gameform import GameForm, parse_form
-from service.moves import new_game
+from service import store
+from service.games import every
+from service.play import new_game
+from service.play.startform import GameForm, parse_form
+from service.store import read_session
+from service.store.db import get_engine
+from service.views import history, positions
 
 bp = Blueprint("games", __name__)
 
 RECENT_EVENTS = 12
 
 
-def playable_games() -> list[engine.Game]:
-    return [engine.get(name) for name in engine.names()]
+def _form_page(template: str, form: GameForm, status: int = 200, errors: list[str] | None = None) -> ResponseReturnValue:
+    return render_template(template, form=form, games=every(), errors=errors), status
 
 
 @bp.get("/")
-def index():
-    return render_template("index.html", form=GameForm(), games=playable_games())
+def index() -> ResponseReturnValue:
+    return _form_page("index.html", GameForm())
 
 
 @bp.route("/games/new", methods=["GET", "POST"])
-def create():
+def create() -> ResponseReturnValue:
     if request.method == "GET":
-        return render_template("new_game.html", form=GameForm(), games=playable_games()), 200
+        return _form_page("new_game.html", GameForm())
     form, errors = parse_form(request.form)
     if not errors:
         try:
@@ -39,25 +43,26 @@ def create():
             errors.append(exc.reason)
         else:
             return redirect(url_for("games.created", game_id=game_id), 303)
-    return render_template("new_game.html", form=form, games=playable_games(), errors=errors), 422
+    return _form_page("new_game.html", form, 422, errors)
 
 
 @bp.get("/games/<int:game_id>/created")
-def created(game_id: int):
+def created(game_id: int) -> ResponseReturnValue:
     with read_session(get_engine()) as session:
         game = store.get_game(session, game_id)
-        players = notify.players_of(session, game_id)
+        players = store.players_of(session, game_id)
     return render_template("created.html", game=game, players=players, title=positions.title(game))
 
 
 @bp.get("/games/<int:game_id>")
-def spectate(game_id: int):
+def spectate(game_id: int) -> ResponseReturnValue:
     with read_session(get_engine()) as session:
         game = store.get_game(session, game_id)
-        players = notify.players_of(session, game_id)
-        position = positions.build(session, game, None, recent=RECENT_EVENTS)
-    names = positions.seat_names(players)
+        players = store.players_of(session, game_id)
+        names = store.seat_names(players)
+        position = positions.build(session, game, None, recent=RECENT_EVENTS, players=players)
+        chart = history.chart(session, game, names) if position.finished else None
     return render_template(
         "spectate.html", game=game, position=position, names=names, title=positions.title(game),
-        result_words=positions.result_words(position.result, names),
+        result_words=positions.result_words(game, position.result, names), chart=chart,
     )

@@ -18,53 +18,38 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Optional
 from urllib.parse import urlencode
 
 from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
+from sqlmodel import Session
 
-from service import charts, history, links, positions
-from service.db import get_engine, read_session, write_session
-from service.history import HistoryError
-from service.models import Game, Player
-from service.store import get_game
+from service import links, store
+from service.errors import BadRequest, Forbidden
+from service.store import read_session, write_session
+from service.store.db import get_engine
+from service.store.models import Game, Player
+from service.views import history, positions
+from service.views.history import TITLE
 
 bp = Blueprint("history", __name__)
 
-PRIVATE = {"history.player", "history.player_record", "history.set_public"}
 NOT_PUBLIC = "The game's creator turned its public history off."
 
 
-@bp.app_errorhandler(HistoryError)
-def history_error(exc: HistoryError):
-    from service.web import error_page
-
-    return error_page(exc.status, "That part of the history cannot be shown", exc.message)
+def _player(session: Session, token: str) -> tuple[Player, Game]:
+    player = store.get_player(session, links.read_player_token(token).player_id)
+    return player, store.get_game(session, player.game_id)
 
 
-@bp.after_request
-def private_pages(response):
-    if request.endpoint in PRIVATE:  # pages and files opened with a player's own link
-        response.headers["Cache-Control"] = "private, no-store"
-    return response
-
-
-def _player(session, token: str) -> tuple[Player, Game]:
-    link = links.read_player_token(token)
-    player = session.get(Player, link.player_id)
-    if player is None:
-        raise links.LinkError("This link belongs to no game here.", 404)
-    return player, get_game(session, player.game_id)
-
-
-def _public_game(session, game_id: int) -> Game:
-    game = get_game(session, game_id)
+def public_game(session: Session, game_id: int) -> Game:
+    """The game, if its creator left its history public (the switch covers every way into the past)."""
+    game = store.get_game(session, game_id)
     if not game.history_public:
-        raise HistoryError(NOT_PUBLIC, 403)
+        raise Forbidden(NOT_PUBLIC, TITLE)
     return game
 
 
-def _viewpoint(raw: Optional[str], viewer: Optional[int], game: Game, names: dict[int, str]):
+def _viewpoint(raw: str | None, viewer: int | None, game: Game, names: dict[int, str]):
     """(the seat the board is drawn for, show every hand) for the `view` parameter."""
     if raw in (None, ""):
         return viewer, False
@@ -73,24 +58,24 @@ def _viewpoint(raw: Optional[str], viewer: Optional[int], game: Game, names: dic
     finished = game.status == "finished"
     if raw == "all":
         if not finished:
-            raise HistoryError("Every hand is shown only once the game is over.", 403)
+            raise Forbidden("Every hand is shown only once the game is over.", TITLE)
         return viewer, True
     if re.fullmatch(r"[0-9]{1,3}", raw) and int(raw) in names:
         seat = int(raw)
         if seat != viewer and not finished:
-            raise HistoryError("Another player's view is shown only once the game is over.", 403)
+            raise Forbidden("Another player's view is shown only once the game is over.", TITLE)
         return seat, False
-    raise HistoryError("'view' must be 'public', 'all' or the number of a seat of this game.", 400)
+    raise BadRequest("'view' must be 'public', 'all' or the number of a seat of this game.", TITLE)
 
 
-def _render(game: Game, viewer: Optional[int], *, player: Player | None = None, token: str | None = None):
+def _render(game: Game, viewer: int | None, *, player: Player | None = None, token: str | None = None):
     by = request.args.get("by", "event")
     if by not in history.BY:
-        raise HistoryError("'by' must be 'event' or 'turn'.", 400)
+        raise BadRequest("'by' must be 'event' or 'turn'.", TITLE)
     raw_view = request.args.get("view")
     with read_session(get_engine()) as session:
-        game = get_game(session, game.id)  # fresh: the caller's copy may predate a move
-        names = history.player_names(session, game.id)
+        game = store.get_game(session, game.id)  # fresh: the caller's copy may predate a move
+        names = store.player_names(session, game.id)
         board_seat, show_all = _viewpoint(raw_view, viewer, game, names)
         at = history.parse_at(request.args.get("at"), game)
         timeline = history.timeline(session, game, board_seat, names)
@@ -101,14 +86,12 @@ def _render(game: Game, viewer: Optional[int], *, player: Player | None = None, 
         position = history.position_at(session, game, board_seat, at)
         drawn = history.shown_seq(session, game, at)
         hands = history.all_hands(session, game, at, names) if show_all else []
-        series = history.score_series(session, game)
+        target = position.view.get("target") if isinstance(position.view, dict) else None
+        chart = history.chart(session, game, names, marker=at, chart_id="score-chart",
+                              target=target if isinstance(target, (int, float)) else None)
     steps = timeline.steps(by)
     turn = timeline.turn_at(at)
     turn_steps = timeline.turn_steps()
-    target = position.view.get("target") if isinstance(position.view, dict) else None
-    labels = {seat: names.get(seat, f"Seat {seat + 1}") for seat in range(8)}
-    chart = charts.score_chart(series, labels, marker=at,
-                               target=target if isinstance(target, (int, float)) else None)
 
     # One url_for, then plain query strings: a long game's page has hundreds of step links.
     base = (url_for("history.player", token=token) if token is not None
@@ -145,7 +128,7 @@ def _render(game: Game, viewer: Optional[int], *, player: Player | None = None, 
         since=timeline.since(own_seq) if own_seq is not None else None, own_seq=own_seq,
         hands=hands, chart=chart, drawn=drawn, turn_rows=turn_rows,
         turn_label=turn_label(turn) if turn else "", step_url=step_url, record_url=record_url, token=token,
-        result_words=positions.result_words(game.result, names),
+        result_words=positions.result_words(game, game.result, names),
         game_url=(url_for("play.page", token=token) if token is not None
                   else url_for("games.spectate", game_id=game.id)),
         public_url=url_for("history.public", game_id=game.id),
@@ -182,7 +165,7 @@ def set_public(token: str):
     with write_session(get_engine()) as session:
         player, game = _player(session, token)
         if player.seat != 0:
-            raise HistoryError("Only the game's creator (the first player) can change this.", 403)
+            raise Forbidden("Only the game's creator (the first player) can change this.", TITLE)
         game.history_public = wanted
         session.add(game)
     flash("Anyone with the game's address can now review its history." if wanted
@@ -193,25 +176,14 @@ def set_public(token: str):
 @bp.get("/games/<int:game_id>/history")
 def public(game_id: int):
     with read_session(get_engine()) as session:
-        game = _public_game(session, game_id)
+        game = public_game(session, game_id)
     return _render(game, None)
 
 
 @bp.get("/games/<int:game_id>/history/record.json")
 def public_record(game_id: int):
     with read_session(get_engine()) as session:
-        game = _public_game(session, game_id)
+        game = public_game(session, game_id)
         data = history.record(session, game, None)
     who = "complete" if data["complete"] else "public"
     return _download(data, f"riftpost-{game.name}-{game.id}-{who}.json")
-
-
-@bp.app_template_global("history_chart")
-def history_chart(game: Game):
-    """The score chart for a game-over page (None when the game has no simple score list)."""
-    with read_session(get_engine()) as session:
-        fresh = get_game(session, game.id)
-        names = history.player_names(session, game.id)
-        series = history.score_series(session, fresh)
-    labels = {seat: names.get(seat, f"Seat {seat + 1}") for seat in range(8)}
-    return charts.score_chart(series, labels, chart_id=f"score-chart-{game.id}")

@@ -1,57 +1,61 @@
 """Player pages, reached only through the player's signed links.
 
-GETs show; POSTs act.  The move form and the confirm page both end in `service.handle`, with the
-seq the page was made for, so a resubmitted or stale form is "the game moved on" and acts on nothing.
+GETs show; POSTs act.  The move form and the confirm page both end in `handle`, with the seq the page
+was made for, so a resubmitted or stale form is "the game moved on" and acts on nothing.
 """
 
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
 
 import engine
-from service import csrf, links, notify, positions, store
-from service.db import get_engine, read_session, write_session
-from service.models import Game, Player
-from service.moves import handle
+from service import links, store
+from service.errors import StaleState
+from service.games import adapter
+from service.play import handle
+from service.store import read_session, write_session
+from service.store.db import get_engine
+from service.store.models import Player
+from service.views import followups, history, positions
+from service.web.clock import panel
 
 bp = Blueprint("play", __name__)
 
 RECENT_EVENTS = 12
 
 
-def _player(session, player_id: int) -> Player:
-    player = session.get(Player, player_id)
-    if player is None:
-        raise links.LinkError("This link belongs to no game here.", 404)
-    return player
+def _player(player_id: int) -> Player:
+    with read_session(get_engine()) as session:
+        return store.get_player(session, player_id)
 
 
-def _player_and_game(session, player_id: int) -> tuple[Player, Game]:
-    player = _player(session, player_id)
-    return player, store.get_game(session, player.game_id)
-
-
-def _render_page(player: Player, status: int = 200, error: str | None = None, **extra):
+def _render_page(player: Player, status: int = 200, error: str | None = None, **extra: Any) -> ResponseReturnValue:
     with read_session(get_engine()) as session:
         game = store.get_game(session, player.game_id)
-        players = notify.players_of(session, game.id)
-        position = positions.build(session, game, player.seat, recent=RECENT_EVENTS)
+        players = store.players_of(session, game.id)
+        names = store.seat_names(players)
+        position = positions.build(session, game, player.seat, recent=RECENT_EVENTS, players=players)
+        offer = followups.offer(session, game)
+        chart = history.chart(session, game, names) if position.finished else None
+        clock = panel(session, player)
     return (
         render_template(
             "play/page.html",
-            player=player, game=game, players=players, names=positions.seat_names(players),
-            position=position, token=links.player_token(player.id), error=error,
-            title=positions.title(game), result_words=positions.result_words(
-                position.result, positions.seat_names(players)),
+            player=player, game=game, players=players, names=names, position=position,
+            token=links.player_token(player.id), error=error, title=positions.title(game),
+            result_words=positions.result_words(game, position.result, names), clock=clock, chart=chart,
+            offer=offer, follow_up_template=adapter(game.name).follow_up_template if offer else None,
             **extra,
         ),
         status,
     )
 
 
-def _stale(player: Player):
+def _stale(player: Player) -> ResponseReturnValue:
     """The answer to a link or form made for an earlier position: 409 and the current position."""
     return _render_page(
         player, 409,
@@ -61,18 +65,13 @@ def _stale(player: Player):
 
 
 @bp.get("/p/<token>")
-def page(token: str):
-    link = links.read_player_token(token)
-    with read_session(get_engine()) as session:
-        player = _player(session, link.player_id)
-    return _render_page(player)
+def page(token: str) -> ResponseReturnValue:
+    return _render_page(_player(links.read_player_token(token).player_id))
 
 
 @bp.post("/p/<token>/move")
-def move(token: str):
-    link = links.read_player_token(token)
-    with read_session(get_engine()) as session:
-        player = _player(session, link.player_id)
+def move(token: str) -> ResponseReturnValue:
+    player = _player(links.read_player_token(token).player_id)
     try:
         expected_seq = int(request.form.get("seq", ""))
         chosen = json.loads(request.form.get("move", ""))
@@ -83,10 +82,10 @@ def move(token: str):
     return _act(player, chosen, expected_seq, token)
 
 
-def _act(player: Player, chosen: dict, expected_seq: int, page_token: str | None = None):
+def _act(player: Player, chosen: dict[str, Any], expected_seq: int, page_token: str | None = None) -> ResponseReturnValue:
     try:
         handle(player.game_id, player.seat, chosen, expected_seq)
-    except store.StaleState:
+    except StaleState:
         return _stale(player)
     except engine.IllegalMove as exc:
         return _render_page(player, 422, error=f"That move is not allowed: {exc.reason}")
@@ -96,36 +95,31 @@ def _act(player: Player, chosen: dict, expected_seq: int, page_token: str | None
 
 
 @bp.route("/m/<token>", methods=["GET", "POST"])
-def confirm(token: str):
+def confirm(token: str) -> ResponseReturnValue:
     """The target of an emailed move link: GET shows what it would do, only the POST does it."""
     link = links.read_move_token(token)
     with read_session(get_engine()) as session:
-        player, game = _player_and_game(session, link.player_id)
+        player = store.get_player(session, link.player_id)
+        game = store.get_game(session, player.game_id)
         if game.seq != link.seq:
-            stale = True
-        else:
-            stale = False
-            position = positions.build(session, game, player.seat)
-            label = position.describe_move(link.move)
-    if stale:
-        return _stale(player)
+            return _stale(player)
+        players = store.players_of(session, game.id)
+        position = positions.build(session, game, player.seat, players=players)
     if request.method == "POST":
         return _act(player, link.move, link.seq)
-    with read_session(get_engine()) as session:
-        players = notify.players_of(session, game.id)
     return render_template(
-        "play/confirm.html", player=player, game=game, position=position, label=label,
-        names=positions.seat_names(players), title=positions.title(game),
+        "play/confirm.html", player=player, game=game, position=position, label=position.describe_move(link.move),
+        names=store.seat_names(players), title=positions.title(game),
         player_url=url_for("play.page", token=links.player_token(player.id)),
     )
 
 
 @bp.post("/p/<token>/notifications")
-def notifications(token: str):
+def notifications(token: str) -> ResponseReturnValue:
     link = links.read_player_token(token)
     wanted = request.form.get("turn_emails") == "on"
     with write_session(get_engine()) as session:
-        player, game = _player_and_game(session, link.player_id)
+        player = store.get_player(session, link.player_id)
         player.turn_emails = wanted
         session.add(player)
     flash("Turn emails are on for this game." if wanted else "Turn emails are off for this game.")
@@ -133,15 +127,15 @@ def notifications(token: str):
 
 
 @bp.route("/u/<token>", methods=["GET", "POST"])
-@csrf.exempt  # RFC 8058: the mail provider POSTs without cookies; the signed token is the proof
-def unsubscribe(token: str):
+def unsubscribe(token: str) -> ResponseReturnValue:
     link = links.read_unsubscribe_token(token)
     with read_session(get_engine()) as session:
-        player, game = _player_and_game(session, link.player_id)
+        player = store.get_player(session, link.player_id)
+        game = store.get_game(session, player.game_id)
     done = False
     if request.method == "POST":
         with write_session(get_engine()) as session:
-            row = session.get(Player, player.id)
+            row = store.get_player(session, player.id)
             row.turn_emails = False
             session.add(row)
         done = True
@@ -151,4 +145,3 @@ def unsubscribe(token: str):
         "play/unsubscribe.html", player=player, game=game, done=done, title=positions.title(game),
         player_url=url_for("play.page", token=links.player_token(player.id)),
     )
-

@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import sqlalchemy as sa
 from sqlmodel import select
 
-from service import deadlines, new_game
-from service.db import get_engine, read_session
-from service.models import Deadline, Event, GameClock, JournalEntry, Outbox, Player
+from service.play import new_game
+from service.play.timeouts import sweep as sweep_at
+from service.store import get_engine, read_session
+from service.store.models import Deadline, Event, GameClock, JournalEntry, Outbox, Player, as_utc
 from tests.service import toygame
 
-T0 = datetime(2026, 1, 5, 12, 0, tzinfo=timezone.utc)  # a Monday, noon UTC
+T0 = datetime(2026, 1, 5, 12, 0, tzinfo=UTC)  # a Monday, noon UTC
 PLAYERS = [("Ann", "ann@example.org"), ("Bob", "bob@example.org")]
 
 
@@ -26,7 +27,7 @@ def timed_game(hours=48, policy="auto", reminders=(24, 2), target=60, players=PL
 
 
 def sweep(hours: float):
-    return deadlines.sweep(at(hours))
+    return sweep_at(at(hours))
 
 
 def rows(model, **where):
@@ -37,14 +38,23 @@ def rows(model, **where):
         return list(session.exec(query))
 
 
+def label(kind: str, params: dict) -> str:
+    """An outbox row's kind with its details: "reminder-24h", "notice:<journal entry id>", "turn"..."""
+    if kind == "reminder":
+        return f"reminder-{params['hours']}h"
+    if kind == "notice":
+        return f"notice:{params['entry']}"
+    return kind
+
+
 def outbox_kinds(game_id: int) -> list[tuple[int, str]]:
-    """(seat, kind) of every outbox row of the game, in order."""
+    """(seat, kind with details) of every outbox row of the game, in order."""
     with read_session(get_engine()) as session:
         found = session.execute(
-            sa.select(Player.seat, Outbox.kind).join(Player, Player.id == Outbox.player_id)
+            sa.select(Player.seat, Outbox.kind, Outbox.params).join(Player, Player.id == Outbox.player_id)
             .where(Outbox.game_id == game_id).order_by(Outbox.id)
         ).all()
-    return [tuple(row) for row in found]
+    return [(seat, label(kind, params)) for seat, kind, params in found]
 
 
 def reminders_of(game_id: int) -> list[tuple[int, str]]:
@@ -69,4 +79,4 @@ def journal_kinds(game_id: int) -> list[str]:
 
 
 def utc(moment):
-    return deadlines.as_utc(moment) if moment is not None else None
+    return as_utc(moment) if moment is not None else None

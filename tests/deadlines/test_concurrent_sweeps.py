@@ -45,7 +45,7 @@ def test_two_concurrent_sweeps_never_remind_twice_nor_time_out_twice(tmp_path):
         upgrade(url)
         app = make_app(tmp_path, url)
         with app.app_context():
-            from service import new_game
+            from service.play import new_game
 
             games = [new_game("riftforce", PLAYERS, {}, seed=n, deadline_hours=48, now=T0) for n in range(GAMES)]
             first = {game_id: list(current(game_id)[0].to_act) for game_id in games}
@@ -59,7 +59,7 @@ def test_two_concurrent_sweeps_never_remind_twice_nor_time_out_twice(tmp_path):
 
         outputs = two_sweeps_at_once(url, tmp_path, 48)
         with app.app_context():
-            from service.models import Event
+            from service.store.models import Event
 
             for game_id in games:
                 game, _ = current(game_id)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from service import links
-from service.models import GameClock, Person, Player
+from service.store.models import GameClock, Person, Player
 from tests.deadlines.helpers import deadline, rows, timed_game
 from tests.service import toygame
 from tests.web.pages import csrf_token, text

@@ -20,7 +20,7 @@ from collections import Counter
 import pytest
 
 from service import store
-from service.db import read_session
+from service.store import read_session
 from tests.beyond_helpers import RULES, leaks, policy
 from tests.e2e.browser import Browser, unescape
 from tests.e2e.test_duel_by_email import PAGE_LINK, stack, text_of  # noqa: F401
@@ -148,7 +148,7 @@ def test_a_two_hero_tutorial_played_from_the_emails(stack):
 
     assert received["invite"] == Counter({0: 1, 1: 1}) and received["game_over"] == Counter({0: 1, 1: 1})
     with stack.app.app_context(), read_session(stack.app.extensions["riftpost.db"]) as session:
-        own = {(row.actor, row.seq) for row in store.events(session, game_id, 0, stack.api(game_id)["seq"])}
+        own = {(row.actor, row.seq) for row in store.stored_events(session, game_id, 0, stack.api(game_id)["seq"])}
     last: dict[int, int] = {}
     for seat, seq in turn_emails:
         # Each turn email is about a decision the hero really had then...

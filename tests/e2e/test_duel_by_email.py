@@ -22,7 +22,7 @@ from werkzeug.serving import make_server
 
 import engine
 from service import store
-from service.db import read_session
+from service.store import read_session
 from tests import services
 from tests.conftest import make_app
 from tests.e2e.browser import Browser, Form, unescape

@@ -22,12 +22,12 @@ import pytest
 
 import engine
 from service import store
-from service.db import read_session
+from service.store import read_session
 from tests.e2e.browser import Browser, unescape
-from tests.riftforce_helpers import fast
 
 # The stack (web server, worker, SMTP sink) is the duel's fixture, not a copy of it.
 from tests.e2e.test_duel_by_email import PAGE_LINK, stack, text_of  # noqa: F401
+from tests.riftforce_helpers import fast
 
 pytestmark = pytest.mark.slow
 
@@ -65,7 +65,7 @@ class Table:
 
     def events(self, after: int, upto: int) -> list:
         with self.stack.app.app_context(), read_session(self.stack.app.extensions["riftpost.db"]) as session:
-            return [(row.actor, row.payload) for row in store.events(session, self.game_id, after, upto)
+            return [(row.actor, row.payload) for row in store.stored_events(session, self.game_id, after, upto)
                     if row.kind != "system"]
 
     def hidden_from(self, seat: int | None, seq: int | None = None) -> set[str]:

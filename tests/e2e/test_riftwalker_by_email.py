@@ -20,12 +20,12 @@ from collections import Counter
 import pytest
 
 from service import store
-from service.db import read_session
+from service.store import read_session
 from tests.e2e.browser import Browser, unescape
-from tests.riftwalker_helpers import RULES, Secrets, choose
 
 # The stack (web server, worker, SMTP sink) is the duel's fixture, not a copy of it.
 from tests.e2e.test_duel_by_email import MOVE_LINK, PAGE_LINK, stack, text_of  # noqa: F401
+from tests.riftwalker_helpers import RULES, Secrets, choose
 
 pytestmark = pytest.mark.slow
 
@@ -161,7 +161,7 @@ def test_a_whole_three_player_riftwalker_game_played_from_the_emails(stack):
     assert received_turn_emails == expected_turn_emails  # exactly one per change of the seat to act
     assert sum(mid_turn.values()) >= 2, "no opponent had to decide inside another seat's turn"
     assert set(game_over) == set(EMAILS)
-    for seat, body in game_over.items():  # everyone's game-over email names everyone's score
+    for body in game_over.values():  # everyone's game-over email names everyone's score
         for other, score in final["result"]["scores"].items():
             assert f"{NAMES[int(other)]}: {score}" in body
     spectator_page = creator.get(f"{stack.base}/games/{game_id}")

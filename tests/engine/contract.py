@@ -1,7 +1,7 @@
 """What every game's tests declare for the shared contract suite (test_contract.py) and the golden
 playthroughs (test_golden.py): how to start games of it, how to choose moves, what a seat may not see.
 
-Each game's package of tests has a `contract.py` with `CASE = ContractCase(...)`; `CASES` below
+Each game's package of tests has a `contract.py` with `CASE = ContractCase(...)`; `cases()` below
 collects them, so a new game is covered by adding one file.
 
 Golden files, one format for every game (`riftpost-golden/1`): the setup (players, options, seed),
@@ -22,6 +22,7 @@ import random
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -69,18 +70,18 @@ CASE_MODULES = (
 )
 
 
-def _cases() -> list[ContractCase]:
+@lru_cache(maxsize=1)
+def cases() -> list[ContractCase]:
+    """Every game's case, loaded on first use (a game's contract.py imports this module).  A missing
+    module is left out here and named by test_every_registered_game_has_a_contract_case."""
     found = []
     for name in CASE_MODULES:
         try:
             found.append(importlib.import_module(name).CASE)
-        except ModuleNotFoundError as exc:  # a game whose case is still being written
+        except ModuleNotFoundError as exc:
             if exc.name != name:
                 raise
     return found
-
-
-CASES = _cases()
 
 
 # ---- playing ---------------------------------------------------------------------------------------
@@ -103,7 +104,8 @@ class Step:
 
 def playout(case: ContractCase, players: int, options: dict, seed: int, choose: Chooser | None = None,
             max_decisions: int | None = None) -> tuple[list[dict], list[Step], dict]:
-    """A seeded game: (setup events, steps, final state).  Seats are picked at random among `to_act`."""
+    """A seeded game: (setup events, steps, final state).  Where several seats may act, one is picked at
+    random (a lone seat draws nothing from the generator the chooser uses too)."""
     rules = case.rules
     choose = choose or case.choose
     setup = rules.start(players, options, seed)
@@ -114,7 +116,8 @@ def playout(case: ContractCase, players: int, options: dict, seed: int, choose: 
     for _ in range(max_decisions or case.max_decisions):
         if rules.result(state) is not None:
             break
-        seat = pick.choice(rules.to_act(state))
+        waiting = rules.to_act(state)
+        seat = waiting[0] if len(waiting) == 1 else pick.choice(waiting)
         move = choose(state, seat, rules.legal_moves(state, seat), pick)
         events = rules.play(state, seat, move, rng_for(seed, seq))
         steps.append(Step(state, seat, move, events))

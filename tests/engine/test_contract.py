@@ -9,22 +9,23 @@ from __future__ import annotations
 import ast
 import json
 import random
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
 
 import engine
 
-from .contract import CASES, ContractCase, mentions, playout
+from .contract import ContractCase, cases, mentions, playout
 
+CASES = cases()
 IDS = [case.game for case in CASES]
 ENGINE = Path(engine.__file__).parent
 RANDOM_GLOBALS = {"random", "randint", "choice", "choices", "shuffle", "sample", "uniform", "seed",
                   "randrange", "getrandbits", "gauss", "betavariate", "triangular"}
 
 
-@lru_cache(maxsize=None)
+@cache
 def _games(game: str):
     """The suite's seeded playouts of a game, played once per test session."""
     case = next(c for c in CASES if c.game == game)
@@ -103,7 +104,7 @@ def test_results_have_one_shape(case):
 @pytest.mark.parametrize("case", CASES, ids=IDS)
 def test_turns_count_up_and_belong_to_seats_that_act(case):
     rules = case.rules
-    for _players, _options, _seed, setup, steps, final in games(case):
+    for *_, steps, final in games(case):
         states = [step.before for step in steps] + [final]
         previous = None
         for state in states:
@@ -171,7 +172,7 @@ def test_every_event_has_words_for_every_viewer_from_the_state_before_it(case):
                 for viewer in viewers:
                     text = rules.describe_event(event, viewer, state)
                     assert text is None or (isinstance(text, str) and text.strip()), event
-                affected = rules.seats_affected(event)
+                affected = rules.seats_affected(event, state)
                 assert set(affected) <= set(range(players)), (event, affected)
                 state = rules.apply(state, event)
 

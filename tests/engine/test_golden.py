@@ -8,9 +8,9 @@ import json
 
 import pytest
 
-from .contract import CASES, REGEN, golden_path, replay_golden, write_golden
+from .contract import REGEN, cases, golden_path, replay_golden, write_golden
 
-GOLDEN = [(case, golden) for case in CASES for golden in case.golden]
+GOLDEN = [(case, golden) for case in cases() for golden in case.golden]
 
 
 @pytest.mark.parametrize("case,golden", GOLDEN, ids=[f"{c.game}/{g.name}" for c, g in GOLDEN])

@@ -5,8 +5,9 @@ from __future__ import annotations
 import random
 import re
 
-from service import links, new_game, store
-from service.db import get_engine, read_session
+from service import links, store
+from service.play import new_game
+from service.store import get_engine, read_session
 from tests.service.helpers import current, play_one
 
 PLAYERS = [("Ann", "ann@example.org"), ("Bob", "bob@example.org")]
@@ -56,7 +57,5 @@ def history_url(player_id: int | None, game_id: int, **params) -> str:
 
 def player_ids(game_id: int) -> dict[int, int]:
     """seat -> player id (the id the player's signed link carries)."""
-    from service import notify
-
     with read_session(get_engine()) as session:
-        return {player.seat: player.id for player in notify.players_of(session, game_id)}
+        return {player.seat: player.id for player in store.players_of(session, game_id)}

@@ -7,7 +7,8 @@ import re
 
 import pytest
 
-from service import links, new_game
+from service import links
+from service.play import new_game
 from tests.history.helpers import player_ids
 from tests.service import toygame
 from tests.service.helpers import current, play_one

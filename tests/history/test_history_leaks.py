@@ -8,11 +8,9 @@ import json
 from flask import current_app, render_template
 
 import engine
-from service.db import get_engine, read_session
-from service import history, store
-from tests.history.helpers import (
-    card_ids, hidden_from, history_url, player_ids, riftforce_game, state_at,
-)
+from service import store
+from service.store import get_engine, read_session
+from tests.history.helpers import card_ids, hidden_from, history_url, player_ids, riftforce_game, state_at
 from tests.web.pages import text
 
 MID_GAME = 150
@@ -33,7 +31,7 @@ def test_no_historical_view_shows_a_hidden_card_before_the_end(client):
     ids = player_ids(game_id)
     seen_own_hand = 0
     with read_session(get_engine()) as session:
-        set_up = history.setup_end(session, game)
+        set_up = store.setup_end(session, game)
     assert set_up == 2  # riftforce: "setup" and "draft"; positions inside it show it as set up
     for seq in range(1, game.seq + 1):
         state = state_at(game_id, max(seq, set_up))
@@ -92,7 +90,7 @@ def test_after_the_end_the_full_record_and_every_hand_are_shown(client):
     game_id = riftforce_game(to_end=True)
     with read_session(get_engine()) as session:
         game = store.get_game(session, game_id)
-        raw = [row.payload for row in store.events(session, game_id)]
+        raw = [row.payload for row in store.stored_events(session, game_id)]
     assert game.status == "finished"
     ids = player_ids(game_id)
     every_card = set()

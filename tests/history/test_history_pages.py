@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import re
 
-from service import charts, history, journal, links, mail, new_game, store
-from service.db import get_engine, read_session, write_session
+from service import links, store
+from service.mail import compose as mail
+from service.play import new_game
+from service.store import get_engine, read_session, write_session
+from service.views import charts, history
 from tests.history.helpers import history_url, player_ids
 from tests.service import toygame
 from tests.service.helpers import current, outbox_rows, play_one, play_to_end
@@ -41,7 +44,7 @@ def test_toy_pages_json_and_downloads_show_no_hidden_card_at_any_step(client):
     ids = player_ids(game_id)
     assert game.status == "active"
     with read_session(get_engine()) as session:
-        raw = [row.payload for row in store.events(session, game_id)]
+        raw = [row.payload for row in store.stored_events(session, game_id)]
     rules = toygame.GAME
     # What each viewer may know by now: what their own redaction of the log shows.  The page at
     # an early step also lists the later events "since your last move" (the viewer knows them
@@ -181,13 +184,13 @@ def test_journal_entries_and_service_events_are_in_the_history_in_words(client):
     game_id = toy_game(4, target=3)
     ids = player_ids(game_id)
     with write_session(get_engine()) as session:
-        journal.record(session, game_id, 2, "reminder", 1, {"hours": 24})
+        store.journal_record(session, game_id, 2, "reminder", 1, {"hours": 24})
     page = text(client.get(history_url(ids[0], game_id, at=2)))
     assert "Bob was reminded: 24 hours left to move." in page
     play_to_end(game_id)
     with write_session(get_engine()) as session:
         game = store.get_game(session, game_id)
-        if not any(row.kind == "system" for row in store.events(session, game_id)):
+        if not any(row.kind == "system" for row in store.stored_events(session, game_id)):
             # The end as the service records it (service/ending.py), once, when not yet recorded.
             store.append(session, game, game.seq, [{"type": "game_finished", "result": game.result}],
                          actor=None, kind="system", read_model={})
@@ -222,8 +225,9 @@ def test_score_chart_is_svg_and_degrades_without_scores(client):
     svg = charts.score_chart(series, {0: "Ann <x>", 1: "Bob"}, marker=3, target=30)
     assert svg.startswith("<svg") and svg.count("<polyline") == 2 and "Ann &lt;x&gt;" in svg
     assert charts.score_chart(None, {}) is None and charts.score_chart([], {}) is None
-    assert history._score_list({"scores": {"0": 3, "1": 4}}) == [3.0, 4.0]
-    assert history._score_list({"scores": "n/a"}) is None and history._score_list({}) is None
+    cooperative = new_game("beyond-the-rift", PLAYERS[:2], {"scenario": "tutorial"}, seed=3)
+    with read_session(get_engine()) as session:  # a game without scores to chart has no series
+        assert history.score_series(session, store.get_game(session, cooperative)) is None
     walker = new_game("riftwalker", PLAYERS, seed=3)
     page = client.get(f"/games/{walker}/history")
     assert page.status_code == 200  # a game whose view may have no plain score list still renders

@@ -6,8 +6,8 @@ from sqlmodel import select
 
 import engine
 from service import store
-from service.db import get_engine, read_session
-from service.models import Outbox
+from service.store import get_engine, read_session
+from service.store.models import Outbox
 
 
 def current(game_id: int):
@@ -20,7 +20,7 @@ def current(game_id: int):
 
 def play_one(game_id: int, pick=lambda moves: moves[0]):
     """Play one decision for the first seat to act; the Outcome."""
-    from service import handle
+    from service.play import handle
 
     game, state = current(game_id)
     rules = engine.get(game.name)
@@ -34,8 +34,8 @@ def play_to_end(game_id: int, pick=lambda moves: moves[0], limit: int = 5000) ->
         if game.status != "active":
             # What the worker does right after the final move: record the end once and queue the
             # game_over emails (service/ending.py).
-            from service import ending
-            from service.models import utcnow
+            from service.play import ending
+            from service.store.models import utcnow
 
             ending.record_end(game_id, utcnow())
             return steps

@@ -11,9 +11,11 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import select
 
 import engine
-from service import StaleState, handle, new_game, store
-from service.db import get_engine, read_session, write_session
-from service.models import Event, Snapshot
+from service import store
+from service.errors import StaleState
+from service.play import handle, new_game
+from service.store import get_engine, read_session, write_session
+from service.store.models import Event, Snapshot
 from tests import services
 from tests.conftest import make_app
 from tests.service import toygame
@@ -47,7 +49,7 @@ class TestEventStoreContract:
         assert game.rules_version == toygame.GAME.rules_version
         assert game.seq == 3 and game.to_act == [0] and game.status == "active"
         with read_session(get_engine()) as session:
-            rows = store.events(session, game_id)
+            rows = store.stored_events(session, game_id)
             assert [row.seq for row in rows] == [1, 2, 3]
             assert {row.kind for row in rows} == {"setup"} and {row.actor for row in rows} == {None}
             assert store.last_snapshot_seq(session, game_id) == 3
@@ -71,7 +73,7 @@ class TestEventStoreContract:
         game, live = current(game_id)
         with read_session(get_engine()) as session:
             snapshot_seqs = list(session.exec(select(Snapshot.seq).where(Snapshot.game_id == game_id)))
-            turn_changes = [row.seq for row in store.events(session, game_id) if row.type == "turn"]
+            turn_changes = [row.seq for row in store.stored_events(session, game_id) if row.type == "turn"]
         assert set(turn_changes) <= set(snapshot_seqs)
         with write_session(get_engine()) as session:
             session.execute(sa.delete(Snapshot).where(Snapshot.game_id == game_id))
@@ -127,7 +129,7 @@ class TestEventStoreContract:
             thread.join(30)
         assert sorted(type(o).__name__ for o in outcomes) == ["Outcome", "StaleState"]
         with read_session(get_engine()) as session:
-            rows = store.events(session, game_id)
+            rows = store.stored_events(session, game_id)
         assert [row.seq for row in rows] == list(range(1, game.seq + 2))  # exactly one move's event
 
     def test_concurrent_appends_racing_past_the_read_fail_cleanly(self, backend_app):
@@ -156,7 +158,7 @@ class TestEventStoreContract:
             thread.join(30)
         assert sorted(results) == ["ok", "stale"]
         with read_session(get_engine()) as session:
-            assert len(store.events(session, game_id)) == 4
+            assert len(store.stored_events(session, game_id)) == 4
 
     def test_a_finished_game_accepts_nothing(self, backend_app):
         game_id = new_game(toygame.NAME, PLAYERS, {"target": 2}, seed=1)

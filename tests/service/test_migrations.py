@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from datetime import UTC
+
 import pytest
 import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlmodel import SQLModel
 
-import service.models  # noqa: F401
+import service.store.models  # noqa: F401
 from service.migrate import upgrade
 from tests import services
 
@@ -86,18 +88,19 @@ def test_0005_drops_only_the_snapshots_of_beyond_the_rift_rules_1_games_which_th
     snapshot of the old shape: after the upgrade its snapshot is gone, the others stay, and the game's
     player page and moves work (the state is replayed from event 1, upgraded by the engine)."""
     import json
-    from datetime import datetime, timezone
+    from datetime import datetime
     from pathlib import Path
 
     import engine
-    from service import handle, links
+    from service import links
+    from service.play import handle
     from tests.conftest import make_app
 
     log = json.loads((Path(__file__).parents[1] / "engine" / "beyond_the_rift" / "upgrade"
                       / "rules-1-old-friends-1-2-heroes.json").read_text())
     events = log["events"]
     rules = engine.get("beyond-the-rift")
-    now = datetime(2026, 11, 1, tzinfo=timezone.utc)
+    now = datetime(2026, 11, 1, tzinfo=UTC)
     url = f"sqlite:///{tmp_path / 'old.sqlite'}"
     upgrade(url, "0004")
     db = sa.create_engine(url)

@@ -7,9 +7,11 @@ from datetime import timedelta
 import pytest
 import sqlalchemy as sa
 
-from service import new_game, outbox, store
-from service.db import get_engine, read_session, write_session
-from service.models import Outbox, utcnow
+from service import store
+from service.mail import outbox, queue
+from service.play import new_game
+from service.store import get_engine, read_session, write_session
+from service.store.models import Outbox, utcnow
 from tests.service import toygame
 from tests.service.helpers import outbox_rows, play_one, play_to_end
 
@@ -130,15 +132,15 @@ def test_a_move_succeeds_when_the_broker_is_down(app, caplog):
     app.config["OUTBOX_KICK"] = True
     app.config["CELERY_BROKER_URL"] = "redis://127.0.0.1:1/0"  # nothing listens there
     game_id = new_game(toygame.NAME, PLAYERS, seed=5)
-    outbox._kicker.submit(lambda: None).result(30)  # wait for the background kick to give up
+    queue._kicker.submit(lambda: None).result(30)  # wait for the background kick to give up
     assert [row.status for row in outbox_rows(game_id)] == ["pending"] * 3
-    assert "the beat scan will send them" in caplog.text
+    assert "the beat scan will do it" in caplog.text
     assert outbox.due() == [row.id for row in outbox_rows(game_id)]
 
 
 def test_emails_offer_the_rarest_kinds_of_choice_first():
-    from service.mail import MAX_MOVE_LINKS, one_click
-    from service.positions import LegalMove
+    from service.mail.compose import MAX_MOVE_LINKS, one_click
+    from service.views.positions import LegalMove
 
     plays = [LegalMove({"type": "play", "card": f"c{i}", "loc": i % 5}, f"play {i}") for i in range(30)]
     moves = plays[:10] + [LegalMove({"type": "check"}, "Check & Draw")] + plays[10:]
@@ -148,7 +150,7 @@ def test_emails_offer_the_rarest_kinds_of_choice_first():
 
 
 def test_a_turn_email_queued_before_an_unsubscribe_is_skipped(app, sink):
-    from service.models import Player
+    from service.store.models import Player
 
     app.config["SMTP_URL"] = sink.url
     game_id = new_game(toygame.NAME, PLAYERS, seed=3)

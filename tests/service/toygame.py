@@ -143,7 +143,7 @@ class ToyGame(engine.Game):
     def public_scores(self, view):
         return dict(enumerate(view["scores"]))
 
-    def seats_affected(self, event):
+    def seats_affected(self, event, state):
         return [event["seat"]] if event["type"] in ("deal", "played", "drew") else []
 
     def render_text(self, view):

@@ -11,9 +11,10 @@ import random
 from sqlmodel import select
 
 from engine.beyond_the_rift.content import CONTENT
-from service import handle, links, new_game
-from service.db import get_engine, read_session
-from service.models import Campaign, CampaignGame, Game, Player
+from service import links
+from service.play import handle, new_game
+from service.store import get_engine, read_session
+from service.store.models import Campaign, CampaignGame, Game, Player
 from tests.beyond_helpers import RULES, policy
 from tests.engine.beyond_the_rift.helpers import greedy_chooser
 from tests.service.helpers import current

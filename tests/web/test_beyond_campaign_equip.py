@@ -11,9 +11,11 @@ import pytest
 from sqlmodel import select
 
 from engine.beyond_the_rift.content import CONTENT
-from service import ending, links, mail, new_game
-from service.db import get_engine, read_session
-from service.models import CampaignGame, Game, utcnow
+from service import links
+from service.mail import compose as mail
+from service.play import ending, new_game
+from service.store import get_engine, read_session
+from service.store.models import CampaignGame, Game, utcnow
 from tests.beyond_helpers import policy
 from tests.service.helpers import current, outbox_rows
 from tests.web.pages import csrf_token, text

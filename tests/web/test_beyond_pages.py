@@ -7,12 +7,15 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from datetime import UTC
 
 from sqlmodel import select
 
-from service import handle, links, mail, new_game
-from service.db import get_engine, read_session
-from service.models import Event, Player
+from service import links
+from service.mail import compose as mail
+from service.play import handle, new_game
+from service.store import get_engine, read_session
+from service.store.models import Event, Player
 from tests.beyond_helpers import RULES, leaks, policy
 from tests.service.helpers import current, outbox_rows
 from tests.web.pages import csrf_token, move_values, setting_values, text
@@ -233,11 +236,11 @@ def test_starting_from_the_cli(app):
 def test_every_heros_clock_restarts_with_a_new_round(client, app):
     """The last DONE runs the enemy phase into the next round inside one move: that hero stays to act
     yet starts a new turn, so their clock restarts with everyone's (and their email goes out)."""
-    from datetime import datetime, timedelta, timezone
+    from datetime import datetime, timedelta
 
-    from service.models import Deadline
+    from service.store.models import Deadline
 
-    start = datetime(2026, 1, 5, 9, 0, tzinfo=timezone.utc)
+    start = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
     game_id = new_game("beyond-the-rift", PLAYERS, seed=3, deadline_hours=48, now=start)
     when = start
     for _ in range(100):
@@ -249,7 +252,7 @@ def test_every_heros_clock_restarts_with_a_new_round(client, app):
         handle(game_id, seat, policy(state, seat, RULES.legal_moves(state, seat)), game.seq, now=when)
     assert current(game_id)[1]["phase"] == "hero"
     with read_session(get_engine()) as session:
-        clocks = {d.seat: d.started_at.replace(tzinfo=timezone.utc) for d in
+        clocks = {d.seat: d.started_at.replace(tzinfo=UTC) for d in
                   session.exec(select(Deadline).where(Deadline.game_id == game_id))}
     assert clocks == {0: when, 1: when}
 

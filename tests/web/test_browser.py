@@ -3,10 +3,10 @@ readable, every choice has a label, and a move is made with the keyboard alone."
 
 from __future__ import annotations
 
-
 import pytest
 
-from service import links, new_game
+from service import links
+from service.play import new_game
 from tests.service import toygame
 
 pytestmark = pytest.mark.browser  # Chromium and its launch settings: tests/conftest.py

@@ -6,7 +6,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from service import links, new_game
+from service import links
+from service.play import new_game
 from tests.service import toygame
 from tests.service.helpers import current
 from tests.web.pages import csrf_token, text
@@ -33,8 +34,8 @@ def test_routes_with_nasty_tokens_and_ids_never_500(client, game):
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seq=st.text(max_size=30), move=st.one_of(st.text(max_size=60), st.from_regex(r'\{"type": "[a-z_]{0,9}"(, "card": "k\d{1,2}x")?\}', fullmatch=True)))
 def test_move_form_with_arbitrary_fields_never_500(app, client, game, seq, move):
-    from service.models import Player
-    from service.db import get_engine, read_session
+    from service.store import get_engine, read_session
+    from service.store.models import Player
 
     with read_session(get_engine()) as session:
         bob = session.get(Player, 2)  # not Bob's turn: nothing may ever be recorded
@@ -55,8 +56,8 @@ def test_start_form_with_arbitrary_fields_never_500(client):
 
 def test_malformed_riftforce_moves_are_4xx_with_a_reason(client):
     game_id = new_game("riftforce", [("Ann", "a@example.org"), ("Bob", "b@example.org")], seed=2)
-    from service.db import get_engine, read_session
-    from service.models import Player
+    from service.store import get_engine, read_session
+    from service.store.models import Player
 
     with read_session(get_engine()) as session:
         ann = session.get(Player, 1)

@@ -7,9 +7,10 @@ import json
 import pytest
 from sqlmodel import select
 
-from service import links, new_game
-from service.db import get_engine, read_session
-from service.models import Player
+from service import links
+from service.play import new_game
+from service.store import get_engine, read_session
+from service.store.models import Player
 from tests.service import toygame
 from tests.service.helpers import current, outbox_rows
 from tests.web.pages import csrf_token, move_values, text

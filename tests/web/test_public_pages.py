@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from service import new_game
+from service.play import new_game
 from tests.conftest import make_app
 from tests.service import toygame
 from tests.service.helpers import current, outbox_rows, play_to_end

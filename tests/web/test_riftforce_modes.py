@@ -6,6 +6,7 @@ player's turn emails with what the trainer did)."""
 from __future__ import annotations
 
 import html
+import itertools
 import json
 import re
 from collections import Counter
@@ -14,9 +15,11 @@ import pytest
 from sqlmodel import select
 
 import engine
-from service import links, mail, new_game, store
-from service.db import get_engine, read_session
-from service.models import Outbox, Player
+from service import links, store
+from service.mail import compose as mail
+from service.play import new_game
+from service.store import get_engine, read_session
+from service.store.models import Outbox, Player
 from tests.riftforce_helpers import fast
 from tests.service.helpers import current, outbox_rows, play_one
 from tests.web.pages import csrf_token, move_values, text
@@ -272,8 +275,8 @@ def test_team_partners_hear_what_their_partner_did_and_never_see_their_hand(app)
         assert seat not in turn_now
     # One partner email per ended turn of a team member (draft picks included), to the teammate.
     with read_session(get_engine()) as session:
-        actors = [row.actor for row in store.events(session, game_id) if row.actor is not None]
-    ended_turns = sum(1 for a, b in zip(actors, actors[1:]) if a != b)
+        actors = [row.actor for row in store.stored_events(session, game_id) if row.actor is not None]
+    ended_turns = sum(1 for a, b in itertools.pairwise(actors) if a != b)
     ended_turns += actors[-1] not in current(game_id)[0].to_act  # the last turn, if it is over
     assert len(partner_rows) == ended_turns
 
@@ -286,7 +289,7 @@ def test_solo_player_gets_a_turn_email_each_round_with_what_the_trainer_did(app)
     # The first turn (the setup's keep-4), then one per turn the engine starts (after the draft,
     # then after each round of the player's action and the trainer's plan).
     with read_session(get_engine()) as session:
-        started = [row for row in store.events(session, game_id) if row.payload["type"] == "turn"]
+        started = [row for row in store.stored_events(session, game_id) if row.payload["type"] == "turn"]
     assert len(started) >= 3 and len(turns) == 1 + len(started)
     assert [r.seq for r in turns[1:]] == [row.seq for row in started]
     message, body = rendered(turns[-1])
@@ -302,28 +305,35 @@ def test_three_player_partner_emails_skip_the_lone_player_and_a_teammate_to_act(
     partner_seats = Counter(by_id[r.player_id] for r in outbox_rows(game_id) if r.kind == "partner")
     assert set(partner_seats) == {0, 2}  # the lone player has no partner
     # The rule itself: a teammate whose turn it is now gets the turn email, not a partner email.
-    from service import notify
+    from service.play import emails
 
     with read_session(get_engine()) as session:
         game = store.get_game(session, game_id)
-        players = notify.players_of(session, game_id)
-        rows = notify.on_change(session, game, players, before=[0], after=[2], finished=False,
-                                team_seats=[{0, 2}, {1}], actor=0)
+        players = store.players_of(session, game_id)
+        teams = engine.get("riftforce").teams(current(game_id)[1])
+        assert teams == [[0, 2]]
+        rows = emails.on_change(session, game, players, 0, before=[0], after=[2], starts={2}, teams=teams)
         assert sorted((r.kind, by_id[r.player_id]) for r in rows) == [("turn", 2)]
-        rows = notify.on_change(session, game, players, before=[0], after=[1], finished=False,
-                                team_seats=[{0, 2}, {1}], actor=0)
+        rows = emails.on_change(session, game, players, 0, before=[0], after=[1], starts={1}, teams=teams)
         assert sorted((r.kind, by_id[r.player_id]) for r in rows) == [("partner", 2), ("turn", 1)]
         session.rollback()
 
 
 def test_turn_emails_for_a_seat_that_starts_its_next_turn_itself_only(app):
-    from service import notify
+    """The engine's turn counter says when a turn begins: the solo player's own action that starts
+    their next round gets them a turn email, a follow-up decision of the same action none."""
+    from service.play import emails
 
-    turn = [{"type": "turn", "seat": 0}]
-    assert notify.newly_to_act([0], [0], turn, actor=0) == {0}  # solo: the next round
-    assert notify.newly_to_act([0], [0], [], actor=0) == set()  # a follow-up decision
-    assert notify.newly_to_act([0], [1], [{"type": "turn", "seat": 1}], actor=0) == {1}
-    # Another seat's turn event while several act: only the to_act change counts.
-    assert notify.newly_to_act([0, 1], [1], [{"type": "turn", "seat": 1}], actor=0) == set()
-    assert notify.teams({"teams": [{"team": 0, "seats": [0, 2]}]}) == [{0, 2}]
-    assert notify.teams({"players": []}) == [] and notify.teams(None) == []
+    game_id = new_game("riftforce", [("Sol", "sol@example.org")], {"mode": "solo"}, seed=8)
+    with read_session(get_engine()) as session:
+        game = store.get_game(session, game_id)
+        players = store.players_of(session, game_id)
+        next_round = emails.on_change(session, game, players, 0, before=[0], after=[0], starts={0}, teams=[])
+        assert [(r.kind, r.player_id) for r in next_round] == [("turn", players[0].id)]
+        session.rollback()
+    with read_session(get_engine()) as session:
+        game = store.get_game(session, game_id)
+        follow_up = emails.on_change(session, game, players, 0, before=[0], after=[0], starts=set(), teams=[])
+        assert follow_up == []
+        session.rollback()
+    assert engine.get("riftforce").teams(current(game_id)[1]) == []

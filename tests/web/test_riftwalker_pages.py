@@ -11,9 +11,10 @@ import re
 import pytest
 from sqlmodel import select
 
-from service import handle, links, new_game
-from service.db import get_engine, read_session
-from service.models import Player
+from service import links
+from service.play import handle, new_game
+from service.store import get_engine, read_session
+from service.store.models import Player
 from tests.riftwalker_helpers import RULES, Secrets, choose
 from tests.service.helpers import current, outbox_rows
 from tests.web.pages import csrf_token, move_values, text

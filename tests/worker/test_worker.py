@@ -6,7 +6,7 @@ import shutil
 
 import pytest
 
-from service import new_game
+from service.play import new_game
 from tests import services
 from tests.conftest import make_app
 from tests.service import toygame
@@ -69,7 +69,7 @@ def test_task_bodies_are_thin_calls_into_the_service(app, sink):
 
     app.config["SMTP_URL"] = sink.url
     game_id = new_game(toygame.NAME, PLAYERS, seed=6)
-    with mock.patch("service.outbox.enqueue") as enqueue:
+    with mock.patch("service.mail.outbox.enqueue") as enqueue:
         assert tasks.dispatch_outbox.run() == 3
     ids = enqueue.call_args.args[0]
     assert ids == [row.id for row in outbox_rows(game_id)]

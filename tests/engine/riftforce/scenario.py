@@ -14,7 +14,7 @@ import random
 
 import engine
 import engine.riftforce  # noqa: F401 - registers the game without loading the other engines
-from engine.riftforce.state import copy_state, evolve
+from engine.riftforce.state import evolve
 
 GAME = engine.get("riftforce")
 
@@ -57,6 +57,16 @@ def do(s, *moves, seat=None, seed=0):
     if moves:
         assert json.dumps(start, sort_keys=True) == first_snapshot
     return s, events
+
+
+def sentences(s, events, viewer, redact=False):
+    """Each event's sentence for `viewer`, worded from the state the event was applied to (and
+    from the event as `viewer` gets it, with `redact`)."""
+    out = []
+    for e in events:
+        out.append(GAME.describe_event(GAME.redact_event(e, viewer) if redact else e, viewer, s))
+        s = GAME.apply(s, e)
+    return out
 
 
 def types(events, t):

@@ -1,9 +1,11 @@
 """One scenario per guild ability: rules §7 (base guilds) and §8 (Beyond guilds), with the house
-rules Q1-Q3 where an ability depends on them.  Seat 0 acts; its elementals are "allies"."""
+rules Q1-Q3 and Q15 where an ability depends on them.  Seat 0 acts; its elementals are "allies"."""
 
 from __future__ import annotations
 
-from .scenario import (A, D, DONE, MV, P, board, dmg, do, legal, stack, types)
+from engine.riftforce import abilities, effects
+
+from .scenario import (A, D, MV, P, board, dmg, do, legal, stack, types)
 
 E = [[], [], [], [], []]
 
@@ -133,11 +135,47 @@ def test_plant_hits_adjacent_first_enemy_and_pulls_it_here():
     assert stack(s, 3, 1) == ["ice-7a"]
 
 
+def test_q15_plant_must_aim_at_an_adjacent_location_holding_an_enemy():
+    """House rule Q15: Plant aims only at adjacent locations holding an enemy; with one such
+    location it strikes there without asking (the strike is never lost), with none nothing
+    happens."""
+    s = board(me=at(2, "plant-5a"), foe=at(3, "ice-6a"), hand=["plant-6a"])
+    s, ev = do(s, D("plant-6a"), A("plant-5a"))
+    assert {"type": "aim", "loc": 1} not in legal(s, 0)
+    assert stack(s, 2, 1) == ["ice-6a"] and dmg(s, "ice-6a") == 2 and s["turn"] == 1
+    s = board(me=at(0, "plant-5a"), foe=at(2, "ice-6a"), hand=["plant-6a"])
+    s, ev = do(s, D("plant-6a"), A("plant-5a"))
+    assert not types(ev, "damage") and not types(ev, "move") and s["turn"] == 1
+
+
+def test_q15_light_and_love_heal_a_damaged_ally_when_there_is_one():
+    """House rule Q15 (same reading as Plant): Light's heal and Love's on-play heal are offered
+    only damaged allies; a lone one is healed without asking; with none nothing is asked."""
+    s = board(me=merge(at(0, "light-5a"), at(1, "water-5a"), at(3, "water-6a")), foe=at(0, "ice-7a"),
+              hand=["light-6a"], damage={"water-6a": 2})
+    s, _ = do(s, D("light-6a"), A("light-5a"))
+    assert dmg(s, "water-6a") == 1 and s["turn"] == 1
+    s = board(me=at(0, "water-5a", "fire-6a"), hand=["love-5a"])
+    s, ev = do(s, P("love-5a", 0))
+    assert not types(ev, "heal") and s["turn"] == 1
+
+
+def test_q15_mandatory_moves_keep_free_destinations():
+    """House rule Q15 leaves mandatory moves alone: Water may move where no enemy stands (its
+    second strike is then lost), and Air, Shadow and Sand may go to any other location."""
+    s = board(me=at(2, "water-5a"), foe=at(3, "ice-6a"), hand=["water-6a"])
+    s, _ = do(s, D("water-6a"), A("water-5a"))
+    assert legal(s) == [MV(1), MV(3)]
+    s = board(me=at(2, "shadow-5a"), hand=["shadow-6a"])
+    s, _ = do(s, D("shadow-6a"), A("shadow-5a"))
+    assert legal(s) == [MV(0), MV(1), MV(3), MV(4)]
+
+
 def test_plant_does_not_move_a_destroyed_enemy():
     """§7 Plant with Q2: if the enemy is destroyed, nothing moves."""
     s = board(me=at(2, "plant-5a"), foe=at(3, "ice-6a", "ice-7a"), hand=["plant-6a"],
               damage={"ice-6a": 4})
-    s, _ = do(s, D("plant-6a"), A("plant-5a"), {"type": "aim", "loc": 3})
+    s, _ = do(s, D("plant-6a"), A("plant-5a"))  # Q15: the only location with an enemy, unasked
     assert "ice-6a" in s["discard"][1] and stack(s, 3, 1) == ["ice-7a"] and stack(s, 2, 1) == []
 
 
@@ -317,7 +355,6 @@ def test_love_captured_by_music_fires_its_on_play_heal():
 
 def test_acid_second_target_reading_is_a_flag(monkeypatch):
     """Q1 (config flag): with ACID_TARGETS_FIXED_AT_START off, the new second card takes the 1."""
-    import engine.riftforce.abilities as abilities
     monkeypatch.setattr(abilities, "ACID_TARGETS_FIXED_AT_START", False)
     s = board(me=at(0, "acid-5a"), foe=at(0, "ice-5a", "ice-6a", "ice-7a"), hand=["acid-6a"],
               damage={"ice-5a": 2})
@@ -328,7 +365,6 @@ def test_acid_second_target_reading_is_a_flag(monkeypatch):
 def test_captured_card_can_return_to_first_owner_by_flag(monkeypatch):
     """Q3 (config flag): with CAPTURED_CARDS_STAY_WITH_CAPTOR off, a captured card destroyed later
     goes to the discard pile of the player whose guild it is; the RF still goes to its destroyer."""
-    import engine.riftforce.effects as effects
     monkeypatch.setattr(effects, "CAPTURED_CARDS_STAY_WITH_CAPTOR", False)
     s = board(me=at(0, "music-5a"), foe=at(0, "ice-5a"), hand=["music-6a"], foe_hand=["fire-5b"],
               damage={"ice-5a": 3}, guilds=[["music", "fire", "air", "earth"], ["ice", "plant", "light", "shadow"]])

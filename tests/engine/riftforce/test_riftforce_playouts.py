@@ -1,13 +1,13 @@
 """Random playouts: thousands of seeded games with both guild options (issue 2, "Tests").
 
-Each game must finish with a result, raise nothing, emit only JSON events that survive a JSON
-round trip, replay from the JSON log to exactly the live state, conserve every card, keep hidden
-cards out of views, and reject wrong-seat, junk and stale moves with engine.IllegalMove.
+Each game must finish with a result, raise nothing, conserve every card, keep the rules'
+invariants at every step, and reject wrong-seat, junk and stale moves with engine.IllegalMove.
+(JSON events, replay from event 0, purity, words and hidden cards are checked the same way for
+every game by the shared contract suite, tests/engine/test_contract.py.)
 """
 
 from __future__ import annotations
 
-import json
 import multiprocessing
 import os
 import random
@@ -58,14 +58,12 @@ class Checker:
         roll = self.rng.random()
         if roll < 0.03:
             self._illegal(before, seat, legal)
-        elif roll < 0.04:
-            self._hidden(after)
         self.previous_moves = legal
 
     def _invariants(self, before, after, seat, new):
         """§5: nothing stays on the board at or past its number; damage only on board cards;
         §4C: hands never exceed 7; RF never drops; §6/Q4: the game ends only after an action of
-        the second player with a score of 12+ and no tie (or in the stalemate ruling)."""
+        the second player with a score of 12+ and no tie (or in the stalemate of house rule Q14)."""
         board = {c for sides in after["board"] for side in sides for c in side}
         assert all(0 < d < NUMBER[c] and c in board for c, d in after["damage"].items())
         assert len(after["hand"][0]) <= 7 and len(after["hand"][1]) <= 7
@@ -93,17 +91,6 @@ class Checker:
             with pytest.raises(engine.IllegalMove):
                 GAME.play(s, seat, self.rng.choice(stale), rng)
 
-    def _hidden(self, s):
-        decks = set(s["deck"][0] + s["deck"][1])
-        for viewer in (0, 1, None):
-            view = GAME.view(s, viewer)
-            # The pending Activate names its discarded card, public history even after a Star's
-            # reshuffle put it back into a pile; everything else must show no hidden card.
-            text = json.dumps({k: v for k, v in view.items() if k != "pending"})
-            secret = decks | set(s["hand"][0] if viewer != 0 else []) | set(s["hand"][1] if viewer != 1 else [])
-            assert not [c for c in secret if f'"{c}"' in text]
-            GAME.render_text(GAME.view(s, viewer))
-
 
 FULL_CHECK_EVERY = 4  # every 4th game also gets the per-step Checker (keeps the run under ~90 s)
 # The chunks of one option run in this many processes (the machine has 2 cores); 1 = in-process.
@@ -120,18 +107,11 @@ def play_chunk(guilds, chunk):
         events, live, moves = random_game(seed, guilds, on_step=check, paranoid=paranoid)
         result = GAME.result(live)
         assert result is not None and set(result["winners"]) <= {0, 1} and result["winners"], seed
-        log = json.loads(json.dumps(events))
-        assert log == events, seed
-        assert engine.replay(GAME, log) == live, seed
         assert sorted(_cards_everywhere(live)) == \
             sorted(deck_for(live["guilds"][0]) + deck_for(live["guilds"][1])), seed
         reasons[result["reason"]] += 1
         if check is not None:
             widest = max(widest, check.max_moves)
-        if seed % 50 == 0:
-            for viewer in (0, 1, None):
-                for e in events:
-                    GAME.describe_event(GAME.redact_event(e, viewer), viewer)
     return dict(reasons), widest
 
 
@@ -142,10 +122,9 @@ def _play_chunk(args):
 @pytest.mark.slow
 @pytest.mark.parametrize("guilds", ["base", "all"])
 def test_random_playouts_finish_replay_and_conserve_cards(guilds):
-    """Random-playout rule: every game finishes with a result, its events are JSON and survive a
-    JSON round trip, replaying the JSON log gives the live state, all 72 cards are still there;
-    in every 4th game, at sampled steps, wrong-seat, junk and stale moves raise IllegalMove, cards
-    are conserved and views hide cards; in every 8th game play and apply never change their input."""
+    """Random-playout rule: every game finishes with a result and all 72 cards are still there;
+    in every 4th game, at sampled steps, wrong-seat, junk and stale moves raise IllegalMove and
+    cards are conserved; in every 8th game play and apply never change their input."""
     jobs = [(guilds, chunk) for chunk in range(CHUNKS)]
     if PROCESSES > 1 and "fork" in multiprocessing.get_all_start_methods():
         with multiprocessing.get_context("fork").Pool(PROCESSES) as pool:

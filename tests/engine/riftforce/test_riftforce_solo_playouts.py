@@ -13,8 +13,8 @@ GAMES = 300
 
 @pytest.mark.slow
 def test_solo_random_playouts_finish_replay_and_conserve_cards():
-    """§11 playouts: every game ends with the current plan finished and the scores untied, replays
-    from JSON, conserves the player's and the trainer's cards, rejects junk and hides hands."""
+    """§11 playouts: every game ends with the current plan finished and the scores untied,
+    conserves the player's and the trainer's cards and rejects junk."""
     outcomes = run_playouts(1, GAMES)
     assert sum(r.get("score", 0) for r, _ in outcomes) == GAMES
     levels = {(n, solo_options(seed)["stars"][n]) for seed in range(GAMES) for n in ("5", "6", "7")}

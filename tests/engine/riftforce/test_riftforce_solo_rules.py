@@ -14,7 +14,7 @@ from engine.riftforce import solo
 from engine.riftforce.cards import ALL_GUILDS
 
 from .modes import play_moves, solo_board
-from .scenario import GAME, types
+from .scenario import GAME, sentences, types
 
 CHECK = {"type": "check"}
 # One attack plan (at location 3, data loc 2) that starts with each number.
@@ -26,10 +26,15 @@ def rows(**stacks):
     return [list(stacks.get(f"l{i}", [])) for i in range(5)]
 
 
+def trainer_board(number, stars, me, bots, damage=None, amp=None, plan=None, **kw):
+    """A solo board where the top plan is an attack plan starting with `number`."""
+    return solo_board(me=me, bots=bots, hand=["fire-5d"], damage=damage, amp=amp,
+                      stars={str(number): stars}, plans=[plan or PLAN_FOR[number]] + ["C1"], **kw)
+
+
 def trainer_turn(number, stars, me, bots, damage=None, amp=None, moves=(), plan=None, **kw):
     """The player checks (drawing nothing), then the trainer carries out one attack plan."""
-    s = solo_board(me=me, bots=bots, hand=["fire-5d"], damage=damage, amp=amp,
-                   stars={str(number): stars}, plans=[plan or PLAN_FOR[number]] + ["C1"], **kw)
+    s = trainer_board(number, stars, me, bots, damage=damage, amp=amp, plan=plan, **kw)
     return play_moves(s, CHECK, *moves)
 
 
@@ -108,7 +113,7 @@ def test_next_plan_is_public_in_the_view_but_the_pile_order_is_redacted():
     plans = events[2]
     assert plans["type"] == "plans" and plans["placeholder"] is True
     assert GAME.redact_event(plans, 0)["order"] is None
-    assert "placeholder" in GAME.describe_event(plans, 0)
+    assert "placeholder" in GAME.describe_event(plans, 0, engine.replay(GAME, events[:2]))
 
 
 def test_plan_discard_is_turned_over_in_the_same_order_when_the_pile_runs_out():
@@ -355,20 +360,21 @@ def test_player_reaching_twelve_still_gets_the_plan_carried_out_then_the_game_en
     s, evs = play_moves(s, CHECK)
     kinds = [e["type"] for e in evs]
     assert kinds.index("plan") < kinds.index("game_over") and types(evs, "activated")
-    assert GAME.result(s) == {"scores": {0: 12}, "trainer": 3, "winners": [0], "score_list": [12],
+    assert GAME.result(s) == {"scores": {"0": 12}, "trainer": 3, "winners": [0],
                               "reason": "score", "actions": [1], "plans": 1}
+    assert GAME.public_scores(GAME.view(s, None)) == {0: 12}  # the trainer is not a seat
 
 
 def test_trainer_reaching_twelve_finishes_the_plan_then_ends():
     """Q11: if the trainer reaches 12, the current plan is finished; the game then ends."""
-    s = solo_board(me=rows(l2=["water-5a", "air-6a"]), bots=rows(l2=["ice-5a", "ice-5b"]), hand=["fire-5d"],
-                   score=(4, 11), damage={"water-5a": 3}, plans=["A3a", "C1"])
-    s, evs = play_moves(s, CHECK, {"type": "bot", "card": "ice-5a"})
+    start = solo_board(me=rows(l2=["water-5a", "air-6a"]), bots=rows(l2=["ice-5a", "ice-5b"]),
+                       hand=["fire-5d"], score=(4, 11), damage={"water-5a": 3}, plans=["A3a", "C1"])
+    s, evs = play_moves(start, CHECK, {"type": "bot", "card": "ice-5a"})
     kills = [e for e in types(evs, "score") if e["seat"] == 1]
     assert kills[0]["total"] == 12
     assert len(types(evs, "activated")) == 2  # the plan's second 5 still acted after the trigger
     assert GAME.result(s)["winners"] == [] and GAME.result(s)["trainer"] == 12
-    assert "the trainer wins" in GAME.describe_event(types(evs, "game_over")[0], 0)
+    assert "the trainer wins" in sentences(start, evs, 0)[-1]
 
 
 def test_tie_plays_on_until_a_round_ends_untied():
@@ -384,16 +390,59 @@ def test_tie_plays_on_until_a_round_ends_untied():
 def test_solo_view_text_and_words():
     """§11 / Q7 views: the trainer (score, guilds, challenges, &), the next plan (placeholder
     deck marked); words for the trainer's actions."""
-    s, evs = trainer_turn(5, 1, me=rows(l2=["water-6a"]), bots=rows(l2=["ice-5a"]),
+    start = trainer_board(5, 1, me=rows(l2=["water-6a"]), bots=rows(l2=["ice-5a"]),
                           amp={"number": 5, "end": "B"})
+    s, evs = play_moves(start, CHECK)
     v = GAME.view(s, 0)
     assert v["mode"] == "solo" and len(v["players"]) == 1 and v["scores"] == [0, 0]
     assert v["trainer"]["and"]["end"] == "B" and v["plan"]["next"]["id"] == "C1"
     assert v["plan"]["last"]["id"] == "A3a"
     text = GAME.render_text(v)
     assert "THE TRAINER" in text and "Next plan (placeholder plan deck)" in text
-    words = [GAME.describe_event(e, 0) for e in evs]
+    words = sentences(start, evs, 0)
     assert "The trainer carries out its plan: attack 5-5-7: a bot at location 3, then a bot of each number in turn." in words
     assert "The trainer's bot Ice 5 dealt 2 damage to your Water 6." in words
     assert GAME.view(s, None)["hand"] is None
     assert json.loads(json.dumps(v)) == v
+
+
+# ---- turns and the seats an event affects -------------------------------------------------------------
+
+def test_turns_in_solo_each_keep_pick_and_each_action_after_the_plan():
+    """turn(): each of the 4 keep picks begins a turn (the same seat picks again); after the
+    trainer's plan ran inside the player's move, the player's next action is a new turn; choices
+    made for the plan (which bot acts) are follow-ups of the same turn."""
+    s = engine.replay(GAME, GAME.start(1, {"mode": "solo"}, 2))
+    numbers = [GAME.turn(s).number]
+    while s["phase"] == "draft":
+        s, _ = play_moves(s, GAME.legal_moves(s, 0)[0])
+        numbers.append(GAME.turn(s).number)
+    assert numbers == [1, 2, 3, 4, 5] and GAME.turn(s).seats == (0,)
+    s = solo_board(me=rows(l0=["water-6a"], l4=["air-6a"]), bots=rows(l0=["ice-5a"], l4=["ice-5b"]),
+                   hand=["fire-5d"], stars={"5": 1}, plans=["A3a", "C1"])
+    before = GAME.turn(s).number
+    s, _ = play_moves(s, CHECK)
+    assert s["pending"]["kind"] == "plan" and GAME.turn(s).number == before  # the plan asks
+    s, _ = play_moves(s, {"type": "bot", "card": "ice-5a"})
+    assert s["pending"] is None and GAME.turn(s) == engine.Turn(before + 1, "play", (0,))
+    s, _ = play_moves(s, CHECK)
+    assert GAME.turn(s).number == before + 2
+
+
+def test_the_trainer_is_not_a_seat_in_seats_affected():
+    """seats_affected: a bot's damage to your elemental touches you; your damage to a bot, the
+    trainer's piles and score touch no seat (the trainer is seat 1 of the state, not a player)."""
+    s, evs = trainer_turn(5, 1, me=rows(l2=["water-6a"]), bots=rows(l2=["ice-5a"]),
+                          bot_deck=["plant-7a"])
+    hit = types(evs, "damage")[0]
+    assert hit["by_seat"] == 1 and "trainer_side" not in hit  # a fact: the state knows the mode
+    assert GAME.seats_affected(hit, s) == [0]
+    assert [GAME.seats_affected(e, s) for e in types(evs, "enter")] == [[]]
+    assert GAME.teams(s) == []
+    s = solo_board(me=rows(l0=["crystal-5a"]), bots=rows(l0=["ice-5a"], l3=["plant-5a"]),
+                   hand=["crystal-6a"], damage={"ice-5a": 1}, guilds=["crystal", "water", "air", "earth"],
+                   plans=["C1"])
+    _, evs = play_moves(s, {"type": "activate", "card": "crystal-6a"},
+                        {"type": "activate_elemental", "card": "crystal-5a"})
+    assert [GAME.seats_affected(e, s) for e in types(evs, "damage") + types(evs, "destroyed")] == [[0], []]
+    assert [GAME.seats_affected(e, s) for e in types(evs, "score")] == [[0], []]  # yours, the trainer's

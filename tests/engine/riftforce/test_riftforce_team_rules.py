@@ -12,7 +12,7 @@ import engine
 from engine.riftforce.cards import ALL_GUILDS, deck_for
 
 from .modes import play_moves, team_board
-from .scenario import GAME, types
+from .scenario import GAME, sentences, types
 
 CHECK = {"type": "check"}
 
@@ -221,15 +221,17 @@ def test_music_capture_in_team_play_belongs_to_the_captor():
     that seat (its later discard goes to the captor's pile)."""
     sides = [[[] for _ in range(6)], [["music-5a"], [], [], [], [], []]]
     sides[0][0] = ["fire-5a"]
-    s = team_board(4, sides=sides, hands=[[], ["ice-5a"], [], ["music-6a"]], pos=3,
-                   damage={"fire-5a": 3})
-    s, evs = play_moves(s, {"type": "activate", "card": "music-6a"},
+    start = team_board(4, sides=sides, hands=[[], ["ice-5a"], [], ["music-6a"]], pos=3,
+                       damage={"fire-5a": 3})
+    s, evs = play_moves(start, {"type": "activate", "card": "music-6a"},
                         {"type": "activate_elemental", "card": "music-5a"})
     cap = types(evs, "captured")[0]
     assert cap["seat"] == 3 and cap["owner"] == 0
     assert s["board"][1][1] == ["fire-5a"] and s["captor"] == {"fire-5a": 3}
     assert GAME.view(s, 3)["locations"][1]["sides"][1][0]["owner"] == 3
-    assert "your partner" not in GAME.describe_event(cap, 0) and "Player 4" in GAME.describe_event(cap, 0)
+    words = sentences(start, evs, 0)[evs.index(cap)]
+    assert words == "Player 4's Music 5 captured your Fire 5."
+    assert GAME.seats_affected(cap, s) == [0, 3]
 
 
 # ---- §10 end ------------------------------------------------------------------------------------------
@@ -246,7 +248,7 @@ def test_end_at_twelve_finishes_the_round_then_ends():
     over = types(evs, "game_over")[0]
     assert over["scores"] == [16, 5] and over["winners"] == [0, 2]
     r = GAME.result(s)
-    assert r["scores"] == {0: 16, 1: 5, 2: 16, 3: 5}
+    assert r["scores"] == {"0": 16, "1": 5, "2": 16, "3": 5}
     assert r["teams"] == [{"team": 0, "seats": [0, 2], "score": 16},
                           {"team": 1, "seats": [1, 3], "score": 5}]
 
@@ -284,16 +286,16 @@ def test_redacted_events_hide_a_teammate_draw_and_words_tell_what_the_partner_di
     """§10 (no revealing your hand) / issue 7: a teammate's drawn cards are redacted;
     describe_event tells the partner's action
     in words (for the partner email) without naming hidden cards."""
-    s = team_board(4, hands=[["fire-5a"], [], ["earth-5a"], []], decks=[[], [], ["star-6a"], []], pos=2,
-                   sides=[[[], [], [], [], [], ["crystal-5a"]], [[] for _ in range(6)]])
-    s, evs = play_moves(s, CHECK)  # seat 2 scores and draws star-6a
+    start = team_board(4, hands=[["fire-5a"], [], ["earth-5a"], []], decks=[[], [], ["star-6a"], []],
+                       pos=2, sides=[[[], [], [], [], [], ["crystal-5a"]], [[] for _ in range(6)]])
+    s, evs = play_moves(start, CHECK)  # seat 2 scores and draws star-6a
     draw = types(evs, "draw")[0]
     assert GAME.redact_event(draw, 0)["cards"] is None and GAME.redact_event(draw, 2)["cards"] == ["star-6a"]
-    words = [GAME.describe_event(GAME.redact_event(e, 0), 0) for e in evs]
+    words = sentences(start, evs, 0, redact=True)
     assert "Your partner drew 1 card." in words
     assert not any("Star" in w for w in words if w)
     assert "Your team gained 1 Riftforce for controlled locations (now 1)." in words
-    assert GAME.describe_event(GAME.redact_event(draw, 2), 2) == "You drew 1 card: Star 6."
+    assert sentences(start, evs, 2, redact=True)[evs.index(draw)] == "You drew 1 card: Star 6."
     assert GAME.view(s, 0)["last_action"].startswith("Your partner checked and drew")
     assert GAME.view(s, 1)["last_action"].startswith("Player 3 checked and drew")
 
@@ -301,12 +303,63 @@ def test_redacted_events_hide_a_teammate_draw_and_words_tell_what_the_partner_di
 def test_partner_play_is_described_and_spectators_see_player_numbers():
     """§10 / issue 7 (partners are told what their partner did): "Your partner played ..." for
     the teammate, "Player 1 ..." for the others."""
-    s = team_board(4, hands=[["fire-5a"], [], [], []])
-    s, evs = play_moves(s, {"type": "play", "card": "fire-5a", "loc": 4})
+    start = team_board(4, hands=[["fire-5a"], [], [], []])
+    s, evs = play_moves(start, {"type": "play", "card": "fire-5a", "loc": 4})
     enter = types(evs, "enter")[0]
-    assert GAME.describe_event(enter, 2) == "Your partner played Fire 5 at location 5."
-    assert GAME.describe_event(enter, 1) == "Player 1 played Fire 5 at location 5."
-    assert GAME.describe_event(enter, None) == "Player 1 played Fire 5 at location 5."
-    assert GAME.describe_event(enter, 0) == "You played Fire 5 at location 5."
+    assert "mode" not in enter  # the state says it is team play (rules_version 2)
+    assert GAME.describe_event(enter, 2, start) == "Your partner played Fire 5 at location 5."
+    assert GAME.describe_event(enter, 1, start) == "Player 1 played Fire 5 at location 5."
+    assert GAME.describe_event(enter, None, start) == "Player 1 played Fire 5 at location 5."
+    assert GAME.describe_event(enter, 0, start) == "You played Fire 5 at location 5."
     text = GAME.render_text(GAME.view(s, 2))
     assert "Location 4 (grey zone)" in text and "Your partner (Player 1" in text
+
+
+# ---- Q14, turns, teams, scores ------------------------------------------------------------------------
+
+def test_q14_stalemate_with_zones_ends_team_play():
+    """House rule Q14 in team play: nobody holds a card off the board and no seat's Check & Draw
+    can score (control is counted by zone), so the game ends there; most RF wins, its team."""
+    sides = [[["fire-5a"], [], [], [], [], []], [["ice-5a"], [], [], [], [], []]]
+    s = team_board(4, sides=sides, score=(2, 5), discards=[[], [], [], []])
+    s, evs = play_moves(s, CHECK)
+    over = types(evs, "game_over")[0]
+    assert over["reason"] == "stalemate" and over["winners"] == [1, 3]
+    assert GAME.result(s)["scores"] == {"0": 2, "1": 5, "2": 2, "3": 5}
+
+
+def test_teams_are_seats_0_and_2_against_1_and_3_or_the_lone_seat_1():
+    """§10 / Q5: teams(state) lists the seats playing as one side; the lone player of 3 is none."""
+    assert GAME.teams(team_board(4)) == [[0, 2], [1, 3]]
+    assert GAME.teams(team_board(3)) == [[0, 2]]
+
+
+def test_turns_begin_with_each_draft_pick_and_each_position_of_the_turn_order():
+    """turn(): every pick that hands the draft on and every position's action begins a new turn;
+    a Play's further cards are follow-ups of the same turn."""
+    s, _ = started(3, seed=4)
+    numbers = [GAME.turn(s).number]
+    while s["phase"] == "draft":
+        s, _ = play_moves(s, GAME.legal_moves(s, s["turn"])[0])
+        numbers.append(GAME.turn(s).number)
+    assert numbers == list(range(1, 9))  # 7 picks; the last one hands over to the first action
+    assert GAME.turn(s) == engine.Turn(8, "play", (0,))
+    s = team_board(4, hands=[["fire-5a", "fire-5b"], [], [], []])
+    before = GAME.turn(s).number
+    s, _ = play_moves(s, {"type": "play", "card": "fire-5a", "loc": 0})
+    assert GAME.turn(s).number == before and GAME.turn(s).seats == (0,)
+    s, _ = play_moves(s, {"type": "end_play"})
+    assert GAME.turn(s).number == before + 1 and GAME.turn(s).seats == (1,)
+
+
+def test_team_scores_name_their_seats_and_public_scores_give_each_seat_its_team_score():
+    """A team's Riftforce is its seats' (public_scores from the spectator view; seats_affected
+    marks both members of a scoring team of 4, the lone seat 1 of a team of 3)."""
+    start = team_board(4, sides=_controlled_everywhere(), score=(2, 1))
+    s, evs = play_moves(start, CHECK)
+    assert GAME.public_scores(GAME.view(s, None)) == {0: 5, 1: 1, 2: 5, 3: 1}
+    assert GAME.seats_affected(types(evs, "score")[0], start) == [0, 2]
+    sides = [[[] for _ in range(6)], [["ice-5a"], [], [], [], [], []]]
+    s3 = team_board(3, sides=sides, pos=1)
+    _, evs = play_moves(s3, CHECK)
+    assert GAME.seats_affected(types(evs, "score")[0], s3) == [1]

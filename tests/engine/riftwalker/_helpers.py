@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
+from pathlib import Path
 
 import engine
 from engine.riftwalker import flow
@@ -10,6 +12,19 @@ from engine.riftwalker.cards import CARDS
 from engine.riftwalker.state import all_card_ids
 
 G = engine.get("riftwalker")
+BENCH = Path(__file__).resolve().parents[3] / "bench" / "riftwalker_balance.py"
+
+
+def _load_greedy():
+    """The greedy bot of bench/riftwalker_balance.py (a script, not a package: loaded by path)."""
+    spec = importlib.util.spec_from_file_location("riftwalker_balance", BENCH)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.greedy
+
+
+# The balance bench's bot: its element choices make lines, so its games end in a few hundred decisions.
+GREEDY = _load_greedy()
 
 
 def new_state(players=2, seed=0):
@@ -121,6 +136,16 @@ def do(state, *moves, seat=None, log=None):
             log.extend(events)
         check_conserved(state)
     return state
+
+
+def words_of(before, events, seat):
+    """Each event's sentence for `seat`, worded from the state it was applied to (`before` is the
+    state before the first of them, as `do(before, ..., log=events)` played them)."""
+    out, state = [], before
+    for event in events:
+        out.append(G.describe_event(event, seat, state))
+        state = G.apply(state, event)
+    return out
 
 
 def hand_of(state, seat):

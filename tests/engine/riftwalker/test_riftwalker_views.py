@@ -6,9 +6,10 @@ import random
 import pytest
 
 import engine
+from engine.riftwalker import words
 from engine.riftwalker.cards import CARDS
 
-from ._helpers import FIRE_LINE, NO_LINE, G, arrange, do, new_state
+from ._helpers import FIRE_LINE, NO_LINE, G, arrange, do, new_state, words_of
 
 
 def test_view_shows_public_things_to_all_and_a_hand_only_to_its_owner_H7():
@@ -37,20 +38,20 @@ def test_view_shows_public_things_to_all_and_a_hand_only_to_its_owner_H7():
 def test_spectator_and_other_players_never_see_hidden_cards_in_events_H7():
     rng = random.Random(9)
     s = new_state(3, seed=9)
-    events = G.start(3, {}, 9)
+    log = G.start(3, {}, 9)
     for _ in range(600):
         if G.result(s):
             break
         seat = G.to_act(s)[0]
         new = G.play(s, seat, rng.choice(G.legal_moves(s, seat)), rng)
-        events += new
+        log += new
         for e in new:
             s = G.apply(s, e)
-    hand_names = {}
-    for e in events:
+    state = None
+    for e in log:
         for viewer in (None, 0, 1, 2):
             r = G.redact_event(e, viewer)
-            text = G.describe_event(e, viewer) or ""
+            text = G.describe_event(e, viewer, state) or ""
             if e["type"] == "setup":
                 assert r["rdeck"] is None and len(r["edeck"]) == 1
             if e["type"] in ("deal", "draw", "look") and viewer != e["seat"]:
@@ -62,14 +63,30 @@ def test_spectator_and_other_players_never_see_hidden_cards_in_events_H7():
             if e["type"] == "tuck" and e["face"] == "down" and e["src"] != "explored" \
                     and viewer not in (e["seat"], e["host_owner"]):
                 assert r["card"] is None
-    hand_names.clear()
+        state = G.apply(state, e)
 
 
 def test_describe_event_gives_sentences_and_none_for_bookkeeping_decision_4():
     events = G.start(2, {}, 1)
-    texts = [G.describe_event(e, 0) for e in events]
+    texts = words_of(None, events, 0)
     assert texts[0].startswith("A 2-player game") and texts[-1] is None  # the control event
     assert "You are dealt" in texts[1] or "You are dealt" in texts[2]
+
+
+def test_the_view_says_what_is_pending_as_data_and_words_make_the_sentence():
+    s = arrange(new_state(3), grid=NO_LINE)
+    v = G.view(s, None)
+    assert v["pending"] is None and words.pending_text(v) == "Player 1: Element step"
+    s = arrange(new_state(3), step="rift", element="Water", grid=NO_LINE,
+                hands={0: ["WA-07", "LI-08", "EA-08"], 1: ["FI-02", "FI-03"], 2: ["ST-01", "ST-02"]})
+    s = do(s, {"type": "explore", "card": "WA-07"})
+    v = G.view(s, 2)
+    assert v["pending"] == {"seat": 0, "rift": None, "op": "_offer", "rules": "activate Flooded Causeway"}
+    s = do(s, {"type": "activate", "rift": "WA-07"}, {"type": "do"})
+    v = G.view(s, 2)
+    assert v["pending"]["seat"] == 1 and v["pending"]["rift"] == "WA-07" and v["pending"]["op"] == "discard"
+    assert words.pending_text(v) == "Flooded Causeway: Player 2 chooses a card to discard"
+    assert "Now: Flooded Causeway: Player 2 chooses a card to discard (waiting for Player 2)." in G.render_text(v)
 
 
 def test_a_whole_turn_as_one_order_with_a_condition_H9():

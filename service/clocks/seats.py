@@ -1,0 +1,238 @@
+"""Seat clocks: per-seat deadlines, the reminder ladder, pauses, and the notices that tell about them.
+
+Everything lives in the database; the sweep (service/play/timeouts.py) drives it.  No function here
+reads the clock (`now` is an argument, so tests drive whole games through chosen times) and none plays
+a move: timeouts are the play layer's, above this one.
+
+- A seat's deadline starts when its turn starts, or it is newly asked to decide (`after_move`, inside
+  the move's transaction, and `on_create`).  Follow-up decisions of the same turn keep it.  A decision
+  may get a share of the deadline (engine `deadline_share`), and a seat that joins a window others are
+  still deciding in never gets a later deadline than theirs.
+- Reminders: for a ladder of (24, 2) one email 24 h and one 2 h before the deadline, each at most once
+  per deadline (a step whose time falls before the turn started is skipped; a sweep that finds two
+  steps due sends only the later one: reminders never pile up).
+- The stall rule: a game whose seats only time out never ends (a game can loop on default moves), so
+  after STREAK_ROUNDS full rounds of timed-out turns in a row (2 x the number of seats) an `auto` or
+  `skip` game is paused and everyone is told.  A paused game resumes, with fresh clocks, on any
+  player's move.
+
+Concurrency: the sweep claims due rows with `SELECT ... FOR UPDATE SKIP LOCKED` (PostgreSQL; SQLite
+write transactions are serialised by BEGIN IMMEDIATE) and leases them by moving `next_at` LEASE into
+the future, so two sweeps never work on the same row; and even then a reminder is a conditional step
+of `reminders_done` under a row lock plus a unique Message-ID.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from datetime import datetime, timedelta
+from typing import Any
+
+import sqlalchemy as sa
+from sqlmodel import Session, col
+
+from service import store
+from service.clocks.settings import DEFAULT_REMINDERS
+from service.mail import outbox
+from service.store import write_session
+from service.store.db import get_engine
+from service.store.models import Deadline, Game, GameClock, Person, Player, as_utc
+
+LEASE = timedelta(minutes=5)
+STREAK_ROUNDS = 2
+BATCH = 200
+
+
+def next_at(due_at: datetime, done: int, ladder: list[int]) -> datetime:
+    """When to look next: the next reminder step, or the deadline itself."""
+    if done < len(ladder):
+        return due_at - timedelta(hours=ladder[done])
+    return due_at
+
+
+def _steps_before(start: datetime, due_at: datetime, ladder: list[int]) -> int:
+    """Ladder steps that would fall at or before the start of the turn (never sent)."""
+    return sum(1 for h in ladder if due_at - timedelta(hours=h) <= start)
+
+
+def _start_clock(session: Session, game_id: int, clock: GameClock, player: Player, now: datetime,
+                 share: float = 1.0, cap: datetime | None = None) -> None:
+    """`share`: the part of the game's deadline this decision gets (engine `deadline_share`); `cap`:
+    the deadline of a window the seat joins, which it never outlasts."""
+    assert clock.deadline_hours is not None
+    session.execute(sa.delete(Deadline).where(col(Deadline.game_id) == game_id, col(Deadline.seat) == player.seat))
+    total = timedelta(hours=clock.deadline_hours * share)
+    if cap is not None:
+        total = max(timedelta(0), min(total, cap - now))
+    due = now + total
+    ladder = list(clock.reminders)
+    done = _steps_before(now, due, ladder)
+    away = session.get(Person, player.email)
+    stopped = away is not None and away.vacation_since is not None
+    session.execute(sa.insert(Deadline), [{
+        "game_id": game_id, "seat": player.seat, "player_id": player.id, "started_at": now,
+        "due_at": None if stopped else due,
+        "remaining_seconds": int(total.total_seconds()) if stopped else None,
+        "reminders_done": done,
+        "next_at": None if stopped else next_at(due, done, ladder),
+    }])
+
+
+def clock_of(session: Session, game_id: int, lock: bool = False) -> GameClock:
+    """The game's clock row; games from before deadlines existed get an untimed one."""
+    clock = session.get(GameClock, game_id, with_for_update=lock or None)
+    if clock is None:
+        clock = GameClock(game_id=game_id, deadline_hours=None, policy="auto", reminders=list(DEFAULT_REMINDERS))
+        session.add(clock)
+        session.flush()
+    return clock
+
+
+def on_create(
+    session: Session, game: Game, players: list[Player], hours: int | None, policy: str,
+    reminders: list[int], now: datetime, shares: dict[int, float] | None = None,
+) -> None:
+    clock = GameClock(game_id=game.id, deadline_hours=hours, policy=policy, reminders=list(reminders))
+    session.add(clock)
+    session.flush()
+    if hours is not None and game.result is None:
+        for player in players:
+            if player.seat in game.to_act:
+                _start_clock(session, game.id, clock, player, now, (shares or {}).get(player.seat, 1.0))
+
+
+def after_move(
+    session: Session, game: Game, players: list[Player], actor: int, before: Collection[int],
+    after: Collection[int], restart: set[int], kind: str, finished: bool, now: datetime,
+    shares: dict[int, float] | None = None,
+) -> None:
+    """Inside the move's transaction: move the clocks on after `actor`'s decision of `kind`.
+
+    `restart`: the seats whose clock (re)starts: those whose turn began with this move and those newly
+    asked to decide (service/play/moves.py says which)."""
+    assert game.id is not None
+    clock = clock_of(session, game.id)
+    by_seat = {p.seat: p for p in players}
+    if finished:
+        # The end-of-game task records the end; until then no clock may run.
+        session.execute(sa.delete(Deadline).where(col(Deadline.game_id) == game.id))
+        clock.end_due_at = now
+        session.add(clock)
+        return
+    restart = set(restart)
+    if kind == "timeout":
+        if actor not in after or actor in restart:  # the timed-out turn is over
+            clock.timeout_streak += 1
+    else:
+        clock.timeout_streak = 0
+        if clock.paused_at is not None:
+            clock.paused_at = None
+            restart = set(after)
+            entry = journal_entry(session, game, "resumed", actor, {"by": by_seat[actor].name}, now)
+            tell(session, game, players, entry)  # sent by the outbox scan
+    session.execute(sa.delete(Deadline).where(
+        col(Deadline.game_id) == game.id, col(Deadline.seat).in_(sorted(set(before) - set(after)))))
+    if clock.deadline_hours is not None and clock.paused_at is None:
+        # only when a clock (re)starts: a follow-up decision of the same turn needs no query
+        cap = _window_due(session, game.id, set(before) & set(after) - restart) if restart else None
+        for seat in sorted(restart):
+            _start_clock(session, game.id, clock, by_seat[seat], now, (shares or {}).get(seat, 1.0), cap)
+        if (
+            kind == "timeout" and clock.policy in ("auto", "skip")
+            and clock.timeout_streak >= STREAK_ROUNDS * len(players)
+        ):
+            pause(session, game, clock, players, actor, now, reason="timeouts")
+    session.add(clock)
+
+
+def _window_due(session: Session, game_id: int, staying: set[int]) -> datetime | None:
+    """The deadline of the decision window that seats join while `staying` seats go on deciding in it
+    (a simultaneous phase: a seat that said it was done and reopens, or is reopened, joins it).  Without
+    this, done-then-undone would win a fresh clock each time and hold the window open for ever.  None
+    when nobody stays, or no clock of theirs runs."""
+    if not staying:
+        return None
+    due = session.execute(sa.select(sa.func.min(col(Deadline.due_at))).where(
+        col(Deadline.game_id) == game_id, col(Deadline.seat).in_(sorted(staying)))).scalar()
+    return as_utc(due) if due is not None else None
+
+
+def pause(
+    session: Session, game: Game, clock: GameClock, players: list[Player], seat: int | None,
+    now: datetime, reason: str,
+) -> None:
+    """Stop every clock of the game and tell everyone (the pause policy and the stall rule)."""
+    clock.paused_at = now
+    session.add(clock)
+    session.execute(
+        sa.update(Deadline).where(col(Deadline.game_id) == game.id)
+        .values(due_at=None, next_at=None, remaining_seconds=None)
+    )
+    names = {p.seat: p.name for p in players}
+    entry = journal_entry(session, game, "paused", seat, {
+        "reason": reason, "name": names.get(seat, "") if seat is not None else "", "rounds": STREAK_ROUNDS,
+    }, now)
+    tell(session, game, players, entry)  # sent by the outbox scan
+
+
+# ---- journal and notices -------------------------------------------------------------------------
+
+
+def journal_entry(
+    session: Session, game: Game, kind: str, seat: int | None, payload: dict[str, Any], now: datetime,
+) -> int:
+    assert game.id is not None
+    return store.journal_record(session, game.id, game.seq, kind, seat, payload, at=now)
+
+
+def tell(session: Session, game: Game, players: list[Player], entry_id: int) -> list[int]:
+    """Email a journal entry to `players` (a notice each); the outbox row ids."""
+    return [row.id for row in outbox.add(session, game, players, "notice", {"entry": entry_id}) if row.id]
+
+
+# ---- reminders -----------------------------------------------------------------------------------
+
+
+def claim_due(now: datetime) -> list[int]:
+    """Lease up to BATCH due rows to this sweep (other sweeps skip them)."""
+    with write_session(get_engine()) as session:
+        ids = session.execute(
+            sa.select(col(Deadline.id)).where(col(Deadline.next_at) <= now).order_by(col(Deadline.next_at))
+            .limit(BATCH).with_for_update(skip_locked=True)
+        ).scalars().all()
+        if ids:
+            session.execute(sa.update(Deadline).where(col(Deadline.id).in_(ids)).values(next_at=now + LEASE))
+    return list(ids)
+
+
+def remind(session: Session, row: Deadline, game: Game, clock: GameClock, now: datetime) -> list[int]:
+    """The reminder step of a deadline still ahead: email the latest ladder step that is due (once per
+    deadline) and schedule the next look; the outbox row ids."""
+    assert row.due_at is not None
+    ladder = list(clock.reminders)
+    due_at = as_utc(row.due_at)
+    steps = [i for i in range(row.reminders_done, len(ladder)) if due_at - timedelta(hours=ladder[i]) <= now]
+    sent: list[int] = []
+    if steps:
+        hours = ladder[steps[-1]]
+        player = session.get(Player, row.player_id)
+        assert player is not None and game.id is not None
+        params = {"hours": hours}
+        if not outbox.exists(session, game, player, "reminder", params, game.seq):
+            sent = [r.id for r in outbox.add(session, game, [player], "reminder", params) if r.id]
+            store.journal_record(session, game.id, game.seq, "reminder", row.seat, {"hours": hours}, at=now)
+        row.reminders_done = steps[-1] + 1
+    row.next_at = next_at(due_at, row.reminders_done, ladder)
+    session.add(row)
+    return sent
+
+
+def status_for(session: Session, game_id: int, seat: int) -> dict[str, Any] | None:
+    """The seat's clock as the player page shows it (read only); None for an untimed game."""
+    clock = session.get(GameClock, game_id)
+    if clock is None or clock.deadline_hours is None:
+        return None
+    row = session.execute(
+        sa.select(Deadline).where(col(Deadline.game_id) == game_id, col(Deadline.seat) == seat)
+    ).scalar_one_or_none()
+    return {"clock": clock, "deadline": row}

@@ -1,0 +1,75 @@
+"""One root for every error the service answers with a 4xx: not found, conflict (a stale position among
+them), invalid, forbidden, gone.  Each carries a message for people and a page title; the web maps them
+to HTTP in one place (service/web/errors.py), the command line prints the message."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+
+class RiftpostError(Exception):
+    """Something a person asked for that cannot be done, said in words fit to show them."""
+
+    status: ClassVar[int] = 400
+    default_title: ClassVar[str] = "That did not work"
+
+    def __init__(self, message: str, title: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.title = title or self.default_title
+
+
+class NotFound(RiftpostError, LookupError):
+    status = 404
+    default_title = "Not found"
+
+
+class Conflict(RiftpostError):
+    """The request clashes with the current state of things (already done, being done)."""
+
+    status = 409
+
+
+class Invalid(RiftpostError, ValueError):
+    """Well-formed, but not acceptable (bad settings, a tampered choice)."""
+
+    status = 422
+
+
+class BadRequest(RiftpostError, ValueError):
+    """Malformed input (a parameter that is not a number, a tampered link)."""
+
+    status = 400
+
+
+class Forbidden(RiftpostError):
+    status = 403
+
+
+class Gone(RiftpostError):
+    status = 410
+
+
+class GameNotFound(NotFound):
+    default_title = "No such game"
+
+    def __init__(self, game_id: Any):
+        super().__init__(f"there is no game {game_id}")
+        self.game_id = game_id
+
+
+class StaleState(Conflict):
+    """The game moved on since the caller looked at it (its expected seq is not the current one)."""
+
+    def __init__(self, game_id: int, expected_seq: int, current_seq: int | None = None):
+        super().__init__("the game moved on since this page or link was made")
+        self.game_id = game_id
+        self.expected_seq = expected_seq
+        self.current_seq = current_seq
+
+
+LINK_TITLE = "This link cannot be used"
+
+
+def bad_link(message: str = "This link is not valid.") -> BadRequest:
+    return BadRequest(message, LINK_TITLE)

@@ -1,0 +1,138 @@
+"""What the service needs to know of one game beyond the engine contract, and the defaults.
+
+An adapter is looked up by the engine's name (service/games/__init__.py).  The service core asks it
+for: the board template pages and emails draw, the start form's fieldset and the options it gives,
+the command line's shorthands, the words for a result, the cards of a hand, and a follow-up game
+(the next part of a campaign).  A game without an adapter of its own gets `Adapter` as it is: a text
+board, no fieldset, options typed as KEY=VALUE, winners named.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import engine
+
+FormData = Mapping[str, str]
+
+
+@dataclass
+class FollowUp:
+    """What a finished game offers its players: one next game for the same party (e.g. the next
+    scenario of a campaign after a win, the same one again after a loss)."""
+
+    kind: str  # the adapter's own word: "next" | "replay" ...
+    campaign: str  # the campaign's id (Campaign.name)
+    campaign_title: str
+    played: str  # the part the finished game played (CampaignGame.scenario)
+    played_carry: dict[str, Any] | None  # what the finished game started with (CampaignGame.carry)
+    part: str  # the part the next game plays
+    title: str  # the next game, for people
+    carry: dict[str, Any] | None  # what the next game starts with
+    options: dict[str, Any]  # the next game's start options before the party's choices
+    rewards: dict[str, Any] | None = None  # what the finished game won, kept with the campaign
+    follow_up_game_id: int | None = None  # the follow-up already started, if any
+    details: dict[str, Any] = field(default_factory=dict)  # for the adapter's own templates
+
+
+class Adapter:
+    """The defaults; a game's adapter overrides what it has."""
+
+    # The fieldset of the start form (a template of its own; `form_fields` names its inputs).
+    form_template: str | None = None
+    # Lines for `flask new-game --help`.
+    cli_help: str = ""
+    # The template that draws a follow-up offer on the player page and in the game-over email
+    # (`<name>.html` on the page, `<name>_email.html` and `_email.txt` in the email).
+    follow_up_template: str | None = None
+    # Where the game stands in lists (the start form's first game is preselected).
+    listing_order: int = 100
+
+    def __init__(self, name: str, board_template: str | None = None):
+        self.name = name
+        self.board_template = board_template
+
+    @property
+    def rules(self) -> engine.Game:
+        return engine.get(self.name)
+
+    # ---- starting a game -------------------------------------------------------------------------
+
+    @property
+    def form_fields(self) -> tuple[str, ...]:
+        """The names of the fieldset's inputs (shown again as submitted after a mistake)."""
+        return ()
+
+    def form_choices(self) -> dict[str, Any]:
+        """What the fieldset template offers (from the engine's options schema)."""
+        return {}
+
+    def form_options(self, data: FormData, typed: dict[str, Any], players: int) -> tuple[dict[str, Any], list[str]]:
+        """The fieldset's values as start options, the options box's `typed` ones winning, and the
+        mistakes a person should hear about before the engine is asked."""
+        return dict(typed), []
+
+    def cli_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        """Options as typed on a command line, in the engine's JSON shapes, read from the engine's
+        options schema: an array property typed as a comma list becomes a list; a word its
+        `x-absent` names (e.g. "random") leaves the option out; "none" for a property that may be
+        null is null."""
+        properties = self.rules.options_schema().get("properties", {})
+        out = dict(options)
+        for key, value in options.items():
+            schema = properties.get(key)
+            if not isinstance(schema, dict) or not isinstance(value, str):
+                continue
+            word = value.strip().lower()
+            types = schema.get("type")
+            types = set(types) if isinstance(types, list) else {types}
+            if word in schema.get("x-absent", ()):
+                del out[key]
+            elif "null" in types and word in ("", "none", "no"):
+                out[key] = None
+            elif "array" in types:
+                out[key] = [part.strip().lower() for part in value.split(",") if part.strip()]
+        return out
+
+    # ---- what people read ------------------------------------------------------------------------
+
+    def result_words(self, result: Mapping[str, Any] | None, names: Mapping[int, str]) -> str:
+        """The end of the game in one sentence."""
+        if not result:
+            return ""
+        winners = [names.get(int(seat), f"seat {seat}") for seat in result.get("winners", [])]
+        if not winners:
+            return "The game ended without a winner."
+        if len(winners) == 1:
+            return f"{winners[0]} won."
+        return " and ".join(winners) + " won."
+
+    def hand_words(self, view: Mapping[str, Any]) -> list[str] | None:
+        """The cards of the hand a view shows, in words (for the "every hand" replay after the end);
+        None: the game's view has no plain hand, and its text board is shown instead."""
+        return None
+
+    # ---- what comes next -------------------------------------------------------------------------
+
+    def follow_up(self, game_options: Mapping[str, Any], result: Mapping[str, Any] | None,
+                  state: dict[str, Any]) -> FollowUp | None:
+        """The next game a finished game offers (None: nothing)."""
+        return None
+
+    def follow_up_options(self, offer: FollowUp, form: FormData) -> dict[str, Any]:
+        """The next game's start options with the party's choices from the offer's form; the engine
+        judges them when the game starts (raises service.errors.Invalid for a choice that names
+        nothing of the offer)."""
+        return dict(offer.options)
+
+
+def card_words(card: Any) -> str:
+    """A card of a view's hand in words: its name and number where it has them, else its name or id."""
+    if isinstance(card, dict):
+        name, number = card.get("name"), card.get("number")
+        if name is not None and number is not None:
+            return f"{name} {number}"
+        return str(name or card.get("id") or card)
+    return str(card)

@@ -1,0 +1,170 @@
+"""Beyond the Rift in the service: the start form's scenario and heroes, and the campaign follow-up.
+
+The campaign ("Old Friends") is the engine's: a won scenario's `result["rewards"]` is the next
+scenario's `options["carry"]` (items by body part, unlocked sides, which scenarios were won).  A
+finished campaign game offers its party one follow-up (service/play/followups.py starts it):
+
+- after a win, the campaign's next scenario with the rewards as the carry-over (none after the last);
+- after a loss, the same scenario again with the same carry-over (a replay).
+
+The press that starts it may re-arrange the party's equipment from the stash and choose unlocked
+alternate sides (rules 1.21): the engine's `equip` and `heroes` options, which the engine checks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engine.beyond_the_rift.content import CONTENT, PARTS
+from engine.beyond_the_rift.words import card_text
+from service.errors import Invalid
+from service.games.base import Adapter, FollowUp, FormData
+
+MAX_SEATS = 4
+WHERE = {"stash": "kept in the stash", "reward_deck": "back under the reward deck"}  # else a body part
+
+
+def hero_name(hero: str) -> str:
+    return CONTENT.board(hero, "standard")["name"]
+
+
+def item_name(item: str) -> str:
+    return CONTENT.items[item]["name"]
+
+
+def item_words(item: str) -> str:
+    """An item's name and the cards it puts into the deck, e.g. "Company Brigandine: 2x Brigandine of
+    the Ninth (Defense 3 (cost 0, range 1))"."""
+    cards = ", ".join(f"{c['count']}x {c['name']} ({card_text(c)})" for c in CONTENT.items[item]["cards"])
+    return f"{item_name(item)}: {cards}"
+
+
+class BeyondTheRift(Adapter):
+    listing_order = 3
+    form_template = "games/beyond-the-rift/_form.html"
+    cli_help = ("Beyond the Rift: --option scenario=tutorial (or old-friends-1; later parts start from the "
+                "won game's page) and --option heroes=brannoc,osric (one per address, in seat order).")
+    follow_up_template = "games/beyond-the-rift/_follow_up"
+
+    @property
+    def form_fields(self) -> tuple[str, ...]:
+        return ("btr_scenario",) + tuple(f"btr_hero{i}" for i in range(MAX_SEATS))
+
+    def form_choices(self) -> dict[str, Any]:
+        """{"scenarios": [(id, title)], "heroes": [(id, name)]} from the content pack."""
+        return {
+            "scenarios": [(sid, sc.get("title", sid)) for sid, sc in CONTENT.scenarios.items()],
+            "heroes": [(hid, hero_name(hid)) for hid in CONTENT.hero_ids],
+        }
+
+    def form_options(self, data: FormData, typed: dict[str, Any], players: int) -> tuple[dict[str, Any], list[str]]:
+        """The scenario and a hero per seat; the engine checks the combination (a campaign scenario
+        needs the one before it won; no hero twice) and says what is wrong."""
+        options: dict[str, Any] = {}
+        errors = []
+        scenario = (data.get("btr_scenario") or "").strip()
+        if scenario:
+            options["scenario"] = scenario
+        heroes = [(data.get(f"btr_hero{i}") or "").strip().lower() for i in range(MAX_SEATS)]
+        chosen = [h for h in heroes[:players] if h]
+        if chosen and "heroes" not in typed:
+            if len(chosen) != players or any(heroes[players:]):
+                errors.append(f"Beyond the Rift: choose the heroes of all {players} players in seat order, "
+                              f"or none for the usual party.")
+            else:
+                options["heroes"] = chosen
+        options.update(typed)
+        return options, errors
+
+    # ---- the campaign ----------------------------------------------------------------------------
+
+    def follow_up(self, game_options: Mapping[str, Any], result: Mapping[str, Any] | None,
+                  state: dict[str, Any]) -> FollowUp | None:
+        if not isinstance(result, Mapping):
+            return None
+        scenario = game_options.get("scenario", "tutorial")
+        campaign = CONTENT.scenarios.get(scenario, {}).get("campaign")
+        if campaign is None:
+            return None
+        order = CONTENT.campaigns[campaign]["scenarios"]
+        outcome = result.get("outcome")
+        if outcome == "win":
+            following = order.index(scenario) + 1
+            if following >= len(order):
+                return None
+            kind, target, carry = "next", order[following], result.get("rewards") or {}
+        elif outcome == "loss":
+            # The engine's campaign state, i.e. the carry-over with the lost game's own `equip` applied:
+            # a replay keeps the equipment the party chose for it.
+            kind, target, carry = "replay", scenario, state["campaign"]
+        else:  # a forfeit on timeout: no outcome the campaign can build on
+            return None
+        options = {k: v for k, v in game_options.items() if k not in ("scenario", "carry", "equip")}
+        options["scenario"] = target
+        if carry:
+            options["carry"] = carry
+        rewards = result.get("rewards") if outcome == "win" else None
+        heroes = [(h["hero"], h["side"]) for h in state["heroes"]]
+        return FollowUp(
+            kind=kind, campaign=campaign, campaign_title=CONTENT.campaigns[campaign]["title"],
+            played=scenario, played_carry=game_options.get("carry"),
+            part=target, title=CONTENT.scenarios[target]["title"], carry=carry or None,
+            options=options, rewards=rewards,
+            details={"heroes": heroes, "drawn": _drawn(rewards), "equipment": _equipment(heroes, carry)},
+        )
+
+    def follow_up_options(self, offer: FollowUp, form: FormData) -> dict[str, Any]:
+        """The offer form's fields: `equip.<hero>.<part>` = "keep" (left out), "none" (unequip) or an item
+        id; `side.<hero>` = a side.  The engine judges the values, so a tampered field gets its reason."""
+        equip: dict[str, dict[str, str | None]] = {}
+        sides: dict[str, str] = {}
+        for name, value in form.items():
+            kind, _, rest = name.partition(".")
+            if kind == "equip" and value != "keep":
+                hero, _, part = rest.partition(".")
+                equip.setdefault(hero, {})[part] = None if value == "none" else value
+            elif kind == "side":
+                sides[rest] = value
+        party = offer.details["heroes"]
+        strangers = set(sides) - {hero for hero, _ in party}
+        if strangers:
+            raise Invalid(f"Cannot choose a side for {', '.join(sorted(strangers))}: not a hero of this party.",
+                          "The next game was not started")
+        options = dict(offer.options)
+        if equip:
+            options["equip"] = equip
+        picks = [(hero, sides.get(hero, side)) for hero, side in party]
+        if picks != party:
+            options["heroes"] = [hero if side == "standard" else {"hero": hero, "side": side} for hero, side in picks]
+        return options
+
+
+def _drawn(rewards: Mapping[str, Any] | None) -> list[dict[str, Any]]:
+    """The items the win drew, named: {"hero": name or None (the party), "item": name, "where": words}."""
+    return [{"hero": hero_name(d["hero"]) if d.get("hero") else None, "item": item_name(d["item"]),
+             "where": WHERE.get(d["to"]) or "equipped, " + d["to"].replace("_", " ")}
+            for d in (rewards or {}).get("drawn", [])]
+
+
+def _equipment(heroes: list[tuple[str, str]], carry: Mapping[str, Any] | None) -> list[dict[str, Any]]:
+    """Per hero, what the offer's form may change before the follow-up starts: for each body part the
+    item equipped now and the stash items that fit that part and hero, [(id, words)]; the sides to
+    choose from, [(side, words)], empty unless one is unlocked."""
+    carry = carry or {}
+    out = []
+    for hero, side in heroes:
+        equipped = carry.get("equipped", {}).get(hero, {})
+        parts = [{"part": part, "label": part.replace("_", " ").capitalize(),
+                  "now": item_name(equipped[part]) if equipped.get(part) else None,
+                  "choices": [(item, item_words(item)) for item in carry.get("stash", [])
+                              if CONTENT.items[item]["part"] == part and CONTENT.item_allowed(item, hero)]}
+                 for part in PARTS]
+        unlocked = carry.get("unlocked_sides", {}).get(hero, [])
+        sides = [(s, CONTENT.board(hero, s)["name"] + (" (standard side)" if s == "standard" else ""))
+                 for s in ["standard", *unlocked]] if unlocked else []
+        out.append({"hero": hero, "name": hero_name(hero), "side": side, "sides": sides, "parts": parts})
+    return out
+
+
+ADAPTER = BeyondTheRift("beyond-the-rift", board_template="games/beyond-the-rift/board.html")

@@ -1,0 +1,95 @@
+"""Riftforce in the service: the start form's mode and difficulty, and the words for a solo result."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from service.games.base import Adapter, FormData, card_words
+
+MODES = {"duel": (2,), "team": (3, 4), "solo": (1,)}
+MODE_WORDS = {"duel": "The duel is for 2 players", "team": "Team play is for 3 or 4 players",
+              "solo": "Solo against the trainer is for 1 player"}
+
+
+class Riftforce(Adapter):
+    listing_order = 1
+    form_template = "games/riftforce/_form.html"
+    cli_help = ("Riftforce: --option mode=team (3-4 addresses; seats 1 and 3 are one team, 2 and 4 the "
+                "other), --option mode=solo (1 address) with --option stars.5=2 --option stars.6=1 "
+                "--option stars.7=1 --option and.number=6 --option and.end=A --option "
+                "trainer_guilds=fire,water,ice,plant (or random).")
+
+    @property
+    def form_fields(self) -> tuple[str, ...]:
+        return ("mode", "guilds", "stars5", "stars6", "stars7", "and_number", "and_end") + tuple(
+            f"trainer_{g}" for g in self.guilds())
+
+    def guilds(self) -> list[str]:
+        """Every guild, in the engine's order (its options schema lists them for the trainer)."""
+        return list(self.rules.options_schema()["properties"]["trainer_guilds"]["items"]["enum"])
+
+    def form_choices(self) -> dict[str, Any]:
+        return {"guilds": self.guilds()}
+
+    def form_options(self, data: FormData, typed: dict[str, Any], players: int) -> tuple[dict[str, Any], list[str]]:
+        """The fieldset as options (the options box wins where it sets the same key), and the mistakes
+        a person should hear about before the engine is asked."""
+        options: dict[str, Any] = {}
+        errors: list[str] = []
+        mode = typed.get("mode") or (data.get("mode") or "").strip() or "duel"
+        if not isinstance(mode, str) or mode not in MODES:
+            return {}, [f"Choose a Riftforce mode: duel, team or solo (not {mode!r})."]
+        if mode != "duel":
+            options["mode"] = mode
+        if players and players not in MODES[mode]:
+            errors.append(f"{MODE_WORDS[mode]}; you entered {players} email address"
+                          f"{'es' if players != 1 else ''}.")
+        if mode == "duel":
+            guilds = (data.get("guilds") or "").strip()
+            if guilds:
+                options["guilds"] = guilds
+        if mode == "solo":
+            self._solo_options(data, options, errors)
+        options.update(typed)
+        return options, errors
+
+    def _solo_options(self, data: FormData, options: dict[str, Any], errors: list[str]) -> None:
+        stars = {}
+        for number in ("5", "6", "7"):
+            value = (data.get(f"stars{number}") or "").strip()
+            if value:
+                if value not in ("1", "2", "3", "4"):
+                    errors.append(f"The challenge level of the {number}s must be 1 to 4 stars.")
+                else:
+                    stars[number] = int(value)
+        if stars:
+            options["stars"] = stars
+        and_number = (data.get("and_number") or "").strip()
+        if and_number:
+            end = (data.get("and_end") or "A").strip()
+            if and_number not in ("5", "6", "7") or end not in ("A", "B"):
+                errors.append("The & card goes on the 5s, 6s or 7s, with end A or B.")
+            else:
+                options["and"] = {"number": int(and_number), "end": end}
+        chosen = [g for g in self.guilds() if data.get(f"trainer_{g}")]
+        if chosen:
+            if len(chosen) != 4:
+                errors.append(f"Choose exactly 4 guilds for the trainer, or none for a random 4 "
+                              f"(you chose {len(chosen)}).")
+            else:
+                options["trainer_guilds"] = chosen
+
+    def result_words(self, result: Mapping[str, Any] | None, names: Mapping[int, str]) -> str:
+        if result and not result.get("winners") and isinstance(result.get("trainer"), int):
+            # Solo: the automatic trainer holds no seat, so it is never among the winners.
+            mine = max(result.get("scores", {}).values(), default=0)
+            return f"The trainer won, {result['trainer']} to {mine}."
+        return super().result_words(result, names)
+
+    def hand_words(self, view: Mapping[str, Any]) -> list[str] | None:
+        hand = view.get("hand")
+        return [card_words(card) for card in hand] if isinstance(hand, list) else None
+
+
+ADAPTER = Riftforce("riftforce", board_template="games/riftforce/board.html")

@@ -1,0 +1,48 @@
+"""Telling the worker about new work right after a commit: an optimisation only (beat's scans find the
+work anyway), so it runs off the request's path and failures are logged and ignored."""
+
+from __future__ import annotations
+
+import logging
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from celery import Celery
+from flask import current_app
+
+log = logging.getLogger(__name__)
+
+_kicker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="riftpost-kick")
+
+
+def celery_client() -> Celery:
+    """The Celery app to enqueue with: the worker's own, or a publish-only client for the web."""
+    app = current_app.extensions.get("riftpost.celery")
+    if app is None:
+        app = Celery("riftpost-web", set_as_current=False)
+        app.conf.update(
+            broker_url=current_app.config["CELERY_BROKER_URL"],
+            # A kick must never hang a web request: try once, quickly; the beat scan catches up.
+            task_publish_retry=False,
+            broker_connection_timeout=2,
+            broker_connection_retry=False,
+            broker_connection_retry_on_startup=False,
+        )
+        current_app.extensions["riftpost.celery"] = app
+    return app
+
+
+def publish(task: str, calls: list[list[Any]]) -> None:
+    """After a commit: enqueue `task` once per argument list in `calls`, in the background (publishing
+    to the embedded SQLite broker costs a synced commit)."""
+    if not calls or not current_app.config["OUTBOX_KICK"]:
+        return
+    _kicker.submit(_publish, celery_client(), task, [list(args) for args in calls])
+
+
+def _publish(app: Celery, task: str, calls: list[list[Any]]) -> None:
+    try:
+        for args in calls:
+            app.send_task(task, args=args)
+    except Exception:
+        log.warning("could not enqueue %s %s; the beat scan will do it", task, calls, exc_info=True)

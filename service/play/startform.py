@@ -1,0 +1,135 @@
+"""Starting a game from what people type: the web form, and the command line's addresses and options.
+Plain data in, a list of human messages out; nothing here touches the database.  What differs per
+game (a fieldset, option shorthands) is the game's adapter's (service/games)."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from service.clocks.settings import parse_settings
+from service.errors import Invalid
+from service.games import Adapter, FormData, adapter, every
+
+MAX_PLAYERS_IN_FORM = 4
+# Deliberately simple: one @, no spaces, a dot in the domain or "localhost".
+EMAIL = re.compile(r"^[^@\s<>,;]+@([^@\s<>,;.]+\.)*[^@\s<>,;.]+$")
+
+
+@dataclass
+class GameForm:
+    game: str = ""  # the engine name chosen ("" on a fresh form: the first game is preselected)
+    names: list[str] = field(default_factory=lambda: [""] * MAX_PLAYERS_IN_FORM)
+    emails: list[str] = field(default_factory=lambda: [""] * MAX_PLAYERS_IN_FORM)
+    options_text: str = ""
+    seed_text: str = ""
+    players: list[tuple[str, str]] = field(default_factory=list)
+    options: dict[str, Any] = field(default_factory=dict)
+    seed: int | None = None
+    # Each game's fieldset as submitted (game -> field name -> text), to show it again after a mistake.
+    fieldsets: dict[str, dict[str, str]] = field(default_factory=dict)
+    # Time control (service/clocks): hours per turn ("" for none) and the timeout policy.
+    deadline_text: str = "72"
+    policy: str = "auto"
+    deadline_hours: int | None = None
+    reminders: list[int] = field(default_factory=lambda: [24, 2])
+
+    def fields(self, game: str) -> dict[str, str]:
+        return self.fieldsets.get(game, {})
+
+
+def parse_options(lines: list[str]) -> tuple[dict[str, Any], list[str]]:
+    """KEY=VALUE pairs; values that look like JSON scalars (numbers, true/false), objects or arrays
+    become them (`stars={"5": 2}`, `heroes=["brannoc"]`); anything else stays a string.  A dotted
+    key fills a nested object, which spares shell quoting: `stars.5=2 and.end=A`."""
+    options: dict[str, Any] = {}
+    errors: list[str] = []
+    for line in lines:
+        line = line.strip()
+        if not line:
+            continue
+        key, sep, value = line.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            errors.append(f"Option {line!r} is not KEY=VALUE.")
+            continue
+        value = value.strip()
+        try:
+            parsed = json.loads(value)
+            if not isinstance(parsed, (int, float, bool, dict, list)):
+                parsed = value
+        except ValueError:
+            parsed = value
+        *path, last = key.split(".")
+        if not last or any(not part for part in path):
+            errors.append(f"Option {line!r} has an empty part in its key.")
+            continue
+        target = options
+        for part in path:
+            if not isinstance(target.get(part), dict):
+                target[part] = {}
+            target = target[part]
+        target[last] = parsed
+    return options, errors
+
+
+def parse_players(items: list[str]) -> list[tuple[str, str]]:
+    """Command-line addresses, each EMAIL or NAME=EMAIL, in seat order; raises Invalid naming a bad one."""
+    players = []
+    for item in items:
+        name, sep, email = item.rpartition("=")
+        email = email.strip()
+        if not EMAIL.match(email):
+            raise Invalid(f"{item!r} is not an email address")
+        players.append((name.strip() if sep else "", email))
+    return players
+
+
+def parse_form(data: FormData) -> tuple[GameForm, list[str]]:
+    form = GameForm(
+        game=(data.get("game") or "").strip(),
+        names=[(data.get(f"name{i}") or "").strip()[:80] for i in range(MAX_PLAYERS_IN_FORM)],
+        emails=[(data.get(f"email{i}") or "").strip()[:254] for i in range(MAX_PLAYERS_IN_FORM)],
+        options_text=(data.get("options") or "")[:2000],
+        seed_text=(data.get("seed") or "").strip(),
+    )
+    for each in every():  # every fieldset as submitted, shown again after a mistake
+        form.fieldsets[each.name] = {key: (data.get(key) or "").strip()[:40] for key in each.form_fields
+                                     if data.get(key)}
+    try:
+        chosen: Adapter | None = adapter(form.game)
+    except KeyError:  # engine.UnknownGame: said when the game is started
+        chosen = None
+    errors = []
+    for name, email in zip(form.names, form.emails):
+        if not email:
+            if name:
+                errors.append(f"{name} needs an email address.")
+            continue
+        if not EMAIL.match(email):
+            errors.append(f"{email!r} is not an email address.")
+            continue
+        form.players.append((name, email))
+    if not form.players:
+        errors.append("Enter at least one player's email address.")
+    form.options, option_errors = parse_options(form.options_text.splitlines())
+    errors += option_errors
+    if chosen is not None and not option_errors:
+        form.options, game_errors = chosen.form_options(data, chosen.cli_options(form.options), len(form.players))
+        errors += game_errors
+    form.deadline_text = (data.get("deadline") or "").strip()[:10]
+    form.policy = (data.get("policy") or "auto").strip()[:20]
+    try:
+        form.deadline_hours, form.policy, form.reminders = parse_settings(form.deadline_text, form.policy, None)
+    except Invalid as exc:
+        errors.append(str(exc))
+    if form.seed_text:
+        try:
+            form.seed = int(form.seed_text)
+            if not 0 <= form.seed < 2**63:
+                raise ValueError
+        except ValueError:
+            errors.append("The seed must be a whole number (or empty for a random one).")
+    return form, errors

@@ -1,0 +1,34 @@
+"""The store: the tables, the event log with its snapshots and turn starts, the journal, and database
+sessions.  No wording lives here (service/views makes the words)."""
+
+from service.store.db import get_engine, make_engine, read_session, write_session
+from service.store.journal import entries as journal_entries
+from service.store.journal import record as journal_record
+from service.store.log import (
+    END_EVENT,
+    SYSTEM,
+    actor_at,
+    append,
+    end_event,
+    events,
+    last_own_seq,
+    last_snapshot_seq,
+    load_state,
+    recent_events,
+    record_turn,
+    replay_from_start,
+    run_start,
+    save_snapshot,
+    setup_end,
+    stored_events,
+    turn_starts,
+)
+from service.store.rows import get_game, get_player, player_names, players_of, seat_names
+
+__all__ = [
+    "END_EVENT", "SYSTEM", "actor_at", "append", "end_event", "events", "get_engine", "get_game",
+    "get_player", "journal_entries", "journal_record", "last_own_seq", "last_snapshot_seq", "load_state",
+    "make_engine", "player_names", "players_of", "read_session", "recent_events", "record_turn",
+    "replay_from_start", "run_start", "save_snapshot", "seat_names", "setup_end", "stored_events", "turn_starts",
+    "write_session",
+]

@@ -1,0 +1,62 @@
+"""Database engines and sessions.
+
+SQLite needs care to behave like a real server under the web + worker processes:
+- WAL journal and a busy timeout, so readers never block and writers wait instead of failing;
+- write transactions start with BEGIN IMMEDIATE (see `write_session`): a deferred transaction that
+  reads and then writes can fail with SQLITE_BUSY without waiting when another writer got there
+  first, while an immediate one takes the write lock up front and simply queues.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any, cast
+
+import sqlalchemy as sa
+from flask import current_app
+from sqlalchemy import event
+from sqlmodel import Session
+
+
+def make_engine(url: str) -> sa.Engine:
+    if url.startswith("sqlite"):
+        engine = sa.create_engine(url, connect_args={"timeout": 30, "check_same_thread": False})
+
+        @event.listens_for(engine, "connect")
+        def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
+            # Let SQLAlchemy's "begin" event issue BEGIN itself (pysqlite's implicit BEGIN
+            # cannot be IMMEDIATE).
+            dbapi_connection.isolation_level = None
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=NORMAL")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.execute("PRAGMA busy_timeout=30000")
+            cursor.close()
+
+        @event.listens_for(engine, "begin")
+        def _sqlite_begin(conn: sa.Connection) -> None:
+            immediate = conn.get_execution_options().get("riftpost_write")
+            conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+        return engine
+    return sa.create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
+
+
+@contextmanager
+def read_session(engine: sa.Engine) -> Iterator[Session]:
+    with Session(engine, expire_on_commit=False) as session:
+        yield session
+
+
+@contextmanager
+def write_session(engine: sa.Engine) -> Iterator[Session]:
+    """A session whose transaction is committed on success and rolled back on any exception."""
+    with Session(engine.execution_options(riftpost_write=True), expire_on_commit=False) as session, session.begin():
+        yield session
+
+
+def get_engine() -> sa.Engine:
+    """The database engine of the current Flask app (see service.create_app)."""
+    return cast(sa.Engine, current_app.extensions["riftpost.db"])

@@ -1,0 +1,246 @@
+"""The tables (SQLModel).  The schema itself is owned by the Alembic migrations in
+service/migrations; these classes must match them (a test compares the two).
+
+- `games`      the read model of a game: its seq, status, who is to act, its result.
+- `players`    one row per seat, with the email address and mail preferences.
+- `events`     the append-only log: UNIQUE(game_id, seq); nothing updates or deletes a row.
+- `snapshots`  cached states at some seqs (a cache only: deleting them changes nothing but speed).
+- `turns`      where each turn began, as the engine counts turns (`Game.turn`).
+- `outbox`     emails to send, written in the same transaction as the events that caused them.
+- `journal`    what happened around a game that is not a move (reminders, vacations, pauses).
+- `game_clocks`, `deadlines`, `people`: time control (service/clocks).
+- `campaigns`, `campaign_games`: games played one after the other by the same party.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlmodel import Field, SQLModel
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def as_utc(moment: datetime) -> datetime:
+    """A stored time as an aware UTC time (SQLite hands times back without their zone)."""
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+class Game(SQLModel, table=True):
+    __tablename__ = "games"
+
+    id: int = Field(default=None, primary_key=True)  # set by the database on insert
+    name: str = Field(max_length=40)  # engine registry name
+    rules_version: str = Field(max_length=20)  # the engine's rules_version at creation
+    options: dict[str, Any] = Field(default_factory=dict, sa_type=sa.JSON)
+    seed: int = Field(sa_type=sa.BigInteger)
+    seq: int = 0  # number of events so far (the seq of the last one)
+    status: str = Field(default="active", max_length=20)  # active | finished
+    to_act: list[int] = Field(default_factory=list, sa_type=sa.JSON)
+    result: dict[str, Any] | None = Field(default=None, sa_type=sa.JSON)
+    # The public (spectator) history of the game: its creator (seat 0) may turn it off.
+    history_public: bool = Field(default=True, sa_column_kwargs={"server_default": sa.true()})
+    created_at: datetime = Field(default_factory=utcnow)
+    updated_at: datetime = Field(default_factory=utcnow)
+
+
+class Player(SQLModel, table=True):
+    __tablename__ = "players"
+    __table_args__ = (sa.UniqueConstraint("game_id", "seat", name="uq_players_game_seat"),)
+
+    id: int = Field(default=None, primary_key=True)  # set by the database on insert
+    game_id: int = Field(foreign_key="games.id", index=True)
+    seat: int
+    name: str = Field(max_length=80)
+    email: str = Field(max_length=254)
+    # RFC 8058 unsubscribe turns this off; the player page turns it back on.
+    turn_emails: bool = True
+
+
+class Event(SQLModel, table=True):
+    __tablename__ = "events"
+    __table_args__ = (sa.UniqueConstraint("game_id", "seq", name="uq_events_game_seq"),)
+
+    id: int = Field(default=None, primary_key=True)  # global order of appends; set by the database
+    game_id: int = Field(foreign_key="games.id")
+    seq: int  # 1, 2, 3... per game; the UNIQUE constraint is the optimistic lock
+    type: str = Field(max_length=60)
+    payload: dict[str, Any] = Field(sa_type=sa.JSON)  # the engine's event, verbatim
+    actor: int | None = None  # the seat whose decision caused it; None for setup
+    kind: str = Field(default="move", max_length=20)  # setup | move | timeout | system
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class Snapshot(SQLModel, table=True):
+    __tablename__ = "snapshots"
+
+    game_id: int = Field(foreign_key="games.id", primary_key=True)
+    seq: int = Field(primary_key=True)  # the state after event `seq`
+    state: dict[str, Any] = Field(sa_type=sa.JSON)
+    # The rules_version of the engine that made it: a state's layout may change between versions, so
+    # a snapshot of another version is not used (the state is replayed from the events instead).
+    rules_version: str | None = Field(default=None, max_length=20)
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class TurnStart(SQLModel, table=True):
+    """Where a turn began: after event `seq`, the engine's turn counter (`Game.turn`) read `number`
+    and it was the turn of `seats`.  Written by the move that began it; "what happened since your
+    last turn" in emails is told from these rows."""
+
+    __tablename__ = "turns"
+    __table_args__ = (sa.UniqueConstraint("game_id", "seq", name="uq_turns_game_seq"),)
+
+    id: int = Field(default=None, primary_key=True)  # set by the database on insert
+    game_id: int = Field(foreign_key="games.id")
+    seq: int
+    number: int
+    seats: list[int] = Field(default_factory=list, sa_type=sa.JSON)
+
+
+class Outbox(SQLModel, table=True):
+    """An email to send.  `kind` names an entry of the email-kind registry (service/mail/kinds.py) and
+    `params` its details (a reminder's hours, the journal entry a notice tells); the message is
+    rendered from the row alone at delivery.  The deterministic `message_id` is the idempotency key:
+    one email per player, kind, details and position of the game."""
+
+    __tablename__ = "outbox"
+    __table_args__ = (sa.Index("ix_outbox_due", "status", "next_attempt_at"),)
+
+    id: int = Field(default=None, primary_key=True)  # set by the database on insert
+    game_id: int = Field(foreign_key="games.id")
+    player_id: int = Field(foreign_key="players.id")
+    kind: str = Field(max_length=20)  # invite | turn | partner | game_over | reminder | notice
+    params: dict[str, Any] = Field(default_factory=dict, sa_type=sa.JSON)
+    seq: int  # the game position the email describes (its links are bound to it)
+    message_id: str = Field(max_length=200, unique=True)  # deterministic: a retry is the same mail
+    status: str = Field(default="pending", max_length=20)  # pending | sending | sent | skipped | failed
+    attempts: int = 0
+    next_attempt_at: datetime = Field(default_factory=utcnow)
+    claimed_at: datetime | None = None
+    sent_at: datetime | None = None
+    last_error: str | None = Field(default=None, max_length=500)
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class JournalEntry(SQLModel, table=True):
+    """Things that happened around a game but are not moves: a reminder sent, a vacation started or
+    ended, the game paused or resumed.  They are shown in the game's history beside the events.
+
+    Not events on purpose: an event bumps the game's seq, which would make every emailed move
+    link of the current position stale just because, say, a reminder went out.
+    """
+
+    __tablename__ = "journal"
+    __table_args__ = (sa.Index("ix_journal_game_seq", "game_id", "after_seq"),)
+
+    id: int = Field(default=None, primary_key=True)  # set by the database on insert
+    game_id: int = Field(foreign_key="games.id")
+    after_seq: int  # the game's seq when it happened: history places the entry after that event
+    kind: str = Field(max_length=40)  # reminder | vacation_start | vacation_end | paused | resumed ...
+    seat: int | None = None  # the seat it concerns, if any
+    payload: dict[str, Any] = Field(default_factory=dict, sa_type=sa.JSON)  # public details only
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+# ---- time control: clocks, reminders, vacations, the end of the game -------------------------------
+
+
+class GameClock(SQLModel, table=True):
+    """A game's time control and end-of-game bookkeeping; one row per game (games created before
+    deadlines existed get theirs on their next move).  `deadline_hours` None: no time control."""
+
+    __tablename__ = "game_clocks"
+    __table_args__ = (sa.Index("ix_game_clocks_end_due", "end_due_at"),)
+
+    game_id: int = Field(foreign_key="games.id", primary_key=True, sa_column_kwargs={"autoincrement": False})
+    deadline_hours: int | None = None
+    policy: str = Field(default="auto", max_length=20)  # auto | skip | forfeit | pause
+    reminders: list[int] = Field(default_factory=lambda: [24, 2], sa_type=sa.JSON)  # hours before
+    paused_at: datetime | None = None  # the pause policy (or the timeout-streak rule) stopped it
+    # Turns in a row that ended by timeout, any seat; a player's own move resets it.
+    timeout_streak: int = 0
+    # Set by the move that made the engine report a result, cleared once the end is recorded: the
+    # sweep's retry queue for the end-of-game task.
+    end_due_at: datetime | None = None
+    ended_at: datetime | None = None
+
+
+class Deadline(SQLModel, table=True):
+    """The clock of one seat that is to act in a timed game: created when it becomes the seat's
+    turn, deleted when the turn is over.  `next_at` is when the sweep must look at the row next (the
+    next reminder or the deadline itself); NULL while the clock is stopped (vacation, pause)."""
+
+    __tablename__ = "deadlines"
+    __table_args__ = (
+        sa.UniqueConstraint("game_id", "seat", name="uq_deadlines_game_seat"),
+        sa.Index("ix_deadlines_next_at", "next_at"),
+    )
+
+    id: int = Field(default=None, primary_key=True)  # set by the database on insert
+    game_id: int = Field(foreign_key="games.id")
+    seat: int
+    player_id: int = Field(foreign_key="players.id", index=True)
+    started_at: datetime  # when the turn (or, after a pause, the restarted clock) began
+    due_at: datetime | None = None  # NULL while stopped
+    remaining_seconds: int | None = None  # the time left while stopped by a vacation
+    reminders_done: int = 0  # how many steps of the game's reminder ladder are behind us
+    next_at: datetime | None = None
+
+
+class Person(SQLModel, table=True):
+    """Settings of a person across all their games; a person is their email address."""
+
+    __tablename__ = "people"
+    __table_args__ = (sa.Index("ix_people_vacation_until", "vacation_until"),)
+
+    email: str = Field(max_length=254, primary_key=True)
+    time_zone: str = Field(default="UTC", max_length=64)
+    vacation_since: datetime | None = None
+    vacation_until: datetime | None = None  # when the allowance runs out: the sweep ends it then
+    allowance_year: int = 0  # the calendar year `allowance_used_seconds` counts
+    allowance_used_seconds: int = 0
+
+
+# Vacations look up a person's seats in every game by address.
+sa.Index("ix_players_email", Player.email)
+
+
+# ---- campaigns: games played one after the other by the same party --------------------------------
+
+
+class Campaign(SQLModel, table=True):
+    """A series of games played one after the other by the same party; created when a game that
+    offers a follow-up (its game's adapter says which: the next scenario after a win, a replay after a
+    loss) is followed up."""
+
+    __tablename__ = "campaigns"
+
+    id: int = Field(default=None, primary_key=True)  # set by the database on insert
+    name: str = Field(max_length=40)  # the game's own campaign id
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class CampaignGame(SQLModel, table=True):
+    """One game of a campaign: the scenario, the carry-over it started with, the rewards its win recorded
+    (the next scenario's carry-over) and the game that followed it (at most one: the offer is taken once)."""
+
+    __tablename__ = "campaign_games"
+    __table_args__ = (
+        sa.UniqueConstraint("game_id", name="uq_campaign_games_game"),
+        sa.Index("ix_campaign_games_campaign", "campaign_id"),
+    )
+
+    id: int = Field(default=None, primary_key=True)  # set by the database on insert
+    campaign_id: int = Field(foreign_key="campaigns.id")
+    game_id: int = Field(foreign_key="games.id")
+    scenario: str = Field(max_length=40)  # the part of the campaign the game plays
+    carry: dict[str, Any] | None = Field(default=None, sa_type=sa.JSON)  # None: the campaign's start
+    rewards: dict[str, Any] | None = Field(default=None, sa_type=sa.JSON)  # recorded on a win
+    # While a follow-up game is being created (between two transactions): a second press waits.
+    follow_up_started_at: datetime | None = None
+    follow_up_game_id: int | None = Field(default=None, foreign_key="games.id")

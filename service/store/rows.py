@@ -1,0 +1,41 @@
+"""Reading games and their players."""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from sqlmodel import Session, col, select
+
+from service.errors import GameNotFound, NotFound
+from service.store.models import Game, Player
+
+MAX_ID = 2**62  # beyond any id, and beyond what the databases' integers hold
+
+
+def get_game(session: Session, game_id: int) -> Game:
+    if not 0 < game_id < MAX_ID:
+        raise GameNotFound(game_id)
+    game = session.get(Game, game_id)
+    if game is None:
+        raise GameNotFound(game_id)
+    return game
+
+
+def get_player(session: Session, player_id: int) -> Player:
+    """The player a signed link names; NotFound when no such player is here (another database's link)."""
+    player = session.get(Player, player_id) if 0 < player_id < MAX_ID else None
+    if player is None:
+        raise NotFound("This link belongs to no game here.", "This link cannot be used")
+    return player
+
+
+def players_of(session: Session, game_id: int) -> list[Player]:
+    return list(session.exec(select(Player).where(col(Player.game_id) == game_id).order_by(col(Player.seat))))
+
+
+def player_names(session: Session, game_id: int) -> dict[int, str]:
+    rows = session.execute(sa.select(col(Player.seat), col(Player.name)).where(col(Player.game_id) == game_id)).all()
+    return {row.seat: row.name for row in rows}
+
+
+def seat_names(players: list[Player]) -> dict[int, str]:
+    return {player.seat: player.name for player in players}

@@ -1,0 +1,93 @@
+"""The score chart: an inline SVG drawn here (no external service, no JavaScript), so it works in
+any browser, prints, and is described in words for screen readers (<title>, <desc>)."""
+
+from __future__ import annotations
+
+from markupsafe import Markup, escape
+
+# Colour and dash per seat: the lines differ in more than colour (readable in greyscale and by
+# colour-blind readers).
+STYLES = [("#0a4a94", ""), ("#a10000", "6 3"), ("#2e7d32", "2 3"), ("#6a1b9a", "8 3 2 3")]
+WIDTH, HEIGHT = 640, 240
+LEFT, RIGHT, TOP, BOTTOM = 44, 16, 16, 52
+
+
+def _fmt(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else f"{value:.1f}"
+
+
+def score_chart(
+    series: list[tuple[int, list[float]]] | None,
+    labels: dict[int, str],
+    *,
+    marker: int | None = None,
+    target: float | None = None,
+    chart_id: str = "score-chart",
+) -> Markup | None:
+    """The scores by seat over the game's events as SVG markup, or None without a series."""
+    if not series:
+        return None
+    seats = max(len(scores) for _, scores in series)
+    first, last = series[0][0], series[-1][0]
+    span = max(1, last - first)
+    top_value = max([1.0, *(max(scores) for _, scores in series)] + ([float(target)] if target else []))
+    plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
+
+    def x(seq: int) -> float:
+        return LEFT + (seq - first) * plot_w / span
+
+    def y(value: float) -> float:
+        return TOP + plot_h - value * plot_h / top_value
+
+    name = lambda seat: labels.get(seat, f"Seat {seat + 1}")  # noqa: E731
+    final = ", ".join(f"{name(s)} {_fmt(v)}" for s, v in enumerate(series[-1][1]))
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="score-chart" viewBox="0 0 {WIDTH} {HEIGHT}" '
+        f'width="100%" style="max-width:{WIDTH}px" role="img" '
+        f'aria-labelledby="{chart_id}-t {chart_id}-d">',
+        f'<title id="{chart_id}-t">Scores over the game</title>',
+        f'<desc id="{chart_id}-d">Scores by player after each turn, from event {first} to event {last}. '
+        f'{escape("Latest: " + final + ".")}</desc>',
+        f'<rect x="{LEFT}" y="{TOP}" width="{plot_w}" height="{plot_h}" fill="#fff" stroke="#777"/>',
+    ]
+    steps = 4
+    for i in range(steps + 1):  # horizontal grid with score labels
+        value = top_value * i / steps
+        parts.append(f'<line x1="{LEFT}" x2="{LEFT + plot_w}" y1="{y(value):.1f}" y2="{y(value):.1f}" '
+                     f'stroke="#ddd"/>')
+        parts.append(f'<text x="{LEFT - 6}" y="{y(value) + 4:.1f}" font-size="11" text-anchor="end" '
+                     f'fill="#1b1b1b">{_fmt(round(value, 1))}</text>')
+    if target:
+        parts.append(f'<line x1="{LEFT}" x2="{LEFT + plot_w}" y1="{y(target):.1f}" y2="{y(target):.1f}" '
+                     f'stroke="#c75000" stroke-dasharray="4 4"/>')
+        parts.append(f'<text x="{LEFT + plot_w - 4}" y="{y(target) - 4:.1f}" font-size="11" '
+                     f'text-anchor="end" fill="#7a3100">target {_fmt(target)}</text>')
+    for text_x, label in ((LEFT, f"event {first}"), (LEFT + plot_w, f"event {last}")):
+        anchor = "start" if text_x == LEFT else "end"
+        parts.append(f'<text x="{text_x}" y="{TOP + plot_h + 14}" font-size="11" text-anchor="{anchor}" '
+                     f'fill="#1b1b1b">{label}</text>')
+    for seat in range(seats):
+        colour, dash = STYLES[seat % len(STYLES)]
+        points, previous = [], None
+        for seq, scores in series:
+            if seat >= len(scores):
+                continue
+            if previous is not None:  # scores change at an event: draw steps, not slopes
+                points.append(f"{x(seq):.1f},{y(previous):.1f}")
+            points.append(f"{x(seq):.1f},{y(scores[seat]):.1f}")
+            previous = scores[seat]
+        dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
+        parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2.5"{dash_attr} '
+                     f'points="{" ".join(points)}"><title>{escape(name(seat))}</title></polyline>')
+        legend_x = LEFT + seat * 150
+        parts.append(f'<line x1="{legend_x}" x2="{legend_x + 24}" y1="{HEIGHT - 14}" y2="{HEIGHT - 14}" '
+                     f'stroke="{colour}" stroke-width="2.5"{dash_attr}/>')
+        parts.append(f'<text x="{legend_x + 30}" y="{HEIGHT - 10}" font-size="12" fill="#1b1b1b">'
+                     f'{escape(name(seat))}</text>')
+    if marker is not None and first <= marker <= last:
+        parts.append(f'<line x1="{x(marker):.1f}" x2="{x(marker):.1f}" y1="{TOP}" y2="{TOP + plot_h}" '
+                     f'stroke="#1b1b1b" stroke-width="1.5" stroke-dasharray="3 2"/>')
+        parts.append(f'<text x="{x(marker):.1f}" y="{TOP + 11}" font-size="11" text-anchor="middle" '
+                     f'fill="#1b1b1b" paint-order="stroke" stroke="#fff" stroke-width="3">here</text>')
+    parts.append("</svg>")
+    return Markup("".join(parts))

@@ -1,0 +1,155 @@
+"""What one viewer sees of a game at one position: shared by the player page, the confirm page,
+the emails and the spectator API, so all of them show the same thing and hide the same things.
+
+Everything shown is derived from `rules.view(state, seat)` and `rules.describe_event(event, seat,
+state)`, never from the raw state, so another seat's hidden cards cannot reach a page or an email.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from flask import render_template
+from markupsafe import Markup
+from sqlmodel import Session
+
+import engine
+from service import store
+from service.games import adapter
+from service.store.models import Event, Game, Player
+from service.views.sentences import event_sentence
+
+
+@dataclass
+class LegalMove:
+    move: dict[str, Any]
+    label: str
+    section: str | None = None  # a standing setting's name (Game.move_section); None for a decision
+
+
+@dataclass
+class Position:
+    game: Game
+    rules: engine.Game
+    seq: int
+    seat: int | None  # None: a spectator
+    view: dict[str, Any]
+    to_act: list[int]
+    result: Mapping[str, Any] | None
+    board_text: str
+    moves: list[LegalMove] = field(default_factory=list)  # the viewer's legal moves now
+    since: list[tuple[int, str]] = field(default_factory=list)  # (seq, sentence)
+    names: dict[int, str] = field(default_factory=dict)  # seat -> player name (boards name partners)
+    # The full state, for describe_move only: templates get `view`, never this.
+    _state: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    def describe_move(self, move: dict[str, Any]) -> str:
+        return self.rules.describe_move(move, self._state)
+
+    @property
+    def decisions(self) -> list[LegalMove]:
+        """The moves that decide something now (each standing setting is offered apart)."""
+        return [legal for legal in self.moves if legal.section is None]
+
+    @property
+    def settings(self) -> dict[str, list[LegalMove]]:
+        """Standing settings by name, in the order the engine lists them."""
+        out: dict[str, list[LegalMove]] = {}
+        for legal in self.moves:
+            if legal.section is not None:
+                out.setdefault(legal.section, []).append(legal)
+        return out
+
+    @property
+    def finished(self) -> bool:
+        return self.result is not None
+
+    @property
+    def my_turn(self) -> bool:
+        return self.seat is not None and self.seat in self.to_act
+
+    def board_html(self) -> Markup:
+        """The game's own board template when its adapter has one, else its text rendering."""
+        template = adapter(self.game.name).board_template
+        if template is None:
+            return Markup(render_template("games/_text_board.html", board_text=self.board_text))
+        return Markup(render_template(template, view=self.view, seat=self.seat, rules=self.rules,
+                                      game=self.game, names=self.names))
+
+
+def described(session: Session, game: Game, rows: Sequence[Event], viewer: int | None,
+              names: dict[int, str] | None = None) -> list[tuple[int, str]]:
+    """(seq, sentence) for the events of `rows` (consecutive, in order) worth a line, as `viewer` may
+    read them, each worded from the state it was applied to."""
+    if not rows:
+        return []
+    rules = engine.get(game.name)
+    first = rows[0].seq
+    state = store.load_state(session, game, first - 1)[0] if first > 1 else None
+    lines = []
+    for row in rows:
+        text = event_sentence(rules, row.payload, row.kind, row.actor, viewer, state, names)
+        if text:
+            lines.append((row.seq, text))
+        if row.kind != store.SYSTEM:  # engines never see the service's own events
+            state = rules.evolve(state, row.payload)  # a state loaded for us alone: evolve in place
+    return lines
+
+
+def build(
+    session: Session,
+    game: Game,
+    seat: int | None,
+    *,
+    seq: int | None = None,
+    since_seq: int | None = None,
+    recent: int = 0,
+    players: list[Player] | None = None,
+) -> Position:
+    """The position at `seq` (default: now) as `seat` sees it.
+
+    `since_seq`: describe the events after it up to `seq`; `recent`: or just the last N events.
+    """
+    rules = engine.get(game.name)
+    seq = game.seq if seq is None else seq
+    state, _ = store.load_state(session, game, seq)
+    view = rules.view(state, seat)
+    position = Position(
+        game=game, rules=rules, seq=seq, seat=seat, view=view, to_act=rules.to_act(state),
+        result=rules.result(state) or _recorded_result(game, seq), board_text=rules.render_text(view),
+        _state=state, names=store.seat_names(players if players is not None else store.players_of(session, game.id)),
+    )
+    if seat is not None and position.result is None:  # a seat not waited on may have moves too
+        position.moves = [
+            LegalMove(move, rules.describe_move(move, state), rules.move_section(move))
+            for move in rules.legal_moves(state, seat)
+        ]
+    if since_seq is not None:
+        rows = store.events(session, game, after=since_seq, upto=seq)
+    elif recent:
+        rows = [row for row in store.recent_events(session, game, recent) if row.seq <= seq]
+    else:
+        rows = []
+    position.since = described(session, game, rows, seat)
+    return position
+
+
+def _recorded_result(game: Game, seq: int) -> dict[str, Any] | None:
+    """The result the service recorded where the engine has none: a forfeit on timeout
+    (service/play/ending.py) ends a game the engine still considers running."""
+    return game.result if game.status == "finished" and seq == game.seq else None
+
+
+def title(game: Game) -> str:
+    rules = engine.get(game.name)
+    return rules.title or rules.name
+
+
+def subject_prefix(game: Game) -> str:
+    return f"[{title(game)} #{game.id}]"
+
+
+def result_words(game: Game, result: Mapping[str, Any] | None, names: dict[int, str]) -> str:
+    return adapter(game.name).result_words(result, names)

@@ -1,0 +1,51 @@
+"""Every error the web answers with, in one place: the service's own (service/errors.py) by their
+status, an unknown game, a form without its CSRF token, HTTP errors, and a bug (a 500 that shows nothing
+of its internals).  Pages get an HTML page, `/api/` gets JSON."""
+
+from __future__ import annotations
+
+import logging
+
+from flask import Flask, jsonify, render_template, request
+from flask.typing import ResponseReturnValue
+from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import HTTPException
+
+import engine
+from service.errors import RiftpostError
+
+log = logging.getLogger(__name__)
+
+
+def error_page(status: int, title: str, message: str) -> ResponseReturnValue:
+    if request.path.startswith("/api/"):
+        return jsonify(error=title, message=message, status=status), status
+    return render_template("error.html", status=status, title=title, message=message), status
+
+
+def register(app: Flask) -> None:
+    @app.errorhandler(RiftpostError)
+    def riftpost_error(exc: RiftpostError) -> ResponseReturnValue:
+        return error_page(exc.status, exc.title, exc.message)
+
+    @app.errorhandler(engine.UnknownGame)
+    def unknown_game(exc: engine.UnknownGame) -> ResponseReturnValue:
+        return error_page(404, "No such game", str(exc))
+
+    @app.errorhandler(CSRFError)
+    def csrf_error(exc: CSRFError) -> ResponseReturnValue:
+        return error_page(
+            400,
+            "The form could not be accepted",
+            "The form was too old or did not come from this site. Reload the page and try again. "
+            f"({exc.description})",
+        )
+
+    @app.errorhandler(HTTPException)
+    def http_error(exc: HTTPException) -> ResponseReturnValue:
+        return error_page(exc.code or 500, exc.name, exc.description or "")
+
+    @app.errorhandler(Exception)
+    def unexpected(exc: Exception) -> ResponseReturnValue:  # a bug: log it, show nothing of its internals
+        log.exception("unhandled error on %s %s", request.method, request.path)
+        return error_page(500, "Something went wrong", "The error was logged; please try again later.")
