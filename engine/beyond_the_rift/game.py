@@ -195,16 +195,21 @@ class BeyondTheRift(Game):
                           outcome=res["outcome"], reason=res["reason"], **extra, scenario=state["scenario"],
                           rounds=res["round"], rewards=res.get("rewards", {}) if win else {})
 
-    def seats_affected(self, event: dict) -> list[int]:
+    def seats_affected(self, event: dict, state: dict | None) -> list[int]:
         """The hero who acts or is acted on (`seat`, `hero`: an enemy's attack or ability, `on`: given a
-        reward), the owner of a card put into play, the hero whose area an enemy or card enters."""
+        reward), the owner of a card put into play, the hero whose area an enemy or card enters, the
+        hero whose ally a card is attached to or taken from; every hero when the scenario ends."""
         out = {event[k] for k in ("seat", "owner", "hero", "on")
                if isinstance(event.get(k), int) and not isinstance(event.get(k), bool)}
         t = event["type"]
         if t in ("enemy_move", "persist") and event["area"] >= 0:
             out.add(event["area"])
-        if t == "spawn" and event["enemy"]["area"] >= 0:
+        elif t == "spawn" and event["enemy"]["area"] >= 0:
             out.add(event["enemy"]["area"])
+        elif t in ("attach", "detach", "stat_mod") and state is not None and event["to"].startswith("ally:"):
+            out |= {seat for seat, h in enumerate(state["heroes"]) for p in h["area"] if p["card"] == event["to"][5:]}
+        elif t == "result" and state is not None:
+            out |= set(range(state["n"]))
         return sorted(out)
 
     def render_text(self, view: dict) -> str:

@@ -59,7 +59,7 @@ CASE = ContractCase(
         (2, options("tutorial", defense_modes=["ask", "auto"])),
         (1, options("old-friends-1", plans=[ASK])),
         (3, options("old-friends-1", defense_modes=["auto"] * 3, plans=[ASK, {}, ASK])),
-        (2, options("old-friends-2", defense_modes=["ask", "ask_if"], plans=[ASK, ASK])),
+        (4, options("old-friends-2", defense_modes=["ask"] * 4, plans=[ASK] * 4)),  # seed 1 wins: rewards asked
         (2, options("old-friends-3", defense_modes=["ask", "ask"])),  # reactions asked, the Door's Fatigue
         (4, options("old-friends-3", defense_modes=["ask_if", "ask", "auto", "ask_if"],
                     plans=[{"recover_fatigue": "always"}, {}, {}, {}])),

@@ -77,15 +77,20 @@ def test_every_legal_move_of_a_defense_prompt_has_its_own_text():
 
 
 def test_seats_affected_are_the_heroes_acting_or_acted_on():
-    assert G.seats_affected({"type": "draw", "seat": 1, "cards": ["BV01a"]}) == [1]
+    s, _ = new(3)
+    assert G.seats_affected({"type": "draw", "seat": 1, "cards": ["BV01a"]}, s) == [1]
     assert G.seats_affected({"type": "enemy_attack", "enemy": "E1", "hero": 2, "ally": None, "attack": 5,
-                             "defense": 3, "hit": True}) == [2]
-    assert G.seats_affected({"type": "enemy_move", "enemy": "E1", "area": 0, "why": "engage"}) == [0]
-    assert G.seats_affected({"type": "enemy_move", "enemy": "E1", "area": -1, "why": "disengage"}) == []
+                             "defense": 3, "hit": True}, s) == [2]
+    assert G.seats_affected({"type": "enemy_move", "enemy": "E1", "area": 0, "why": "engage"}, s) == [0]
+    assert G.seats_affected({"type": "enemy_move", "enemy": "E1", "area": -1, "why": "disengage"}, s) == []
     assert G.seats_affected({"type": "persist", "card": "FO07a", "area": 1, "owner": 0, "ally": None,
-                             "bonus": 2}) == [0, 1]
-    assert G.seats_affected({"type": "reward", "seat": 0, "item": "IT-BOOTS", "to": "legs", "on": 1}) == [0, 1]
-    assert G.seats_affected({"type": "threat", "threat": 4, "delta": 1}) == []
+                             "bonus": 2}, s) == [0, 1]
+    assert G.seats_affected({"type": "reward", "seat": 0, "item": "IT-BOOTS", "to": "legs", "on": 1}, s) == [0, 1]
+    assert G.seats_affected({"type": "threat", "threat": 4, "delta": 1}, s) == []
+    s["heroes"][2]["area"].append({"card": "TR20a", "ally": {}, "bonus": None, "att": [], "tmp": []})
+    assert G.seats_affected({"type": "attach", "to": "ally:TR20a", "card": "W01", "from": "wound"}, s) == [2]
+    assert G.seats_affected({"type": "result", "result": {"outcome": "loss", "reason": "threat", "round": 3}},
+                            s) == [0, 1, 2]
 
 
 def test_options_schema_lists_every_option_start_accepts():
