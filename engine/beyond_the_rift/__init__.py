@@ -48,4 +48,4 @@ from .game import BeyondTheRift
 
 GAME = register(BeyondTheRift())
 
-__all__ = ["BeyondTheRift", "GAME"]
+__all__ = ["GAME", "BeyondTheRift"]

@@ -11,13 +11,23 @@ from . import model as m
 from .content import CONTENT
 from .hero_phase import default_discards, modes
 from .orders import condition_holds, margin_for
-from .primitives import (Ctx, attach_damage, clear_mods, command_tasks, draw_response, hero_takes, new_enemy, pay,
-                         set_ap, supply)
+from .primitives import (
+    Ctx,
+    attach_damage,
+    clear_mods,
+    command_tasks,
+    draw_response,
+    hero_takes,
+    new_enemy,
+    pay,
+    set_ap,
+    supply,
+)
 from .reactions import open_window
 
 
 def rows(state: dict) -> dict:
-    return {typ: cells for typ, cells in m.scenario(state)["rows"]}
+    return dict(m.scenario(state)["rows"])
 
 
 def matches(e: dict, typ: str) -> bool:

@@ -46,13 +46,14 @@ from __future__ import annotations
 import json
 import random
 
-from ..core import Game, IllegalMove, Turn
+from ..core import Game, Result, Turn
+from ..errors import IllegalMove
 from ..kit import result as kit_result
+from . import answers, notation, rewards, views, words
 from . import enemy_phase as ep
 from . import hero_phase as hp
 from . import model as m
-from . import answers, notation, rewards, views, words
-from .evolve import copy_state, evolve
+from .evolve import copy_live, copy_state, evolve
 from .phases import run
 from .primitives import Ctx, Stop, fatigue_in_hand
 from .setup import OPTIONS_SCHEMA, start_events
@@ -131,7 +132,7 @@ class BeyondTheRift(Game):
         # compared as JSON: Python's True == 1 and 2.0 == 2 must not pass for a listed move
         if not isinstance(move, dict) or _strict(move) not in {_strict(mv) for mv in legal}:
             raise IllegalMove("that move is not allowed now", "illegal", move)
-        ctx = Ctx(copy_state(state), rng)
+        ctx = Ctx(copy_live(state), rng)
         before = _touch_marks(ctx.s)
         try:
             answers.perform(ctx, seat, move)
@@ -185,7 +186,7 @@ class BeyondTheRift(Game):
     def view(self, state: dict, seat: int | None) -> dict:
         return views.view(state, seat, self.to_act(state))
 
-    def result(self, state: dict) -> dict | None:
+    def result(self, state: dict) -> Result | None:
         res = state["result"]
         if res is None:
             return None
@@ -224,7 +225,7 @@ class BeyondTheRift(Game):
         if move.get("type") == "mode":
             return words.SECTIONS["mode"]
         if move.get("type") == "setting":
-            return words.SECTIONS.get(move.get("key"), "Standing orders")
+            return words.SECTIONS.get(str(move.get("key")), "Standing orders")
         return None
 
     def describe_move(self, move: dict, state: dict | None = None) -> str:

@@ -11,9 +11,17 @@ from . import model as m
 from . import rewards
 from .effects import candidates, run_ops, slots_for_ops
 from .orders import setting_moves
-from .primitives import (Ctx, attach_damage, clear_mods, draw_cards, draw_response, fatigue_in_hand, pay,
-                         remove_terrain, set_ap)
-
+from .primitives import (
+    Ctx,
+    attach_damage,
+    clear_mods,
+    draw_cards,
+    draw_response,
+    fatigue_in_hand,
+    pay,
+    remove_terrain,
+    set_ap,
+)
 
 # ---- what a card can do -----------------------------------------------------------------------------
 
@@ -566,7 +574,7 @@ def attack_window(ctx: Ctx, seat: int, move: dict) -> None:
         ctx.emit({"type": "attack_state", "attack": dict(att, passed=att["passed"] + [seat])})
     elif t == "resolve":
         tasks = []
-        for i, c in enumerate(att["cards"]):
+        for c in att["cards"]:
             for _ in range(modes(s, c["card"])[c["mode"]]["value"]["q"]):
                 tasks.append({"k": "atk_q", "card": c["card"]})  # A11: one per "?", in commit order
         tasks.append({"k": "atk_def"})

@@ -128,7 +128,7 @@ def view(s: dict, seat: int | None, to_act: list[int]) -> dict:
         if seat in p["seats"] and p["kind"] in ("choose", "amount", "pick", "bottom"):
             v["prompt"]["options"] = [m.cname(o) if isinstance(o, str) and p["kind"] in ("pick", "bottom") else o
                                       for o in p["options"]]
-        if seat in p["seats"] and p["kind"] == "recover":
+        if seat is not None and seat in p["seats"] and p["kind"] == "recover":
             v["prompt"]["options"] = [m.cname(c) for c in fatigue_in_hand(s, seat)]
         if p["kind"] == "reward":
             item = CONTENT.items[p["item"]]

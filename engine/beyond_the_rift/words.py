@@ -323,7 +323,8 @@ def describe_value(key: str, value, state: dict | None) -> str:
 
 
 def describe_setting(mv: dict, state: dict | None) -> str:
-    return f"{SECTIONS.get(mv.get('key'), str(mv.get('key')))}: {describe_value(mv.get('key'), mv.get('value'), state)}"
+    key = str(mv.get("key"))
+    return f"{SECTIONS.get(key, key)}: {describe_value(key, mv.get('value'), state)}"
 
 
 def orders_summary(s: dict, seat: int) -> list[dict]:
@@ -401,12 +402,14 @@ def _step_text(s: dict, ev: dict) -> str:
 
 def _describe(ev: dict, seat: int | None, s: dict | None) -> str | None:
     t = ev["type"]
+    if t == "setup":
+        return f"A new scenario begins with {len(ev['state']['heroes'])} hero(es)."
+    if s is None:  # only a game's first event, its setup, comes without a state
+        return None
     if isinstance(ev.get("seat"), int):
         who = "You" if ev["seat"] == seat else m.hero_name(s, ev["seat"])
     else:
         who = "A hero"
-    if t == "setup":
-        return f"A new scenario begins with {len(ev['state']['heroes'])} hero(es)."
     if t == "phase":
         return f"Round {ev['round']}: {PHASES.get(ev['phase'], ev['phase'])}."
     if t == "draw":
@@ -419,7 +422,7 @@ def _describe(ev: dict, seat: int | None, s: dict | None) -> str | None:
         return f"The {ev['pile']} discard pile is shuffled into a new deck."
     if t == "response":
         sig = " with the Rift sigil" if ev["sigil"] else ""
-        return f"Response card{WHY.get(ev.get('why'), '')}: {ev['value']}{sig}."
+        return f"Response card{WHY.get(str(ev.get('why')), '')}: {ev['value']}{sig}."
     if t == "ap":
         return f"{who} now {'have' if who == 'You' else 'has'} {ev['ap']} AP ({ev['delta']:+d})."
     if t == "take":

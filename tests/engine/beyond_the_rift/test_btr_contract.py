@@ -16,7 +16,6 @@ from engine.beyond_the_rift.content import CONTENT, ContentError, _check_card
 from .helpers import G, clear_enemies, hand, new, of, place, playout
 
 
-
 def test_registered_under_its_name():
     assert engine.get("beyond-the-rift") is G and "beyond-the-rift" in engine.names()
     assert (G.min_players, G.max_players) == (1, 4)
@@ -35,7 +34,7 @@ def test_rule_1_1_components_the_content_pack_has_the_documented_counts():
 def test_content_validation_gives_clear_errors():
     bad = {"id": "X1", "name": "Bad", "count": 1, "modes": [{"type": "attack", "primary": None, "secondary": None,
                                                               "value": {"n": 1, "q": 0}, "range": 1}]}
-    with pytest.raises(ContentError, match="X1.*primary or a secondary"):
+    with pytest.raises(ContentError, match=r"X1.*primary or a secondary"):
         _check_card(bad, "card X1")
     with pytest.raises(ContentError, match="unknown effect op"):
         _check_card({"id": "X2", "name": "Bad", "count": 1, "modes": [
@@ -61,7 +60,7 @@ def test_broken_scenario_file_is_rejected(monkeypatch):
         return data
 
     monkeypatch.setattr(content_mod, "_load", fake)
-    with pytest.raises(ContentError, match="tutorial.*summon needs an enemy name"):
+    with pytest.raises(ContentError, match=r"tutorial.*summon needs an enemy name"):
         content_mod.Content()
 
 

@@ -8,8 +8,8 @@ import random
 
 import engine
 from engine.beyond_the_rift import model as m
-from engine.kit import jcopy
 from engine.beyond_the_rift.content import CONTENT
+from engine.kit import jcopy
 
 from .helpers import G, clear_enemies, give, greedy_chooser, hand, instances, new, of, place, play, responses
 from .test_btr_campaign import win_by_killing

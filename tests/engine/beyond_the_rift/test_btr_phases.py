@@ -3,8 +3,10 @@ terrain, doors and portcullises (1.20), scenario rules."""
 
 from __future__ import annotations
 
+import contextlib
+
 from engine.beyond_the_rift import model as m
-from engine.beyond_the_rift.primitives import Ctx, draw_cards, hero_takes, attach_damage, Stop
+from engine.beyond_the_rift.primitives import Ctx, Stop, attach_damage, draw_cards, hero_takes
 
 from .helpers import G, clear_enemies, finish, give, hand, new, of, place, play, responses, types
 
@@ -44,10 +46,8 @@ def test_rule_1_16_wound_supply_running_out_loses():
     s["piles"]["wound"] = []
     s["piles"]["wound_discard"] = []
     ctx = _ctx(s)
-    try:
+    with contextlib.suppress(Stop):
         hero_takes(ctx, 0, {"wound": 1, "fatigue": 0})
-    except Stop:
-        pass
     assert ctx.s["result"]["outcome"] == "loss" and ctx.s["result"]["reason"] == "wound_supply"
     assert "the Wound supply ran out" in G.render_text(G.view(ctx.s, None))
 

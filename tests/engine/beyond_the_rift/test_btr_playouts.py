@@ -11,7 +11,7 @@ import pytest
 
 import engine
 
-from .helpers import G, SCENARIOS, greedy_chooser, playout, random_chooser
+from .helpers import SCENARIOS, G, greedy_chooser, playout, random_chooser
 
 
 def _check_text(state, log):

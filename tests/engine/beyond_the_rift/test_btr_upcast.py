@@ -10,7 +10,7 @@ import pytest
 from engine.beyond_the_rift.content import CONTENT
 from engine.beyond_the_rift.upcast import PROSE, STEPS, reason_code
 
-from .helpers import G, finish, new, playout, greedy_chooser
+from .helpers import G, finish, greedy_chooser, new, playout
 
 
 def test_an_activation_step_upcast_from_its_text_reads_the_same_text_in_every_scenario():
