@@ -11,12 +11,23 @@ from . import model as m
 from .content import CONTENT
 from .hero_phase import default_discards, modes
 from .orders import condition_holds, margin_for
-from .primitives import Ctx, attach_damage, clear_mods, draw_response, hero_takes, new_enemy, pay, set_ap, supply
+from .primitives import (
+    Ctx,
+    attach_damage,
+    clear_mods,
+    command_tasks,
+    draw_response,
+    hero_takes,
+    new_enemy,
+    pay,
+    set_ap,
+    supply,
+)
 from .reactions import open_window
 
 
 def rows(state: dict) -> dict:
-    return {typ: cells for typ, cells in m.scenario(state)["rows"]}
+    return dict(m.scenario(state)["rows"])
 
 
 def matches(e: dict, typ: str) -> bool:
@@ -28,7 +39,7 @@ def matches(e: dict, typ: str) -> bool:
 def task_enemy_phase(ctx: Ctx, task: dict) -> None:
     s = ctx.s
     if not s["enemies"]:
-        ctx.emit({"type": "note", "text": "no_enemies"})
+        ctx.emit({"type": "note", "why": "no_enemies"})
         return  # no enemy in play: no Response card, nothing happens (section 1.13)
     r = draw_response(ctx, "activation")
     col = min(4, max(1, r["value"]))
@@ -62,7 +73,9 @@ def task_step(ctx: Ctx, task: dict) -> None:
         branch, which = step["do"], "do"
     elif step["else"] and able_action(ctx.s, e, step["else"], rank):
         branch, which = step["else"], "else"
-    ctx.emit({"type": "enemy_step", "enemy": e["id"], "kind": e["type"], "text": step["text"], "did": which})
+    # the step is named by its place in the activation table (words.py reads its text there)
+    ctx.emit({"type": "enemy_step", "enemy": e["id"], "kind": e["type"], "col": task["col"], "step": task["i"],
+              "did": which})
     if branch:
         ctx.push([{"k": "part", "e": e["id"], "part": p, "rank": rank} for p in branch["and"]])
 
@@ -71,10 +84,6 @@ def task_part(ctx: Ctx, task: dict) -> None:
     e = m.enemy(ctx.s, task["e"])
     if e is not None and able(ctx.s, e, task["part"], task["rank"]):  # A23: parts that can, in order
         perform(ctx, e, task["part"], task["rank"])
-
-
-def command_tasks(ctx: Ctx, enemies: list[dict], part: dict) -> list[dict]:
-    return [{"k": "cmd", "e": x["id"], "part": part} for x in sorted(enemies, key=lambda x: x["seq"])]
 
 
 def task_cmd(ctx: Ctx, task: dict) -> None:

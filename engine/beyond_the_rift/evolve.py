@@ -2,21 +2,19 @@
 
 Events are facts: they carry every random outcome (shuffled orders, drawn cards) and every choice, so
 applying them needs no randomness and no validation.  Each handler mutates the state it is given.
+
+Turns are counted here too (`_count_turn`), from the events alone, so a log of any rules version counts
+them the same way: a turn begins at the first moment someone is waited on after a moment nobody was
+(the automatic phases between two hero phases, the stretch of the enemy phase between two prompts).
 """
 
 from __future__ import annotations
 
+from typing import Any
+
+from ..kit import jcopy
 from .content import CONTENT
-from .orders import DEFAULT_PARTY
-
-
-def jcopy(x):
-    """Copy of plain JSON data (dicts, lists, scalars); several times faster than copy.deepcopy."""
-    if isinstance(x, dict):
-        return {k: jcopy(v) if isinstance(v, (dict, list)) else v for k, v in x.items()}
-    if isinstance(x, list):
-        return [jcopy(v) if isinstance(v, (dict, list)) else v for v in x]
-    return x
+from .orders import DEFAULT_PARTY, UPGRADED_PLAN
 
 
 def _copy_area(area: list) -> list:
@@ -24,11 +22,13 @@ def _copy_area(area: list) -> list:
 
 
 def copy_state(s: dict | None) -> dict | None:
+    return None if s is None else copy_live(s)
+
+
+def copy_live(s: dict) -> dict:
     """Hand-written copy of the state, structure by structure (about 20 times faster than deepcopy).
     Records that no event ever changes in place (plans, party settings, options, the campaign carry-over)
     are shared: events replace them whole."""
-    if s is None:
-        return None
     out = dict(s)
     out["heroes"] = [{**h, "hand": list(h["hand"]), "deck": list(h["deck"]), "discard": list(h["discard"]),
                       "area": _copy_area(h["area"]), "used_terrain": list(h["used_terrain"]),
@@ -50,7 +50,7 @@ def copy_state(s: dict | None) -> dict | None:
     out["owner"] = dict(s["owner"])
     out["options"] = s["options"]
     out["campaign"] = s["campaign"]
-    for key in ("attack", "defense", "prompt", "action", "tasks", "result"):
+    for key in ("attack", "defense", "prompt", "action", "tasks", "result", "reward"):
         out[key] = jcopy(s[key])
     return out
 
@@ -79,7 +79,7 @@ def _att_home(s: dict, att: dict) -> None:
         s["heroes"][s["owner"][cid]]["discard"].append(cid)
 
 
-def _holder(s: dict, target: str) -> dict | None:
+def _holder(s: dict, target: str) -> Any:  # a record the log names: never missing
     """An enemy record, or a persistent (ally) record addressed as "ally:<card>"."""
     if target.startswith("ally:"):
         cid = target[5:]
@@ -103,37 +103,79 @@ def _rm(lst: list, x) -> None:
 
 
 def _upgrade(s: dict) -> dict:
-    """Fill in what rules version 2 added to the state, so games set up under version 1 replay: the
-    party's settings (their defaults are version 1's fixed behaviour), WHEN lines, allies' modifiers.
-    (Their stored snapshots are dropped by the service's migration 0005.)"""
+    """Fill in what later rules versions added to the state, so games set up under an older version
+    replay: the party's settings and the H25/H26 standing orders (their defaults are the older versions'
+    fixed behaviour), WHEN lines, allies' modifiers; and the bookkeeping evolve keeps for itself (the
+    turn count, the pending rewards).  (Version-1 snapshots were dropped by the service's migration 0005.)"""
     s.setdefault("party", dict(DEFAULT_PARTY))
     for h in s["heroes"]:
-        h["plan"].setdefault("when", [])
+        for key, value in UPGRADED_PLAN.items():
+            h["plan"].setdefault(key, value)
         for p in h["area"]:
             p.setdefault("tmp", [])
+    s.setdefault("reward", None)
+    # turns: 0 begun so far, and nobody is waited on during the setup (the first hero phase is turn 1)
+    s.setdefault("turns", 0)
+    s.setdefault("turn_seats", [])
+    s.setdefault("idle", True)
     return s
+
+
+def _count_turn(s: dict) -> None:
+    """A moment with nobody waited on (while the scenario goes on) ends the turn; the next moment someone
+    is waited on begins a new one, for the seats waited on then.  The same rule the service applied
+    before engines said turns themselves (a move was "idle" if such a moment fell inside it)."""
+    if s["result"] is not None:
+        return
+    if s["prompt"] is None and s["attack"] is None and (s["phase"] != "hero" or not _anyone_active(s)):
+        s["idle"] = True
+    elif s["idle"]:
+        s["idle"] = False
+        s["turns"] += 1
+        if s["prompt"] is not None:
+            s["turn_seats"] = list(s["prompt"]["seats"])
+        elif s["attack"] is not None:
+            s["turn_seats"] = [s["attack"]["by"]]  # aiders join an attack window, they begin no turn
+        else:
+            s["turn_seats"] = [i for i, h in enumerate(s["heroes"]) if h["status"] == "active"]
+
+
+def _anyone_active(s: dict) -> bool:
+    for h in s["heroes"]:  # noqa: SIM110 - a plain loop: any() over a generator is slower, and replay runs it
+        if h["status"] == "active":
+            return True
+    return False
 
 
 def evolve(s: dict | None, ev: dict) -> dict:
     t = ev["type"]
     if t == "setup":
         return _upgrade(jcopy(ev["state"]))
-    h = s["heroes"][ev["seat"]] if "seat" in ev and isinstance(ev.get("seat"), int) else None
+    if s is None:
+        raise ValueError("a game's first event is its setup")
+    h: Any = s["heroes"][ev["seat"]] if "seat" in ev and isinstance(ev.get("seat"), int) else None
+    # _count_turn follows the events that can change whom the game waits on (game.to_act): the phase,
+    # a hero's status, the prompt, an attack, the win (the end itself stops the count)
     if t == "phase":
         s["phase"] = ev["phase"]
         s["round"] = ev["round"]
+        _count_turn(s)
     elif t == "ap":
         h["ap"] = ev["ap"]
     elif t == "hero_set":
         h[ev["key"]] = jcopy(ev["value"])
+        if ev["key"] == "status":
+            _count_turn(s)
     elif t == "set":
         s[ev["key"]] = jcopy(ev["value"])
     elif t == "flow":
         s["tasks"] = jcopy(ev["tasks"])
         s["prompt"] = jcopy(ev["prompt"])
         s["action"] = jcopy(ev["action"])
+        _count_turn(s)
     elif t == "attack_state":
         s["attack"] = jcopy(ev["attack"])
+        _count_turn(s)
     elif t == "defense_state":
         s["defense"] = jcopy(ev["defense"])
     elif t == "draw":
@@ -255,10 +297,68 @@ def evolve(s: dict | None, ev: dict) -> dict:
     elif t == "tiebreak":
         s["tiebreak"] = list(ev["order"])
     elif t == "result":
-        s["result"] = jcopy(ev["result"])
+        res = jcopy(ev["result"])
+        if "hero" in res:  # a death recorded by rules version 1 or 2 (upcast.py): the seat of that hero
+            hero = res.pop("hero")
+            res["seat"] = next(i for i, hh in enumerate(s["heroes"]) if hh["hero"] == hero)
+        s["result"] = res
         s["phase"] = "over"
         s["tasks"] = []
         s["prompt"] = None
         s["action"] = None
+        s["reward"] = None
+    elif t == "won":
+        _won(s, ev)
+        _count_turn(s)
+    elif t == "reward_draw":
+        r = s["reward"]
+        for item in ev["items"]:
+            _rm(r["camp"]["reward_deck"], item)
+        r["seat"] = ev["seat"]
+        r["got"] = list(ev["items"])
+        r["hand"] = list(ev["items"])
+        r["kept"] = 0
+    elif t == "reward":
+        _reward(s, ev)
     # Narrative events (attack_result, enemy_step, enemy_attack, special, peek, note, ...) change nothing.
     return s
+
+
+def _won(s: dict, ev: dict) -> None:
+    """The scenario is won and its rewards are being handed out (H26): what was being resolved is dropped
+    (H13), the campaign state being built starts from the carried one with this scenario won."""
+    camp = jcopy(s["campaign"])
+    if s["scenario"] not in camp["won"]:
+        camp["won"].append(s["scenario"])
+    s["reward"] = {"result": jcopy(ev["result"]), "camp": camp, "drawn": [], "seat": None, "got": [], "hand": [],
+                   "kept": 0}
+    s["phase"] = "rewards"
+    s["tasks"] = []
+    s["prompt"] = None
+    s["action"] = None
+    s["attack"] = None
+    s["defense"] = None
+
+
+def _reward(s: dict, ev: dict) -> None:
+    """One drawn item placed: equipped on a hero (`to` is the body part; `on` the hero's seat when it is
+    not the drawer), into the stash, or back under the reward deck."""
+    r = s["reward"]
+    camp = r["camp"]
+    item, to = ev["item"], ev["to"]
+    r["hand"].remove(item)
+    drawer = s["heroes"][ev["seat"]]["hero"]
+    holder = s["heroes"][ev.get("on", ev["seat"])]["hero"]
+    camp["equipped"].setdefault(drawer, {})  # the automatic rule always gave the drawer an entry
+    if to == "reward_deck":
+        camp["reward_deck"].append(item)
+    elif to == "stash":
+        camp["stash"].append(item)
+        r["kept"] += 1
+    else:
+        camp["equipped"].setdefault(holder, {})[to] = item
+        r["kept"] += 1
+    entry = {"hero": holder if to not in ("stash", "reward_deck") else drawer, "item": item, "to": to}
+    if entry["hero"] != drawer:
+        entry["by"] = drawer
+    r["drawn"].append(entry)

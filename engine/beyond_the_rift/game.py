@@ -23,14 +23,22 @@ context:
   holding a range-2 Defense card are asked to aid) and at Reactions to special abilities of heroes in
   ask mode (others react by their plan's REACT list): defend / spend / defend_wound / wound / to_ally /
   plan / confirm, aid_defense / no_aid, react / pass.  Quest-phase reactions never ask (section 3.4).
+* H25: when the Door of "A Debt Paid in Ash" opens, each hero holding a Fatigue whose standing order
+  `recover_fatigue` is `ask` (the default) is asked: `recover` <Fatigue card> or `keep`.
+* H26: on a campaign win that draws items, a hero whose standing order `rewards` is `ask` places each
+  item they drew (phase "rewards"): `reward` <item> equip <seat> / stash / return.  With `auto` (the
+  default) nobody is asked and the automatic rule of rewards.py places them.
 
 Timeout defaults (`default_move`, section 3.9): hero phase -> done (after the default discard-down);
 an open attack -> the attacker resolves, the others do not aid; a target choice, a door amount or a cycle
 -> cancel; a reveal pick -> finish (keep nothing more); a peek -> keep; a choose-op -> its first option;
 a defense prompt -> `plan` (the defender's standing defense plan applied on top of what they committed);
 defense aid -> the aider's standing AID line if one applies (then no_aid), else no_aid; a reaction
-prompt -> the plan's REACT line if it names one of the cards, else pass.  `view()["waiting_on"]` names the
-kind of decision with H7's default deadline (48 h hero phase, 12 h attack window / defense / reaction).
+prompt -> the plan's REACT line if it names one of the cards, else pass; the Door's Fatigue (H25) ->
+recover the last Fatigue in hand (what `always` does); a reward (H26) -> the automatic rule's choice.
+Policy "skip" plays `pass` where a reaction prompt offers it, else the same.  `view()["waiting_on"]` names
+the kind of decision with H7's default deadline (48 h hero phase and rewards; 12 h attack window,
+defense, reaction and the Door's Fatigue, which hold up the whole party).
 """
 
 from __future__ import annotations
@@ -38,27 +46,38 @@ from __future__ import annotations
 import json
 import random
 
-from ..core import Game, IllegalMove
+from ..core import Game, Result, Turn
+from ..errors import IllegalMove
+from ..kit import result as kit_result
+from . import answers, notation, rewards, views, words
 from . import enemy_phase as ep
 from . import hero_phase as hp
 from . import model as m
-from . import text
-from .evolve import copy_state, evolve
-from .orders import SECTIONS
+from .evolve import copy_live, copy_state, evolve
 from .phases import run
-from .primitives import Ctx, Stop
-from .setup import start_events
+from .primitives import Ctx, Stop, fatigue_in_hand
+from .setup import OPTIONS_SCHEMA, start_events
+from .upcast import upcast
 
 
 class BeyondTheRift(Game):
     name = "beyond-the-rift"
     title = "Beyond the Rift"
-    rules_version = "2"  # 2: the round's tie-break rotation applied; standing orders and party settings
+    # 2: the round's tie-break rotation applied; standing orders and party settings.
+    # 3: events are facts (no names or sentences: upcast.py); result reasons are codes; H25 asks who
+    #    frees a Fatigue at the Door, H26 hands out rewards by the drawing hero's standing order.
+    rules_version = "3"
     min_players = 1
     max_players = 4
 
+    def options_schema(self) -> dict:
+        return OPTIONS_SCHEMA
+
     def start(self, players: int, options: dict | None = None, seed: int = 0) -> list[dict]:
         return start_events(players, options, seed)
+
+    def upcast(self, event: dict, rules_version: str) -> dict:
+        return upcast(event, rules_version)
 
     def evolve(self, state, event):
         return evolve(state, event)
@@ -79,6 +98,14 @@ class BeyondTheRift(Game):
         if state["phase"] == "hero":
             return [s for s, h in enumerate(state["heroes"]) if h["status"] == "active"]
         return []
+
+    def turn(self, state: dict) -> Turn:
+        """A turn begins each time the game waits on heroes again after a moment it waited on nobody
+        (evolve._count_turn): a new round's hero phase, a defense or reaction prompt the enemy phase
+        stops at, the rewards of a win.  A hero phase's DONE/UNDONE, a prompt opened and answered in the
+        hero phase, an attack window: no new turn.  The setup's hero phase is turn 1."""
+        seats = () if state["result"] is not None else tuple(state["turn_seats"])
+        return Turn(state["turns"], state["phase"], seats)
 
     def legal_moves(self, state: dict, seat: int) -> list[dict]:
         if state["result"] is not None or not isinstance(seat, int) or not 0 <= seat < state["n"]:
@@ -105,10 +132,10 @@ class BeyondTheRift(Game):
         # compared as JSON: Python's True == 1 and 2.0 == 2 must not pass for a listed move
         if not isinstance(move, dict) or _strict(move) not in {_strict(mv) for mv in legal}:
             raise IllegalMove("that move is not allowed now", "illegal", move)
-        ctx = Ctx(copy_state(state), rng)
+        ctx = Ctx(copy_live(state), rng)
         before = _touch_marks(ctx.s)
         try:
-            hp.perform(ctx, seat, move)
+            answers.perform(ctx, seat, move)
             if state["prompt"] is not None and ctx.prompt is None:
                 ctx.sync()  # the prompt is answered: from here on nobody may be waited on
             run(ctx)
@@ -134,6 +161,10 @@ class BeyondTheRift(Game):
                     if mv["type"] == "react" and state["cards"][mv["card"]] in plan:
                         return mv
                 return {"type": "pass"}
+            if k == "recover":  # H25: what the standing order `always` does
+                return {"type": "recover", "card": fatigue_in_hand(state, seat)[-1]}
+            if k == "reward":  # H26: what the standing order `auto` does
+                return rewards.automatic(state, seat)
             want = {"choose": "cancel", "amount": "cancel", "cycle": "cancel", "pick": "finish", "bottom": "keep"}
             if k in want:
                 return {"type": want[k]}
@@ -142,44 +173,69 @@ class BeyondTheRift(Game):
             return {"type": "resolve"} if seat == state["attack"]["by"] else {"type": "no_aid"}
         return {"type": "done"}
 
+    # ---- moves as text --------------------------------------------------------------------------
+
+    def move_text(self, state: dict, seat: int, move: dict) -> str:
+        return notation.move_text(state, move)
+
+    def parse_move(self, state: dict, seat: int, text: str) -> dict:
+        return notation.parse_move(state, text)
+
     # ---- what people see ------------------------------------------------------------------------
 
     def view(self, state: dict, seat: int | None) -> dict:
-        return text.view(state, seat, self.to_act(state))
+        return views.view(state, seat, self.to_act(state))
 
-    def result(self, state: dict) -> dict | None:
+    def result(self, state: dict) -> Result | None:
         res = state["result"]
         if res is None:
             return None
         win = res["outcome"] == "win"
-        seats = list(range(state["n"]))
-        return {"scores": {str(s): (1 if win else 0) for s in seats}, "winners": seats if win else [],
-                "outcome": res["outcome"], "reason": res["reason"], "scenario": state["scenario"],
-                "rounds": res["round"], "rewards": res.get("rewards", {}) if win else {}}
+        extra = {"seat": res["seat"]} if "seat" in res else {}  # hero_died: whose death
+        return kit_result([1 if win else 0] * state["n"], range(state["n"]) if win else [],
+                          outcome=res["outcome"], reason=res["reason"], **extra, scenario=state["scenario"],
+                          rounds=res["round"], rewards=res.get("rewards", {}) if win else {})
+
+    def seats_affected(self, event: dict, state: dict | None) -> list[int]:
+        """The hero who acts or is acted on (`seat`, `hero`: an enemy's attack or ability, `on`: given a
+        reward), the owner of a card put into play, the hero whose area an enemy or card enters, the
+        hero whose ally a card is attached to or taken from; every hero when the scenario ends."""
+        out = {event[k] for k in ("seat", "owner", "hero", "on")
+               if isinstance(event.get(k), int) and not isinstance(event.get(k), bool)}
+        t = event["type"]
+        if t in ("enemy_move", "persist") and event["area"] >= 0:
+            out.add(event["area"])
+        elif t == "spawn" and event["enemy"]["area"] >= 0:
+            out.add(event["enemy"]["area"])
+        elif t in ("attach", "detach", "stat_mod") and state is not None and event["to"].startswith("ally:"):
+            out |= {seat for seat, h in enumerate(state["heroes"]) for p in h["area"] if p["card"] == event["to"][5:]}
+        elif t == "result" and state is not None:
+            out |= set(range(state["n"]))
+        return sorted(out)
 
     def render_text(self, view: dict) -> str:
-        return text.render(view)
+        return words.render(view)
 
     def deadline_share(self, state: dict, seat: int) -> float:
         """H7: defense and reaction prompts and attack windows get 12 of the hero phase's 48 hours."""
-        waiting = text.waiting_on(state)
-        return text.DEADLINES[waiting["kind"]] / text.DEADLINES["hero_phase"] if waiting else 1.0
+        waiting = views.waiting_on(state)
+        return views.DEADLINES[waiting["kind"]] / views.DEADLINES["hero_phase"] if waiting else 1.0
 
     def move_section(self, move: dict) -> str | None:
         if move.get("type") == "mode":
-            return SECTIONS["mode"]
+            return words.SECTIONS["mode"]
         if move.get("type") == "setting":
-            return SECTIONS.get(move.get("key"), "Standing orders")
+            return words.SECTIONS.get(str(move.get("key")), "Standing orders")
         return None
 
     def describe_move(self, move: dict, state: dict | None = None) -> str:
-        return text.describe_move(move, state)
+        return words.describe_move(move, state)
 
-    def describe_event(self, event: dict, seat: int | None = None) -> str | None:
-        return text.describe_event(self.redact_event(event, seat), seat)
+    def describe_event(self, event: dict, seat: int | None, state: dict | None) -> str | None:
+        return words.describe_event(self.redact_event(event, seat), seat, state)
 
     def redact_event(self, event: dict, seat: int | None) -> dict:
-        return text.redact_event(event, seat)
+        return views.redact_event(event, seat)
 
     def redact_options(self, options: dict, seat: int | None) -> dict:
         carry = options.get("carry")

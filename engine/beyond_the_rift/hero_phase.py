@@ -8,11 +8,20 @@ seats concerned have moves.  A hero's choices are listed by `hero_moves`; `perfo
 from __future__ import annotations
 
 from . import model as m
+from . import rewards
 from .effects import candidates, run_ops, slots_for_ops
-from .orders import apply_setting, setting_moves
-from .primitives import Ctx, clear_mods, draw_cards, draw_response, pay, remove_terrain, set_ap
-from .reactions import PROMPTED, answer_window
-
+from .orders import setting_moves
+from .primitives import (
+    Ctx,
+    attach_damage,
+    clear_mods,
+    draw_cards,
+    draw_response,
+    fatigue_in_hand,
+    pay,
+    remove_terrain,
+    set_ap,
+)
 
 # ---- what a card can do -----------------------------------------------------------------------------
 
@@ -253,6 +262,10 @@ def prompt_moves(state: dict, seat: int) -> list[dict]:
         return [{"type": "option", "value": v} for v in p["options"]]
     if k == "react":
         return [{"type": "react", "card": c} for c in p["cards"][seat]] + [{"type": "pass"}]
+    if k == "recover":  # H25
+        return [{"type": "recover", "card": c} for c in fatigue_in_hand(state, seat)] + [{"type": "keep"}]
+    if k == "reward":  # H26
+        return rewards.choices(state, seat)
     return []
 
 
@@ -280,19 +293,12 @@ def apply_default_discard(ctx: Ctx, seat: int) -> None:
         ctx.emit({"type": "hero_set", "seat": seat, "key": "discard_down", "value": 0})
 
 
-def perform(ctx: Ctx, seat: int, move: dict) -> None:
+def hero_action(ctx: Ctx, seat: int, move: dict) -> None:
+    """A move of the open hero phase (no prompt, no attack window: answers.perform dispatches)."""
     s = ctx.s
     t = move["type"]
     h = s["heroes"][seat]
     b = m.board(s, seat)
-    if t == "mode":  # standing orders change at any time (3.1), and answer nothing that is asked
-        return ctx.emit({"type": "hero_set", "seat": seat, "key": "mode", "value": move["mode"]})
-    if t == "setting":
-        return apply_setting(ctx, seat, move["key"], move["value"])
-    if s["prompt"] is not None:
-        return answer_prompt(ctx, seat, move)
-    if s["attack"] is not None:
-        return attack_window(ctx, seat, move)
     if t == "discard":
         ctx.emit({"type": "discard", "seat": seat, "from": "hand", "cards": [move["card"]], "why": "hand_size"})
         ctx.emit({"type": "hero_set", "seat": seat, "key": "discard_down", "value": h["discard_down"] - 1})
@@ -417,7 +423,7 @@ def commit(ctx: Ctx, a: dict) -> None:
         act = m.board(s, seat)["action"]
         pay(ctx, seat, act["cost"], "board")
         ctx.emit({"type": "hero_set", "seat": seat, "key": "used_board", "value": s["heroes"][seat]["used_board"] + 1})
-        ctx.emit({"type": "board_action", "seat": seat, "name": act["name"], "targets": a["chosen"]})
+        ctx.emit({"type": "board_action", "seat": seat, "targets": a["chosen"]})
         ctx.push([{"k": "ops", "ops": act["effects"], "env": {"seat": seat, "chosen": a["chosen"]}, "prefix": "b.",
                    "start": 0}])
 
@@ -470,6 +476,7 @@ def finish_card(ctx: Ctx, task: dict) -> None:
 
 
 def answer_prompt(ctx: Ctx, seat: int, move: dict) -> None:
+    """The answer to a question of the hero phase or of a card's effect (answers.py routes the others)."""
     s = ctx.s
     p = ctx.prompt
     t = move["type"]
@@ -516,18 +523,26 @@ def answer_prompt(ctx: Ctx, seat: int, move: dict) -> None:
     elif k == "option":
         ctx.prompt = None
         run_ops(ctx, p["ops"][move["value"]], p["env"], f"{p['prefix']}{move['value']}.")
+    elif k == "recover":
+        answer_recover(ctx, seat, move)
+    elif k == "reward":
+        rewards.answer(ctx, seat, move)
     elif k == "react" and p["window"] == "own_attack_response":
         answer_keen_eye(ctx, seat, move)
-    elif k == "react" and p["window"] in PROMPTED:
-        answer_window(ctx, seat, move)
-    elif k == "react":
-        from .enemy_phase import answer_react
 
-        answer_react(ctx, seat, move)
-    elif k in ("defense",):
-        from .enemy_phase import answer_defense
 
-        answer_defense(ctx, seat, move)
+def answer_recover(ctx: Ctx, seat: int, move: dict) -> None:
+    """H25: a hero asked puts one Fatigue from hand on the Fatigue discard, or keeps them all.  The others
+    asked answer in any order; the prompt closes with the last answer."""
+    p = ctx.prompt
+    if move["type"] == "recover":
+        ctx.emit({"type": "heal", "seat": seat, "card": move["card"], "pile": "fatigue"})
+        p["left"][seat] -= 1
+    if move["type"] == "keep" or p["left"][seat] <= 0 or not fatigue_in_hand(ctx.s, seat):
+        p["seats"].remove(seat)
+        p["left"][seat] = 0
+    if not p["seats"]:
+        ctx.prompt = None
 
 
 def open_door(ctx: Ctx, seat: int, door: str, spend: int) -> None:
@@ -559,7 +574,7 @@ def attack_window(ctx: Ctx, seat: int, move: dict) -> None:
         ctx.emit({"type": "attack_state", "attack": dict(att, passed=att["passed"] + [seat])})
     elif t == "resolve":
         tasks = []
-        for i, c in enumerate(att["cards"]):
+        for c in att["cards"]:
             for _ in range(modes(s, c["card"])[c["mode"]]["value"]["q"]):
                 tasks.append({"k": "atk_q", "card": c["card"]})  # A11: one per "?", in commit order
         tasks.append({"k": "atk_def"})
@@ -621,16 +636,12 @@ def task_atk_def(ctx: Ctx, task: dict) -> None:
     base = m.enemy_stat(s, e, "defense") if e else m.door_values(s, tgt)[1]
     defense = base + r["value"]
     hit = total > defense  # ties go to the defender
-    name = m.enemy_name(s, e) if e else f"{m.terrain_name(s, tgt)} {tgt}"
-    ctx.emit({"type": "attack_result", "seat": att["by"], "target": tgt, "target_name": name, "attack": total,
-              "defense": defense,
+    ctx.emit({"type": "attack_result", "seat": att["by"], "target": tgt, "attack": total, "defense": defense,
               "hit": hit, "cards": [c["card"] for c in att["cards"]] + att["wounds"], "q": att["q"]})
     ctx.emit({"type": "attack_state", "attack": dict(att, hit=hit)})
     if hit:
         if e is not None:
             dmg = m.board(s, att["by"])["damage"]
-            from .primitives import attach_damage
-
             if dmg.get("wound"):
                 attach_damage(ctx, tgt, "wound", dmg["wound"])
             if dmg.get("fatigue"):

@@ -5,6 +5,8 @@ Areas: -1 is the Quest Area, a seat number is that hero's Hero Area (section 1.4
 
 from __future__ import annotations
 
+import re
+
 from .content import CONTENT, by_heroes
 
 QUEST = -1
@@ -161,6 +163,23 @@ def response_counts(state: dict) -> dict:
 
 def card_name(state: dict, cid: str) -> str:
     return cdef(state, cid)["name"]
+
+
+def def_of(cid: str) -> dict | None:
+    """A card's definition from its physical id alone (ids are the definition id plus a letter), for
+    views and words of events whose state no longer holds the card."""
+    if cid in CONTENT.cards:
+        return CONTENT.cards[cid]
+    base = re.sub(r"[a-z]+$|\d+$", "", cid) if not cid.startswith("IT-") else re.sub(r"[a-z]+$", "", cid)
+    return CONTENT.cards.get(base)
+
+
+def cname(cid) -> str:
+    """A card's name from its physical id (the card data's name)."""
+    if not isinstance(cid, str):
+        return "a card"
+    d = def_of(cid)
+    return d["name"] if d else cid
 
 
 def terrain_rule(state: dict, cid: str) -> dict:

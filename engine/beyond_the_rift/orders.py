@@ -11,6 +11,11 @@ Plan keys (per hero) are those of setup.DEFAULT_PLAN; `when` lines are the plan'
 line, "attacks that deal 2 or more cards", is the setting `heavy_margin`; any other lines come from
 the start options.
 
+Two plan keys answer questions asked outside the enemy phase: `recover_fatigue` (H25: when the Door of
+"A Debt Paid in Ash" lets each hero put a Fatigue from hand on the Fatigue discard: `ask`, the default,
+or `always`) and `rewards` (H26: the items a hero draws on a campaign win: `auto`, the default, hands
+them out by the automatic rule of rewards.py without asking; `ask` asks that hero item by item).
+
 Party keys (shared, any hero may change them): `tiebreak` (the step-4 order of target priority and
 the order of end-phase effects: `rotate` moves the first hero to the end each round, `first:<seat>`
 puts that hero first and stops the rotation), `healchoice` (which enemies an enemy Heal picks when
@@ -25,6 +30,11 @@ from .content import CONTENT
 HEALCHOICE = ("most_health", "least_health", "oldest")
 HOUND_TARGET = ("lowest_health", "highest_attack", "oldest")
 DEFAULT_PARTY = {"tiebreak": "rotate", "healchoice": "most_health", "hound_target": "lowest_health"}
+RECOVER_FATIGUE = ("ask", "always")
+REWARDS = ("auto", "ask")
+# Plan keys added after rules version 1, with the value that is the older versions' fixed behaviour: a
+# game set up before them plays on as it began (evolve._upgrade).
+UPGRADED_PLAN = {"when": [], "recover_fatigue": "always", "rewards": "auto"}
 
 MARGINS = range(0, 9)
 RESERVES = range(0, 9)
@@ -74,6 +84,18 @@ def _with_modes(s: dict, seat: int, pred) -> list[str]:
     return [d for d in _own_defs(s, seat) if any(pred(md) for md in CONTENT.cards[d].get("modes", []))]
 
 
+def offers_recover(s: dict) -> bool:
+    """Does this scenario ever let heroes free a Fatigue from hand (H25's question)?"""
+    return any(op["op"] == "recover_fatigue" for rule in m.scenario(s)["terrain_rules"].values()
+               for op in rule.get("on_remove", []))
+
+
+def offers_rewards(s: dict) -> bool:
+    """Will a win of this scenario draw items (H26's question)?  Not on a replayed win (H8)."""
+    return (s["campaign"] is not None and bool(m.scenario(s).get("rewards", {}).get("draw_each"))
+            and s["scenario"] not in s["campaign"]["won"])
+
+
 def setting_moves(s: dict, seat: int) -> list[dict]:
     """Every setting change this hero may make now: each key with each value other than the current."""
     plan = s["heroes"][seat]["plan"]
@@ -95,6 +117,10 @@ def setting_moves(s: dict, seat: int) -> list[dict]:
     out += [("react", d) for d in _with_modes(s, seat, lambda md: md["type"] == "reaction")]
     out += [("aid", {"to": o, "card": d}) for d in _with_modes(s, seat, lambda md: md["type"] == "defense" and md["range"] >= 2)
             for o in range(s["n"]) if o != seat]
+    if offers_recover(s):
+        out += [("recover_fatigue", v) for v in RECOVER_FATIGUE if v != plan["recover_fatigue"]]
+    if offers_rewards(s):
+        out += [("rewards", v) for v in REWARDS if v != plan["rewards"]]
     if s["n"] > 1:
         out += [("tiebreak", v) for v in ("rotate", *(f"first:{o}" for o in range(s["n"]))) if v != party["tiebreak"]]
     out += [("healchoice", v) for v in HEALCHOICE if v != party["healchoice"]]
@@ -129,97 +155,3 @@ def apply_setting(ctx, seat: int, key: str, value) -> None:
     else:
         plan[key] = value
     ctx.emit({"type": "hero_set", "seat": seat, "key": "plan", "value": plan, "why": "setting", "setting": key})
-
-
-# ---- in words -----------------------------------------------------------------------------------------
-
-SECTIONS = {
-    "mode": "Defense mode",
-    "margin": "Defense target: enemy attack + N",
-    "heavy_margin": "Defense target against attacks dealing 2+ cards",
-    "reserve": "AP kept in reserve during the enemy phase",
-    "maxspend": "Most AP spent on one defense",
-    "else": "When the target is out of reach",
-    "use_wounds": "Defense-kind Wounds in my defense",
-    "discard_persistent": "Intimidate may take my persistent cards",
-    "ally": "Send attacks to my ally",
-    "discard_first": "Discard first (Intimidate, hand size)",
-    "ask_damage": "Ask me when an attack deals at least",
-    "ask_wounds": "Ask me when Wounds+Fatigue in my hand reach",
-    "react": "Standing reactions (REACT)",
-    "aid": "Standing defense aid (AID)",
-    "tiebreak": "Party: tie-break order",
-    "healchoice": "Party: which enemies an enemy Heal picks",
-    "hound_target": "Party: whom an ally attacks in the end phase",
-}
-WORDS = {
-    "free-cards": "play only free Defense cards", "nothing": "play nothing", "half": "half of my AP",
-    "all": "all my AP", "never": "never", "always": "always", "if-health>damage": "only if it survives",
-    "auto": "defend automatically by my plan", "ask": "ask me at every enemy attack",
-    "ask_if": "ask me only at dangerous enemy attacks", "rotate": "rotate each round", "most_health": "most health left", "least_health": "least health left",
-    "oldest": "oldest first", "lowest_health": "lowest health", "highest_attack": "highest attack",
-    True: "yes", False: "no", None: "off",
-}
-
-
-def describe_value(key: str, value, state: dict | None) -> str:
-    if key in ("react", "aid"):
-        name = CONTENT.cards[value if key == "react" else value["card"]]["name"]
-        if key == "react":
-            return f"toggle {name}"
-        to = m.hero_name(state, value["to"]) if state else f"hero {value['to'] + 1}"
-        return f"toggle {name} for {to}"
-    if key == "tiebreak" and isinstance(value, str) and value.startswith("first:"):
-        seat = int(value.split(":")[1])
-        return f"{m.hero_name(state, seat) if state else f'hero {seat + 1}'} first"
-    if key == "heavy_margin" and value is None:
-        return "same as any attack"
-    if key in ("margin", "heavy_margin") and isinstance(value, int):
-        return f"attack + {value}"
-    if key == "discard_first":
-        return {"ap": "AP cards"}.get(value, f"{value} cards")
-    if key == "ask_damage" and isinstance(value, int):
-        return f"{value} card{'s' if value != 1 else ''}"
-    if key == "ask_wounds" and value is None:
-        return "hand size - 2"
-    if key == "maxspend" and isinstance(value, int):
-        return f"{value} AP"
-    if isinstance(value, bool) or value is None:  # before any int: True == 1 and False == 0 as dict keys
-        return WORDS[value]
-    if isinstance(value, str):
-        return WORDS.get(value, value)
-    return str(value)
-
-
-def describe_setting(mv: dict, state: dict | None) -> str:
-    return f"{SECTIONS.get(mv.get('key'), str(mv.get('key')))}: {describe_value(mv.get('key'), mv.get('value'), state)}"
-
-
-def summary(s: dict, seat: int) -> list[dict]:
-    """This hero's standing orders and the party's, in words, for their own view."""
-    plan, party = s["heroes"][seat]["plan"], s["party"]
-    ask = plan["ask_if"]
-    current = [
-        ("mode", describe_value("mode", s["heroes"][seat]["mode"], s)),
-        ("margin", describe_value("margin", plan["margin"], s)),
-        ("heavy_margin", describe_value("heavy_margin", heavy_margin(plan), s)),
-        ("reserve", str(plan["reserve"])), ("maxspend", describe_value("maxspend", plan["maxspend"], s)),
-        ("else", describe_value("else", plan["else"], s)), ("use_wounds", describe_value("use_wounds", plan["use_wounds"], s)),
-        ("ally", describe_value("ally", plan["ally"], s)),
-        ("discard_first", ", ".join(plan["discard_order"])),
-        ("discard_persistent", describe_value("discard_persistent", plan["discard_persistent"], s)),
-        ("ask_damage", describe_value("ask_damage", ask["damage_at_least"], s)),
-        ("ask_wounds", describe_value("ask_wounds", ask["wounds_at_least"], s)),
-        ("react", ", ".join(CONTENT.cards[d]["name"] for d in plan["react"]) or "none"),
-        ("aid", ", ".join(f"{CONTENT.cards[ln['card']]['name']} for {m.hero_name(s, ln['to'])}" for ln in plan["aid"])
-         or "none"),
-        ("tiebreak", ", ".join(m.hero_name(s, x) for x in s["tiebreak"])
-         + (" (rotates each round)" if party["tiebreak"] == "rotate" else " (fixed)")),
-        ("healchoice", describe_value("healchoice", party["healchoice"], s)),
-        ("hound_target", describe_value("hound_target", party["hound_target"], s)),
-    ]
-    other = [ln for ln in plan["when"] if ln.get("if") != {"damage_at_least": HEAVY}]
-    if other:
-        current.insert(2, ("when", "; ".join(f"{', '.join(f'{k} {v}' for k, v in ln.get('if', {}).items()) or 'any'}: "
-                                             f"attack + {ln['margin']}" for ln in other)))
-    return [{"name": SECTIONS.get(k, "Other WHEN lines"), "value": v} for k, v in current]

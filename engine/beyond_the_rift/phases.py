@@ -64,11 +64,16 @@ def task_draw(ctx: Ctx, task: dict) -> None:
         draw_cards(ctx, seat, hs)
     for seat in range(s["n"]):
         if m.damage_in_hand(s, seat) >= hs:
-            end(ctx, "loss", f"{m.hero_name(s, seat)} died")
+            end(ctx, "loss", "hero_died", seat=seat)
     for seat in range(s["n"]):
         extra = len(s["heroes"][seat]["hand"]) - hs
         if extra > 0:
             ctx.emit({"type": "hero_set", "seat": seat, "key": "discard_down", "value": extra})
+
+
+def task_ask(ctx: Ctx, task: dict) -> None:
+    """A question that came up while another was open (primitives.may_recover_fatigue): asked now."""
+    ctx.prompt = task["prompt"]
 
 
 def task_end(ctx: Ctx, task: dict) -> None:
@@ -130,7 +135,7 @@ TASKS = {
     "phase": task_phase, "enemy_phase": ep.task_enemy_phase, "activate": ep.task_activate, "step": ep.task_step,
     "part": ep.task_part, "cmd": ep.task_cmd, "sa_resolve": ep.task_sa_resolve, "e_attack": ep.task_e_attack,
     "e_attack_resolve": ep.task_e_attack_resolve, "quest": task_quest, "draw": task_draw, "end": task_end,
-    "end_hero": task_end_hero, "end_of_round": task_end_of_round, "new_round": task_new_round,
+    "end_hero": task_end_hero, "ask": task_ask, "end_of_round": task_end_of_round, "new_round": task_new_round,
 }
 
 ROUND = [{"k": "phase", "phase": "enemy"}, {"k": "enemy_phase"}, {"k": "phase", "phase": "quest"}, {"k": "quest"},

@@ -1,56 +1,36 @@
 """The rules' building blocks, each emitting the events that record it: drawing with the exhaustion rule,
 Response draws, damage, attachments, deaths, threat, spawns, win and loss.
 
-`Ctx` is one `play` call in progress: it owns a working copy of the state, applies each event to it as it
-is emitted (so later rules read an up-to-date state) and keeps the task queue and the open prompt, which
-are written back as one bookkeeping "flow" event when the call ends.
+`Ctx` is one `play` call in progress (a kit.Sink): it owns a working copy of the state, applies each event
+to it as it is emitted (so later rules read an up-to-date state) and keeps the task queue and the open
+prompt, which are written back as one bookkeeping "flow" event when the call ends.  Events are facts: ids,
+numbers, seats and keys; words.py makes the sentences from them and the state.
 """
 
 from __future__ import annotations
 
 import random
 
+from ..kit import Sink, jcopy
 from . import model as m
-from .content import CONTENT
-from .evolve import evolve, jcopy
+from . import rewards
+from .evolve import evolve
 
 
 class Stop(Exception):
-    """The scenario ended (win or loss): abandon whatever was being resolved."""
+    """The scenario ended (win or loss), or its rewards wait on a hero: abandon whatever was being resolved."""
 
 
-class Ctx:
+class Ctx(Sink):
     def __init__(self, state: dict, rng: random.Random):
-        self.s = state
+        super().__init__(state, evolve)
         self.rng = rng
-        self.events: list[dict] = []
         self.tasks: list[dict] = jcopy(state["tasks"])
         self.prompt = jcopy(state["prompt"])
         self.action = jcopy(state["action"])
 
     def emit(self, ev: dict) -> None:
-        # names ride along so that describe_event can speak without the state
-        if isinstance(ev.get("seat"), int) and "who" not in ev:
-            ev["who"] = m.hero_name(self.s, ev["seat"])
-        if isinstance(ev.get("enemy"), str) and "enemy_name" not in ev:
-            e = m.enemy(self.s, ev["enemy"])
-            if e is not None:
-                ev["enemy_name"] = CONTENT.enemies[e["type"]]["name"]
-        if ev["type"] in ("attach", "detach") and not ev["to"].startswith("ally:"):
-            e = m.enemy(self.s, ev["to"])
-            if e is not None:
-                ev["to_name"] = m.enemy_name(self.s, e)
-        if isinstance(ev.get("hero"), int) and "hero_name" not in ev:
-            ev["hero_name"] = m.hero_name(self.s, ev["hero"])
-        if ev["type"] in ("enemy_move", "persist") and ev["area"] >= 0:
-            ev["area_name"] = m.hero_name(self.s, ev["area"])
-        for key in ("door", "terrain"):
-            if isinstance(ev.get(key), str) and ev[key] in self.s["cards"]:
-                ev[key + "_name"] = m.terrain_name(self.s, ev[key])
-        if ev["type"] in ("terrain_in", "terrain_out"):
-            ev["name"] = m.terrain_name(self.s, ev["card"])
-        evolve(self.s, ev)
-        self.events.append(ev)
+        super().emit(ev)
         if ev["type"] == "result":
             raise Stop()
 
@@ -60,8 +40,8 @@ class Ctx:
     def sync(self) -> None:
         """Write the task queue, prompt and action back into the state as a "flow" event, if changed.
         Done at the end of every call and also as soon as a move closes a prompt: the states between
-        a call's events then show who is waited on at each moment, so the service sees the moment
-        nobody is (service/moves.py: every seat's clock restarts after it)."""
+        a call's events then show who is waited on at each moment, so the moment nobody is (where a
+        new turn begins, evolve._count_turn) is in the log."""
         s = self.s
         if s["result"] is None and (self.tasks != s["tasks"] or self.prompt != s["prompt"] or self.action != s["action"]):
             ev = {"type": "flow", "tasks": jcopy(self.tasks), "prompt": jcopy(self.prompt), "action": jcopy(self.action)}
@@ -79,13 +59,15 @@ class Ctx:
 
 
 # ---- ending ----------------------------------------------------------------------------------------
+# Reasons are codes (words.REASONS words them): response_deck, wound_supply, threat, hero_died (with the
+# dead hero's seat), boss_defeated, way_out_open, road_clear.
 
-def end(ctx: Ctx, outcome: str, reason: str) -> None:
-    from .rewards import rewards_for  # the reward draw needs the campaign state only on a win
-
-    res = {"outcome": outcome, "reason": reason, "round": ctx.s["round"]}
-    if outcome == "win":
-        res["rewards"], res["campaign"] = rewards_for(ctx.s)
+def end(ctx: Ctx, outcome: str, reason: str, **facts) -> None:
+    """The scenario ends (H12, H13: at once, whatever was being resolved); a win first hands out its
+    campaign rewards, which may wait on a hero (H26)."""
+    res = {"outcome": outcome, "reason": reason, "round": ctx.s["round"], **facts}
+    if outcome == "win" and rewards.start(ctx, res):
+        raise Stop()
     ctx.emit({"type": "result", "result": res})
 
 
@@ -106,7 +88,7 @@ def _refill(ctx: Ctx, pile: str) -> bool:
 
 def draw_response(ctx: Ctx, why: str) -> dict:
     if not _refill(ctx, "response"):
-        end(ctx, "loss", "the Response deck ran out")
+        end(ctx, "loss", "response_deck")
     cid = ctx.s["piles"]["response"][0]
     d = m.cdef(ctx.s, cid)
     ev = {"type": "response", "card": cid, "value": d["value"], "sigil": d["sigil"], "why": why}
@@ -124,7 +106,7 @@ def supply(ctx: Ctx, want: str, for_enemy: bool) -> tuple[str, str] | None:
             return None
     if _refill(ctx, "wound"):
         return "wound", ctx.s["piles"]["wound"][0]
-    end(ctx, "loss", "the Wound supply ran out")
+    end(ctx, "loss", "wound_supply")
     return None
 
 
@@ -158,7 +140,7 @@ def change_threat(ctx: Ctx, n: int) -> None:
     if value != ctx.s["threat"]:
         ctx.emit({"type": "threat", "threat": value, "delta": n})
     if ctx.s["threat"] >= m.scenario(ctx.s)["threat_loss"]:
-        end(ctx, "loss", f"Threat reached {ctx.s['threat']}")
+        end(ctx, "loss", "threat")
 
 
 # ---- damage ----------------------------------------------------------------------------------------
@@ -205,9 +187,9 @@ def check_death(ctx: Ctx, target: str) -> None:
 def check_win(ctx: Ctx) -> None:
     win = m.scenario(ctx.s)["win"]
     if "defeated" in win and win["defeated"] in ctx.s["defeated"]:
-        end(ctx, "win", f"{CONTENT.enemies[win['defeated']]['name']} is defeated")
+        end(ctx, "win", "boss_defeated")
     if "terrain_removed" in win and win["terrain_removed"] in ctx.s["removed_terrain"]:
-        end(ctx, "win", "the way out is open")
+        end(ctx, "win", "way_out_open")
 
 
 def remove_terrain(ctx: Ctx, cid: str, how: str) -> None:
@@ -281,18 +263,45 @@ def scenario_op(ctx: Ctx, op: dict) -> None:
                     break
     elif o == "lose_if_threat":
         if s["threat"] >= op["at_least"]:
-            end(ctx, "loss", f"Threat reached {s['threat']}")
+            end(ctx, "loss", "threat")
     elif o == "win_if":
         if m.terrain_count(s, op["no_terrain"]) == 0 and op["terrain_removed"] in s["removed_terrain"]:
-            end(ctx, "win", "the road is clear")
+            end(ctx, "win", "road_clear")
     elif o == "recover_fatigue":
-        # "each hero may move 1 Fatigue from hand": always good for the hero, so done for everyone.
-        for seat in range(s["n"]):
-            recover(ctx, seat, "fatigue", op["n"])
+        may_recover_fatigue(ctx, op["n"])
     elif o == "all_named":
-        from .enemy_phase import command_tasks
-
         ctx.push(command_tasks(ctx, [e for e in s["enemies"] if e["type"] == op["type"]], op["parsed"][0]["do"]["and"][0]))
+
+
+def command_tasks(ctx: Ctx, enemies: list[dict], part: dict) -> list[dict]:
+    """Commanded enemies act oldest first, each as itself (enemy_phase.task_cmd)."""
+    return [{"k": "cmd", "e": x["id"], "part": part} for x in sorted(enemies, key=lambda x: x["seq"])]
+
+
+def may_recover_fatigue(ctx: Ctx, n: int) -> None:
+    """H25: "each hero may move N Fatigue from hand to the Fatigue discard".  A hero whose standing order
+    says `always` does at once (the last Fatigue in hand, as rules version 2 did for everyone); every
+    other hero holding a Fatigue is asked, all at once (prompt "recover": recover <card> or keep)."""
+    s = ctx.s
+    ask = []
+    for seat in range(s["n"]):
+        if not fatigue_in_hand(s, seat):
+            continue
+        if s["heroes"][seat]["plan"]["recover_fatigue"] == "always":
+            recover(ctx, seat, "fatigue", n)
+        else:
+            ask.append(seat)
+    if ask:
+        # asked in the hero phase (only heroes remove doors); a prompt already open is never replaced
+        prompt = {"kind": "recover", "seats": ask, "left": [n if i in ask else 0 for i in range(s["n"])]}
+        if ctx.prompt is None:
+            ctx.prompt = prompt
+        else:
+            ctx.push([{"k": "ask", "prompt": prompt}])
+
+
+def fatigue_in_hand(s: dict, seat: int) -> list[str]:
+    return [c for c in s["heroes"][seat]["hand"] if m.kind(s, c) == "fatigue"]
 
 
 def recover(ctx: Ctx, seat: int, what: str, n: int) -> None:

@@ -6,11 +6,12 @@ from __future__ import annotations
 import random
 import string
 
-from ..core import IllegalMove
+from ..errors import IllegalMove
+from ..kit import jcopy
 from . import model as m
 from .content import CONTENT, by_heroes
-from .evolve import evolve, jcopy
-from .orders import DEFAULT_PARTY, HEALCHOICE, HOUND_TARGET, ordered
+from .evolve import evolve
+from .orders import DEFAULT_PARTY, HEALCHOICE, HOUND_TARGET, RECOVER_FATIGUE, REWARDS, ordered
 from .primitives import Ctx, draw_cards, new_enemy, spawn_enemies, spawn_terrain
 
 ROSTER = ["brannoc", "isolde", "tamsin", "osric"]
@@ -27,9 +28,58 @@ DEFAULT_PLAN = {
     "aid": [],
     # WHEN lines: [{"if": {damage_at_least / attack_at_least / enemy}, "margin": n}], first match wins
     "when": [],
+    # H25: the Door of "A Debt Paid in Ash" frees a Fatigue from hand: ask me (default) or always discard
+    "recover_fatigue": "ask",
+    # H26: the items I draw on a campaign win: hand them out by the automatic rule (default) or ask me
+    "rewards": "auto",
 }
 OPTION_KEYS = {"scenario", "heroes", "carry", "equip", "defense_modes", "plans", "party", "response_reshuffle",
                "enemy_defense_floor"}
+MODE_TYPES = ["attack", "ap", "defense", "special", "reaction"]
+_PLAN_SCHEMA = {
+    "type": "object", "description": "a defense plan and standing orders (section 3.3); keys left out keep the default",
+    "properties": {
+        "reserve": {"type": "integer", "minimum": 0, "default": 0, "description": "AP never spent in the enemy phase"},
+        "margin": {"type": "integer", "default": 3, "description": "TARGET attack+N"},
+        "maxspend": {"default": "half", "description": "half, all or a number of AP (a string or a whole number)"},
+        "else": {"type": "string", "enum": ["free-cards", "nothing"], "default": "free-cards"},
+        "use_wounds": {"type": "boolean", "default": False},
+        "discard_persistent": {"type": "boolean", "default": False},
+        "ally": {"type": "string", "enum": ["never", "always", "if-health>damage"], "default": "never"},
+        "react": {"type": "array", "items": {"type": "string"}, "description": "Reaction card definitions (REACT)"},
+        "discard_order": {"type": "array", "items": {"type": "string", "enum": MODE_TYPES}},
+        "ask_if": {"type": "object", "description": "damage_at_least, wounds_at_least, attack_at_least, enemy"},
+        "aid": {"type": "array", "items": {"type": "object"}, "description": "[{to: seat, card: definition}] (AID)"},
+        "when": {"type": "array", "items": {"type": "object"}, "description": "[{if: {...}, margin: n}] (WHEN)"},
+        "recover_fatigue": {"type": "string", "enum": list(RECOVER_FATIGUE), "default": "ask",
+                            "description": "H25: a Fatigue the Door frees from my hand"},
+        "rewards": {"type": "string", "enum": list(REWARDS), "default": "auto",
+                    "description": "H26: the items I draw on a campaign win"},
+    },
+}
+OPTIONS_SCHEMA = {
+    "type": "object", "additionalProperties": False,
+    "properties": {
+        "scenario": {"type": "string", "enum": list(CONTENT.scenarios), "default": "tutorial",
+                     "description": "the tutorial or a scenario of the Old Friends campaign"},
+        "heroes": {"type": "array", "items": {"type": "string", "enum": list(CONTENT.hero_ids)},
+                   "x-absent": ["default", ""],
+                   "description": "one hero per seat (default: brannoc, isolde, tamsin, osric in that order); "
+                                  "{\"hero\": id, \"side\": side} plays an unlocked side"},
+        "carry": {"type": "object", "description": "the campaign so far: the previous win's result rewards"},
+        "equip": {"type": "object", "description": "between scenarios: {hero: {body part: stash item or null}}"},
+        "defense_modes": {"type": "array", "items": {"type": "string", "enum": list(MODES)},
+                          "x-absent": ["default", ""], "description": "one per hero (default ask_if)"},
+        "plans": {"type": "array", "items": _PLAN_SCHEMA, "description": "one per hero"},
+        "party": {"type": "object", "description": "the party's standing settings", "properties": {
+            "tiebreak": {"type": "string", "default": "rotate", "description": "rotate or first:<seat>"},
+            "healchoice": {"type": "string", "enum": list(HEALCHOICE), "default": "most_health"},
+            "hound_target": {"type": "string", "enum": list(HOUND_TARGET), "default": "lowest_health"}}},
+        "response_reshuffle": {"type": "string", "enum": ["when_empty", "never"], "default": "when_empty",
+                               "description": "H1: shuffle the Response discard into a new deck when it runs out"},
+        "enemy_defense_floor": {"type": "integer", "enum": [0, 1], "default": 0, "description": "H2"},
+    },
+}
 CONDITION_KEYS = {"damage_at_least", "attack_at_least", "enemy"}
 
 
@@ -69,6 +119,8 @@ def check_plan(p, players: int) -> None:
         "when": lambda v: isinstance(v, list) and all(
             isinstance(x, dict) and set(x) <= {"if", "margin"} and _int(x.get("margin")) and _condition(x.get("if", {}))
             for x in v),
+        "recover_fatigue": lambda v: v in RECOVER_FATIGUE,
+        "rewards": lambda v: v in REWARDS,
         "aid": lambda v: isinstance(v, list) and all(
             isinstance(x, dict) and set(x) <= {"to", "card", "damage_at_least"} and _int(x.get("to"))
             and x["to"] in range(players) and _card_with(x.get("card"), "defense")

@@ -176,7 +176,7 @@ def greedy_chooser(state, seat, moves, rng):
     by = {}
     for mv in moves:
         by.setdefault(mv["type"], []).append(mv)
-    for t in ("discard", "add", "pick", "bottom"):
+    for t in ("discard", "add", "pick", "bottom", "recover"):
         if t in by:
             return by[t][0]
     if "choose" in by:

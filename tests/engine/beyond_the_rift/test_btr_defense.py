@@ -182,7 +182,7 @@ def test_rebuke_protects_another_hero_in_range_2():
 def test_keen_eye_replaces_a_question_mark_draw():
     s, _ = new(2, heroes=["tamsin", "isolde"])
     clear_enemies(s)
-    e = place(s, "O1", 0)
+    place(s, "O1", 0)
     s["terrain"] = []
     (ke,) = hand(s, 0, "TR09", "TR03", ap=5)[:1]
     dagger = s["heroes"][0]["hand"][1]

@@ -101,9 +101,10 @@ def test_op_ally_guardian_spirit_in_another_heros_area():
 
 
 def test_op_choose_asks_for_an_option():
+    import random
+
     from engine.beyond_the_rift.effects import run_ops
     from engine.beyond_the_rift.primitives import Ctx
-    import random
 
     s, _ = new(1)
     ctx = Ctx(G.copy_state(s), random.Random(1))

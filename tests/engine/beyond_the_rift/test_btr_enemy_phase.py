@@ -54,7 +54,7 @@ def test_rule_1_13_newcomers_do_not_activate():
     s, _ = new(1, scenario="old-friends-1", defense_modes=["auto"])
     clear_enemies(s)
     _quiet(s)
-    h = place(s, "O3", 0)  # Huntmaster col 4: "Summon Orc Grunt ; Attack"
+    place(s, "O3", 0)  # Huntmaster col 4: "Summon Orc Grunt ; Attack"
     responses(s, 4)
     s, ev = enemy_round(s)
     (sp,) = [e for e in of(ev, "spawn") if e["from"] == "summon"]
@@ -270,7 +270,7 @@ def test_keyword_heal_removes_wounds_first_most_recent():
     clear_enemies(s)
     _quiet(s)
     z = place(s, "C2")
-    hx = place(s, "C3")  # col 4 "Heal Cultist 1 / Poison"
+    place(s, "C3")  # col 4 "Heal Cultist 1 / Poison"
     zr = m.enemy(s, z)
     for c in ("F01", "W01"):
         s["piles"]["fatigue" if c[0] == "F" else "wound"].remove(c)
@@ -296,7 +296,7 @@ def test_keyword_all_named_covers_every_enemy_of_that_name_in_play():
     s, _ = new(1, scenario="old-friends-1", defense_modes=["auto"])
     clear_enemies(s)
     _quiet(s)
-    h = place(s, "O3")
+    place(s, "O3")
     a1 = place(s, "O2", 0)
     a2 = place(s, "O2", 0)
     responses(s, 1)

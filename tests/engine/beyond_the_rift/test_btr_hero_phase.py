@@ -231,7 +231,7 @@ def test_rule_1_10_hit_deals_the_initiators_damage_and_kills_at_zero_health():
 def test_rule_1_16_attack_kind_wound_keeps_total_at_least_1():
     s, _ = new(1, heroes=["isolde"])
     clear_enemies(s)
-    e = place(s, "O1", 0)
+    place(s, "O1", 0)
     staff, w7, w17 = hand(s, 0, "IM01", "W07", "W17", ap=5)  # Staff Strike 2; Torn Muscle -2; Adrenaline +1
     s, _ = play(s, 0, {"type": "attack", "card": staff})
     moves = G.legal_moves(s, 0)
@@ -294,13 +294,13 @@ def test_done_final_is_not_reopened_and_the_phase_closes_when_all_are_done():
     # never reopened: only standing orders stay editable, and nobody waits on that hero
     assert {mv["type"] for mv in G.legal_moves(s, 1)} == {"mode", "setting"} and G.to_act(s) == [0]
     s, ev = play(s, 0, {"type": "done"})
-    assert "phase" in types(ev) and s["round"] == 2 and s["phase"] == "hero" or G.result(s) is not None
+    assert ("phase" in types(ev) and s["round"] == 2 and s["phase"] == "hero") or G.result(s) is not None
 
 
 def test_pledge_joins_the_next_attack_of_that_hero():
     s, _ = new(2, heroes=["brannoc", "isolde"])
     clear_enemies(s)
-    e = place(s, "O4", 0)
+    place(s, "O4", 0)
     s["terrain"] = []
     (cut,) = hand(s, 0, "BV01", ap=5)
     bolt, staff = hand(s, 1, "IM02", "IM01", ap=5)

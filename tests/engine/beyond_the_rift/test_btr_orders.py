@@ -112,9 +112,10 @@ def test_rule_3_2_done_heroes_edit_orders_without_reopening():
     s, _ = play(s, 1, {"type": "done"})
     assert G.to_act(s) == [0]  # nobody waits on a DONE hero...
     assert {"type": "setting", "key": "margin", "value": 4} in G.legal_moves(s, 1)  # ...who may still edit
+    before = s
     s, ev = play(s, 1, {"type": "setting", "key": "margin", "value": 4})
     assert s["heroes"][1]["status"] == "done" and s["heroes"][1]["plan"]["margin"] == 4
-    assert s["phase"] == "hero" and G.describe_event(ev[0], 0).endswith("(margin).")
+    assert s["phase"] == "hero" and G.describe_event(ev[0], 0, before).endswith("(margin).")
 
 
 def test_rule_3_3_ask_if_thresholds_are_settings():

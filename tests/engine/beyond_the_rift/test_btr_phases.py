@@ -3,8 +3,10 @@ terrain, doors and portcullises (1.20), scenario rules."""
 
 from __future__ import annotations
 
+import contextlib
+
 from engine.beyond_the_rift import model as m
-from engine.beyond_the_rift.primitives import Ctx, draw_cards, hero_takes, attach_damage, Stop
+from engine.beyond_the_rift.primitives import Ctx, Stop, attach_damage, draw_cards, hero_takes
 
 from .helpers import G, clear_enemies, finish, give, hand, new, of, place, play, responses, types
 
@@ -44,11 +46,10 @@ def test_rule_1_16_wound_supply_running_out_loses():
     s["piles"]["wound"] = []
     s["piles"]["wound_discard"] = []
     ctx = _ctx(s)
-    try:
+    with contextlib.suppress(Stop):
         hero_takes(ctx, 0, {"wound": 1, "fatigue": 0})
-    except Stop:
-        pass
-    assert ctx.s["result"]["outcome"] == "loss" and "Wound supply" in ctx.s["result"]["reason"]
+    assert ctx.s["result"]["outcome"] == "loss" and ctx.s["result"]["reason"] == "wound_supply"
+    assert "the Wound supply ran out" in G.render_text(G.view(ctx.s, None))
 
 
 def test_rule_1_6_wound_deck_reshuffles_its_discard():
@@ -70,7 +71,7 @@ def test_h1_response_deck_reshuffles_and_never_mode_loses():
     s["piles"]["response_discard"] = s["piles"]["response"]
     s["piles"]["response"] = []
     s, ev = finish(s)
-    assert G.result(s)["outcome"] == "loss" and "Response" in G.result(s)["reason"]
+    assert G.result(s)["outcome"] == "loss" and G.result(s)["reason"] == "response_deck"
 
 
 def test_rule_1_7_round_structure_phases_in_order():
@@ -102,7 +103,8 @@ def test_rule_1_17_empty_enemy_deck_spawns_nothing_and_threat_10_loses():
     clear_enemies(s)
     s["threat"] = 9
     s, ev = finish(s)
-    assert G.result(s)["outcome"] == "loss" and "Threat" in G.result(s)["reason"]
+    assert G.result(s)["outcome"] == "loss" and G.result(s)["reason"] == "threat"
+    assert "(Threat reached 10)" in G.render_text(G.view(s, 0))
 
 
 def test_rule_1_18_ap_reset_counts_every_card_in_hand_and_draws_hand_size():
@@ -146,9 +148,14 @@ def test_rule_1_18_death_when_wounds_and_fatigue_fill_the_hand():
     for w in ("W04",):
         s["piles"]["wound"].remove(w)
         h["deck"].insert(0, w)
+    before = s
     s, ev = finish(s)
-    assert G.result(s) == {"scores": {"0": 0}, "winners": [], "outcome": "loss", "reason": "Brannoc Vey died",
+    assert G.result(s) == {"scores": {"0": 0}, "winners": [], "outcome": "loss", "reason": "hero_died", "seat": 0,
                            "scenario": "tutorial", "rounds": 1, "rewards": {}}
+    states = [before]
+    for e in ev:
+        states.append(G.apply(states[-1], e))
+    assert G.describe_event(ev[-1], 0, states[-2]) == "The heroes lose: Brannoc Vey died."
 
 
 def test_rule_1_20_open_a_door_with_ap_tie_fails():

@@ -11,19 +11,22 @@ import pytest
 
 import engine
 
-from .helpers import G, SCENARIOS, greedy_chooser, playout, random_chooser
+from .helpers import SCENARIOS, G, greedy_chooser, playout, random_chooser
 
 
 def _check_text(state, log):
     for seat in (None, *range(state["n"])):
         text = G.render_text(G.view(state, seat))
         assert "Beyond the Rift" in text
-    for ev in log[::7]:
-        for seat in (None, 0):
-            red = G.redact_event(ev, seat)
-            json.dumps(red)
-            line = G.describe_event(ev, seat)
-            assert line is None or isinstance(line, str)
+    before = None
+    for i, ev in enumerate(log):
+        if i % 7 == 0:
+            for seat in (None, 0):
+                red = G.redact_event(ev, seat)
+                json.dumps(red)
+                line = G.describe_event(ev, seat, before)
+                assert line is None or isinstance(line, str)
+        before = G.apply(before, ev)
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS)

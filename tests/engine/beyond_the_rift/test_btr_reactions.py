@@ -128,10 +128,11 @@ def test_op_mod_on_an_ally_lasts_the_round():
     s, _ = play(s, 0, {"type": "choose", "value": 0})
     ward = give_test_card(s, 1, "XWARD")
     s, _ = play(s, 1, {"type": "play", "card": ward})
+    before = s
     s, ev = play(s, 1, {"type": "choose", "value": "ally:" + gs})
     ally = s["heroes"][0]["area"][0]
     assert m.ally_stat(s, ally, "defense") == 5 and of(ev, "stat_mod")
-    assert "Defense +2 this round for an ally" in G.describe_event(of(ev, "stat_mod")[0], None)
+    assert "Defense +2 this round for an ally" in G.describe_event(of(ev, "stat_mod")[0], None, before)
     s, _ = play(s, 1, {"type": "done"})
     s, _ = play(s, 0, {"type": "done"})
     assert m.ally_stat(s, s["heroes"][0]["area"][0], "defense") == 3  # cleared in the end phase
