@@ -14,7 +14,8 @@ decision).  Steps that cannot happen are skipped, as the rules say ("as far as p
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from .cards import GUILD, NUMBER
 from .effects import Effects

@@ -9,7 +9,6 @@ construction.
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from engine import kit
 

@@ -26,10 +26,10 @@ from typing import Any
 
 from engine.errors import IllegalMove
 
+from . import trainer
 from .cards import ALL_GUILDS, NUMBER, deck_for
 from .effects import Effects
 from .state import LOCATIONS, controls
-from . import trainer
 
 _PLANS = json.loads((pathlib.Path(__file__).with_name("plans.json")).read_text())
 # Q7: the plan deck is a placeholder (only 3 attack plans and 1 control plan are known).

@@ -48,7 +48,8 @@ taken from events are copied before they are stored in a list that later mutates
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from .cards import GUILD
 

@@ -16,7 +16,6 @@ from .cards import GUILD, GUILD_ABILITY, GUILD_NAME, NUMBER
 from .state import TARGET, State, controls, owner
 from .words import ask_prompt, plan_words, summary_words
 
-
 # ---- card and summoner objects -----------------------------------------------------------------------
 
 def card_obj(card: str, damage: int = 0) -> dict:

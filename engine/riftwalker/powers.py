@@ -208,7 +208,7 @@ def _discard_options(state, frame, cur, optional):
     if phase == "confirm":  # "each opponent": the active player decides whether the step happens
         if not any(_discard_choices(state, frame, cur, s) for s in cur["targets"]):
             return me, [], False
-        return me, [{"type": "do"}], True if optional else False
+        return me, [{"type": "do"}], bool(optional)
     if phase in ("owner", "pick"):
         if not cur["targets"]:
             return me, [], False
@@ -258,7 +258,6 @@ def _takes(state, cur) -> list[dict]:
 
 
 def _search_options(state, cur, optional):
-    step = cur["step"]
     me = active(state)
     phase = cur["phase"]
     if phase == "start":

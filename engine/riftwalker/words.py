@@ -73,7 +73,7 @@ def step_text(step) -> str:
         "place": lambda: f"Place the top element card {n} time{'s' if n > 1 else ''}",
         "grow": lambda: f"Grow {step['el'] if step['el'] != 'any' else 'any element'}"
                         + (f" ×{n}" if n > 1 else ""),
-        "swap": lambda: f"Swap two grid cards" + (f", {n} times" if n > 1 else ""),
+        "swap": lambda: "Swap two grid cards" + (f", {n} times" if n > 1 else ""),
         "explore": lambda: f"Explore a{'n' if step.get('el', 'any')[0] in 'AEIOU' else ''} "
                            f"{step.get('el', 'any')} rift from your hand"
                            + (" and activate it" if step.get("activate") else ""),

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.beyond_the_rift.content import CONTENT, PARTS
-from engine.beyond_the_rift.words import card_text
+from engine.beyond_the_rift.words import card_text, reason
 from service.errors import Invalid
 from service.games.base import Adapter, FollowUp, FormData
 
@@ -78,6 +78,14 @@ class BeyondTheRift(Adapter):
         return options, errors
 
     # ---- the campaign ----------------------------------------------------------------------------
+
+    def board_words(self, view: Mapping[str, Any]) -> dict[str, Any]:
+        """Why the scenario ended (the result holds a reason code)."""
+        result = view.get("result")
+        if not result:
+            return {}
+        heroes = [(h["hero"], h["name"]) for h in view["heroes"]]
+        return {"end_reason": reason(result, view["scenario"]["id"], view["threat"], heroes)}
 
     def follow_up(self, game_options: Mapping[str, Any], result: Mapping[str, Any] | None,
                   state: dict[str, Any]) -> FollowUp | None:

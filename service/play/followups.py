@@ -39,8 +39,8 @@ def follow_up(game_id: int, player_id: int, form: FormData) -> int:
         game = store.get_game(session, game_id)
         offer = followups.offer(session, game)
         if offer is None:
-            raise Conflict("This game offers no next game: it is not a finished campaign game, or it won "
-                           "the campaign's last part.", TITLE)
+            raise Conflict("This game offers no next scenario: it is not a finished campaign game, or it "
+                           "won the campaign's last scenario.", TITLE)
         options = adapter(game.name).follow_up_options(offer, form)  # before the claim: nothing to release
         link = followups.campaign_link(session, game_id)
         if link is None:  # the campaign record starts with the first game that is followed up

@@ -122,10 +122,15 @@ def test_0005_drops_only_the_snapshots_of_beyond_the_rift_rules_1_games_which_th
             for seq, ev in enumerate(events, 1)])
     db.dispose()
 
-    upgrade(url)
+    upgrade(url, "0005")
     db = sa.create_engine(url)
     with db.connect() as connection:
         assert sorted(connection.execute(sa.text("SELECT game_id FROM snapshots")).scalars()) == [2, 3]
+    db.dispose()
+    upgrade(url)  # 0006: snapshots now name the engine version that made them; the old ones go
+    db = sa.create_engine(url)
+    with db.connect() as connection:
+        assert list(connection.execute(sa.text("SELECT game_id FROM snapshots")).scalars()) == []
     db.dispose()
     app = make_app(tmp_path, url)
     with app.app_context():

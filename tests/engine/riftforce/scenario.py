@@ -13,7 +13,7 @@ import json
 import random
 
 import engine
-import engine.riftforce  # noqa: F401 - registers the game without loading the other engines
+import engine.riftforce
 from engine.riftforce.state import evolve
 
 GAME = engine.get("riftforce")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from engine.riftforce import abilities, effects
 
-from .scenario import (A, D, MV, P, board, dmg, do, legal, stack, types)
+from .scenario import MV, A, D, P, board, dmg, do, legal, stack, types
 
 E = [[], [], [], [], []]
 

@@ -115,9 +115,7 @@ def _old_marks(event: dict, said: dict, players: int) -> set[int]:
         text = said.get(str(seat))
         if not text:
             continue
-        if any(event.get(k) == seat and not isinstance(event.get(k), bool) for k in _OLD_FIELDS):
-            marked.add(seat)
-        elif _YOU.search(_PARTNER.sub("", text)):
+        if any(event.get(k) == seat and not isinstance(event.get(k), bool) for k in _OLD_FIELDS) or _YOU.search(_PARTNER.sub("", text)):
             marked.add(seat)
     return marked
 

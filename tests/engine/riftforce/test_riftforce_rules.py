@@ -10,7 +10,7 @@ import pytest
 import engine
 from engine.riftforce.cards import ALL_GUILDS, BASE_GUILDS, deck_for
 
-from .scenario import (A, CHECK, D, DONE, END, GAME, MV, P, board, dmg, do, legal, stack, types)
+from .scenario import CHECK, DONE, END, GAME, MV, A, D, P, board, dmg, do, legal, stack, types
 
 
 def started(guilds="base", seed=3):

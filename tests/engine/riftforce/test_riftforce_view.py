@@ -8,7 +8,7 @@ import json
 
 import engine
 
-from .scenario import A, CHECK, D, GAME, P, board, do
+from .scenario import CHECK, GAME, A, D, P, board, do
 
 
 def mid_game():

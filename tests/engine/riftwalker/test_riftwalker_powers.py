@@ -6,8 +6,20 @@ from engine.riftwalker import words
 from engine.riftwalker.cards import CARDS, DATA_FILE
 from engine.riftwalker.state import up_face
 
-from ._helpers import (FIRE_LINE, NO_LINE, G, arrange, do, explored_ids, hand_of, legal, new_state, rift,
-                       scored_ids, words_of)
+from ._helpers import (
+    FIRE_LINE,
+    NO_LINE,
+    G,
+    arrange,
+    do,
+    explored_ids,
+    hand_of,
+    legal,
+    new_state,
+    rift,
+    scored_ids,
+    words_of,
+)
 
 SKIP = {"type": "skip"}
 

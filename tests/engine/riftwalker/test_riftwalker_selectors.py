@@ -74,6 +74,7 @@ def test_shift_an_opponents_rift_and_tuck_an_opponents_rift_9_3(power):
 
 def test_each_opp_is_only_for_discard_9_3():
     import json
+
     from engine.riftwalker.cards import DATA_FILE
     doc = json.loads(DATA_FILE.read_text())
     doc["rift_cards"][1]["power"] = [{"op": "return", "whose": "each_opp"}]
