@@ -1,7 +1,7 @@
 """Riftpost's service: the Flask app (pages, JSON API), the event store, signed links, the outbox.
 
     flask --app service db-upgrade
-    flask --app service new-game riftforce ann@example.org bob@example.org
+    flask --app service new-game GAME ann@example.org bob@example.org
     gunicorn 'service:create_app()'
 
 The layers, each importing only those below it (pyproject.toml's import-linter contract checks it):

@@ -4,7 +4,7 @@ them all.  An outbox row names its kind and carries the kind's `params`; the ent
 - `template`   templates/<template>.txt and .html
 - `subject`    the subject line, from the rendered context
 - `since`      where the "what happened since" lines start (None: no such lines)
-- `context`    what the templates need beyond the common context (position, links, names...)
+- `context`    what the templates need besides the common context (position, links, names...)
 - `wanted`     asked again at delivery: is the email still worth sending (a reminder after the player
                moved is not; a turn email to a player who turned them off is not)
 - `tag`        its part of the deterministic Message-ID, from the params (the idempotency key)

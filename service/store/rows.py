@@ -8,7 +8,7 @@ from sqlmodel import Session, col, select
 from service.errors import GameNotFound, NotFound
 from service.store.models import Game, Player
 
-MAX_ID = 2**62  # beyond any id, and beyond what the databases' integers hold
+MAX_ID = 2**62  # above any id, and above what the databases' integers hold
 
 
 def get_game(session: Session, game_id: int) -> Game:

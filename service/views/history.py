@@ -11,7 +11,7 @@ the end may a page show other viewpoints or every hand (`full=True`): nothing is
           entries interleaved after the event `after_seq`; marked when the engine says the event
           affected the viewer (`seats_affected`) and another seat caused it.
 - turns:  maximal runs of consecutive events of the same actor (setup and system rows have none):
-          a Riftforce action of several decisions is one turn, the opponent's reply the next.
+          an action of several decisions is one turn, the next seat's reply the next.
 - steps:  by event = the seqs with a line for this viewer; by turn = the last seq of each turn.
 - since:  a player's history opens at the end of their last own turn; the lines after it are
           "since your last move", marked when they affected the viewer.

@@ -82,7 +82,7 @@ class Table:
 
     def post_and_track(self, seat: int, page, form, choices=None):
         """Submit a form; count the emails the change must cause (the rules, stated here apart from
-        service/notify.py): a turn email to each seat newly to act, and to the solo player whose own
+        service/play/emails.py): a turn email to each seat newly to act, and to the solo player whose own
         move began their next turn; a partner email to each teammate of a seat whose turn ended,
         unless it is that teammate's turn now."""
         before_api = self.stack.api(self.game_id)

@@ -191,7 +191,7 @@ def test_journal_entries_and_service_events_are_in_the_history_in_words(client):
     with write_session(get_engine()) as session:
         game = store.get_game(session, game_id)
         if not any(row.kind == "system" for row in store.stored_events(session, game_id)):
-            # The end as the service records it (service/ending.py), once, when not yet recorded.
+            # The end as the service records it (service/play/ending.py), once, when not yet recorded.
             store.append(session, game, game.seq, [{"type": "game_finished", "result": game.result}],
                          actor=None, kind="system", read_model={})
         last = game.seq

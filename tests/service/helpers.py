@@ -33,7 +33,7 @@ def play_to_end(game_id: int, pick=lambda moves: moves[0], limit: int = 5000) ->
         game, _ = current(game_id)
         if game.status != "active":
             # What the worker does right after the final move: record the end once and queue the
-            # game_over emails (service/ending.py).
+            # game_over emails (service/play/ending.py).
             from service.play import ending
             from service.store.models import utcnow
 

@@ -1,4 +1,4 @@
-"""Beyond the Rift's campaign "Old Friends" through the service (service/campaigns.py): a won scenario's
+"""Beyond the Rift's campaign "Old Friends" through the service (service/games/beyond_the_rift.py, service/play/followups.py): a won scenario's
 page offers the next scenario with the rewards as its carry-over, one POST starts it for the same party
 (a second press leads to the same game), a lost scenario can be replayed with the same carry-over, and
 a GET changes nothing.  Equipment and side choices: test_beyond_campaign_equip.py."""

@@ -1,5 +1,5 @@
 """Between two Beyond the Rift campaign games the party arranges its equipment and chooses unlocked sides
-(rules section 1.21) on the offer's form (templates/play/_campaign.html, service/campaigns.py); a bad or
+(rules section 1.21) on the offer's form (templates/games/beyond-the-rift/_follow_up.html, service/games/beyond_the_rift.py); a bad or
 tampered choice is refused with the engine's reason and starts nothing; the game-over email says what
 comes next."""
 

@@ -100,7 +100,7 @@ def _quotas(s):
     return zip(d["picks"], d.get("quota", [4, 4]))
 
 
-# The old service's marks (service/history.py `affects`), made only on events with a sentence for
+# The old service's marks (service/history.py `affects` at 828aa04), made only on events with a sentence for
 # the viewer: a seat named by these payload fields, or a sentence speaking to the viewer as "you".
 # "Your partner ..." speaks of the partner, not to the viewer, so it is no mark of the viewer's
 # (the old regex matched it by accident).
