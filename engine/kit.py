@@ -6,12 +6,10 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.errors import IllegalMove
-
-if TYPE_CHECKING:  # engine.core imports this module; the names are for annotations only
-    from engine.core import Event, Move, Result, State
+from engine.shapes import Event, Move, Result, State
 
 
 def jcopy(x: Any) -> Any:
