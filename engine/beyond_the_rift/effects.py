@@ -125,8 +125,9 @@ def run_op(ctx: Ctx, op: dict, key: str, env: dict) -> bool:
         tgt = _target(ctx, op, key, env) if op.get("target") != "each_hero" else None
         if isinstance(tgt, str):  # an ally: its most recent attached Wound / Fatigue goes to the discard
             p = persistent(ctx, tgt[5:])
-            for a in [a for a in p["att"] if m.kind(s, a["card"]) == what][::-1][:op["n"]]:
-                ctx.emit({"type": "detach", "to": tgt, "card": a["card"], "why": "healed"})
+            if p is not None:  # None: that ally is no longer in play ("same"/"this_ally" targets are not re-checked)
+                for a in [a for a in p["att"] if m.kind(s, a["card"]) == what][::-1][:op["n"]]:
+                    ctx.emit({"type": "detach", "to": tgt, "card": a["card"], "why": "healed"})
         elif op.get("target") == "each_hero":
             for h in range(s["n"]):
                 recover(ctx, h, what, op["n"])
@@ -200,8 +201,8 @@ def run_op(ctx: Ctx, op: dict, key: str, env: dict) -> bool:
                 return False
     elif o == "ally_attack":
         tgt = _target(ctx, op, key, env)
-        if isinstance(tgt, str) and m.enemy(s, tgt) is not None:
-            e = m.enemy(s, tgt)
+        e = m.enemy(s, tgt) if isinstance(tgt, str) else None
+        if e is not None:
             r = draw_response(ctx, "ally_attack_defense")
             defense = m.enemy_stat(s, e, "defense") + r["value"]
             hit = op["value"] > defense  # H23: no Response card for the ally, tie to the enemy

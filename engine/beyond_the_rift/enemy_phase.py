@@ -196,13 +196,17 @@ def perform(ctx: Ctx, e: dict, part: dict, rank: list[int]) -> None:
         cid = s["summon"][part["type"]][0]
         ctx.emit({"type": "spawn", "enemy": new_enemy(ctx, cid, e["area"]), "from": "summon", "by": e["id"]})
     elif op == "support":
-        _move(ctx, e, support_area(s, e, part["type"], rank), "support")
+        area = support_area(s, e, part["type"], rank)
+        assert area is not None  # perform() runs only where able() just found this area, on the same state
+        _move(ctx, e, area, "support")
     elif op == "heal":
         heal(ctx, e, part)
     elif op in ("family", "all_named"):
         ctx.push(command_tasks(ctx, commanded(s, e, part), part["act"]))
     elif op in ("poison", "intimidate", "obstruct"):
-        special_ability(ctx, e, op, part.get("n", 1), target_hero(s, e, part, rank))
+        target = target_hero(s, e, part, rank)
+        assert target is not None  # perform() runs only where able() just found this target, on the same state
+        special_ability(ctx, e, op, part.get("n", 1), target)
 
 
 def heal(ctx: Ctx, e: dict, part: dict) -> None:
@@ -221,6 +225,8 @@ def heal(ctx: Ctx, e: dict, part: dict) -> None:
             if mine:
                 pick = mine[-1]
                 break
+        # x has attachments (heal_candidates), and each is a Wound, a Fatigue or a hero card
+        assert pick is not None
         ctx.emit({"type": "detach", "to": x["id"], "card": pick["card"], "why": "heal", "by": e["id"]})
 
 
@@ -349,7 +355,9 @@ def sanctuary(s: dict, seat: int) -> list[dict]:
 def defense_total(s: dict, d: dict) -> int:
     total = sum(modes(s, c["card"])[c["mode"]]["value"] for c in d["cards"])
     if d["ally"]:
-        return m.ally_stat(s, persistent_rec(s, d["ally"]), "defense") + total
+        ally = persistent_rec(s, d["ally"])
+        assert ally is not None  # chosen from the hero's area as the defense opened; it can leave play only as the attack resolves
+        return m.ally_stat(s, ally, "defense") + total
     rate = m.board(s, d["hero"])["defense_rate"]
     total += d["units"] * rate["defense"]
     total += sum(m.cdef(s, w)["hero"]["n"] for w in d["wounds"])
@@ -520,7 +528,9 @@ def apply_plan(ctx: Ctx, seat: int) -> None:
     d = s["defense"]
     h = s["heroes"][seat]
     plan = h["plan"]
-    target = d["attack"] + margin_for(s, plan, m.enemy(s, d["e"]))
+    e = m.enemy(s, d["e"])
+    assert e is not None  # the attacker: in play while its defense is open (defense moves resolve no effects)
+    target = d["attack"] + margin_for(s, plan, e)
     budget = h["ap"] // 2 if plan["maxspend"] == "half" else (h["ap"] if plan["maxspend"] == "all" else int(plan["maxspend"]))
     budget = max(0, min(budget, h["ap"] - plan["reserve"]))
     rate = m.board(s, seat)["defense_rate"]

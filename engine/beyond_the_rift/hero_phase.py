@@ -101,7 +101,7 @@ def attack_modes(state: dict, cid: str, cost_key: str) -> list[int]:
 
 
 def card_move(state: dict, typ: str, cid: str, mode: int | None) -> dict:
-    mv = {"type": typ, "card": cid}
+    mv: dict[str, str | int] = {"type": typ, "card": cid}
     if mode is not None and len(modes(state, cid)) > 1:
         mv["mode"] = mode
     return mv
@@ -143,7 +143,7 @@ def attack_window_moves(state: dict, seat: int) -> list[dict]:
         fixed, q = attack_fixed_total(state, att)
         for c in h["hand"]:
             hd = m.damage_side(state, c)
-            if m.is_damage(state, c) and hd["type"] == "attack" and fixed + q + hd["n"] >= 1:  # A8
+            if hd is not None and hd["type"] == "attack" and fixed + q + hd["n"] >= 1:  # A8
                 moves.append({"type": "add_wound", "card": c})
         moves.append({"type": "resolve"})
         return moves
@@ -329,6 +329,7 @@ def hero_action(ctx: Ctx, seat: int, move: dict) -> None:
         set_ap(ctx, seat, h["ap"] + b["discard_gain"], "discard")
     elif t in ("engage", "disengage"):
         e = m.enemy(s, move["enemy"])
+        assert e is not None  # a legal engage/disengage (hero_moves) names an enemy in play
         pay(ctx, seat, m.enemy_stat(s, e, "engage"), t)
         ctx.emit({"type": "enemy_move", "enemy": e["id"], "area": seat if t == "engage" else m.QUEST, "why": t,
                   "by": seat})

@@ -40,7 +40,7 @@ def after_quest_spawn_reactions(ctx: Ctx) -> None:
     (section 3.4); the target is the spawned enemy with the highest attack, one card per hero."""
     s = ctx.s
     for seat, h in enumerate(s["heroes"]):
-        spawned = [m.enemy(s, x) for x in s["spawned"] if m.enemy(s, x)]
+        spawned = [e for e in (m.enemy(s, x) for x in s["spawned"]) if e is not None]
         if not spawned:
             return
         for c in list(h["hand"]):

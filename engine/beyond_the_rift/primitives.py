@@ -10,6 +10,7 @@ numbers, seats and keys; words.py makes the sentences from them and the state.
 from __future__ import annotations
 
 import random
+from typing import Literal, NoReturn, overload
 
 from ..kit import Sink, jcopy
 from . import model as m
@@ -62,13 +63,14 @@ class Ctx(Sink):
 # Reasons are codes (words.REASONS words them): response_deck, wound_supply, threat, hero_died (with the
 # dead hero's seat), boss_defeated, way_out_open, road_clear.
 
-def end(ctx: Ctx, outcome: str, reason: str, **facts) -> None:
+def end(ctx: Ctx, outcome: str, reason: str, **facts) -> NoReturn:
     """The scenario ends (H12, H13: at once, whatever was being resolved); a win first hands out its
-    campaign rewards, which may wait on a hero (H26)."""
+    campaign rewards, which may wait on a hero (H26).  Never returns: it always raises Stop."""
     res = {"outcome": outcome, "reason": reason, "round": ctx.s["round"], **facts}
     if outcome == "win" and rewards.start(ctx, res):
         raise Stop()
-    ctx.emit({"type": "result", "result": res})
+    ctx.emit({"type": "result", "result": res})  # Ctx.emit raises Stop on a "result" event
+    raise AssertionError("unreachable: Ctx.emit raised Stop")
 
 
 # ---- piles -----------------------------------------------------------------------------------------
@@ -96,9 +98,18 @@ def draw_response(ctx: Ctx, why: str) -> dict:
     return ev
 
 
+@overload
+def supply(ctx: Ctx, want: str, for_enemy: Literal[False]) -> tuple[str, str]: ...
+
+
+@overload
+def supply(ctx: Ctx, want: str, for_enemy: Literal[True]) -> tuple[str, str] | None: ...
+
+
 def supply(ctx: Ctx, want: str, for_enemy: bool) -> tuple[str, str] | None:
     """The top card of the Wound or Fatigue supply, with the running-out rules of section 1.16:
-    no Fatigue -> a Wound instead (heroes only); no Wound -> the heroes lose."""
+    no Fatigue -> a Wound instead (heroes only); no Wound -> the heroes lose.  Returns (pile, card), or
+    None only for an enemy wanting Fatigue when none is left (a hero is never left without: `end` raises)."""
     if want == "fatigue":
         if _refill(ctx, "fatigue"):
             return "fatigue", ctx.s["piles"]["fatigue"][0]
@@ -107,7 +118,6 @@ def supply(ctx: Ctx, want: str, for_enemy: bool) -> tuple[str, str] | None:
     if _refill(ctx, "wound"):
         return "wound", ctx.s["piles"]["wound"][0]
     end(ctx, "loss", "wound_supply")
-    return None
 
 
 def draw_cards(ctx: Ctx, seat: int, n: int) -> None:

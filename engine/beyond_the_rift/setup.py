@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import string
+from typing import Any
 
 from ..errors import IllegalMove
 from ..kit import jcopy
@@ -16,7 +17,7 @@ from .primitives import Ctx, draw_cards, new_enemy, spawn_enemies, spawn_terrain
 
 ROSTER = ["brannoc", "isolde", "tamsin", "osric"]
 MODES = ("auto", "ask", "ask_if")
-DEFAULT_PLAN = {
+DEFAULT_PLAN: dict[str, Any] = {
     # Section 3.3's default plan: TARGET attack+3; MAXSPEND half; ELSE free-cards; USE-WOUNDS no;
     # ALLY never; no AID; no REACT; DISCARD-ORDER special,attack,ap,defense.
     "reserve": 0, "margin": 3, "maxspend": "half", "else": "free-cards", "use_wounds": False,
@@ -168,8 +169,9 @@ def _campaign_state(sc: dict, carry: dict | None, rng: random.Random) -> dict | 
             if it not in CONTENT.items:
                 raise bad(f"unknown item {it!r} in the carry-over")
     if c["reward_deck"] is None:
-        c["reward_deck"] = list(camp["reward_deck"])
-        rng.shuffle(c["reward_deck"])
+        reward_deck = list(camp["reward_deck"])
+        rng.shuffle(reward_deck)
+        c["reward_deck"] = reward_deck
     return c
 
 

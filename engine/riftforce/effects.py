@@ -24,11 +24,18 @@ CAPTURED_CARDS_STAY_WITH_CAPTOR = True
 class Effects(kit.Sink):
     def __init__(self, state: State, rng: random.Random | None):
         super().__init__(copy_state(state), evolve)
-        self.rng = rng
+        self._rng = rng  # None only for the trainer's dry runs (trainer._damage_dealt), which never shuffle
         self.mode = state["mode"]
         self.n = len(state["board"])
         # Solo: the trainer's bots act with seat 1 while the player (seat 0) keeps the turn.
         self.acting: int | None = None
+
+    @property
+    def rng(self) -> random.Random:
+        """The move's random source, for shuffles; a dry run has none."""
+        if self._rng is None:
+            raise RuntimeError("a dry run (no random source) tried to shuffle")
+        return self._rng
 
     def adjacent(self, loc: int) -> list[int]:
         return adjacent(loc, self.n)

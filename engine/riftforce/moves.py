@@ -70,7 +70,7 @@ def _play_options(s: State, p: dict) -> list[Move]:
         spots = [l for l in (min(locs) - 1, max(locs) + 1) if 0 <= l < n]
     numbers = {NUMBER[c] for c in cards}
     guilds = {GUILD[c] for c in cards}
-    out = []
+    out: list[Move] = []
     for c in _distinct(s["hand"][p["seat"]]):
         if (len(numbers) == 1 and NUMBER[c] in numbers) or (len(guilds) == 1 and GUILD[c] in guilds):
             out.extend({"type": "play", "card": c, "loc": l} for l in spots)

@@ -49,7 +49,7 @@ taken from events are copied before they are stored in a list that later mutates
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, overload
 
 from .cards import GUILD
 
@@ -60,6 +60,14 @@ TEAM_LOCATIONS = 6  # team play: 3 green + 3 grey locations in one row (rules §
 
 State = dict[str, Any]
 Event = dict[str, Any]
+
+
+@overload
+def copy_state(s: State) -> State: ...
+
+
+@overload
+def copy_state(s: None) -> None: ...
 
 
 def copy_state(s: State | None) -> State | None:
@@ -145,7 +153,7 @@ def _draft(s: State, e: Event) -> State:
 def _quota_draft(s: State, e: Event) -> State:
     """Picks in turn-order positions (`order`, cycled), skipping players who hold their quota."""
     n = len(s["guilds"])
-    picks = [[] for _ in range(n)]
+    picks: list[list[str]] = [[] for _ in range(n)]
     for seat, g in enumerate(e["dealt"]):
         picks[seat].append(g)
     s["draft"] = {"offer": list(e["offer"]), "picks": picks, "dealt": list(e["dealt"]),

@@ -179,7 +179,9 @@ def _damage_dealt(fx: Effects, bot: str, effect: str, c: dict, loc: int) -> int:
     trial = Effects(fx.s, None)
     trial.acting = TRAINER
     trial.move(bot, loc)
-    stage, data, choice = 0, {}, None
+    stage: int = 0
+    data: dict[str, Any] = {}
+    choice: Any = None
     while True:
         ask = EFFECTS[effect](trial, bot, loc, c, stage, data, choice)
         if not ask or not ask["options"]:

@@ -158,7 +158,8 @@ def _team_view(s: State, seat: int | None) -> dict:
     for p in range(n):
         obj = _player_obj(s, p, team.scored_locations(s, p) if s["phase"] != "draft" else [])
         zone = s["zones"][p] if s["zones"] else []
-        obj.update({"team": p & 1, "partner": (team.teammates(n, p) or [None])[0],
+        partners = team.teammates(n, p)  # none for the lone player of a 3-player game
+        obj.update({"team": p & 1, "partner": partners[0] if partners else None,
                     "zone": "all" if len(zone) == 6 else ("green" if zone == team.GREEN else "grey"),
                     "zone_locs": zone[:],
                     "positions": [i + 1 for i, x in enumerate(s["order"]) if x == p]})

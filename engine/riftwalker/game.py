@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import random
 
-from engine.core import Game, IllegalMove, Turn
+from engine.core import Game, Turn
+from engine.errors import IllegalMove
 
 from . import flow, notation, redact, scoring, views, words
 from .state import copy_state, evolve
