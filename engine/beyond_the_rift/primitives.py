@@ -164,7 +164,9 @@ def hero_takes(ctx: Ctx, seat: int, damage: dict) -> None:
 
 def attach_damage(ctx: Ctx, target: str, want: str, n: int = 1) -> None:
     for _ in range(n):
-        if m.enemy(ctx.s, target) is None and not target.startswith("ally:"):
+        # a target gone from play takes nothing more (an ally the first Wound of a hit killed)
+        gone = persistent(ctx, target[5:]) is None if target.startswith("ally:") else m.enemy(ctx.s, target) is None
+        if gone:
             return
         got = supply(ctx, want, for_enemy=True)
         if got is None:  # no Fatigue left for an enemy: nothing happens

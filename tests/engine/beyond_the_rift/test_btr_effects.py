@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import engine
 from engine.beyond_the_rift import model as m
 
 from .helpers import G, clear_enemies, finish, give, hand, new, of, place, play, responses
@@ -125,3 +126,23 @@ def test_h10_hero_healing_can_treat_an_ally():
     assert s["prompt"]["options"] == [0, "ally:" + gs]
     s, ev = play(s, 0, {"type": "choose", "value": "ally:" + gs})
     assert s["heroes"][0]["area"][0]["att"] == [] and "W01" in s["piles"]["wound_discard"]
+
+
+def test_damage_for_an_ally_that_died_of_the_same_hit_is_not_attached():
+    """An enemy dealing a Wound and a Fatigue (Captain Hask, Orc Huntmaster) to a defending ally: if the
+    Wounds kill it, the Fatigue has nobody to go to (rules 1.9: damage attaches to a card in play)."""
+    import random
+
+    from engine.beyond_the_rift.primitives import Ctx, attach_damage
+
+    s, _ = new(1, heroes=["osric"])
+    (gs,) = hand(s, 0, "FO12", ap=10)
+    s, _ = play(s, 0, {"type": "play", "card": gs})
+    ctx = Ctx(G.copy_state(s), random.Random(1))
+    health = m.ally_stat(ctx.s, ctx.s["heroes"][0]["area"][0], "health")
+    attach_damage(ctx, "ally:" + gs, "wound", health)
+    assert ctx.s["heroes"][0]["area"] == [] and of(ctx.events, "persist_gone")
+    before = len(ctx.events)
+    attach_damage(ctx, "ally:" + gs, "fatigue", 1)
+    assert len(ctx.events) == before
+    engine.replay(G, ctx.events, s)  # and what was emitted applies
