@@ -58,7 +58,7 @@ bench: $(DEV_STAMP)
 lock: | $(VENV)/bin/python
 	$(BIN)/pip install --quiet pip-tools
 	$(BIN)/pip-compile -q --strip-extras --no-emit-index-url --no-emit-find-links --extra local -o requirements/run.txt pyproject.toml
-	$(BIN)/pip-compile -q --strip-extras --no-emit-index-url --no-emit-find-links --extra dev -o requirements/dev.txt pyproject.toml
+	$(BIN)/pip-compile -q --allow-unsafe --strip-extras --no-emit-index-url --no-emit-find-links --extra dev -o requirements/dev.txt pyproject.toml
 
 clean:
 	rm -rf $(VENV) instance .pytest_cache .mypy_cache .ruff_cache
