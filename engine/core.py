@@ -66,13 +66,19 @@ class Game:
 
     def upcast(self, event: Event, rules_version: str) -> Event:
         """An event of a game set up under `rules_version` (older than this engine's), as this
-        version would have written it.  Never mutates `event`.  The default: unchanged."""
+        version would have written it.  Never mutates `event`.  The default: unchanged.
+
+        The store applies it to every event of a game set up under an older version, those this
+        engine appended since included: an event already in today's shape must come back unchanged.
+        """
         return event
 
     def evolve(self, state: State | None, event: Event) -> State:
         """Apply one event to a state this call may mutate; return the state.
 
-        `state` is None for the first event.  Never validates, never raises on the game's own events.
+        `state` is None for the first event.  Never validates, never raises on the game's own events,
+        never mutates `event` nor keeps a reference into it that a later event could change (the
+        service replays the very event objects it shows and exports).
         """
         raise NotImplementedError
 

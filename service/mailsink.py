@@ -14,8 +14,7 @@ import signal
 import threading
 from email import message_from_bytes, policy
 from pathlib import Path
-
-from aiosmtpd.controller import Controller
+from typing import Any
 
 from service.config import MAIL_SINK_PORT, default_instance_path
 from service.maildir import ensure_maildir
@@ -39,8 +38,12 @@ class MaildirHandler:
         return "250 Message accepted for delivery"
 
 
-def start(maildir: str | Path, host: str = "127.0.0.1", port: int = MAIL_SINK_PORT) -> Controller:
+def start(maildir: str | Path, host: str = "127.0.0.1", port: int = MAIL_SINK_PORT) -> Any:
     """Start a sink serving in a background thread; `.stop()` the returned controller."""
+    # Imported here: aiosmtpd comes with the [local] extra only, and with SMTP_URL set this process
+    # idles without it (one Procfile for both modes; failing would make honcho stop the others).
+    from aiosmtpd.controller import Controller
+
     controller = Controller(MaildirHandler(maildir), hostname=host, port=port)
     controller.start()
     return controller

@@ -16,7 +16,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session, col
 
 from service import store
-from service.clocks.seats import journal_entry, next_at, tell
+from service.clocks.seats import BATCH, journal_entry, next_at, tell
 from service.errors import BadRequest, Conflict
 from service.mail import outbox
 from service.store import write_session
@@ -24,7 +24,6 @@ from service.store.db import get_engine
 from service.store.models import Deadline, Game, GameClock, Person, Player, as_utc
 
 ALLOWANCE = timedelta(days=21)
-BATCH = 200
 
 
 def _ensure_person(session: Session, email: str) -> None:
@@ -43,11 +42,6 @@ def person(session: Session, email: str, lock: bool = False) -> Person:
         found = session.get(Person, email, with_for_update=lock or None, populate_existing=True)
     assert found is not None
     return found
-
-
-def peek_person(session: Session, email: str) -> Person:
-    """For reads (GET pages): the stored row or an unsaved one with the defaults."""
-    return session.get(Person, email) or Person(email=email)
 
 
 def allowance_left(who: Person, now: datetime) -> timedelta:

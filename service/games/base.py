@@ -16,6 +16,8 @@ from typing import Any
 import engine
 
 FormData = Mapping[str, str]
+# The title of the page that says a follow-up game could not be started.
+FOLLOW_UP_TITLE = "The next game was not started"
 
 
 @dataclass
@@ -113,9 +115,17 @@ class Adapter:
         """Words the board template shows beside the view's data (made by the game's words module)."""
         return {}
 
+    # Whether a seat's view lists its hand as `view["hand"]` (card dicts with a name and a number).
+    view_has_hand: bool = False
+
     def hand_words(self, view: Mapping[str, Any]) -> list[str] | None:
         """The cards of the hand a view shows, in words (for the "every hand" replay after the end);
         None: the game's view has no plain hand, and its text board is shown instead."""
+        hand = view.get("hand") if self.view_has_hand else None
+        return [card_words(card) for card in hand] if isinstance(hand, list) else None
+
+    def chart_target(self, view: Mapping[str, Any]) -> float | None:
+        """The score that wins, drawn across the score chart (None: no such line)."""
         return None
 
     # ---- what comes next -------------------------------------------------------------------------

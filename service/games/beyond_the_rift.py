@@ -19,7 +19,7 @@ from typing import Any
 from engine.beyond_the_rift.content import CONTENT, PARTS
 from engine.beyond_the_rift.words import card_text, reason
 from service.errors import Invalid
-from service.games.base import Adapter, FollowUp, FormData
+from service.games.base import FOLLOW_UP_TITLE, Adapter, FollowUp, FormData
 
 MAX_SEATS = 4
 WHERE = {"stash": "kept in the stash", "reward_deck": "back under the reward deck"}  # else a body part
@@ -138,7 +138,7 @@ class BeyondTheRift(Adapter):
         strangers = set(sides) - {hero for hero, _ in party}
         if strangers:
             raise Invalid(f"Cannot choose a side for {', '.join(sorted(strangers))}: not a hero of this party.",
-                          "The next game was not started")
+                          FOLLOW_UP_TITLE)
         options = dict(offer.options)
         if equip:
             options["equip"] = equip

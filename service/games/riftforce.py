@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from service.games.base import Adapter, FormData, card_words
+from service.games.base import Adapter, FormData
 
 MODES = {"duel": (2,), "team": (3, 4), "solo": (1,)}
 MODE_WORDS = {"duel": "The duel is for 2 players", "team": "Team play is for 3 or 4 players",
@@ -87,9 +87,10 @@ class Riftforce(Adapter):
             return f"The trainer won, {result['trainer']} to {mine}."
         return super().result_words(result, names)
 
-    def hand_words(self, view: Mapping[str, Any]) -> list[str] | None:
-        hand = view.get("hand")
-        return [card_words(card) for card in hand] if isinstance(hand, list) else None
+    view_has_hand = True
+
+    def chart_target(self, view: Mapping[str, Any]) -> float | None:
+        return view.get("target")  # the Riftforce that triggers the end
 
 
 ADAPTER = Riftforce("riftforce", board_template="games/riftforce/board.html")

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.riftwalker.words import pending_text
-from service.games.base import Adapter, card_words
+from service.games.base import Adapter
 
 
 class Riftwalker(Adapter):
@@ -14,9 +14,7 @@ class Riftwalker(Adapter):
 
     def board_words(self, view: Mapping[str, Any]) -> dict[str, Any]:
         return {"pending_text": pending_text(view)}
-    def hand_words(self, view: Mapping[str, Any]) -> list[str] | None:
-        hand = view.get("hand")
-        return [card_words(card) for card in hand] if isinstance(hand, list) else None
+    view_has_hand = True
 
 
 ADAPTER = Riftwalker("riftwalker", board_template="games/riftwalker/board.html")

@@ -25,7 +25,7 @@ from sqlmodel import Session, col
 
 from service import store
 from service.games import adapter
-from service.store.models import Deadline, Game, GameClock, JournalEntry, Outbox, Person, Player, as_utc
+from service.store.models import Deadline, Game, GameClock, JournalEntry, Outbox, Player, as_utc
 from service.views import followups
 from service.views.sentences import POLICY_WORDS, journal_sentence
 from service.views.times import local_time
@@ -100,14 +100,16 @@ def get(name: str) -> Kind:
 
 
 def _turn_since(session: Session, mail: Mail) -> int:
-    """From the player's last own move; when that move itself began this turn (an automatic opponent or
-    the game's automatic phases played inside it), from the start of the player's previous turn, so the
-    email tells that turn, the player's decisions and what answered them."""
+    """From the player's last own move.  When that move itself began this turn (an automatic opponent
+    or the game's automatic phases played inside it), the email tells the player's own decisions and
+    what answered them: from the start of the player's previous turn, or of their unbroken run of
+    decisions if that began later (a simultaneous phase, where other seats acted in that turn too)."""
     game, seat, seq = mail.game, mail.player.seat, mail.row.seq
     since = store.last_own_seq(session, game.id, seat, seq + 1)
     if since >= seq:
         starts = store.turn_starts(session, game.id, seat, seq)
-        since = starts[1] if len(starts) > 1 else store.run_start(session, game.id, seq, seat)
+        previous = starts[1] if len(starts) > 1 else 0
+        since = max(previous, store.run_start(session, game.id, seq, seat))
     return since
 
 
@@ -142,7 +144,7 @@ def _reminder(session: Session, mail: Mail) -> Context:
     deadline = session.execute(
         sa.select(Deadline).where(col(Deadline.game_id) == mail.game.id, col(Deadline.seat) == mail.player.seat)
     ).scalar_one_or_none()
-    person = session.get(Person, mail.player.email) or Person(email=mail.player.email)
+    person = store.person_of(session, mail.player.email)
     due = as_utc(deadline.due_at) if deadline is not None and deadline.due_at is not None else None
     clock = session.get(GameClock, mail.game.id)
     return {
@@ -163,7 +165,7 @@ def _reminder_wanted(session: Session, mail: Mail) -> bool:
 
 def _notice(session: Session, mail: Mail) -> Context:
     entry = session.get(JournalEntry, int(mail.params["entry"]))
-    return {"notice": journal_sentence(entry, None, mail.names) if entry is not None else ""}
+    return {"notice": journal_sentence(entry, mail.names) if entry is not None else ""}
 
 
 def _prefixed(words: Callable[[Context], str]) -> Callable[[Context], str]:

@@ -37,17 +37,18 @@ def unanswered(session: Session, game: Game, player: Player) -> bool:
     after their last own decision, and it went out with others' (several seats were asked at once; in
     turn-by-turn games a seat never leaves the seats to act without deciding, so this never holds
     there)."""
-    assert game.id is not None
-    last_email = session.exec(
-        select(sa.func.coalesce(sa.func.max(col(Outbox.seq)), -1)).where(
-            col(Outbox.game_id) == game.id, col(Outbox.player_id) == player.id, col(Outbox.kind) == "turn")
-    ).one()
-    if last_email < 0 or last_email <= store.last_own_seq(session, game.id, player.seat, game.seq + 1):
-        return False
-    together = session.exec(
-        select(sa.func.count()).select_from(Outbox).where(
-            col(Outbox.game_id) == game.id, col(Outbox.seq) == last_email, col(Outbox.kind) == "turn")
-    ).one()
+    # Only emails already written count, not rows of the change being decided: no autoflush.
+    with session.no_autoflush:
+        last_email = session.exec(
+            select(sa.func.coalesce(sa.func.max(col(Outbox.seq)), -1)).where(
+                col(Outbox.game_id) == game.id, col(Outbox.player_id) == player.id, col(Outbox.kind) == "turn")
+        ).one()
+        if last_email < 0 or last_email <= store.last_own_seq(session, game.id, player.seat, game.seq + 1):
+            return False
+        together = session.exec(
+            select(sa.func.count()).select_from(Outbox).where(
+                col(Outbox.game_id) == game.id, col(Outbox.seq) == last_email, col(Outbox.kind) == "turn")
+        ).one()
     return together > 1
 
 

@@ -19,13 +19,13 @@ import engine
 from service import store
 from service.errors import Conflict, Invalid
 from service.games import FormData, adapter
+from service.games.base import FOLLOW_UP_TITLE as TITLE
 from service.play.moves import new_game
 from service.store import read_session, write_session
 from service.store.db import get_engine
 from service.store.models import Campaign, CampaignGame, GameClock, Player, as_utc, utcnow
 from service.views import followups
 
-TITLE = "The next game was not started"
 # A claim older than this is from a request that died between its transactions: it may be taken again.
 STALE_CLAIM = timedelta(minutes=5)
 
@@ -36,7 +36,8 @@ def follow_up(game_id: int, player_id: int, form: FormData) -> int:
     (none offered, or one being started right now) or Invalid (a choice the next game refuses)."""
     now = utcnow()
     with write_session(get_engine()) as session:
-        game = store.get_game(session, game_id)
+        # Locked: two presses at once (two players, a double click) take turns at the claim below.
+        game = store.get_game(session, game_id, lock=True)
         offer = followups.offer(session, game)
         if offer is None:
             raise Conflict("This game offers no next scenario: it is not a finished campaign game, or it "

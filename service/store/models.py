@@ -89,8 +89,8 @@ class Snapshot(SQLModel, table=True):
 
 class TurnStart(SQLModel, table=True):
     """Where a turn began: after event `seq`, the engine's turn counter (`Game.turn`) read `number`
-    and it was the turn of `seats`.  Written by the move that began it; "what happened since your
-    last turn" in emails is told from these rows."""
+    and it was the turn of `seats`.  Written by the move that began it (and by the game's creation
+    for the first turn); "what happened since your last turn" in emails is told from these rows."""
 
     __tablename__ = "turns"
     __table_args__ = (sa.UniqueConstraint("game_id", "seq", name="uq_turns_game_seq"),)

@@ -6,15 +6,17 @@ import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
 from service.errors import GameNotFound, NotFound
-from service.store.models import Game, Player
+from service.store.models import Game, Person, Player
 
 MAX_ID = 2**62  # above any id, and above what the databases' integers hold
 
 
-def get_game(session: Session, game_id: int) -> Game:
+def get_game(session: Session, game_id: int, lock: bool = False) -> Game:
+    """The game's row; `lock`: FOR UPDATE, so writers that start from it take turns (PostgreSQL; a
+    SQLite write transaction holds the database anyway)."""
     if not 0 < game_id < MAX_ID:
         raise GameNotFound(game_id)
-    game = session.get(Game, game_id)
+    game = session.get(Game, game_id, with_for_update=lock or None)
     if game is None:
         raise GameNotFound(game_id)
     return game
@@ -35,6 +37,11 @@ def players_of(session: Session, game_id: int) -> list[Player]:
 def player_names(session: Session, game_id: int) -> dict[int, str]:
     rows = session.execute(sa.select(col(Player.seat), col(Player.name)).where(col(Player.game_id) == game_id)).all()
     return {row.seat: row.name for row in rows}
+
+
+def person_of(session: Session, email: str) -> Person:
+    """For reads (pages, emails): a person's stored settings, or an unsaved row with the defaults."""
+    return session.get(Person, email) or Person(email=email)
 
 
 def seat_names(players: list[Player]) -> dict[int, str]:

@@ -25,12 +25,3 @@ def offer(session: Session, game: Game) -> FollowUp | None:
 
 def campaign_link(session: Session, game_id: int) -> CampaignGame | None:
     return session.exec(select(CampaignGame).where(col(CampaignGame.game_id) == game_id)).first()
-
-
-def campaign_games(session: Session, game_id: int) -> list[CampaignGame]:
-    """The campaign games linked with `game_id`, in order of creation ([] when it is in none)."""
-    link = campaign_link(session, game_id)
-    if link is None:
-        return []
-    return list(session.exec(select(CampaignGame).where(col(CampaignGame.campaign_id) == link.campaign_id)
-                             .order_by(col(CampaignGame.id))))

@@ -220,7 +220,7 @@ def timeline(session: Session, game: Game, viewer: int | None, names: dict[int, 
 
 
 def _journal_line(entry: JournalEntry, viewer: int | None, names: dict[int, str]) -> Line:
-    text = sentences.journal_sentence(entry, viewer, names)
+    text = sentences.journal_sentence(entry, names)
     hit = viewer is not None and entry.seat == viewer
     return Line(entry.after_seq, text, "journal", None, hit, entry.created_at)
 
@@ -270,14 +270,13 @@ def _view(rules: engine.Game, state: dict, seat: int | None, game: Game, at: int
                       "decision); step to a neighbouring event.", TITLE) from exc
 
 
-def position_at(session: Session, game: Game, viewer: int | None, at: int,
-                names: dict[int, str] | None = None) -> positions.Position:
+def position_at(session: Session, game: Game, viewer: int | None, at: int) -> positions.Position:
     """The board after the first `at` events as `viewer` saw it then (no moves: it is the past)."""
     rules, state = _load(session, game, at)
     view = _view(rules, state, viewer, game, at)
     return positions.Position(
         game=game, rules=rules, seq=at, seat=viewer, view=view, to_act=rules.to_act(state),
-        result=rules.result(state), board_text=rules.render_text(view), _state=state, names=dict(names or {}),
+        result=rules.result(state), board_text=rules.render_text(view), _state=state,
     )
 
 
@@ -357,7 +356,9 @@ def record(session: Session, game: Game, viewer: int | None) -> dict[str, Any]:
         "id": game.id,
         "game": game.name,
         "title": rules.title or rules.name,
-        "rules_version": game.rules_version,
+        "rules_version": game.rules_version,  # the rules the game was set up under
+        # the shapes of the events below: stored events of an older version are upcast to today's
+        "events_rules_version": rules.rules_version,
         "options": game.options if full else rules.redact_options(game.options or {}, viewer),
         "status": game.status,
         "result": game.result,
@@ -369,7 +370,7 @@ def record(session: Session, game: Game, viewer: int | None) -> dict[str, Any]:
         "journal": [
             {"after_seq": entry.after_seq, "kind": entry.kind, "seat": entry.seat,
              "created_at": entry.created_at.isoformat() if entry.created_at else None,
-             "text": sentences.journal_sentence(entry, viewer, names)}
+             "text": sentences.journal_sentence(entry, names)}
             for entry in store.journal_entries(session, game.id)
         ],
     }

@@ -111,7 +111,7 @@ def event_sentence(
     return text
 
 
-def journal_sentence(entry: JournalEntry, viewer: int | None = None, names: Names = None) -> str:
+def journal_sentence(entry: JournalEntry, names: Names = None) -> str:
     """A journal entry (reminder, vacation, pause...) as one sentence for players and the history."""
     names = dict(names or {})
     whom = names.get(entry.seat, f"seat {entry.seat + 1}") if entry.seat is not None else ""

@@ -6,19 +6,19 @@ from __future__ import annotations
 from flask import Blueprint, flash, redirect, request, url_for
 from flask.typing import ResponseReturnValue
 
-from service import links, store
+from service import links
 from service.play import followups
 from service.store import read_session
 from service.store.db import get_engine
+from service.web.tokens import player_of
 
 bp = Blueprint("campaign", __name__)
 
 
 @bp.post("/p/<token>/campaign")
 def follow_up(token: str) -> ResponseReturnValue:
-    link = links.read_player_token(token)
     with read_session(get_engine()) as session:
-        player = store.get_player(session, link.player_id)
+        player = player_of(session, token)
     new_player_id = followups.follow_up(player.game_id, player.id, request.form)
     flash("The next game of the campaign has started; everyone got an invitation.")
     return redirect(url_for("play.page", token=links.player_token(new_player_id)), 303)

@@ -11,7 +11,7 @@ from flask import Blueprint, flash, redirect, request, url_for
 from flask.typing import ResponseReturnValue
 from sqlmodel import Session
 
-from service import links, store
+from service import store
 from service.clocks import people
 from service.clocks.seats import status_for
 from service.errors import BadRequest
@@ -20,6 +20,7 @@ from service.store.db import get_engine
 from service.store.models import Player, as_utc, utcnow
 from service.views.sentences import POLICY_WORDS
 from service.views.times import local_time
+from service.web.tokens import player_of
 
 bp = Blueprint("clock", __name__)
 TITLE = "That did not work"
@@ -31,9 +32,8 @@ def zone_names() -> list[str]:
 
 
 def _player(token: str) -> Player:
-    link = links.read_player_token(token)
     with read_session(get_engine()) as session:
-        return store.get_player(session, link.player_id)
+        return player_of(session, token)
 
 
 @bp.post("/p/<token>/time-zone")
@@ -65,7 +65,7 @@ def vacation(token: str) -> ResponseReturnValue:
 def panel(session: Session, player: Player) -> dict[str, Any]:
     """What the player page shows: the seat's deadline in the person's zone, vacation, allowance."""
     now = utcnow()
-    who = people.peek_person(session, player.email)
+    who = store.person_of(session, player.email)
     status = status_for(session, player.game_id, player.seat)
     info: dict[str, Any] = {
         "time_zone": who.time_zone, "zones": zone_names(), "on_vacation": who.vacation_since is not None,

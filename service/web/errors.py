@@ -28,6 +28,10 @@ def register(app: Flask) -> None:
     def riftpost_error(exc: RiftpostError) -> ResponseReturnValue:
         return error_page(exc.status, exc.title, exc.message)
 
+    @app.errorhandler(engine.IllegalMove)
+    def illegal_move(exc: engine.IllegalMove) -> ResponseReturnValue:  # pages answer their own; this is the net
+        return error_page(422, "That move is not allowed", exc.reason)
+
     @app.errorhandler(engine.UnknownGame)
     def unknown_game(exc: engine.UnknownGame) -> ResponseReturnValue:
         return error_page(404, "No such game", str(exc))

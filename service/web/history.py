@@ -23,13 +23,15 @@ from urllib.parse import urlencode
 from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
 from sqlmodel import Session
 
-from service import links, store
+from service import store
 from service.errors import BadRequest, Forbidden
+from service.games import adapter
 from service.store import read_session, write_session
 from service.store.db import get_engine
 from service.store.models import Game, Player
 from service.views import history, positions
 from service.views.history import TITLE
+from service.web.tokens import player_of
 
 bp = Blueprint("history", __name__)
 
@@ -37,7 +39,7 @@ NOT_PUBLIC = "The game's creator turned its public history off."
 
 
 def _player(session: Session, token: str) -> tuple[Player, Game]:
-    player = store.get_player(session, links.read_player_token(token).player_id)
+    player = player_of(session, token)
     return player, store.get_game(session, player.game_id)
 
 
@@ -86,9 +88,8 @@ def _render(game: Game, viewer: int | None, *, player: Player | None = None, tok
         position = history.position_at(session, game, board_seat, at)
         drawn = history.shown_seq(session, game, at)
         hands = history.all_hands(session, game, at, names) if show_all else []
-        target = position.view.get("target") if isinstance(position.view, dict) else None
         chart = history.chart(session, game, names, marker=at, chart_id="score-chart",
-                              target=target if isinstance(target, (int, float)) else None)
+                              target=adapter(game.name).chart_target(position.view))
     steps = timeline.steps(by)
     turn = timeline.turn_at(at)
     turn_steps = timeline.turn_steps()

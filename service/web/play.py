@@ -22,15 +22,16 @@ from service.store.db import get_engine
 from service.store.models import Player
 from service.views import followups, history, positions
 from service.web.clock import panel
+from service.web.tokens import player_of
 
 bp = Blueprint("play", __name__)
 
 RECENT_EVENTS = 12
 
 
-def _player(player_id: int) -> Player:
+def _player(token: str) -> Player:
     with read_session(get_engine()) as session:
-        return store.get_player(session, player_id)
+        return player_of(session, token)
 
 
 def _render_page(player: Player, status: int = 200, error: str | None = None, **extra: Any) -> ResponseReturnValue:
@@ -66,12 +67,12 @@ def _stale(player: Player) -> ResponseReturnValue:
 
 @bp.get("/p/<token>")
 def page(token: str) -> ResponseReturnValue:
-    return _render_page(_player(links.read_player_token(token).player_id))
+    return _render_page(_player(token))
 
 
 @bp.post("/p/<token>/move")
 def move(token: str) -> ResponseReturnValue:
-    player = _player(links.read_player_token(token).player_id)
+    player = _player(token)
     try:
         expected_seq = int(request.form.get("seq", ""))
         chosen = json.loads(request.form.get("move", ""))
@@ -101,10 +102,12 @@ def confirm(token: str) -> ResponseReturnValue:
     with read_session(get_engine()) as session:
         player = store.get_player(session, link.player_id)
         game = store.get_game(session, player.game_id)
-        if game.seq != link.seq:
-            return _stale(player)
-        players = store.players_of(session, game.id)
-        position = positions.build(session, game, player.seat, players=players)
+        current = game.seq == link.seq
+        if current:
+            players = store.players_of(session, game.id)
+            position = positions.build(session, game, player.seat, players=players)
+    if not current:
+        return _stale(player)
     if request.method == "POST":
         return _act(player, link.move, link.seq)
     return render_template(
@@ -116,10 +119,9 @@ def confirm(token: str) -> ResponseReturnValue:
 
 @bp.post("/p/<token>/notifications")
 def notifications(token: str) -> ResponseReturnValue:
-    link = links.read_player_token(token)
     wanted = request.form.get("turn_emails") == "on"
     with write_session(get_engine()) as session:
-        player = store.get_player(session, link.player_id)
+        player = player_of(session, token)
         player.turn_emails = wanted
         session.add(player)
     flash("Turn emails are on for this game." if wanted else "Turn emails are off for this game.")

@@ -234,7 +234,7 @@ class TestVacation:
         with pytest.raises(Conflict, match="not on vacation"):
             deadlines.end_vacation("ann@example.org", at(24 * 5))
         with read_session(get_engine()) as session:
-            left = deadlines.allowance_left(deadlines.peek_person(session, "ann@example.org"), at(24 * 5))
+            left = deadlines.allowance_left(store.person_of(session, "ann@example.org"), at(24 * 5))
         assert left == timedelta(days=16)
         deadlines.start_vacation("ann@example.org", at(24 * 6))
         counts = sweep(24 * 6 + 24 * 16)  # the allowance runs out: the sweep ends the vacation

@@ -193,6 +193,35 @@ def test_the_next_email_tells_what_the_party_did(client, app):
     assert {r.player_id for r in rows[-2:]} == {p.id for p in players(game_id)}
 
 
+def test_a_heros_own_done_that_starts_the_round_is_told_from_their_own_run_of_decisions(client, app):
+    """The last hero's DONE runs the enemy phase into the next round: their turn email tells their own
+    decisions and what answered them, not the other heroes' moves before them (those came in their own
+    emails), although the previous turn (the round) began earlier."""
+    from service import store
+    from service.mail import kinds
+
+    game_id = new_game("beyond-the-rift", PLAYERS, seed=3)
+    for _ in range(100):
+        game, state = current(game_id)
+        if state["round"] > 1 or game.status != "active":
+            break
+        step(game_id)
+    with read_session(get_engine()) as session:
+        game = store.get_game(session, game_id)
+        last = store.actor_at(session, game_id, game.seq)
+        (row,) = [r for r in outbox_rows(game_id) if r.kind == "turn" and r.seq == game.seq
+                  and r.player_id == players(game_id)[last].id]
+        mail_of = mail.mail_of(session, row)
+        own_run = store.run_start(session, game_id, row.seq, last)
+        round_start = store.turn_starts(session, game_id, last, row.seq)[1]
+        assert round_start < own_run == kinds.get("turn").since(session, mail_of)
+        others = {p.seat for p in players(game_id)} - {last}
+        earlier = [e for e in store.stored_events(session, game_id, round_start, own_run) if e.actor in others]
+        assert earlier  # the other hero did act in that round, before the last DONE: left out
+        body = mail.build(session, row).get_body(("plain",)).get_content()
+    assert "What happened since your last turn" in body
+
+
 def start_form(client, fields):
     page = text(client.get("/games/new"))
     data = {"csrf_token": csrf_token(page), "name0": "Ann", "email0": "ann@example.org",
