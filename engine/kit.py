@@ -49,11 +49,6 @@ def next_seat(seat: int, players: int, step: int = 1) -> int:
     return (seat + step) % players
 
 
-def seats_from(first: int, players: int) -> list[int]:
-    """Every seat once, in table order starting with `first`."""
-    return [(first + k) % players for k in range(players)]
-
-
 def others(seat: int, players: int) -> list[int]:
     """The other seats, in table order after `seat`."""
     return [(seat + k) % players for k in range(1, players)]

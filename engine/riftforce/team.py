@@ -48,10 +48,6 @@ def normalize_options(players: Any, options: dict) -> dict:
     return {"mode": "team", "guilds": "all"}
 
 
-def team_of(seat: int) -> int:
-    return seat & 1
-
-
 def teammates(players: int, seat: int) -> list[int]:
     return [x for x in range(players) if x != seat and x & 1 == seat & 1]
 

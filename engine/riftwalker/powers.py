@@ -27,7 +27,6 @@ from .cards import CARDS
 from .state import find_explored, value
 
 SKIP = {"type": "skip"}
-AUTO_OPS = ("extra_burst", "burst_step")  # harmless grants: declining = not using them later
 
 
 def active(state) -> int:
@@ -452,7 +451,8 @@ def finish(sim, frame) -> None:
 
 
 def start_step(sim, frame) -> None:
-    """Take the next step off the frame's queue; grants resolve at once (see AUTO_OPS)."""
+    """Take the next step off the frame's queue; grants (extra_burst, burst_step) resolve at once:
+    declining one is the same as not using it later."""
     state = sim.state
     step = frame["queue"].pop(0)
     if step["op"] == "cost":

@@ -36,10 +36,6 @@ def up_face(slot) -> str:
     return CARDS.element_cards[slot[0]][slot[1]]
 
 
-def down_face(slot) -> str:
-    return CARDS.element_cards[slot[0]][1 - slot[1]]
-
-
 def lines(state) -> list[str]:
     """Elements that have a line of three face-up cards now (row, column or main diagonal)."""
     grid = state["grid"]

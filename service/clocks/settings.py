@@ -7,7 +7,6 @@ from typing import Any
 
 from service.errors import Invalid
 
-DEFAULT_HOURS = 72  # what the creation form offers
 DEFAULT_REMINDERS = (24, 2)
 POLICIES = ("auto", "skip", "forfeit", "pause")
 MAX_HOURS = 24 * 60

@@ -31,7 +31,7 @@ class GameForm:
     # Each game's fieldset as submitted (game -> field name -> text), to show it again after a mistake.
     fieldsets: dict[str, dict[str, str]] = field(default_factory=dict)
     # Time control (service/clocks): hours per turn ("" for none) and the timeout policy.
-    deadline_text: str = "72"
+    deadline_text: str = "72"  # what the form offers
     policy: str = "auto"
     deadline_hours: int | None = None
     reminders: list[int] = field(default_factory=lambda: [24, 2])
