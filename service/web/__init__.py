@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Flask, Response, request
 from flask_wtf.csrf import CSRFProtect
 
-from service.web import api, campaign, clock, devmail, errors, games, history, play
+from service.web import api, campaign, clock, devmail, errors, games, health, history, play
 
 csrf = CSRFProtect()
 
@@ -13,7 +13,7 @@ csrf = CSRFProtect()
 def register(app: Flask) -> None:
     csrf.init_app(app)
     csrf.exempt(play.unsubscribe)  # RFC 8058: the mail provider POSTs without cookies; the token is the proof
-    for blueprint in (games.bp, play.bp, api.bp, clock.bp, history.bp, campaign.bp):
+    for blueprint in (games.bp, play.bp, api.bp, clock.bp, history.bp, campaign.bp, health.bp):
         app.register_blueprint(blueprint)
     # The dev mailbox exists only in embedded mode: with SMTP_URL set, mail leaves the machine
     # and the route is not even registered.

@@ -111,3 +111,14 @@ def test_cli_new_game_prints_the_id_and_queues_invitations(app):
     assert bad.exit_code != 0 and "needs 2 to 3 players" in bad.output
     bad = runner.invoke(args=["new-game", toygame.NAME, "a@example.org", "b@example.org", "--option", "x"])
     assert bad.exit_code != 0
+
+
+def test_healthz_answers_200_when_the_database_answers_and_503_when_not(client, app, tmp_path):
+    """DESIGN.md: `GET /healthz` answers 200 when the database answers."""
+    answer = client.get("/healthz")
+    assert answer.status_code == 200 and answer.get_data(as_text=True) == "ok\n"
+    from tests.conftest import make_app
+
+    broken = make_app(tmp_path / "broken", f"sqlite:///{tmp_path / 'no' / 'such' / 'dir' / 'app.sqlite'}")
+    answer = broken.test_client().get("/healthz")
+    assert answer.status_code == 503
