@@ -11,8 +11,9 @@ from datetime import UTC
 
 from sqlmodel import select
 
-from service import links
+from service import links, store
 from service.mail import compose as mail
+from service.mail import kinds
 from service.play import handle, new_game
 from service.store import get_engine, read_session
 from service.store.models import Event, Player
@@ -174,15 +175,19 @@ def test_a_hero_is_not_emailed_again_when_another_heros_choice_briefly_holds_the
     assert sorted(p for _, p in turn_rows(game_id)) == sorted([ann.id, bob.id])
 
 
-def test_the_next_email_tells_what_the_party_did(client, app):
-    game_id = new_game("beyond-the-rift", PLAYERS, seed=3)
-    # Ann attacks until she runs dry and says DONE; Bob then does the same, which runs the enemy
-    # phase and the next round: both are emailed, each with what happened since their last move.
+def to_round_two(game_id):
+    """Ann attacks until she runs dry and says DONE; Bob then does the same, which runs the enemy
+    phase and the next round."""
     for _ in range(100):
         game, state = current(game_id)
         if state["round"] > 1 or game.status != "active":
-            break
+            return
         step(game_id)
+
+
+def test_the_next_email_tells_what_the_party_did(client, app):
+    game_id = new_game("beyond-the-rift", PLAYERS, seed=3)
+    to_round_two(game_id)  # both heroes are emailed, each with what happened since their last move
     rows = [r for r in outbox_rows(game_id) if r.kind == "turn"]
     with read_session(get_engine()) as session:
         for row in rows[-2:]:
@@ -197,15 +202,9 @@ def test_a_heros_own_done_that_starts_the_round_is_told_from_their_own_run_of_de
     """The last hero's DONE runs the enemy phase into the next round: their turn email tells their own
     decisions and what answered them, not the other heroes' moves before them (those came in their own
     emails), although the previous turn (the round) began earlier."""
-    from service import store
-    from service.mail import kinds
 
     game_id = new_game("beyond-the-rift", PLAYERS, seed=3)
-    for _ in range(100):
-        game, state = current(game_id)
-        if state["round"] > 1 or game.status != "active":
-            break
-        step(game_id)
+    to_round_two(game_id)
     with read_session(get_engine()) as session:
         game = store.get_game(session, game_id)
         last = store.actor_at(session, game_id, game.seq)
