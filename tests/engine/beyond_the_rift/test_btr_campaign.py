@@ -13,8 +13,8 @@ from engine.beyond_the_rift.content import CONTENT
 from .helpers import G, clear_enemies, hand, new, place, play, responses
 
 
-def win_by_killing(s, etype):
-    """Arrange a sure kill of the scenario's boss by hero 0 and play it."""
+def attack_to_kill(s, etype):
+    """Arrange a sure kill of the scenario's boss by hero 0 and declare the attack (not yet resolved)."""
     clear_enemies(s)
     boss = place(s, etype, 0)
     rec = [e for e in s["enemies"] if e["id"] == boss][0]
@@ -25,7 +25,12 @@ def win_by_killing(s, etype):
     (c,) = hand(s, 0, "BV02", ap=5)
     responses(s, 1)
     s, _ = play(s, 0, {"type": "attack", "card": c})
-    s, _ = play(s, 0, {"type": "resolve"})
+    return s
+
+
+def win_by_killing(s, etype):
+    """Arrange a sure kill of the scenario's boss by hero 0 and play it."""
+    s, _ = play(attack_to_kill(s, etype), 0, {"type": "resolve"})
     return s
 
 

@@ -11,8 +11,8 @@ from engine.beyond_the_rift import model as m
 from engine.beyond_the_rift.content import CONTENT
 from engine.kit import jcopy
 
-from .helpers import G, clear_enemies, give, greedy_chooser, hand, instances, new, of, place, play, responses
-from .test_btr_campaign import win_by_killing
+from .helpers import G, clear_enemies, give, greedy_chooser, instances, new, of, play, responses
+from .test_btr_campaign import attack_to_kill, win_by_killing
 
 # ---- H25: the Door of "A Debt Paid in Ash" ----------------------------------------------------------
 
@@ -238,16 +238,7 @@ def test_h27_an_alternate_side_keeps_its_heros_name_class_and_alignment_for_item
 def test_a_won_scenario_in_words():
     s, _ = new(1, "old-friends-1", 3, plans=[{"rewards": "ask"}])
     s["campaign"]["reward_deck"] = ["IT-BOOTS"]
-    clear_enemies(s)
-    boss = place(s, "O3", 0)
-    rec = [e for e in s["enemies"] if e["id"] == boss][0]
-    for w in list(s["piles"]["wound"])[:5]:
-        s["piles"]["wound"].remove(w)
-        rec["att"].append({"card": w, "mods": {"health": -1}, "until": None})
-    s["terrain"] = []
-    (c,) = hand(s, 0, "BV02", ap=5)
-    responses(s, 1)
-    s, _ = play(s, 0, {"type": "attack", "card": c})
+    s = attack_to_kill(s, "O3")
     states = [s]
     s, ev = play(s, 0, {"type": "resolve"})
     for e in ev:
