@@ -80,11 +80,10 @@ class Position:
 
 
 def described(session: Session, game: Game, rows: Sequence[Event], viewer: int | None,
-              names: dict[int, str] | None = None) -> list[tuple[int, str]]:
-    """(seq, sentence) for the events of `rows` (consecutive, in order) worth a line, as `viewer` may
-    read them, each worded from the state it was applied to."""
-    if not rows:
-        return []
+              names: dict[int, str] | None = None) -> tuple[list[tuple[int, str]], dict[str, Any] | None]:
+    """(seq, sentence) for the events of `rows` (consecutive, in order, at least one) worth a line, as
+    `viewer` may read them, each worded from the state it was applied to; and the state after the
+    last of them (the caller's own: one load serves the words and the board)."""
     rules = engine.get(game.name)
     first = rows[0].seq
     state = store.load_state(session, game, first - 1)[0] if first > 1 else None
@@ -95,7 +94,7 @@ def described(session: Session, game: Game, rows: Sequence[Event], viewer: int |
             lines.append((row.seq, text))
         if row.kind != store.SYSTEM:  # engines never see the service's own events
             state = rules.evolve(state, row.payload)  # a state loaded for us alone: evolve in place
-    return lines
+    return lines, state
 
 
 def build(
@@ -114,7 +113,18 @@ def build(
     """
     rules = engine.get(game.name)
     seq = game.seq if seq is None else seq
-    state, _ = store.load_state(session, game, seq)
+    if since_seq is not None:
+        rows = store.events(session, game, after=since_seq, upto=seq)
+    elif recent:
+        rows = [row for row in store.recent_events(session, game, recent) if row.seq <= seq]
+    else:
+        rows = []
+    since: list[tuple[int, str]] = []
+    state = None
+    if rows:
+        since, state = described(session, game, rows, seat)
+    if state is None or rows[-1].seq != seq:
+        state, _ = store.load_state(session, game, seq)
     view = rules.view(state, seat)
     position = Position(
         game=game, rules=rules, seq=seq, seat=seat, view=view, to_act=rules.to_act(state),
@@ -126,13 +136,7 @@ def build(
             LegalMove(move, rules.describe_move(move, state), rules.move_section(move))
             for move in rules.legal_moves(state, seat)
         ]
-    if since_seq is not None:
-        rows = store.events(session, game, after=since_seq, upto=seq)
-    elif recent:
-        rows = [row for row in store.recent_events(session, game, recent) if row.seq <= seq]
-    else:
-        rows = []
-    position.since = described(session, game, rows, seat)
+    position.since = since
     return position
 
 
