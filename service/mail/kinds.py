@@ -156,9 +156,10 @@ def _reminder(session: Session, mail: Mail) -> Context:
 
 
 def _reminder_wanted(session: Session, mail: Mail) -> bool:
-    """Never after the player moved (or the game ended), nor to someone who stopped turn emails."""
-    game, player = session.get(Game, mail.game.id, populate_existing=True), mail.player
-    if not player.turn_emails or game is None or game.status != "active" or player.seat not in game.to_act:
+    """Never after the player moved (or the game ended), nor to someone who stopped turn emails.  The
+    game was read just now, for this delivery (compose.mail_of)."""
+    game, player = mail.game, mail.player
+    if not player.turn_emails or game.status != "active" or player.seat not in game.to_act:
         return False
     return store.last_own_seq(session, game.id, player.seat, game.seq + 1) <= mail.row.seq
 
