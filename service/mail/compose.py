@@ -10,10 +10,13 @@ from __future__ import annotations
 import email.policy
 from collections import Counter
 from datetime import UTC
+from functools import cache
+from pathlib import Path
 from email.message import EmailMessage
 from email.utils import format_datetime, formataddr
 from typing import Any
 
+import css_inline
 from flask import current_app, render_template, url_for
 from sqlmodel import Session
 
@@ -26,6 +29,23 @@ from service.views import positions
 # RFC 5322's real limit: long links stay on one line (no folding right after a header's colon,
 # no quoted-printable soft breaks inside URLs of plain ASCII bodies).
 POLICY = email.policy.default.clone(max_line_length=998)
+
+STATIC = Path(__file__).resolve().parent.parent / "static"
+
+
+@cache
+def stylesheet(game_name: str) -> str:
+    """The CSS an email of `game_name` gets inlined: the boards' shared sheet, the game's own and the
+    email layout's (static/board/email.css), the same files the pages link."""
+    parts = [STATIC / "board" / "common.css", STATIC / "board" / f"{game_name}.css", STATIC / "board" / "email.css"]
+    return "\n".join(path.read_text(encoding="utf-8") for path in parts if path.is_file())
+
+
+def inline(html: str, game_name: str) -> str:
+    """The HTML part with every class's style written into its elements: mail clients drop <style>,
+    <link> and SVG, so the inline styles are all they see."""
+    return css_inline.inline(html, extra_css=stylesheet(game_name), load_remote_stylesheets=False)
+
 
 # How many one-click move links a turn email carries at most (the rest are on the player page).
 MAX_MOVE_LINKS = 12
@@ -95,5 +115,6 @@ def _build(session: Session, kind: Kind, mail: Mail) -> EmailMessage:
     message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     message["Auto-Submitted"] = "auto-generated"
     message.set_content(render_template(f"{kind.template_name}.txt", **context))
-    message.add_alternative(render_template(f"{kind.template_name}.html", **context), subtype="html")
+    html = inline(render_template(f"{kind.template_name}.html", **context), game.name)
+    message.add_alternative(html, subtype="html")
     return message

@@ -70,13 +70,17 @@ class Position:
     def my_turn(self) -> bool:
         return self.seat is not None and self.seat in self.to_act
 
-    def board_html(self) -> Markup:
-        """The game's own board template when its adapter has one, else its text rendering."""
+    def board_html(self, email: bool = False) -> Markup:
+        """The game's own board template when its adapter has one, else its text rendering.
+
+        `email`: for an HTML email (no SVG icons, no page-only parts); its classes are inlined from
+        the same stylesheets (service/mail/compose.py)."""
         found = adapter(self.game.name)
         if found.board_template is None:
             return Markup(render_template("games/_text_board.html", board_text=self.board_text))
         return Markup(render_template(found.board_template, view=self.view, seat=self.seat, rules=self.rules,
-                                      game=self.game, names=self.names, **found.board_words(self.view)))
+                                      game=self.game, names=self.names, email=email,
+                                      **found.board_words(self.view)))
 
 
 def described(session: Session, game: Game, rows: Sequence[Event], viewer: int | None,
