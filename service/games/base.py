@@ -124,6 +124,14 @@ class Adapter:
         hand = view.get("hand") if self.view_has_hand else None
         return [card_words(card) for card in hand] if isinstance(hand, list) else None
 
+    # The fields of a move that make its first step: moves that agree on them are one choice made in
+    # steps (a card first, then where it goes).  Fields a move lacks are left out.
+    first_step_fields: tuple[str, ...] = ("type", "card")
+
+    def first_step(self, move: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
+        """The key of a move's first step (see `first_step_fields`)."""
+        return tuple((key, move[key]) for key in self.first_step_fields if key in move)
+
     def chart_target(self, view: Mapping[str, Any]) -> float | None:
         """The score that wins, drawn across the score chart (None: no such line)."""
         return None

@@ -10,10 +10,10 @@ from __future__ import annotations
 import email.policy
 from collections import Counter
 from datetime import UTC
-from functools import cache
-from pathlib import Path
 from email.message import EmailMessage
 from email.utils import format_datetime, formataddr
+from functools import cache
+from pathlib import Path
 from typing import Any
 
 import css_inline

@@ -30,6 +30,36 @@ class LegalMove:
 
 
 @dataclass
+class Step:
+    """A first step of the viewer's decisions: one card or action, and the moves that start with it
+    (one move: the step is the whole decision; several: where it goes is chosen next)."""
+
+    key: str  # the first move's text form (move_text): what a link names to open the composer there
+    label: str
+    moves: list[LegalMove]
+
+
+# Words a label of a step's several moves may end on before the part that differs ("... at location").
+_DANGLING = {"at", "to", "on", "in", "into", "from", "with", "location", "slot", "mode", "the", "a", "an", "of", "by"}
+
+
+def _step_label(labels: list[str]) -> str:
+    """What the labels of one step's moves say alike: their common first words, without a dangling
+    "at location" ("Play Earth 6 at location 1" and "... 2" make "Play Earth 6…")."""
+    if len(labels) == 1:
+        return labels[0]
+    words = [label.split() for label in labels]
+    common: list[str] = []
+    for column in zip(*words, strict=False):
+        if len(set(column)) > 1:
+            break
+        common.append(column[0])
+    while common and common[-1].lower() in _DANGLING:
+        common.pop()
+    return (" ".join(common) + "…") if common else labels[0]
+
+
+@dataclass
 class Position:
     game: Game
     rules: engine.Game
@@ -52,6 +82,20 @@ class Position:
     def decisions(self) -> list[LegalMove]:
         """The moves that decide something now (each standing setting is offered apart)."""
         return [legal for legal in self.moves if legal.section is None]
+
+    def first_steps(self) -> list[Step]:
+        """The decisions grouped by their first step (the adapter's `first_step`), in the engine's
+        order of each step's first move."""
+        found = adapter(self.game.name)
+        groups: dict[tuple[Any, ...], list[LegalMove]] = {}
+        for legal in self.decisions:
+            groups.setdefault(found.first_step(legal.move), []).append(legal)
+        assert self.seat is not None or not groups
+        return [
+            Step(self.rules.move_text(self._state, self.seat, moves[0].move) if self.seat is not None else "",
+                 _step_label([legal.label for legal in moves]), moves)
+            for moves in groups.values()
+        ]
 
     @property
     def settings(self) -> dict[str, list[LegalMove]]:
