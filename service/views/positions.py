@@ -118,12 +118,15 @@ class Position:
         """The game's own board template when its adapter has one, else its text rendering.
 
         `email`: for an HTML email (no SVG icons, no page-only parts); its classes are inlined from
-        the same stylesheets (service/mail/compose.py)."""
+        the same stylesheets (service/mail/compose.py).  `over`: the result in words once the game is
+        finished, a forfeit the service recorded included (the engine's view does not know of it), to
+        show instead of whose decision it is."""
         found = adapter(self.game.name)
         if found.board_template is None:
             return Markup(render_template("games/_text_board.html", board_text=self.board_text))
+        over = found.result_words(self.result, self.names) if self.result is not None else None
         return Markup(render_template(found.board_template, view=self.view, seat=self.seat, rules=self.rules,
-                                      game=self.game, names=self.names, email=email,
+                                      game=self.game, names=self.names, email=email, over=over,
                                       **found.board_words(self.view)))
 
 
