@@ -91,3 +91,53 @@ def counts(game_id: int) -> dict[str, int]:
             ).scalar_one()
             for model in (Event, Outbox, Snapshot, TurnStart)
         }
+
+
+# ---- Riftforce ---------------------------------------------------------------------------------------
+
+RIFTFORCE = engine.get("riftforce")
+ASKS = ("target", "move_to", "heal", "aim", "place")  # choices inside an ability
+
+
+def not_drafting(state, seat, legal):
+    return legal[0]["type"] != "pick"
+
+
+def three_card_play(state, seat, seed, seq):
+    """A Play of three cards (one guild or one value) from the position: the moves, each to the first
+    location offered."""
+    for root in (m for m in decisions(RIFTFORCE, state, seat) if m["type"] == "play"):
+        moves, now, at = [root], state, seq
+        now, events = after(RIFTFORCE, now, seat, root, seed, at)
+        at += len(events)
+        while len(moves) < 3 and seat in RIFTFORCE.to_act(now):
+            more = [m for m in decisions(RIFTFORCE, now, seat) if m["type"] == "play"]
+            if not more:
+                break
+            moves.append(more[0])
+            now, events = after(RIFTFORCE, now, seat, more[0], seed, at)
+            at += len(events)
+        if len(moves) == 3:
+            return moves
+    raise AssertionError("no three-card play in this hand")
+
+
+def activate_with_targets(state, seat, seed, seq):
+    """An Activate whose elementals ask for targets, played out with the first choice each time until
+    the turn ends: the moves, or None when this position has none."""
+    for root in (m for m in decisions(RIFTFORCE, state, seat) if m["type"] == "activate"):
+        moves, now, at, asked = [], state, seq, False
+        move = root
+        for _ in range(12):
+            moves.append(move)
+            now, events = after(RIFTFORCE, now, seat, move, seed, at)
+            at += len(events)
+            if seat not in RIFTFORCE.to_act(now) or RIFTFORCE.result(now):
+                break
+            legal = decisions(RIFTFORCE, now, seat)
+            asks = [m for m in legal if m["type"] in ASKS]
+            asked = asked or len(asks) > 1
+            move = asks[0] if asks else legal[0]
+        if asked:
+            return moves
+    return None

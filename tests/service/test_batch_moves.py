@@ -17,33 +17,9 @@ from tests.beyond_helpers import RULES as BEYOND
 from tests.service import toygame
 from tests.service.helpers import current
 from tests.service.test_event_store import backend_app  # noqa: F401 - the SQLite/PostgreSQL fixture
-from tests.turns import after, counts, decisions, drive
+from tests.turns import RIFTFORCE, after, counts, decisions, drive, not_drafting, three_card_play
 
 PLAYERS = [("Ann", "ann@example.org"), ("Bob", "bob@example.org")]
-RIFTFORCE = engine.get("riftforce")
-
-
-def not_drafting(state, seat, legal):
-    return legal[0]["type"] != "pick"
-
-
-def three_card_play(state, seat, seed, seq):
-    """A Play of three cards (one guild or one value) from the position: the moves, each to the first
-    location offered."""
-    for root in (m for m in decisions(RIFTFORCE, state, seat) if m["type"] == "play"):
-        moves, now, at = [root], state, seq
-        now, events = after(RIFTFORCE, now, seat, root, seed, at)
-        at += len(events)
-        while len(moves) < 3 and seat in RIFTFORCE.to_act(now):
-            more = [m for m in decisions(RIFTFORCE, now, seat) if m["type"] == "play"]
-            if not more:
-                break
-            moves.append(more[0])
-            now, events = after(RIFTFORCE, now, seat, more[0], seed, at)
-            at += len(events)
-        if len(moves) == 3:
-            return moves
-    raise AssertionError("no three-card play in this hand")
 
 
 def riftforce_at_play(seed):
