@@ -87,7 +87,10 @@ def strings(data: Any, out: set[str] | None = None) -> set[str]:
 
 def withheld(rules: engine.Game, event: dict[str, Any], seat: int) -> set[str]:
     """The strings of an event that its redaction for `seat` takes out (cards it may not see)."""
-    return strings(event) - strings(rules.redact_event(event, seat))
+    redacted = rules.redact_event(event, seat)
+    if redacted == event:  # most events: nothing to take out
+        return set()
+    return strings(event) - strings(redacted)
 
 
 def secrets_of(session: Session, game: Game, seat: int) -> set[str]:
