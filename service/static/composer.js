@@ -41,6 +41,7 @@
     plain: root.querySelector(".composer-plain")
   };
 
+  var INLINE = 3;  // a step of this many choices or fewer, not a card, shows them at once
   var moves = [];  // the moves chosen so far
   var answers = [];  // answers[0]: the position now (GET); answers[i]: the preview after i moves
   var open = null;  // the key of the step whose choices are shown
@@ -210,6 +211,7 @@
     var card = first && first.move && first.move.card !== undefined;
     var b = button("step" + (card ? " step-card" : ""), function () { choose(step.key); });
     b.dataset.step = step.key;
+    if (step.moves === 1 && first) { b.dataset.text = first.text; }
     var name = document.createElement("span");
     name.className = "step-name";
     name.textContent = step.label;
@@ -287,7 +289,19 @@
       return;
     }
     el.nextHeading.textContent = moves.length ? "Choose your next step" : "Choose your first step";
-    now.steps.forEach(function (step) { el.choices.appendChild(stepButton(step)); });
+    now.steps.forEach(function (step) {
+      var found = decisionsOf(step.key);
+      if (found.length > 1 && found.length <= INLINE && found[0].move.card === undefined) {
+        // a few choices that are not a card ("Choose E1", "Choose E2"): each is its own button
+        found.forEach(function (d) {
+          var b = choiceButton(d, "");
+          b.dataset.step = step.key;
+          el.choices.appendChild(b);
+        });
+      } else {
+        el.choices.appendChild(stepButton(step));
+      }
+    });
   }
 
   function renderBoard(now) {

@@ -62,13 +62,14 @@ def taken(page) -> int:
 def compose(page, rules, steps, seat):
     """Click each planned move: its first step, then (when the step has several) the move itself;
     each is previewed before the next is chosen."""
-    found = adapter(rules.name)
     for index, (state, move, _) in enumerate(steps):
         text = rules.move_text(state, seat, move)
-        page.locator(f'.composer-choices button[data-step="{step_key(rules, state, seat, move)}"]').click()
-        group = [m for m in decisions(rules, state, seat) if found.first_step(m) == found.first_step(move)]
-        if len(group) > 1:  # the step is not the whole move: its choices are shown
-            page.locator(f'.composer-choices button[data-text="{text}"]').click()
+        direct = page.locator(f'.composer-choices button[data-text="{text}"]')
+        if direct.count():  # a step of one move, or one of a few choices shown at once
+            direct.click()
+        else:  # a step of several: its choices are shown next
+            page.locator(f'.composer-choices button[data-step="{step_key(rules, state, seat, move)}"]').click()
+            direct.click()
         page.wait_for_function(f"document.querySelectorAll('.composer-taken li').length === {index + 1}")
         page.wait_for_function("!document.querySelector('.composer-confirm').disabled")
 
@@ -286,6 +287,9 @@ def test_without_javascript_a_step_link_puts_that_steps_choices_first(app, brows
     found = adapter("riftforce")
     assert first.get_by_role("radio").count() == len(
         [m for m in decisions(RIFTFORCE, state, seat) if found.first_step(m) == found.first_step(move)])
+    small = page.evaluate("""() => [...document.querySelectorAll('#moves label.choice, #moves button')]
+        .map(e => e.getBoundingClientRect()).filter(r => r.width < 44 || r.height < 44).length""")
+    assert small == 0  # whole rows to tap, on a phone too
     first.get_by_role("radio").first.check()
     with page.expect_navigation():
         page.get_by_role("button", name="Play the chosen move").click()
