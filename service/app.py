@@ -10,6 +10,7 @@ from flask import Flask
 
 from service import cli, config, web
 from service.store import make_engine
+from service.web import play_api
 
 # The product owner fixed the top-level templates/ folder; service/templates links to it in a
 # checkout, and a wheel carries the files themselves there (pyproject.toml's package data).
@@ -33,5 +34,7 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     app.config.setdefault("MAX_CONTENT_LENGTH", 256 * 1024)
     app.extensions["riftpost.db"] = make_engine(app.config["DATABASE_URL"])
     web.register(app)
+    app.register_blueprint(play_api.bp)
+    web.csrf.exempt(play_api.bp)  # the signed token in the path is the proof; no cookie, so no CSRF
     cli.register(app)
     return app

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+import engine
+
 
 class RiftpostError(Exception):
     """Something a person asked for that cannot be done, said in words fit to show them."""
@@ -66,6 +68,20 @@ class StaleState(Conflict):
         self.game_id = game_id
         self.expected_seq = expected_seq
         self.current_seq = current_seq
+
+
+class IllegalMoveAt(engine.IllegalMove):
+    """An illegal move of several sent together (service.play.handle takes a whole turn): the engine's
+    reason and code, and `index`, the place of the first illegal move in the list (from 0).  It is an
+    engine.IllegalMove, so whoever catches those catches it too."""
+
+    def __init__(self, index: int, reason: str, code: str = "illegal", move: Any = None):
+        super().__init__(reason, code, move)
+        self.index = index
+
+    @classmethod
+    def of(cls, exc: engine.IllegalMove, index: int) -> IllegalMoveAt:
+        return cls(index, exc.reason, exc.code, exc.move)
 
 
 LINK_TITLE = "This link cannot be used"

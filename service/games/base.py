@@ -132,6 +132,12 @@ class Adapter:
         """The key of a move's first step (see `first_step_fields`)."""
         return tuple((key, move[key]) for key in self.first_step_fields if key in move)
 
+    # Event types whose hidden contents are the mover's own doing, known to them already (a card they
+    # discard face down, the action they are taking): a preview of their move may show its outcome.
+    # Any other event a spectator may not see as it is (a draw, a shuffle) keeps the outcome hidden until
+    # the move is recorded (service/play/batch.py), and so does any reveal of what the game kept hidden.
+    preview_own_events: frozenset[str] = frozenset()
+
     def chart_target(self, view: Mapping[str, Any]) -> float | None:
         """The score that wins, drawn across the score chart (None: no such line)."""
         return None

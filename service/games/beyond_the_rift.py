@@ -46,6 +46,8 @@ class BeyondTheRift(Adapter):
     cli_help = ("Beyond the Rift: --option scenario=tutorial (or old-friends-1; later parts start from the "
                 "won game's page) and --option heroes=brannoc,osric (one per address, in seat order).")
     follow_up_template = "games/beyond-the-rift/_follow_up"
+    # The action a hero is taking (its prompt and chosen targets) and their own pledges.
+    preview_own_events = frozenset({"flow", "hero_set"})
 
     @property
     def form_fields(self) -> tuple[str, ...]:

@@ -11,6 +11,8 @@ from service.games.base import Adapter
 
 class Riftwalker(Adapter):
     listing_order = 2
+    # A card of one's own hand discarded or tucked face down.
+    preview_own_events = frozenset({"discard", "tuck"})
 
     def board_words(self, view: Mapping[str, Any]) -> dict[str, Any]:
         return {"pending_text": pending_text(view)}

@@ -1,16 +1,15 @@
 """The one move path, and game creation.
 
-`handle(game_id, seat, move, expected_seq)` is what the web form, the confirm page of an emailed
-link, the JSON API and deadline expiry all call.  In one transaction it appends the engine's events,
-updates the read model, records a turn that began, writes a snapshot when due, moves the clocks on and
-writes the outbox rows; after the commit it nudges the worker.  A stale `expected_seq` raises
+`handle(game_id, seat, moves, expected_seq)` is what the web form, the confirm page of an emailed
+link, the JSON play API and deadline expiry all call, with one move or a whole turn of them.  In one
+transaction it appends the engine's events, updates the read model, records a turn that began, writes a
+snapshot when due, moves the clocks on and writes the outbox rows; after the commit it nudges the worker.  A stale `expected_seq` raises
 StaleState and writes nothing.
 """
 
 from __future__ import annotations
 
 import logging
-import random
 import secrets
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
@@ -23,9 +22,10 @@ import engine
 from service import store
 from service.clocks import seats as clocks
 from service.clocks.settings import parse_settings
-from service.errors import StaleState
+from service.errors import IllegalMoveAt, StaleState
 from service.mail import outbox
 from service.play import emails, ending
+from service.play.batch import Batch, Played, as_moves, secrets_of
 from service.store import write_session
 from service.store.db import get_engine
 from service.store.models import Game, Player, utcnow
@@ -33,9 +33,9 @@ from service.store.models import Game, Player, utcnow
 log = logging.getLogger(__name__)
 
 
-class GameOver(engine.IllegalMove):
+class GameOver(IllegalMoveAt):
     def __init__(self) -> None:
-        super().__init__("this game is over: nothing can be played any more", "game_over")
+        super().__init__(0, "this game is over: nothing can be played any more", "game_over")
 
 
 @dataclass
@@ -47,12 +47,7 @@ class Outcome:
     status: str
     result: Mapping[str, Any] | None
     outbox_ids: list[int] = field(default_factory=list)
-
-
-def rng(seed: int, seq: int) -> random.Random:
-    """The RNG of the move made after `seq` events: seeded from the game's seed and the position, so a
-    retried move draws the same cards (tests/engine/contract.py plays golden files the same way)."""
-    return random.Random(f"{seed}:{seq}")
+    played: list[Played] = field(default_factory=list)  # the moves, read and worded
 
 
 def _snapshot_due(snapshot_seq: int, new_seq: int, before: Collection[int], after: Collection[int],
@@ -62,32 +57,24 @@ def _snapshot_due(snapshot_seq: int, new_seq: int, before: Collection[int], afte
     return new_seq - snapshot_seq >= every
 
 
-def _play(rules: engine.Game, state: dict[str, Any], seat: int, move: dict[str, Any],
-          random_source: random.Random) -> list[dict[str, Any]]:
-    try:
-        return rules.play(state, seat, move, random_source)
-    except engine.IllegalMove:
-        raise
-    except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
-        # Moves arrive from outside (forms, links); an engine that trips over a malformed one
-        # must still give the player a 4xx, and we want to hear about it.
-        log.warning("%s raised %r on move %r", rules.name, exc, move, exc_info=True)
-        raise engine.IllegalMove("that move could not be understood", "malformed") from exc
-
-
 def handle(
-    game_id: int, seat: int, move: dict[str, Any], expected_seq: int, *, kind: str = "move",
-    now: datetime | None = None,
+    game_id: int, seat: int, moves: dict[str, Any] | list[dict[str, Any] | str], expected_seq: int, *,
+    kind: str = "move", now: datetime | None = None,
 ) -> Outcome:
-    """Play `move` for `seat` in the game as it stood at `expected_seq`.
+    """Play `moves` for `seat` in the game as it stood at `expected_seq`: one move (a dict), or a
+    list of moves (dicts or their text forms) played one after the other, all of them or none.
 
-    Raises GameNotFound, StaleState ("the game moved on"), engine.IllegalMove (with the engine's
-    reason; GameOver when the game has ended).  `kind` "timeout": the deadline sweep plays for a seat
-    whose time ran out; `now`: the time the move counts as made at (the sweep's clock; default the wall
+    Each move is played with the RNG of its own position, as if sent alone, so the log is the same
+    either way; the turns, clocks, snapshot and emails follow the seats to act before the first move
+    and after the last (service/play/batch.py says which moves may follow which).
+
+    Raises GameNotFound, StaleState ("the game moved on"), service.errors.IllegalMoveAt (an
+    engine.IllegalMove with the engine's reason and code and the index of the first illegal move;
+    GameOver when the game has ended).  `kind` "timeout": the deadline sweep plays for a seat whose
+    time ran out; `now`: the time the move counts as made at (the sweep's clock; default the wall
     clock), where the next seats' deadlines start.
     """
-    if not isinstance(move, dict):
-        raise engine.IllegalMove("a move must be a JSON object", "malformed")
+    todo = as_moves(moves)
     with write_session(get_engine()) as session:
         game = store.get_game(session, game_id)
         if game.seq != expected_seq:
@@ -96,21 +83,10 @@ def handle(
             raise GameOver()
         rules = engine.get(game.name)
         state, snapshot_seq = store.load_state(session, game)
-        before = rules.to_act(state)
-        turn_before = rules.turn(state)
-        # a seat the game does not wait on may still have moves (engine/core.py: to_act)
-        if seat not in before and not rules.legal_moves(state, seat):
-            raise engine.IllegalMove("it is not your turn to decide", "not_your_turn")
-        new_events = _play(rules, state, seat, move, rng(game.seed, expected_seq))
-        if not new_events:
-            raise engine.IllegalMove("that move changes nothing", "illegal")
-        turn_began = None  # the seq after which the turn in progress at the end began, if it began now
-        number = turn_before.number
-        for offset, event in enumerate(new_events, start=1):  # `state` is ours alone: evolve in place
-            state = rules.evolve(state, event)
-            now_number = rules.turn(state).number
-            if now_number != number:
-                number, turn_began = now_number, expected_seq + offset
+        walk = Batch(rules, game.seed, state, seat, expected_seq, secrets=lambda: secrets_of(session, game, seat))
+        for index, move in enumerate(todo):
+            walk.play(index, move, judge=index < len(todo) - 1)
+        state, before, new_events = walk.state, walk.before, walk.events
         after = rules.to_act(state)
         result = rules.result(state)
         status = "finished" if result is not None else "active"
@@ -120,8 +96,8 @@ def handle(
         )
         turn = rules.turn(state)
         starts: set[int] = set()
-        if turn_began is not None:
-            store.record_turn(session, game_id, turn_began, turn)
+        if walk.turn_began is not None:  # the seq after which the turn in progress at the end began
+            store.record_turn(session, game_id, walk.turn_began, turn)
             starts = set(turn.seats)
         if result is not None or _snapshot_due(
             snapshot_seq, game.seq, before, after, current_app.config["SNAPSHOT_EVERY"]
@@ -139,7 +115,8 @@ def handle(
         if result is None and (ended or starts or set(after) - set(before)):
             rows = emails.on_change(session, game, players, seat, before, after, starts,
                                     rules.teams(state) if ended else [])
-        outcome = Outcome(game_id, game.seq, list(new_events), after, status, result, outbox.ids(session, rows))
+        outcome = Outcome(game_id, game.seq, list(new_events), after, status, result,
+                          outbox.ids(session, rows), walk.played)
     outbox.kick(outcome.outbox_ids)
     if result is not None:
         ending.kick(game_id)

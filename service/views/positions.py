@@ -78,6 +78,11 @@ class Position:
     def describe_move(self, move: dict[str, Any]) -> str:
         return self.rules.describe_move(move, self._state)
 
+    def move_text(self, move: dict[str, Any]) -> str:
+        """The viewer's move in its text form (the engine's `move_text`)."""
+        assert self.seat is not None
+        return self.rules.move_text(self._state, self.seat, move)
+
     @property
     def decisions(self) -> list[LegalMove]:
         """The moves that decide something now (each standing setting is offered apart)."""
@@ -208,3 +213,17 @@ def subject_prefix(game: Game) -> str:
 
 def result_words(game: Game, result: Mapping[str, Any] | None, names: dict[int, str]) -> str:
     return adapter(game.name).result_words(result, names)
+
+
+def at_state(game: Game, state: dict[str, Any], seat: int, seq: int, names: dict[int, str], *,
+             decisions: bool = True) -> Position:
+    """The position of a state not recorded (a preview of moves) as `seat` sees it; `decisions`: with
+    the seat's legal moves (False: none are offered)."""
+    rules = engine.get(game.name)
+    view = rules.view(state, seat)
+    position = Position(game=game, rules=rules, seq=seq, seat=seat, view=view, to_act=rules.to_act(state),
+                        result=rules.result(state), board_text=rules.render_text(view), _state=state, names=names)
+    if decisions and position.result is None:
+        position.moves = [LegalMove(move, rules.describe_move(move, state), rules.move_section(move))
+                          for move in rules.legal_moves(state, seat)]
+    return position

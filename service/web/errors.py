@@ -5,6 +5,7 @@ of its internals).  Pages get an HTML page, `/api/` gets JSON."""
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from flask import Flask, jsonify, render_template, request
 from flask.typing import ResponseReturnValue
@@ -12,25 +13,35 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
 import engine
-from service.errors import RiftpostError
+from service.errors import IllegalMoveAt, RiftpostError, StaleState
 
 log = logging.getLogger(__name__)
 
 
-def error_page(status: int, title: str, message: str) -> ResponseReturnValue:
+def error_page(status: int, title: str, message: str, **extra: Any) -> ResponseReturnValue:
+    """The error as a page, or under `/api/` as JSON: `error` (the title), `message`, `status` and the
+    `extra` fields (a stale position's current `seq`, an illegal move's `index`, `reason`, `code`)."""
     if request.path.startswith("/api/"):
-        return jsonify(error=title, message=message, status=status), status
+        return jsonify(error=title, message=message, status=status, **extra), status
     return render_template("error.html", status=status, title=title, message=message), status
 
 
 def register(app: Flask) -> None:
     @app.errorhandler(RiftpostError)
     def riftpost_error(exc: RiftpostError) -> ResponseReturnValue:
-        return error_page(exc.status, exc.title, exc.message)
+        extra: dict[str, Any] = {}
+        if isinstance(exc, StaleState):
+            extra["code"] = "stale"
+            if exc.current_seq is not None:
+                extra["seq"] = exc.current_seq
+        return error_page(exc.status, exc.title, exc.message, **extra)
 
     @app.errorhandler(engine.IllegalMove)
     def illegal_move(exc: engine.IllegalMove) -> ResponseReturnValue:  # pages answer their own; this is the net
-        return error_page(422, "That move is not allowed", exc.reason)
+        extra: dict[str, Any] = {"code": exc.code, "reason": exc.reason}
+        if isinstance(exc, IllegalMoveAt):
+            extra["index"] = exc.index
+        return error_page(422, "That move is not allowed", exc.reason, **extra)
 
     @app.errorhandler(engine.UnknownGame)
     def unknown_game(exc: engine.UnknownGame) -> ResponseReturnValue:

@@ -27,6 +27,7 @@ from service.web.tokens import player_of
 bp = Blueprint("play", __name__)
 
 RECENT_EVENTS = 12
+STEP_MAX = 200  # characters of a step's key (a move's text form) in a link
 
 
 def _player(token: str) -> Player:
@@ -34,7 +35,8 @@ def _player(token: str) -> Player:
         return player_of(session, token)
 
 
-def _render_page(player: Player, status: int = 200, error: str | None = None, **extra: Any) -> ResponseReturnValue:
+def _render_page(player: Player, status: int = 200, error: str | None = None, step: str | None = None,
+                 **extra: Any) -> ResponseReturnValue:
     with read_session(get_engine()) as session:
         game = store.get_game(session, player.game_id)
         players = store.players_of(session, game.id)
@@ -43,6 +45,11 @@ def _render_page(player: Player, status: int = 200, error: str | None = None, **
         offer = followups.offer(session, game)
         chart = history.chart(session, game, names) if position.finished else None
         clock = panel(session, player)
+    steps = position.first_steps() if position.decisions else []
+    chosen = next((found for found in steps if found.key == step), None)
+    if step is not None and chosen is None:
+        extra["step_note"] = ("The choice your link named is not open any more (the game moved on, or the "
+                              "link is old): here are your choices now.")
     return (
         render_template(
             "play/page.html",
@@ -50,7 +57,7 @@ def _render_page(player: Player, status: int = 200, error: str | None = None, **
             token=links.player_token(player.id), error=error, title=positions.title(game),
             result_words=positions.result_words(game, position.result, names), clock=clock, chart=chart,
             offer=offer, follow_up_template=adapter(game.name).follow_up_template if offer else None,
-            **extra,
+            chosen=chosen, **extra,
         ),
         status,
     )
@@ -67,7 +74,9 @@ def _stale(player: Player) -> ResponseReturnValue:
 
 @bp.get("/p/<token>")
 def page(token: str) -> ResponseReturnValue:
-    return _render_page(_player(token))
+    """The player's page; `?step=<text form>` (a turn email's link) opens it with that first step
+    chosen.  A step no longer open is ignored with a short note."""
+    return _render_page(_player(token), step=request.args.get("step", "")[:STEP_MAX].strip() or None)
 
 
 @bp.post("/p/<token>/move")

@@ -1,0 +1,64 @@
+"""What a seat's moves would lead to, without playing them: the turn composer's and the play API's
+preview.  It reads the game and writes nothing (no event, snapshot, turn, clock or email).
+
+The moves are played exactly as `handle` would play them (service/play/batch.py), so a confirmed turn
+ends where its preview did.  A move whose outcome holds hidden information (a card drawn, a card
+revealed: `Batch._hides`) is accepted but not shown: the preview stops just before it, says so, and
+offers no decision after it, so nobody can look at the deck and back out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import engine
+from service import store
+from service.errors import IllegalMoveAt, StaleState
+from service.play.batch import MAX_MOVES, Batch, Played, secrets_of
+from service.play.moves import GameOver
+from service.store import read_session
+from service.store.db import get_engine
+from service.views import positions
+from service.views.positions import Position
+
+
+@dataclass
+class Preview:
+    position: Position  # as the seat would see it after the moves shown (before the hidden one)
+    played: list[Played]  # the moves accepted, read and worded
+    hidden: int | None  # the index of the move whose outcome is known only once it is recorded
+    complete: bool | None  # the seat is asked nothing more after these moves (None: not known yet)
+
+
+def preview(game_id: int, seat: int, moves: list[dict[str, Any] | str], expected_seq: int) -> Preview:
+    """The position after `moves` of `seat` from the game as it stood at `expected_seq`.
+
+    `moves` may be empty (the position now).  Raises GameNotFound, StaleState, and IllegalMoveAt for
+    the first move that may not be played (moves after a hidden outcome included)."""
+    if len(moves) > MAX_MOVES:
+        raise IllegalMoveAt(MAX_MOVES, f"at most {MAX_MOVES} moves can be sent at once", "malformed")
+    with read_session(get_engine()) as session:
+        game = store.get_game(session, game_id)
+        if game.seq != expected_seq:
+            raise StaleState(game_id, expected_seq, game.seq)
+        if game.status != "active":
+            raise GameOver()
+        rules = engine.get(game.name)
+        state, _ = store.load_state(session, game)
+        walk = Batch(rules, game.seed, state, seat, expected_seq, secrets=lambda: secrets_of(session, game, seat),
+                     pure=True)
+        hidden = None
+        for index, move in enumerate(moves):
+            if walk.play(index, move, judge=True).hidden:
+                hidden = index  # the last: no move may follow it (Batch.ended)
+        names = store.seat_names(store.players_of(session, game_id))
+        if hidden is None:
+            shown = positions.at_state(game, walk.state, seat, walk.seq, names)
+            complete: bool | None = walk.ended is not None or not shown.decisions
+        else:
+            assert walk.previous is not None
+            seq = walk.seq - len(walk.played[-1].events)
+            shown = positions.at_state(game, walk.previous, seat, seq, names, decisions=False)
+            complete = None
+    return Preview(shown, walk.played, hidden, complete)

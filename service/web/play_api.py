@@ -1,0 +1,232 @@
+"""The JSON play API: a player's own position and decisions, a preview of moves, and a whole turn
+played in one request (the page's turn composer uses it; so can a bot).
+
+Authenticated by the player's signed page token alone (service/links.py): no cookie, so no ambient
+authority and no CSRF token.  POSTs must say `Content-Type: application/json`.  Answers:
+
+- 200: the answer (GET; a preview; `seq` after the moves were recorded)
+- 400: a body that is not JSON, too large or too deeply nested, or without a whole-number `seq` and a
+  list of `moves`
+- 403: a token that is not a valid player link (another purpose's, tampered, of another database)
+- 409: the game moved on (`seq` is the current one); nothing was played
+- 410: an expired link
+- 415: a POST that is not `application/json`
+- 422: an illegal move: `index` (from 0), `reason`, `code`; nothing was played
+
+Every error under /api is JSON (service/web/errors.py).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Blueprint, Response, jsonify, request
+from flask.typing import ResponseReturnValue
+from werkzeug.exceptions import RequestEntityTooLarge, UnsupportedMediaType
+
+from service import links, store
+from service.clocks.seats import status_for
+from service.errors import BadRequest, Forbidden, NotFound, StaleState
+from service.play import handle
+from service.play.batch import MAX_MOVES, Played
+from service.play.preview import preview as preview_moves
+from service.store import read_session
+from service.store.db import get_engine
+from service.store.models import Player, as_utc
+from service.views import positions
+from service.views.positions import Position
+from service.web.api import _identity
+
+bp = Blueprint("play_api", __name__, url_prefix="/api/play")
+
+TITLE = "That request could not be read"
+MAX_BODY = 64 * 1024  # bytes: a turn of moves is a few kilobytes
+MAX_DEPTH = 16  # nesting of arrays and objects; a move is an object in a list in an object
+HIDDEN_NOTE = ("What this move brings (a card drawn or revealed) is known only once your turn is confirmed, "
+               "so the board is shown as it stands before it.")
+
+
+@bp.after_request
+def private(response: Response) -> Response:
+    response.headers["Cache-Control"] = "private, no-store"  # answers hold a player's hand
+    return response
+
+
+def _player(token: str) -> Player:
+    try:
+        link = links.read_player_token(token)
+        with read_session(get_engine()) as session:
+            return store.get_player(session, link.player_id)
+    except (BadRequest, NotFound):
+        raise Forbidden("This is not a valid player link: use the address of your game page.",
+                        "Not a player link") from None
+
+
+# ---- reading a request ------------------------------------------------------------------------------
+
+
+def _too_deep(text: str, limit: int) -> bool:
+    """Whether arrays and objects nest deeper than `limit` (checked before parsing, so a body nested
+    a thousand deep is a 400, not a RecursionError)."""
+    depth, in_string, escaped = 0, False, False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            if depth > limit:
+                return True
+        elif char in "]}":
+            depth -= 1
+    return False
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _body() -> dict[str, Any]:
+    if request.mimetype != "application/json":
+        raise UnsupportedMediaType("Send the request as JSON, with Content-Type: application/json.")
+    if request.content_length is not None and request.content_length > MAX_BODY:
+        raise RequestEntityTooLarge(f"A request is at most {MAX_BODY // 1024} KiB.")
+    raw = request.get_data(cache=False)
+    if len(raw) > MAX_BODY:
+        raise RequestEntityTooLarge(f"A request is at most {MAX_BODY // 1024} KiB.")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise BadRequest("The request is not UTF-8 text.", TITLE) from None
+    if _too_deep(text, MAX_DEPTH):
+        raise BadRequest(f"The JSON nests deeper than {MAX_DEPTH} levels.", TITLE)
+    try:
+        body = json.loads(text, parse_constant=_no_constant)
+    except ValueError as exc:
+        raise BadRequest(f"The request is not valid JSON: {str(exc)[:120]}", TITLE) from None
+    if not isinstance(body, dict):
+        raise BadRequest('Send a JSON object: {"seq": <number>, "moves": [...]}.', TITLE)
+    return body
+
+
+def _seq(body: dict[str, Any]) -> int:
+    seq = body.get("seq")
+    if isinstance(seq, bool) or not isinstance(seq, int) or not 0 <= seq < 2**53:
+        raise BadRequest('"seq" must be the whole number of events your moves start from (GET gives it).', TITLE)
+    return seq
+
+
+def _moves(body: dict[str, Any], *, empty: bool) -> list[dict[str, Any] | str]:
+    moves = body.get("moves")
+    if not isinstance(moves, list) or not (moves or empty):
+        raise BadRequest('"moves" must be a list of moves: JSON objects or their text forms.', TITLE)
+    if len(moves) > MAX_MOVES:
+        raise BadRequest(f"At most {MAX_MOVES} moves can be sent at once.", TITLE)
+    return moves
+
+
+def _current(game_id: int, exc: StaleState) -> StaleState:
+    """The stale answer with the game's current seq (a conflict found while appending lacks it)."""
+    if exc.current_seq is None:
+        with read_session(get_engine()) as session:
+            exc.current_seq = store.get_game(session, game_id).seq
+    return exc
+
+
+# ---- writing an answer ------------------------------------------------------------------------------
+
+
+def _choices(position: Position) -> dict[str, Any]:
+    """The seat's decisions (engine order), each with its text form, words and first step; the steps
+    in order; standing settings apart."""
+    steps = position.first_steps()
+    step_of = {id(legal): step for step in steps for legal in step.moves}
+    return {
+        "decisions": [
+            {"move": legal.move, "text": position.move_text(legal.move), "label": legal.label,
+             "step": {"key": step_of[id(legal)].key, "label": step_of[id(legal)].label}}
+            for legal in position.decisions
+        ],
+        "steps": [{"key": step.key, "label": step.label, "moves": len(step.moves)} for step in steps],
+        "settings": [
+            {"move": legal.move, "text": position.move_text(legal.move), "label": legal.label,
+             "section": legal.section}
+            for legal in position.moves if legal.section is not None
+        ],
+    }
+
+
+def _played(played: list[Played]) -> list[dict[str, Any]]:
+    return [{"index": p.index, "move": p.move, "text": p.text, "label": p.label} for p in played]
+
+
+def _deadline(player: Player) -> dict[str, Any] | None:
+    """The seat's clock in a timed game (None: untimed): `due` in UTC (None while stopped)."""
+    with read_session(get_engine()) as session:
+        status = status_for(session, player.game_id, player.seat)
+    if status is None:
+        return None
+    clock, row = status["clock"], status["deadline"]
+    due = row.due_at if row is not None else None
+    return {
+        "due": as_utc(due).isoformat().replace("+00:00", "Z") if due is not None else None,
+        "hours": clock.deadline_hours, "policy": clock.policy, "paused": clock.paused_at is not None,
+        "stopped": row is not None and due is None,
+    }
+
+
+@bp.get("/<token>")
+def position(token: str) -> ResponseReturnValue:
+    """The player's game now: their own view, `seq`, who is to act, the deadline, their decisions."""
+    player = _player(token)
+    with read_session(get_engine()) as session:
+        game = store.get_game(session, player.game_id)
+        players = store.players_of(session, game.id)
+        shown = positions.build(session, game, player.seat, players=players)
+    return jsonify(
+        **_identity(game, players), seat=player.seat, name=player.name, seq=shown.seq, status=game.status,
+        to_act=shown.to_act, your_turn=shown.my_turn, result=game.result, deadline=_deadline(player),
+        view=shown.view, **_choices(shown),
+    )
+
+
+@bp.post("/<token>/preview")
+def preview(token: str) -> ResponseReturnValue:
+    """The position after `moves` from `seq`, with the decisions then; writes nothing."""
+    player = _player(token)
+    body = _body()
+    seq, moves = _seq(body), _moves(body, empty=True)
+    try:
+        found = preview_moves(player.game_id, player.seat, moves, seq)
+    except StaleState as exc:
+        raise _current(player.game_id, exc) from None
+    shown = found.position
+    hidden = None
+    if found.hidden is not None:
+        hidden = {"index": found.hidden, "label": found.played[found.hidden].label, "message": HIDDEN_NOTE}
+    return jsonify(
+        seq=seq, after_seq=shown.seq, moves=_played(found.played), hidden=hidden, complete=found.complete,
+        to_act=shown.to_act, your_turn=shown.my_turn, finished=shown.finished, view=shown.view,
+        **_choices(shown), board_html=str(shown.board_html()),
+    )
+
+
+@bp.post("/<token>")
+def play(token: str) -> ResponseReturnValue:
+    """Play `moves` from `seq`, all of them or none; the new `seq`."""
+    player = _player(token)
+    body = _body()
+    seq, moves = _seq(body), _moves(body, empty=False)
+    try:
+        outcome = handle(player.game_id, player.seat, moves, seq)
+    except StaleState as exc:
+        raise _current(player.game_id, exc) from None
+    return jsonify(seq=outcome.seq, status=outcome.status, to_act=outcome.to_act,
+                   your_turn=player.seat in outcome.to_act, played=_played(outcome.played))
