@@ -27,7 +27,7 @@ def test_view_shows_public_things_to_all_and_a_hand_only_to_its_owner_H7():
         hidden = v["seats"][0]["explored"][0]["beneath"][0]
         assert (hidden["id"] == "ST-03") == (seat == 0)  # H7: placer / host owner only
         text = G.render_text(v)
-        assert "Fire  [Wind]" in text and "Lines: Fire" in text and "Heartwood Circle" in text
+        assert "*1 Fire  [Wind]" in text and "Lines of three: Fire (slots 1, 2, 3)." in text and "Heartwood Circle" in text
         assert ("Shadowlands" in text) == (seat == 1)
         assert ("Lightning Forge" in text) == (seat == 0)
         assert "rdeck" not in json.dumps(v)
