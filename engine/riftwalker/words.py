@@ -169,9 +169,9 @@ def _beneath(r, viewer) -> str:
     for b in r["beneath"]:
         if not b["id"]:
             hidden[b["by"]] = hidden.get(b["by"], 0) + 1
-    known += [("a face-down card" if n == 1 else f"{n} face-down cards")
-              + f" from {'you' if by == viewer else _glued(who(by))}" for by, n in hidden.items()]
-    return "; beneath: " + ", ".join(known) if known else ""
+    known += [_glued(("a face-down card" if n == 1 else f"{n} face-down cards")
+                     + f" from {'you' if by == viewer else who(by)}") for by, n in hidden.items()]
+    return "; beneath:" + _GLUE + ", ".join(known) if known else ""
 
 
 def _rift_chip(r, viewer, scored=False) -> str:
@@ -235,9 +235,9 @@ def render_text(v) -> str:
         out.append("No line of three: no rift can be burst with a line now.")
     top = v["element_deck"]["top"]["faces"]
     rd = v["rift_deck"]
-    out.append(f"Element deck {v['element_deck']['size']}, next card {top[0]}/{top[1]}. Rift deck {rd['size']}"
-               + (" (it has run out once: the end is due)" if rd["exhausted"] else "")
-               + f". {v['threshold']} burst rifts end the game.")
+    out.append(f"Element deck {v['element_deck']['size']}, next card {top[0]}/{top[1]}; rift deck {rd['size']}"
+               + (" (it has run out once: the end is due)" if rd["exhausted"] else "") + ".")
+    out.append(f"{v['threshold']} rifts burst into one score pile end the game.")
     for s in v["seats"]:
         out.append("")
         me = " (you)" if viewer == s["seat"] else ""
@@ -268,7 +268,17 @@ def render_text(v) -> str:
         res = v["result"]
         out.append("")
         out.append("Final scores: " + ", ".join(f"{who(s)} {p}" for s, p in enumerate(res["points"])) + ".")
-    return "\n".join(out) + "\n"
+    return "\n".join(fitted for line in out for fitted in _fit(line)) + "\n"
+
+
+def _fit(line) -> list[str]:
+    """A line as it is when it fits, else wrapped with its continuation indented under it."""
+    import textwrap
+
+    if len(line) <= WIDTH:
+        return [line]
+    indent = " " * (len(line) - len(line.lstrip()) + 2)
+    return textwrap.wrap(line, WIDTH, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False)
 
 
 def _wrap_item(text) -> list[str]:
