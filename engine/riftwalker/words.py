@@ -218,9 +218,10 @@ def render_text(v) -> str:
             out.append(head + ".")
             out.append(f"Now: {pending_text(v)} (waiting for {waiting}).")
         if v["end"]["triggered_by"] is not None:
-            left = ", ".join(whom(s) for s in v["end"]["final_turns_left"]) or "only this turn"
+            left = ", ".join(whom(s) for s in v["end"]["final_turns_left"])
             why = "the rift deck ran out" if v["end"]["reason"] == "deck" else "enough rifts burst"
-            out.append(f"Last turns: {who(v['end']['triggered_by'])} triggered the end ({why}); still to play: {left}.")
+            out.append(f"Last turns: {who(v['end']['triggered_by'])} triggered the end ({why}); "
+                       + (f"still to play: {left}." if left else "this turn is the last."))
     out.append("")
     lined = {i for ln in v["lines"] for i in ln["slots"]}
     out.append("Element grid, face up [back]; * marks a card in a line of three")

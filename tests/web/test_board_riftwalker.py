@@ -234,25 +234,51 @@ def test_what_the_board_says_is_asked_matches_the_engines_words_at_every_kind_of
     """With no names (so seats read "Player N"), the board's "Now:" sentence is the engine's own
     `pending_text`: the template words the same data, with names where the service has them."""
     kinds = set()
+    searches = 0
     rng = random.Random(5)
     for players, seed in ((2, 3), (3, 4), (4, 5)):
         state = engine.replay(RULES, RULES.start(players, {}, seed))
         while not state["over"]:
             seat = RULES.to_act(state)[0]
             view = RULES.view(state, seat)
-            if view["pending"] is not None and (view["pending"]["op"], view["pending"]["seat"] == view["turn"]["seat"]) not in kinds:
-                kinds.add((view["pending"]["op"], view["pending"]["seat"] == view["turn"]["seat"]))
-                with app.test_request_context("/"):
-                    drawn = render_template(ADAPTER.board_template, view=view, seat=seat, names={}, email=True,
-                                            over=None, game=SimpleNamespace(name="riftwalker"), rules=RULES,
-                                            **ADAPTER.board_words(view))
+            kind = None if view["pending"] is None else (view["pending"]["op"], view["pending"]["seat"] == view["turn"]["seat"])
+            if kind is not None and (kind not in kinds or view["searching"]):
+                kinds.add(kind)
+                drawn = render(app, view, seat)
                 said = re.search(r"Now: (.*?) — your decision\.", plain(drawn)).group(1)
                 expected = pending_text(view)
                 assert said == expected[:1].upper() + expected[1:]
+                if view["searching"] and view["searching"]["cards"]:  # the searcher sees the cards looked at
+                    searches += 1
+                    for card in view["searching"]["cards"]:
+                        assert f'<span class="nm">{card["name"]}</span>' in drawn
+                    others = render(app, RULES.view(state, None), None)
+                    search = re.search(r'<p class="ask">([^<]*is searching the rift deck.*?)</p>', others, re.S)
+                    assert search and "card" not in search.group(1).replace("cards looked at", "").replace(
+                        "card looked at", "")  # a spectator is told how many, never which
             for event in RULES.play(state, seat, rng.choice(RULES.legal_moves(state, seat)), rng):
                 state = RULES.apply(state, event)
-    print(sorted(kinds))
     assert len(kinds) >= 8 and ("discard", False) in kinds  # an opponent discarding is worded apart
+    assert searches > 0
+
+
+def render(app, view, seat, names=None, over=None) -> str:
+    """The board template alone, as an email draws it (no icons), with `names` (default: none)."""
+    with app.test_request_context("/"):
+        return render_template(ADAPTER.board_template, view=view, seat=seat, names=names or {}, email=True,
+                               over=over, game=SimpleNamespace(name="riftwalker"), rules=RULES,
+                               **ADAPTER.board_words(view))
+
+
+def test_the_board_says_who_still_plays_once_the_end_is_triggered(app):
+    state = engine.replay(RULES, RULES.start(3, {}, 8))
+    names = {0: "Ann", 1: "Bob", 2: "Cyrielle"}
+    state["end"] = {"by": 1, "reason": "bursts", "left": [2, 0]}
+    words = plain(render(app, RULES.view(state, 0), 0, names))
+    assert "Last turns. Bob triggered the end (enough rifts burst); still to play: Cyrielle, you." in words
+    state["end"] = {"by": 2, "reason": "deck", "left": []}
+    words = plain(render(app, RULES.view(state, None), None, names))
+    assert "Last turns. Cyrielle triggered the end (the rift deck ran out); this turn is the last." in words
 
 
 def test_a_finished_game_shows_the_result_in_place_of_a_decision_and_a_forfeit_too(app):

@@ -21,6 +21,11 @@ FORM_FIELD = re.compile(r"^\s*(?:your\s+)?(?:name|address|location|phone|number|
                         r"e-?mail|code|amount|age|occupation)s?\b[^a-z]{0,6}$", re.I)
 
 
+def flat(text: str) -> str:
+    """The text with its wrapped lines joined again."""
+    return " ".join(line.strip() for line in text.splitlines())
+
+
 def positions(players, seed, every=9):
     """(state, view) pairs along a random playout, every `every` decisions, and the end."""
     rng = random.Random(seed)
@@ -74,9 +79,6 @@ def test_the_text_board_is_short_lines_with_no_blank_to_fill_in_at_every_stage_o
 def test_the_text_board_says_whose_turn_what_is_asked_and_groups_hidden_cards_by_who_put_them():
     s = arrange(new_state(3), grid=FIRE_LINE, hands={1: ["FI-02", "WA-01", "SP-04"]},
                 explored={0: [("LI-05", 1, [("ST-03", "down", 0), ("ST-04", "down", 0), ("FI-03", "up", 2)])]})
-    def flat(text):
-        return " ".join(line.strip() for line in text.splitlines())
-
     spectator = G.render_text(G.view(s, None))
     assert spectator.startswith("Riftwalker, turn 5: Player 1's turn, Element step; waiting for Player 1.\n")
     assert "Heartwood Circle (Life 3->7; beneath: Ashfall Crater, 2 face-down cards from Player 1)" in flat(spectator)
@@ -88,3 +90,14 @@ def test_the_text_board_says_whose_turn_what_is_asked_and_groups_hidden_cards_by
     holder = G.render_text(G.view(s, 1))
     assert "\nYour hand, 3 cards.\n  - Cinder Reach (Fire, track 0/3/7). " in holder
     assert "Your hand, 2 cards." in owner and "Your hand" not in spectator
+
+
+def test_the_text_board_says_when_the_last_turns_are_played_and_who_still_plays():
+    s = arrange(new_state(3), grid=FIRE_LINE)
+    s["end"] = {"by": 1, "reason": "bursts", "left": [2]}
+    assert ("Last turns: Player 2 triggered the end (enough rifts burst); still to play: Player 3."
+            in flat(G.render_text(G.view(s, 0))))
+    assert "still to play: you." in flat(G.render_text(G.view(s, 2)))
+    s["end"] = {"by": 1, "reason": "deck", "left": []}
+    assert ("Last turns: Player 2 triggered the end (the rift deck ran out); this turn is the last."
+            in flat(G.render_text(G.view(s, None))))
