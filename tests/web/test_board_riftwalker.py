@@ -205,6 +205,23 @@ def test_the_board_names_the_players_shows_the_viewers_hand_and_hides_every_othe
             assert f"waiting for {PEOPLE[acting][0]}" in words
 
 
+def test_the_history_pages_board_names_the_players_and_says_who_won(client):
+    game_id = new_game("riftwalker", PEOPLE[:2], seed=23)
+    play(game_id)
+    game, _ = current(game_id)
+    token = links.player_token(seats(game_id)[1].id)
+    for url, you in ((f"/games/{game_id}/history?at={game.seq}", None), (f"/p/{token}/history?at={game.seq}", 1),
+                     (f"/games/{game_id}/history?at={game.seq // 2}", None)):
+        page = client.get(url).get_data(as_text=True)
+        start = page.index('<div class="board rw">')
+        words = plain(page[start:page.index("</section>", start)])
+        assert not re.search(r"Player \d|[Ss]eat \d", words), url
+        for seat, (name, _) in enumerate(PEOPLE[:2]):
+            assert f"{name}{' (you)' if seat == you else ''} " in words, url
+        if "?at=" + str(game.seq) in url:
+            assert re.search(r"(Ann|Bob) won\.", words)
+
+
 def test_the_turn_email_has_the_same_board_inlined_without_svg_script_or_stylesheets_and_a_text_board(app):
     game_id = new_game("riftwalker", PEOPLE[:3], seed=SEEDS[3])
     state = play(game_id, 150)
