@@ -251,7 +251,7 @@ def test_what_the_board_says_is_asked_matches_the_engines_words_at_every_kind_of
     """With no names (so seats read "Player N"), the board's "Now:" sentence is the engine's own
     `pending_text`: the template words the same data, with names where the service has them."""
     kinds = set()
-    searches = 0
+    searches = activated = 0
     rng = random.Random(5)
     for players, seed in ((2, 3), (3, 4), (4, 5)):
         state = engine.replay(RULES, RULES.start(players, {}, seed))
@@ -265,6 +265,11 @@ def test_what_the_board_says_is_asked_matches_the_engines_words_at_every_kind_of
                 said = re.search(r"Now: (.*?) — your decision\.", plain(drawn)).group(1)
                 expected = pending_text(view)
                 assert said == expected[:1].upper() + expected[1:]
+                in_play_now = {r["id"]: r["name"] for e in view["seats"] for r in e["explored"]}
+                used = [in_play_now[r] for r in view["turn"]["activated"] if r in in_play_now]
+                chips = re.findall(r'<span class="card rift el-\w+( used)?">.*?<span class="nm">([^<]+)</span>', drawn)
+                assert sorted(name for mark, name in chips if mark) == sorted(used)  # "used" once activated
+                activated += len(used)
                 if view["searching"] and view["searching"]["cards"]:  # the searcher sees the cards looked at
                     searches += 1
                     for card in view["searching"]["cards"]:
@@ -276,7 +281,7 @@ def test_what_the_board_says_is_asked_matches_the_engines_words_at_every_kind_of
             for event in RULES.play(state, seat, rng.choice(RULES.legal_moves(state, seat)), rng):
                 state = RULES.apply(state, event)
     assert len(kinds) >= 8 and ("discard", False) in kinds  # an opponent discarding is worded apart
-    assert searches > 0
+    assert searches > 0 and activated > 0
 
 
 def render(app, view, seat, names=None, over=None) -> str:
