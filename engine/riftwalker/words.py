@@ -148,74 +148,145 @@ def pending_text(v) -> str | None:
     return source + p["rules"]
 
 
-def _rift_line(r) -> str:
-    track = "/".join(str(v) for v in r["track"])
-    els = "any element" if r["elements"] == ["*"] else "+".join(r["elements"])
-    s = f"{r['name']} ({els}) at {r['value']} [track {track}, shifted {r['rot']}×]"
-    if r["beneath"]:
-        parts = [f"{b['name']} face {b['face']}" if b["id"] else "a face-down card" for b in r["beneath"]]
-        s += " — beneath: " + ", ".join(parts)
-    return s
+WIDTH = 76  # the plain-text board's lines wrap here (an email's plain part reads well under 78)
+
+
+def _elements(c) -> str:
+    return "any element" if c["elements"] == ["*"] else "+".join(c["elements"])
+
+
+_GLUE = "\u00a0"  # a space the plain-text board never breaks a line at (inside a card's name)
+
+
+def _glued(text) -> str:
+    return text.replace(" ", _GLUE)
+
+
+def _beneath(r, viewer) -> str:
+    """What lies beneath a rift, as the view gives it: names the viewer may see, the rest counted."""
+    known = [_glued(b["name"] + (" face down" if b["face"] == "down" else "")) for b in r["beneath"] if b["id"]]
+    hidden: dict[int, int] = {}
+    for b in r["beneath"]:
+        if not b["id"]:
+            hidden[b["by"]] = hidden.get(b["by"], 0) + 1
+    known += [_glued(("a face-down card" if n == 1 else f"{n} face-down cards")
+                     + f" from {'you' if by == viewer else who(by)}") for by, n in hidden.items()]
+    return "; beneath:" + _GLUE + ", ".join(known) if known else ""
+
+
+def _rift_chip(r, viewer, scored=False) -> str:
+    """A rift in play in a few words: "Cinder Reach (Fire 3->7)": its value now and, while it can
+    still be shifted, after the next shift."""
+    nxt = f"->{r['track'][r['rot'] + 1]}" if not scored and r["rot"] < 2 else ""
+    els = "any" if r["elements"] == ["*"] else "+".join(r["elements"])
+    return _glued(f"{r['name']} ({els} {r['value']}{nxt}") + _beneath(r, viewer) + ")"
+
+
+def _wrapped(label, items, indent=2) -> list[str]:
+    """`label`, then the items comma-separated, wrapped under each other after the label; a line
+    never breaks inside a card's name."""
+    import textwrap
+
+    head = " " * indent + label + " "
+    return [line.replace(_GLUE, " ") for line in textwrap.wrap(
+        ", ".join(items), WIDTH, initial_indent=head, subsequent_indent=" " * len(head),
+        break_long_words=False, break_on_hyphens=False)]
 
 
 def render_text(v) -> str:
+    """The board as plain text (the plain part of every email): short aligned lines, every label
+    followed by what it labels, so no line reads as a form's blank to fill in."""
     out = []
     turn = v["turn"]
+    viewer = v["viewer"]
+
+    def whom(seat):
+        return "you" if seat == viewer else who(seat)
+
     if v["over"]:
         res = v["result"]
-        out.append("Riftwalker — game over. Winner(s): " + ", ".join(who(s) for s in res["winners"])
-                   + f" (decided by {res['decided_by']}).")
+        out.append("Riftwalker, game over. " + ("Winners" if len(res["winners"]) > 1 else "Winner") + ": "
+                   + " and ".join(who(s) for s in res["winners"]) + f" (decided by {res['decided_by']}).")
     elif turn:
-        out.append(f"Riftwalker — turn {turn['number']}: {who(turn['seat'])}, {STEP_NAMES[turn['step']]}"
-                   + (f", element in use: {turn['element']}" if turn["element"] else "") + ".")
-        now = pending_text(v)
-        if now:
-            waiting = ", ".join(who(s) for s in v["to_act"])
-            out.append(f"Now: {now} (waiting for {waiting}).")
+        whose = "your turn" if turn["seat"] == viewer else f"{who(turn['seat'])}'s turn"
+        waiting = ", ".join(whom(s) for s in v["to_act"])
+        head = (f"Riftwalker, turn {turn['number']}: {whose}, {STEP_NAMES[turn['step']]}"
+                + (f", element in use: {turn['element']}" if turn["element"] else ""))
+        if v["pending"] is None:
+            out.append(f"{head}; waiting for {waiting}.")
+        else:
+            out.append(head + ".")
+            out.append(f"Now: {pending_text(v)} (waiting for {waiting}).")
+        if v["end"]["triggered_by"] is not None:
+            left = ", ".join(whom(s) for s in v["end"]["final_turns_left"])
+            why = "the rift deck ran out" if v["end"]["reason"] == "deck" else "enough rifts burst"
+            out.append(f"Last turns: {who(v['end']['triggered_by'])} triggered the end ({why}); "
+                       + (f"still to play: {left}." if left else "this turn is the last."))
     out.append("")
-    out.append("Element grid (face up, [face beneath]):")
+    lined = {i for ln in v["lines"] for i in ln["slots"]}
+    out.append("Element grid, face up [back]; * marks a card in a line of three")
     for row in range(3):
-        cells = [f"{g['slot'] + 1}: {g['up']:<5} [{g['down']}]" for g in v["grid"][row * 3:row * 3 + 3]]
-        out.append("  " + " | ".join(f"{c:<18}" for c in cells).rstrip())
+        cells = [f"{'*' if g['slot'] in lined else ' '}{g['slot'] + 1} {g['up']:<5} [{g['down']}]"
+                 for g in v["grid"][row * 3:row * 3 + 3]]
+        out.append("  " + "".join(f"{c:<18}" for c in cells).rstrip())
     if v["lines"]:
-        out.append("Lines: " + "; ".join(f"{ln['element']} (slots {'-'.join(str(s + 1) for s in ln['slots'])})"
-                                         for ln in v["lines"]))
+        out.append("Lines of three: " + "; ".join(
+            f"{ln['element']} (slots {', '.join(str(s + 1) for s in ln['slots'])})" for ln in v["lines"]) + ".")
     else:
-        out.append("Lines: none")
-    top = v["element_deck"]["top"]
-    out.append(f"Element deck: {v['element_deck']['size']} cards; top card {top['faces'][0]} / {top['faces'][1]}.")
+        out.append("No line of three: no rift can be burst with a line now.")
+    top = v["element_deck"]["top"]["faces"]
     rd = v["rift_deck"]
-    out.append(f"Rift deck: {rd['size']} cards" + (" (it has run out once: the game end is due)" if rd["exhausted"]
-                                                    else "") + ".")
-    if v["end"]["triggered_by"] is not None and not v["over"]:
-        out.append(f"The end was triggered by {who(v['end']['triggered_by'])}; last turns left for: "
-                   + (", ".join(who(s) for s in v["end"]["final_turns_left"]) or "the player now playing") + ".")
-    out.append("")
+    out.append(f"Element deck {v['element_deck']['size']}, next card {top[0]}/{top[1]}; rift deck {rd['size']}"
+               + (" (it has run out once: the end is due)" if rd["exhausted"] else "") + ".")
+    out.append(f"{v['threshold']} rifts burst into one score pile end the game.")
     for s in v["seats"]:
-        me = " (you)" if v["viewer"] == s["seat"] else ""
+        out.append("")
+        me = " (you)" if viewer == s["seat"] else ""
         if v["over"]:
             points = f"{v['result']['points'][s['seat']]} points with bonus"
         else:
-            points = f"{s['points']} points (bonus added at the end)"
-        out.append(f"{who(s['seat'])}{me}: {points} from {s['bursts']} burst rift(s) "
-                   f"({v['threshold']} end the game), {s['hand_size']} card(s) in hand.")
-        out.append("  Explored:" + (" none" if not s["explored"] else ""))
-        out.extend("    - " + _rift_line(r) for r in s["explored"])
-        out.append("  Score pile:" + (" none" if not s["score_pile"] else ""))
-        out.extend("    - " + _rift_line(r) for r in s["score_pile"])
+            points = f"{s['points']} point{'s' if s['points'] != 1 else ''}"
+        out.append(f"{who(s['seat'])}{me}: {points}, {s['bursts']} of {v['threshold']} rifts burst, "
+                   f"{s['hand_size']} in hand.")
+        explored = [_rift_chip(r, viewer) for r in s["explored"]] or ["none"]
+        out.extend(_wrapped("explored  ", explored))
+        if s["score_pile"]:
+            out.extend(_wrapped("score pile", [_rift_chip(r, viewer, scored=True) for r in s["score_pile"]]))
+    for s in v["seats"]:
         if "hand" in s:
-            out.append("  Your hand:")
+            out.append("")
+            out.append(f"Your hand, {len(s['hand'])} card{'s' if len(s['hand']) != 1 else ''}"
+                       + ("." if s["hand"] else ": empty."))
             for c in s["hand"]:
-                els = "any element" if c["elements"] == ["*"] else "+".join(c["elements"])
-                out.append(f"    - {c['name']} ({els}, {'/'.join(map(str, c['track']))}): {c['power']}"
-                           + (f" {c['bonus']}." if c["bonus"] else "") + (f" {c['text']}" if c["text"] else ""))
+                text = (f"- {c['name']} ({_elements(c)}, track {'/'.join(map(str, c['track']))}). {c['power']}"
+                        + (f" {c['bonus']}." if c["bonus"] else "") + (f" {c['text']}" if c["text"] else ""))
+                out.extend(_wrap_item(text))
     if v.get("searching") and v["searching"]["cards"]:
-        out.append("You are looking at: " + ", ".join(c["name"] for c in v["searching"]["cards"]) + ".")
+        out.append("")
+        out.append("You are looking at " + ", ".join(f"{c['name']} ({_elements(c)})" for c in v["searching"]["cards"])
+                   + ".")
     if v["over"]:
         res = v["result"]
         out.append("")
         out.append("Final scores: " + ", ".join(f"{who(s)} {p}" for s, p in enumerate(res["points"])) + ".")
-    return "\n".join(out) + "\n"
+    return "\n".join(fitted for line in out for fitted in _fit(line)) + "\n"
+
+
+def _fit(line) -> list[str]:
+    """A line as it is when it fits, else wrapped with its continuation indented under it."""
+    import textwrap
+
+    if len(line) <= WIDTH:
+        return [line]
+    indent = " " * (len(line) - len(line.lstrip()) + 2)
+    return textwrap.wrap(line, WIDTH, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False)
+
+
+def _wrap_item(text) -> list[str]:
+    import textwrap
+
+    return textwrap.wrap(text, WIDTH, initial_indent="  ", subsequent_indent="    ", break_long_words=False,
+                         break_on_hyphens=False)
 
 
 # ---- moves in words ------------------------------------------------------------------------------------

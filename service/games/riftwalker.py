@@ -5,8 +5,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.riftwalker.words import pending_text
+from engine.riftwalker.cards import CARDS, WILD
+from engine.riftwalker.words import STEP_NAMES, name, pending_text
 from service.games.base import Adapter
+
+# The icon of the sprite (static/board/riftwalker-icons.svg) and the colour class
+# (static/board/riftwalker.css: .el-<key>) of an element, and the word the board writes beside them.
+ELEMENT_KEYS = {element: element.lower() for element in CARDS.elements} | {WILD: "any"}
+ELEMENT_WORDS = {element: element for element in CARDS.elements} | {WILD: "Any"}
+
+
+def element_key(element: str) -> str:
+    return ELEMENT_KEYS[element]
 
 
 class Riftwalker(Adapter):
@@ -15,7 +25,15 @@ class Riftwalker(Adapter):
     preview_own_events = frozenset({"discard", "tuck"})
 
     def board_words(self, view: Mapping[str, Any]) -> dict[str, Any]:
-        return {"pending_text": pending_text(view)}
+        """The names of the rifts the turn and the pending power mention by id (all public: they are
+        in play), the steps' names, and each element's colour class, icon and word."""
+        turn = view.get("turn") or {}
+        pending = view.get("pending") or {}
+        ids = [*turn.get("activated", []), *turn.get("burst_powers", []), pending.get("rift")]
+        return {"pending_text": pending_text(view), "step_names": STEP_NAMES,
+                "rift_names": {cid: name(cid) for cid in ids if cid},
+                "element_keys": ELEMENT_KEYS, "element_words": ELEMENT_WORDS}
+
     view_has_hand = True
 
 

@@ -34,13 +34,20 @@ def plain(page: str) -> str:
     return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
 
 
+def board_of(page: str) -> str:
+    """The board's part of a page (the rest of it, the log of moves, has words of its own)."""
+    start = page.index('<div class="board rw">')
+    return page[start:page.index("</section>", start)]
+
+
 def who(seat, viewer) -> str:
-    """How the board names a seat: by name and by the number the move and event sentences use."""
-    return f"{PLAYERS[seat][0]} (player {seat + 1}{', you' if seat == viewer else ''})"
+    """How the board names a seat: by its player's name, "you" for the viewer."""
+    return "you" if seat == viewer else PLAYERS[seat][0]
 
 
 def elements(card) -> str:
-    return "any element" if card["elements"] == ["*"] else " or ".join(card["elements"])
+    """A card's elements as the board writes them: each element's word (its badge)."""
+    return "Any" if card["elements"] == ["*"] else " ".join(card["elements"])
 
 
 def play_until(game_id, reached, limit=400):
@@ -74,36 +81,41 @@ def test_board_for_each_player_and_a_spectator_shows_everything_public_and_hides
         secrets.check(page, seat, what="the page")
         words = plain(page)
         view = RULES.view(state, seat)
-        # Accessible structure: headings, tables with captions and header cells, the grid's axes.
-        assert "<h3" in page and "<caption" in page and '<th scope="row"' in page and '<th scope="col"' in page
-        assert "The element grid" in words and "Top" in words and "Right" in words
-        for cell in view["grid"]:  # both faces of every card, and which one is up
-            assert f"Slot {cell['slot'] + 1} {cell['up']} face up {cell['down']} on the other face" in words
+        # Accessible structure: tables with captions and header cells, a heading for the hand.
+        board = board_of(page)
+        assert "<caption" in board and '<th scope="row"' in board and '<th scope="col"' in board
+        assert ("<h3>Your hand" in board) == (seat is not None)
+        assert "The element grid" in words
+        for cell in view["grid"]:  # both faces of every card, and which one is up, by slot
+            assert f"{cell['slot'] + 1} {cell['up']} back: {cell['down']}" in words
         top = view["element_deck"]["top"]["faces"]
-        assert f"the top card is {top[0]} / {top[1]}" in words
-        assert f"Rift deck: {view['rift_deck']['size']} cards" in words
+        assert f"Element deck {view['element_deck']['size']}, next card {top[0]} / {top[1]}" in words
+        assert f"Rift deck {view['rift_deck']['size']}" in words
         for entry in view["seats"]:
-            assert f"{entry['bursts']} of {view['threshold']} rifts burst; {entry['hand_size']} card" in words
+            name = PLAYERS[entry["seat"]][0] + (" (you)" if entry["seat"] == seat else "")
+            assert re.search(re.escape(name) + r"( playing)? " + f"{entry['points']} {entry['bursts']} of "
+                             f"{view['threshold']} {entry['hand_size']} ", words), name
             for rift in entry["explored"]:
-                assert f"{rift['name']} {elements(rift)} {rift['value']} (" in words
-            if entry["explored"]:
-                assert f"{who(entry['seat'], seat)}: explored rifts" in words
+                after = f" →{rift['track'][rift['rot'] + 1]}" if rift["rot"] < 2 else ""
+                assert f"{elements(rift)} {rift['name']} {rift['value']}{after}" in words
             for rift in entry["score_pile"]:
-                assert rift["name"] in words
+                assert f"{elements(rift)} {rift['name']} {rift['value']}" in words
+        assert not re.search(r"Player \d", plain(board))  # named, never numbered
         if seat is None:
-            assert "Your hand" not in words and ", you)" not in words
+            assert "Your hand" not in words and "(you)" not in words
         else:
             hand = view["seats"][seat]["hand"]
-            assert f"Your hand ({len(hand)})" in words and f"{PLAYERS[seat][0]} (player {seat + 1}, you)" in words
+            assert f"Your hand ({len(hand)})" in words and f"{PLAYERS[seat][0]} (you)" in words
             for card in hand:
-                assert f"{card['name']} {elements(card)}" in words and card["power"] in words
+                assert f"{elements(card)} {card['name']} {'·'.join(map(str, card['track']))} {card['power']}" in words
         # The face-down card beneath: named only to the player who put it there and the host's owner.
         seen = next(r for r in view["seats"][owner]["explored"] if r["id"] == host["id"])
         shown = seen["beneath"][host["beneath"].index(hidden)]
         if seat is not None and seat in (hidden["by"], owner):
-            assert shown["name"] and f"{shown['name']}, face down" in words
+            assert shown["name"] and f"{shown['name']} (face down)" in words
         else:
-            assert f"a face-down card (put there by {who(hidden['by'], seat)}; hidden from you)" in words
+            assert shown["name"] is None
+            assert re.search(r"(a|\d) face-down cards? from " + who(hidden["by"], seat), words)
 
     # The seat to act sees its choices in words; the others see none.
     game, state = current(game_id)
@@ -119,7 +131,7 @@ def test_board_for_each_player_and_a_spectator_shows_everything_public_and_hides
     confirm = client.get(f"/m/{links.move_token(mover.id, game.seq, values[0])}")
     assert confirm.status_code == 200
     secrets.check(text(confirm), acting, what="the confirm page")
-    assert "The element grid" in text(confirm)
+    assert "The element grid" in text(confirm) and f"Your hand ({len(RULES.view(state, acting)['seats'][acting]['hand'])})" in text(confirm)
 
     api = client.get(f"/api/games/{game_id}").get_json()
     assert api["game"] == "riftwalker" and api["to_act"] == [acting] and all("hand" not in entry for entry in api["view"]["seats"])
@@ -136,9 +148,15 @@ def test_a_finished_game_shows_everyones_final_score_with_the_engines_string_sea
     page = plain(text(client.get(f"/p/{links.player_token(ann.id)}")))
     for words in (spectator, page):
         assert f"Scores: Ann {result['scores']['0']}, Bob {result['scores']['1']}." in words
-        assert "The game is over" in words and "Final scores (bonus points count only now)" in words
+        assert "Final scores (bonus points count only now)" in words
+        winner = PLAYERS[result["winners"][0]][0]
+        assert f"{winner} won." in words  # the result in words, where the board asks for a decision in play
         for seat in (0, 1):
-            assert f"{result['points'][seat]} points with bonus" in words
+            breakdown = result["breakdown"][seat]
+            name = PLAYERS[seat][0] + (" (you)" if seat == 0 and words is page else "")
+            star = " ★ winner" if seat in result["winners"] else ""
+            assert (f"{name}{star} {sum(r['value'] for r in breakdown)} {sum(r['bonus'] for r in breakdown)} "
+                    f"{result['points'][seat]} {result['bursts'][seat]} {result['explored_value'][seat]}") in words
     api = client.get(f"/api/games/{game_id}").get_json()
     assert api["status"] == "finished" and api["result"]["scores"] == result["scores"]
     Secrets(app, game_id).check(text(client.get(f"/p/{links.player_token(bob.id)}")), 1, what="the last page")

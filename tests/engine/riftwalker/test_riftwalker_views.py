@@ -27,7 +27,7 @@ def test_view_shows_public_things_to_all_and_a_hand_only_to_its_owner_H7():
         hidden = v["seats"][0]["explored"][0]["beneath"][0]
         assert (hidden["id"] == "ST-03") == (seat == 0)  # H7: placer / host owner only
         text = G.render_text(v)
-        assert "Fire  [Wind]" in text and "Lines: Fire" in text and "Heartwood Circle" in text
+        assert "*1 Fire  [Wind]" in text and "Lines of three: Fire (slots 1, 2, 3)." in text and "Heartwood Circle" in text
         assert ("Shadowlands" in text) == (seat == 1)
         assert ("Lightning Forge" in text) == (seat == 0)
         assert "rdeck" not in json.dumps(v)
@@ -86,7 +86,8 @@ def test_the_view_says_what_is_pending_as_data_and_words_make_the_sentence():
     v = G.view(s, 2)
     assert v["pending"]["seat"] == 1 and v["pending"]["rift"] == "WA-07" and v["pending"]["op"] == "discard"
     assert words.pending_text(v) == "Flooded Causeway: Player 2 chooses a card to discard"
-    assert "Now: Flooded Causeway: Player 2 chooses a card to discard (waiting for Player 2)." in G.render_text(v)
+    text = " ".join(line.strip() for line in G.render_text(v).splitlines())  # long lines wrap
+    assert "Now: Flooded Causeway: Player 2 chooses a card to discard (waiting for Player 2)." in text
 
 
 def test_a_whole_turn_as_one_order_with_a_condition_H9():
