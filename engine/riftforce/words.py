@@ -504,7 +504,7 @@ def _hand_lines(v: dict) -> list[str]:
 
 def _lower(subject: str) -> str:
     """A subject `named` gave, inside a sentence: "you", "the trainer", names as they are."""
-    return subject.lower() if subject in ("You", "The trainer", "Opponent") else subject
+    return subject.lower() if subject in ("You", "The trainer", "Opponent", "Your partner") else subject
 
 
 def _pending_lines(p: dict | None, label) -> list[str]:
@@ -564,8 +564,9 @@ def render_text(v: dict, names: Names = None) -> str:
     lines += _aligned(rows)
     lines.append("")
     for p in (v["players"][top], v["players"][bottom]):
-        held = f", controls {_locs(p['controls'])}" if p["controls"] else ""
-        lines.append(f"{label(p['seat'])}: {p['score']} Riftforce{held}; {_piles(p)}.")
+        subject = label(p["seat"])
+        held = f", {_verb(subject, 'control')} {_locs(p['controls'])}" if p["controls"] else ""
+        lines.append(f"{subject}: {p['score']} Riftforce{held}; {_piles(p)}.")
         lines.extend(_summoner_lines(p["summoners"]))
     return "\n".join(lines + _hand_lines(v) + _pending_lines(v["pending"], label)) + "\n"
 
@@ -601,7 +602,9 @@ def _quota_draft_lines(v: dict, label, mode: str) -> list[str]:
 
 
 def _team_label(v: dict, t: int, label) -> str:
-    return " & ".join(label(s) for s in v["teams"][t]["seats"])
+    """A team by its players, the viewer first: "You & Cat", "Bob & Dan", "You & your partner"."""
+    seats = sorted(v["teams"][t]["seats"], key=lambda s: s != v["seat"])
+    return " & ".join(label(s) if i == 0 else _lower(label(s)) for i, s in enumerate(seats))
 
 
 def _render_team(v: dict, names: Names) -> str:
@@ -649,7 +652,8 @@ def _render_team(v: dict, names: Names) -> str:
         for s in v["teams"][t]["seats"]:
             p = v["players"][s]
             zone = "all six locations" if p["zone"] == "all" else f"the {p['zone']} zone"
-            partner = ", your partner" if me is not None and s != me and s & 1 == me & 1 else ""
+            partner = ", your partner" if (me is not None and s != me and s & 1 == me & 1
+                                           and label(s) != "Your partner") else ""
             pos = p["positions"]
             lines.append(f"  {label(s)}{partner} (position{'s' if len(pos) > 1 else ''} "
                          f"{_and([str(x) for x in pos])}, checks {zone}): {_piles(p)}.")
@@ -700,7 +704,7 @@ def _render_solo(v: dict, names: Names) -> str:
     lines += _aligned(rows)
     lines.append("")
     p = v["players"][0]
-    held = f", {'control' if you == 'You' else 'controls'} {_locs(p['controls'])}" if p["controls"] else ""
+    held = f", {_verb(you, 'control')} {_locs(p['controls'])}" if p["controls"] else ""
     lines.append(f"{you}: {p['score']} Riftforce{held}; {_piles(p)}.")
     lines.extend(_summoner_lines(p["summoners"]))
     return "\n".join(lines + _hand_lines(v) + _pending_lines(v["pending"], label)) + "\n"
