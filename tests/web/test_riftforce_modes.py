@@ -215,7 +215,7 @@ def test_team_pages_per_seat_show_zones_teams_order_and_only_the_own_hand(client
 
     spectator = text(client.get(f"/games/{team_game}"))
     assert "Team play: Ann &amp; Cat against Bob &amp; Dan." in spectator
-    assert "The rift: Bob &amp; Dan above the line, Ann &amp; Cat below" in spectator
+    assert "The rift, locations 1 to 6: Bob &amp; Dan above the line, Ann &amp; Cat below" in spectator
     assert "Your hand" not in spectator and "Your partner" not in spectator
     hidden = {c for s in range(4) for c in state["hand"][s] + state["deck"][s]}
     assert not set(CARD_ID.findall(spectator)) & hidden
@@ -248,7 +248,7 @@ def test_solo_board_shows_the_trainer_plans_challenges_and_the_and_card(client, 
     spectator = text(client.get(f"/games/{game_id}"))
     for shown in (page, spectator):
         assert "Solo against the trainer." in shown and "the trainer" in shown
-        assert "The rift: the trainer’s bots above the line" in shown
+        assert "The rift, locations 1 to 5: the trainer’s bots above the line" in shown
         assert "★★★★</span> (4 stars)" in shown and "<strong>Unverified</strong>" in shown
         assert shown.count("<strong>Unverified</strong>") == 1  # only 6 at 4 stars
         assert "&amp; card, end B" in shown and "Remove 1 damage from any bot" in shown
