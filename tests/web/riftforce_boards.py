@@ -66,28 +66,30 @@ def drive(game_id: int, stop: Callable[[dict], bool], seed: int = 1, limit: int 
     raise AssertionError("the game did not get there")
 
 
-# Each mode's busy position: (players, options, seed, stop).  The stops were chosen by playing the
-# policy: each is reached in the play phase with tall stacks and damage on the board.
-BUSY: dict[str, tuple[int, dict, int, Callable[[dict], bool]]] = {
-    "duel": (2, {}, 1, lambda s: s["phase"] == "play" and deepest(s) >= 8),
-    "beyond": (2, {"guilds": "all"}, 2, lambda s: s["phase"] == "play" and deepest(s) >= 9),
-    "team4": (4, {"mode": "team"}, 1, lambda s: s["phase"] == "play" and deepest(s) >= 12),
-    "team3": (3, {"mode": "team"}, 0, lambda s: s["phase"] == "play" and deepest(s) >= 9),
-    "solo": (1, {"mode": "solo", "stars": {"5": 2, "6": 4, "7": 1}, "and": {"number": 6, "end": "A"}}, 1,
-             lambda s: s["phase"] == "play" and deepest(s) >= 6),
+# Each mode's busy position: (players, options, seed), played until its tallest stack holds
+# BUSY_DEPTH[mode] elementals (chosen by playing the policy: each is reached in the play phase, with
+# damage on the board; the team game's is the tallest of any mode).
+BUSY: dict[str, tuple[int, dict, int]] = {
+    "duel": (2, {}, 1),
+    "beyond": (2, {"guilds": "all"}, 4),
+    "team4": (4, {"mode": "team"}, 1),
+    "team3": (3, {"mode": "team"}, 0),
+    "solo": (1, {"mode": "solo", "stars": {"5": 2, "6": 4, "7": 1}, "and": {"number": 6, "end": "A"}}, 1),
 }
+BUSY_DEPTH = {"duel": 8, "beyond": 11, "team4": 12, "team3": 9, "solo": 6}
 
 
 def busy_game(mode: str) -> tuple[int, dict]:
     """A new game of `mode` (a key of BUSY) played to its busy position: (game id, state)."""
-    players, options, seed, stop = BUSY[mode]
+    players, options, seed = BUSY[mode]
     game_id = new_game("riftforce", people(players), options, seed=seed)
-    return game_id, drive(game_id, stop, seed=seed)
+    depth = BUSY_DEPTH[mode]
+    return game_id, drive(game_id, lambda s: s["phase"] == "play" and deepest(s) >= depth, seed=seed)
 
 
 def draft_game(mode: str) -> tuple[int, dict]:
     """A new game of `mode` one pick into its draft (the keep-4 setup in solo)."""
-    players, options, seed, _ = BUSY[mode]
+    players, options, seed = BUSY[mode]
     game_id = new_game("riftforce", people(players), options, seed=seed)
     return game_id, drive(game_id, lambda s: s["draft"] is not None and any(s["draft"]["picks"]), seed=seed)
 
@@ -97,7 +99,7 @@ def finished_game(mode: str) -> tuple[int, dict]:
     from service.play import ending
     from service.store.models import utcnow
 
-    players, options, seed, _ = BUSY[mode]
+    players, options, seed = BUSY[mode]
     game_id = new_game("riftforce", people(players), options, seed=seed)
     state = drive(game_id, lambda s: False, seed=seed, limit=2000)
     ending.record_end(game_id, utcnow())
