@@ -114,8 +114,9 @@ class Riftforce(Game):
     def seats_affected(self, event, state):
         return events.seats_affected(event, state)
 
-    def render_text(self, view) -> str:
-        return words.render_text(view)
+    def render_text(self, view, names=None) -> str:
+        """The board as text; `names` (seat -> player name, optional) names the players."""
+        return words.render_text(view, names)
 
     def describe_move(self, move, state=None) -> str:
         return words.describe_move(move, state)

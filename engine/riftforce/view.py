@@ -128,6 +128,7 @@ def view(s: State, seat: int | None) -> dict:
         "hand": [card_obj(c) for c in s["hand"][seat]] if seat in (0, 1) else None,
         "draft": draft,
         "pending": pending_view(s["pending"]),
+        "last": kit.jcopy(s["last"]),  # the last completed action's public facts (words: last_action)
         "last_action": summary_words(s["last"], seat),
         "result": result(s),
     }
@@ -188,6 +189,7 @@ def _team_view(s: State, seat: int | None) -> dict:
         "hand": [card_obj(c) for c in s["hand"][seat]] if seat is not None else None,
         "draft": _quota_draft_view(s),
         "pending": pending_view(s["pending"]),
+        "last": kit.jcopy(s["last"]),  # the last completed action's public facts (words: last_action)
         "last_action": summary_words(s["last"], seat, "team"),
         "result": result(s),
     }
@@ -250,6 +252,7 @@ def _solo_view(s: State, seat: int | None) -> dict:
         "hand": [card_obj(c) for c in s["hand"][0]] if seat == 0 else None,
         "draft": _quota_draft_view(s),
         "pending": pending_view(s["pending"]),
+        "last": kit.jcopy(s["last"]),  # the last completed action's public facts (words: last_action)
         "last_action": summary_words(s["last"], seat, "solo"),
         "result": result(s),
     }

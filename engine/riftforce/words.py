@@ -10,6 +10,7 @@ summoners before the draft ends: house rule Q16).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from . import solo, team
@@ -17,6 +18,7 @@ from .cards import GUILD, GUILD_NAME, NUMBER
 from .state import State, controls, locate
 
 Event = dict[str, Any]
+Names = Mapping[int, str] | None  # seat -> the player's name (the service knows them; views do not)
 
 
 # ---- names ----------------------------------------------------------------------------------------
@@ -24,6 +26,11 @@ Event = dict[str, Any]
 def card_name(card: str) -> str:
     """"Fire 5" for "fire-5b": the words a player reads (copies are indistinguishable)."""
     return f"{GUILD_NAME[GUILD[card]]} {NUMBER[card]}"
+
+
+# Each guild's two letters, written on a card where its name does not fit (the boards' rift
+# columns on a phone); unique, so the letters alone tell the guilds apart, like its colour and icon.
+GUILD_LETTERS: dict[str, str] = {g: GUILD_NAME[g][:2] for g in GUILD_NAME}
 
 
 def loc_name(loc: int) -> str:
@@ -48,6 +55,31 @@ def whose(seat: int, viewer: int | None, mode: str | None = None) -> str:
     """Possessive at the start of a sentence: "Your", "Opponent's", "Player 1's"."""
     w = who(seat, viewer, mode)
     return "Your" if w == "You" else w + "'s"
+
+
+def named(seat: int, viewer: int | None, mode: str | None = None, names: Names = None) -> str:
+    """A player as the boards name them: "You" for the viewer, else the player's name when `names`
+    (seat -> name, the service's) has it, else `who`'s word.  The solo trainer is "The trainer"."""
+    if mode == "solo" and seat == 1:
+        return "The trainer"
+    if viewer is not None and seat == viewer:
+        return "You"
+    if names and names.get(seat):
+        return str(names[seat])
+    return who(seat, viewer, mode)
+
+
+def name_tags(seats: int, names: Names = None) -> dict[int, str]:
+    """Short marks for whose elemental a card is (team play): each player's initial, or as many
+    first letters as tell two players apart; "P1", "P2"... without names."""
+    full = {s: str(names[s]).strip() if names and names.get(s) else "" for s in range(seats)}
+    if not all(full.values()):
+        return {s: f"P{s + 1}" for s in range(seats)}
+    for length in range(1, max(len(n) for n in full.values()) + 1):
+        tags = {s: n[:length].capitalize() for s, n in full.items()}
+        if len(set(tags.values())) == seats:
+            return tags
+    return {s: f"P{s + 1}" for s in range(seats)}  # two players with the same name
 
 
 def team_words(team_: int, viewer: int | None) -> str:
@@ -85,12 +117,14 @@ def _mode(s: State | None) -> str | None:
 
 # ---- words carried by views (their shapes keep a sentence or two) ----------------------------------
 
-def summary_words(summary: dict | None, viewer: int | None, mode: str | None = None) -> str | None:
-    """The view's `last_action`: the last completed action, for this viewer."""
+def summary_words(summary: dict | None, viewer: int | None, mode: str | None = None,
+                  names: Names = None) -> str | None:
+    """The view's `last_action`: the last completed action (the view's `last`), for this viewer;
+    with `names`, the player who acted is named."""
     if summary is None:
         return None
     seat = summary["seat"]
-    subject = who(seat, viewer, None if mode == "duel" else mode)
+    subject = named(seat, viewer, None if mode == "duel" else mode, names)
     kind = summary["action"]
     if kind == "pick":
         return f"{subject} picked {GUILD_NAME[summary['guild']]}."
@@ -367,210 +401,310 @@ def _solo_event(e: Event, viewer: int | None) -> str | None:
     return None
 
 
+# ---- what the seat to act is asked (boards and the plain-text board) -----------------------------
+
+def asked_words(v: dict) -> str | None:
+    """What the decision in front of the seat to act is, from a view: the prompt of a choice inside
+    an ability or the trainer's plan, the step of a Play or Activate in progress, a draft pick, or
+    the three actions.  None once the game is over."""
+    if v["phase"] == "over" or v["turn"] is None:
+        return None
+    d = v["draft"]
+    if d is not None:
+        if "quota" in d and v["mode"] == "solo":
+            return f"keep {d['quota'][0]} of the summoners on offer ({len(d['picks'][0])} kept so far)"
+        return "pick a summoner from those on offer"
+    p = v["pending"]
+    if p is not None:
+        if p.get("ask"):
+            return p["ask"]["prompt"]
+        if p["kind"] == "play":
+            return "add another card to the Play, or end it"
+        if p["kind"] == "activate":
+            return (f"activate another of your elementals ({len(p['activated'])} of 3 so far), "
+                    f"or stop")
+    return "Play, Activate, or Check & Draw"
+
+
 # ---- the plain-text board (emails, screen readers: no layout tricks, no colour) ---------------------
+# Every line says something whole: no line is a bare label ending in a colon (spam filters read
+# "Location 3:" followed by nothing as a form to fill in), and the rift is one line per stack.
+
+RIFT_HEADING = "THE RIFT (each stack listed front first: the front elemental faces the enemy)"
+
 
 def _card(c: dict) -> str:
     hurt = f" ({c['damage']} damage)" if c.get("damage") else ""
     return f"{c['name']} {c['number']}{hurt}"
 
 
-def _stack(cards: list[dict]) -> str:
-    return ", ".join(_card(c) for c in cards) if cards else "-"
+def _cards(cards: list[dict], tags: dict[int, str] | None = None) -> str:
+    if not cards:
+        return "empty"
+    if tags is None:
+        return ", ".join(_card(c) for c in cards)
+    return ", ".join(f"{_card(c)} [{tags[c['owner']]}]" for c in cards)
 
 
-def render_text(v: dict) -> str:
-    if v["mode"] == "team":
-        return _render_team(v)
-    if v["mode"] == "solo":
-        return _render_solo(v)
-    me = v["seat"]
-    # The viewer's own side is listed last, nearest to them, as at the table; spectators see
-    # Player 2 above Player 1.
-    top, bottom = (1, 0) if me is None or me == 0 else (0, 1)
-    lines = []
-    first = 1 if me == 1 else 0  # the viewer's own score first
-    score = f"{who(first, me)} {v['scores'][first]}, {who(1 - first, me)} {v['scores'][1 - first]}"
-    lines.append(f"Riftforce. Score: {score} (the end is triggered at {v['target']}).")
-    if v["phase"] == "over":
-        r = v["result"]
-        winners = r["winners"] if r else []
-        if len(winners) == 1:
-            w = who(winners[0], me)
-            lines.append(f"Game over: {w} {'win' if w == 'You' else 'wins'}.")
-        else:
-            lines.append("Game over: a tie.")
-    elif v["turn"] is not None:
-        t = who(v["turn"], me)
-        lines.append("Your turn." if t == "You" else f"{t}'s turn.")
-    if v["end_triggered"] and v["phase"] != "over":
-        lines.append("The end is triggered: the round is being finished.")
-    if v["last_action"]:
-        lines.append(f"Last action: {v['last_action']}")
-    lines.append("")
+def _aligned(rows: list[tuple[str, str, str]]) -> list[str]:
+    """(location, side, cards) rows with the first two columns padded to line up."""
+    a = max(len(r[0]) for r in rows)
+    b = max(len(r[1]) for r in rows)
+    return [f"  {r[0]:<{a}}  {r[1]:<{b}}  {r[2]}".rstrip() for r in rows]
 
-    if v["draft"] is not None:
-        d = v["draft"]
-        lines.append("GUILD DRAFT")
-        for s in (0, 1):
-            known = ", ".join(g.capitalize() for g in d["picks"][s]) or "-"
-            # Q16: a dealt summoner this viewer may not see is a null in `dealt`.
-            secret = " (and a dealt summoner you will see when the draft ends)" \
-                if d["dealt"] and d["dealt"][s] is None else ""
-            lines.append(f"  {who(s, me)}: {known}{secret}")
-        lines.append("  On offer:")
-        for g in d["offer"]:
-            lines.append(f"    {g['name']}: {g['ability']}")
-        return "\n".join(lines) + "\n"
 
-    lines.append("THE RIFT (each stack front to back; front = first, nearest the location)")
-    for loc in v["locations"]:
-        lines.append(f"{loc_name(loc['loc']).capitalize()}:")
-        for s in (top, bottom):
-            lines.append(f"  {who(s, me) + ':':<10} {_stack(loc['sides'][s])}")
-    lines.append("")
-    for p in (v["players"][top], v["players"][bottom]):
-        s = p["seat"]
-        lines.append(f"{who(s, me)}: {p['score']} Riftforce; {_piles(p)}")
-        lines.extend(_summoner_lines(p))
-    return "\n".join(lines + _hand_lines(v) + _pending_lines(v["pending"])) + "\n"
+def _locs(locs: list[int]) -> str:
+    return _and([str(l + 1) for l in locs])
 
 
 def _piles(p: dict) -> str:
     """A player's card counts, said the same way in every mode."""
-    pile = _card(p["discard_top"]) if p["discard_top"] else "empty"
-    return (f"{p['hand_count']} in hand, {p['deck_count']} in draw pile, "
-            f"{p['discard_count']} discarded (top: {pile})")
+    top = f" (top {_card(p['discard_top'])})" if p["discard_top"] else ""
+    return (f"{p['hand_count']} in hand, {p['deck_count']} in the draw pile, "
+            f"{p['discard_count']} discarded{top}")
 
 
-def _summoner_lines(p: dict) -> list[str]:
-    return [f"  {g['name']}: {g['ability']}" for g in p["summoners"]]
+def _summoner_lines(summoners: list[dict]) -> list[str]:
+    return [f"    {g['name']}: {g['ability']}" for g in summoners]
+
+
+def last_words(v: dict, names: Names = None) -> str | None:
+    """The view's last action in words, its player named when `names` has them."""
+    if v.get("last") is None or names is None:
+        return v["last_action"]
+    return summary_words(v["last"], v["seat"], v["mode"], names)
+
+
+def _status(v: dict, label, over: str | None, names: Names) -> list[str]:
+    """Whose turn and what is asked, the end if it came, and the last action."""
+    lines = []
+    if over is not None:
+        lines.append(over)
+    elif v["turn"] is not None:
+        asked = asked_words(v)
+        if v["turn"] == v["seat"]:
+            lines.append(f"Your turn: {asked}.")
+        else:
+            lines.append(f"{label(v['turn'])} to play: {asked}.")
+    if v["end_triggered"] and v["phase"] != "over":
+        lines.append("The end is triggered: the round is being finished.")
+    last = last_words(v, names)
+    if last:
+        lines.append(f"Last action: {last}")
+    return lines
 
 
 def _hand_lines(v: dict) -> list[str]:
     if v["hand"] is None:  # a spectator
         return []
-    return ["", "Your hand: " + (", ".join(_card(c) for c in v["hand"]) or "empty")]
+    if not v["hand"]:
+        return ["", "Your hand is empty."]
+    return ["", f"Your hand ({len(v['hand'])}): " + ", ".join(_card(c) for c in v["hand"])]
 
 
-def _pending_lines(p: dict | None) -> list[str]:
+def _lower(subject: str) -> str:
+    """A subject `named` gave, inside a sentence: "you", "the trainer", names as they are."""
+    return subject.lower() if subject in ("You", "The trainer", "Opponent", "Your partner") else subject
+
+
+def _pending_lines(p: dict | None, label) -> list[str]:
     if p is None:
         return []
-    lines = [""]
+    who_ = label(p["seat"])
     if p["kind"] == "play":
-        placed = ", ".join(f"{_card(c)} at {loc_name(l)}" for c, l in zip(p["cards"], p["locs"]))
-        lines.append(f"Play in progress: {placed}.")
+        placed = _and([f"{_card(c)} at {loc_name(l)}" for c, l in zip(p["cards"], p["locs"])])
+        line = f"Play in progress: {_lower(who_)} played {placed} so far."
     elif p["kind"] == "activate":
-        acts = ", ".join(_card(c) for c in p["activated"]) or "none yet"
-        lines.append(f"Activation in progress: discarded {_card(p['discarded'])}; activated {acts}.")
+        acts = _and([_card(c) for c in p["activated"]]) if p["activated"] else "nothing yet"
+        line = (f"Activate in progress: {_lower(who_)} discarded {_card(p['discarded'])} and "
+                f"activated {acts}.")
     else:
-        lines.append(f"The trainer's plan is waiting for you: {p['plan']['words']}.")
-    if p["ask"] is not None:
-        lines.append(p["ask"]["prompt"])
-    return lines
+        used = f"; bots used so far {_and([_card(c) for c in p['used']])}" if p["used"] else ""
+        line = f"The trainer's plan is under way: {p['plan']['words']}{used}."
+    return ["", line]
 
 
-def _draft_lines(v: dict, me, mode: str) -> list[str]:
+def render_text(v: dict, names: Names = None) -> str:
+    """The board as plain text (the text part of every email): scores, whose turn and what is
+    asked, the rift one line per stack, each player's piles and summoners, the viewer's hand.
+    `names` (seat -> name) names the players; without it they are "Opponent", "Player 2"..."""
+    if v["mode"] == "team":
+        return _render_team(v, names)
+    if v["mode"] == "solo":
+        return _render_solo(v, names)
+    me = v["seat"]
+
+    def label(seat: int) -> str:
+        return named(seat, me, None, names)
+
+    # The viewer's own side is listed second, nearest to them, as at the table; spectators see
+    # the second player above the first.
+    top, bottom = (1, 0) if me is None or me == 0 else (0, 1)
+    first = 1 if me == 1 else 0  # the viewer's own score first
+    lines = [f"Riftforce. Score: {label(first)} {v['scores'][first]}, {label(1 - first)} "
+             f"{v['scores'][1 - first]} (the end is triggered at {v['target']})."]
+    over = None
+    if v["phase"] == "over":
+        winners = v["result"]["winners"] if v["result"] else []
+        a, b = sorted(v["scores"], reverse=True)
+        if len(winners) == 1:
+            w = label(winners[0])
+            over = f"Game over: {w} {'win' if w == 'You' else 'wins'}, {a} to {b}."
+        else:
+            over = f"Game over: a tie at {a}."
+    lines += _status(v, label, over, names)
+    lines.append("")
+    if v["draft"] is not None:
+        return "\n".join(lines + _duel_draft_lines(v, label)) + "\n"
+    lines.append(RIFT_HEADING)
+    rows = []
+    for loc in v["locations"]:
+        rows.append((str(loc["loc"] + 1), label(top), _cards(loc["sides"][top])))
+        rows.append(("", label(bottom), _cards(loc["sides"][bottom])))
+    lines += _aligned(rows)
+    lines.append("")
+    for p in (v["players"][top], v["players"][bottom]):
+        subject = label(p["seat"])
+        held = f", {_verb(subject, 'control')} {_locs(p['controls'])}" if p["controls"] else ""
+        lines.append(f"{subject}: {p['score']} Riftforce{held}; {_piles(p)}.")
+        lines.extend(_summoner_lines(p["summoners"]))
+    return "\n".join(lines + _hand_lines(v) + _pending_lines(v["pending"], label)) + "\n"
+
+
+def _duel_draft_lines(v: dict, label) -> list[str]:
     d = v["draft"]
-    lines = ["GUILD DRAFT"]
-    for s, picks in enumerate(d["picks"]):
-        if mode == "solo" and s == 1:
-            continue
-        lines.append(f"  {who(s, me, mode)}: {', '.join(g.capitalize() for g in picks) or '-'} "
-                     f"(keeps {d['quota'][s]})")
+    lines = ["THE GUILD DRAFT (each player picks 4 summoners)"]
+    width = max(len(label(s)) for s in (0, 1))
+    for s in (0, 1):
+        known = ", ".join(g.capitalize() for g in d["picks"][s]) or "nothing yet"
+        # Q16: a dealt summoner this viewer may not see is a null in `dealt`.
+        secret = " and a dealt summoner seen when the draft ends" \
+            if d["dealt"] and d["dealt"][s] is None else ""
+        lines.append(f"  {label(s):<{width}}  {known}{secret}")
+    return lines + _offer_lines(d)
+
+
+def _offer_lines(d: dict) -> list[str]:
+    return ["  Summoners on offer"] + _summoner_lines(d["offer"])
+
+
+def _quota_draft_lines(v: dict, label, mode: str) -> list[str]:
+    d = v["draft"]
+    lines = ["THE GUILD DRAFT"]
+    seats = [s for s in range(len(d["picks"])) if not (mode == "solo" and s == 1)]
+    width = max(len(label(s)) for s in seats)
+    for s in seats:
+        picks = ", ".join(g.capitalize() for g in d["picks"][s]) or "nothing yet"
+        lines.append(f"  {label(s):<{width}}  {picks} ({len(d['picks'][s])} of {d['quota'][s]})")
     if "trainer" in d:
-        lines.append("  The trainer: " + ", ".join(g["name"] for g in d["trainer"]))
-    lines.append("  On offer:")
-    for g in d["offer"]:
-        lines.append(f"    {g['name']}: {g['ability']}")
-    return lines
+        lines.append("  The trainer plays " + _and([g["name"] for g in d["trainer"]]) + ".")
+    return lines + _offer_lines(d)
 
 
-def _header(v: dict, me, mode: str, score: str) -> list[str]:
-    lines = [f"Riftforce ({'team play' if mode == 'team' else 'solo against the trainer'}). "
-             f"Score: {score} (the end is triggered at {v['target']})."]
+def _team_label(v: dict, t: int, label) -> str:
+    """A team by its players, the viewer first: "You & Cat", "Bob & Dan", "You & your partner"."""
+    seats = sorted(v["teams"][t]["seats"], key=lambda s: s != v["seat"])
+    return " & ".join(label(s) if i == 0 else _lower(label(s)) for i, s in enumerate(seats))
+
+
+def _render_team(v: dict, names: Names) -> str:
+    me = v["seat"]
+
+    def label(seat: int) -> str:
+        return named(seat, me, "team", names)
+
+    mine = 0 if me is None else me & 1
+    teams = [_team_label(v, t, label) for t in (0, 1)]
+    ours = " (your team)" if me is not None else ""
+    lines = [f"Riftforce, team play. Score: {teams[mine]}{ours} {v['team_scores'][mine]}, "
+             f"{teams[1 - mine]} {v['team_scores'][1 - mine]} (the end is triggered at {v['target']})."]
+    over = None
     if v["phase"] == "over":
         r = v["result"]
-        if mode == "solo":
-            lines.append("Game over: " + ("you beat the trainer." if r["winners"] else
-                                          "the trainer wins."))
-        elif r["teams"][0]["score"] != r["teams"][1]["score"]:
+        if r["teams"][0]["score"] != r["teams"][1]["score"]:
             best = max(r["teams"], key=lambda x: x["score"])["team"]
-            lines.append(f"Game over: {_lc(team_words(best, me))} wins.")
+            plural = len(v["teams"][best]["seats"]) > 1 or teams[best] == "You"
+            over = (f"Game over: {teams[best]} {'win' if plural else 'wins'}, "
+                    f"{r['teams'][best]['score']} to {r['teams'][1 - best]['score']}.")
         else:
-            lines.append("Game over: a tie.")
-    elif v["turn"] is not None:
-        t = who(v["turn"], me, mode)
-        lines.append("Your turn." if t == "You" else f"{t}'s turn.")
-    if v["end_triggered"] and v["phase"] != "over":
-        lines.append("The end is triggered: the round is being finished.")
-    if v["last_action"]:
-        lines.append(f"Last action: {v['last_action']}")
-    lines.append("")
-    return lines
-
-
-def _render_team(v: dict) -> str:
-    me = v["seat"]
-    mine = 0 if me is None else me & 1
-    a, b = v["team_scores"][mine], v["team_scores"][1 - mine]
-    names = [" and ".join(f"Player {s + 1}" for s in t["seats"]) for t in v["teams"]]
-    score = (f"your team {a}, the opposing team {b}" if me is not None else
-             f"Team 1 ({names[0]}) {v['team_scores'][0]}, Team 2 ({names[1]}) {v['team_scores'][1]}")
-    lines = _header(v, me, "team", score)
-    order = ", ".join(f"{i + 1}: {who(s, me, 'team')}" for i, s in enumerate(v["turn_order"]))
-    lines.append(f"Turn order: {order}.")
+            over = f"Game over: a tie at {r['teams'][0]['score']}."
+    lines += _status(v, label, over, names)
+    now = v["position"]
+    order = ", ".join(f"{i + 1} {label(s)}" for i, s in enumerate(v["turn_order"]))
+    lines.append(f"Turn order: {order}" + (f"; now {now + 1}." if now is not None else "."))
     lines.append("")
     if v["draft"] is not None:
-        return "\n".join(lines + _draft_lines(v, me, "team")) + "\n"
+        return "\n".join(lines + _quota_draft_lines(v, label, "team")) + "\n"
+    tags = name_tags(len(v["players"]), names)
+    key = ", ".join(f"[{tags[s]}] {label(s)}" for s in range(len(v["players"])))
+    lines.append(f"{RIFT_HEADING[:-1]}; green zone 1-3, grey zone 4-6; whose: {key})")
     top, bottom = 1 - mine, mine
-    lines.append("THE RIFT (each stack front to back; front = first, nearest the location)")
+    rows = []
     for loc in v["locations"]:
-        lines.append(f"{loc_name(loc['loc']).capitalize()} ({loc['zone']} zone):")
-        for side in (top, bottom):
-            label = team_words(side, me) if me is not None else f"Team {side + 1}"
-            cards = ", ".join(f"{_card(c)} [P{c['owner'] + 1}]" for c in loc["sides"][side]) or "-"
-            lines.append(f"  {label + ':':<19} {cards}")
+        rows.append((f"{loc['loc'] + 1} {loc['zone']}", teams[top], _cards(loc["sides"][top], tags)))
+        rows.append(("", teams[bottom], _cards(loc["sides"][bottom], tags)))
+    lines += _aligned(rows)
     lines.append("")
-    for p in v["players"]:
-        s = p["seat"]
-        zone = "all six locations" if p["zone"] == "all" else f"the {p['zone']} zone"
-        name = who(s, me, "team")
-        ident = "" if name.startswith("Player") else f"Player {s + 1}, "
-        pos = p["positions"]
-        lines.append(f"{name} ({ident}position{'s' if len(pos) > 1 else ''} "
-                     f"{' and '.join(map(str, pos))}, checks {zone}): {_piles(p)}")
-        lines.extend(_summoner_lines(p))
-    return "\n".join(lines + _hand_lines(v) + _pending_lines(v["pending"])) + "\n"
+    for t in (top, bottom):
+        held = v["teams"][t]["controls"]
+        lines.append(f"{teams[t]}: {v['team_scores'][t]} Riftforce"
+                     + (f", control {_locs(held)}." if held else "."))
+        for s in v["teams"][t]["seats"]:
+            p = v["players"][s]
+            zone = "all six locations" if p["zone"] == "all" else f"the {p['zone']} zone"
+            partner = ", your partner" if (me is not None and s != me and s & 1 == me & 1
+                                           and label(s) != "Your partner") else ""
+            pos = p["positions"]
+            lines.append(f"  {label(s)}{partner} (position{'s' if len(pos) > 1 else ''} "
+                         f"{_and([str(x) for x in pos])}, checks {zone}): {_piles(p)}.")
+            lines.extend(_summoner_lines(p["summoners"]))
+    return "\n".join(lines + _hand_lines(v) + _pending_lines(v["pending"], label)) + "\n"
 
 
-def _render_solo(v: dict) -> str:
+def _render_solo(v: dict, names: Names) -> str:
     me = v["seat"]
-    you = "You" if me == 0 else "Player 1"
-    lines = _header(v, me, "solo", f"{you} {v['scores'][0]}, the trainer {v['scores'][1]}")
+
+    def label(seat: int) -> str:
+        return named(seat, me, "solo", names)
+
+    you = label(0)
+    lines = [f"Riftforce, solo against the trainer. Score: {you} {v['scores'][0]}, the trainer "
+             f"{v['scores'][1]} (the end is triggered at {v['target']})."]
+    over = None
+    if v["phase"] == "over":
+        a, b = v["scores"]
+        over = (f"Game over: {_lower(you)} beat the trainer, {a} to {b}." if v["result"]["winners"]
+                else f"Game over: the trainer wins, {b} to {a}.")
+    lines += _status(v, label, over, names)
+    lines.append("")
     if v["draft"] is not None:
-        return "\n".join(lines + _draft_lines(v, me, "solo")) + "\n"
+        return "\n".join(lines + _quota_draft_lines(v, label, "solo")) + "\n"
     tr, plan = v["trainer"], v["plan"]
     lines.append("THE TRAINER")
-    lines.append("  Guilds (bots use only their challenge): " + ", ".join(g["name"] for g in tr["guilds"]))
+    lines.append(f"  Its guilds are {_and([g['name'] for g in tr['guilds']])}; its bots use only the challenge "
+                 f"of their number.")
     for c in tr["challenges"]:
         flag = " [unverified]" if c["unverified"] else ""
         lines.append(f"  Bots {c['number']} ({'*' * c['stars']}){flag}: {c['text']}")
     if tr["and"] is not None:
-        lines.append(f"  & card, end {tr['and']['end']}, bots {tr['and']['number']}: "
-                     f"{tr['and']['text']}")
+        lines.append(f"  & card, end {tr['and']['end']}, bots {tr['and']['number']}: {tr['and']['text']}")
     nxt = plan["next"]
     tag = " (placeholder plan deck)" if plan["placeholder"] else ""
     lines.append(f"  Next plan{tag}: {nxt['words'] if nxt else 'none'}; "
                  f"{plan['pile_count']} in the pile, {plan['discard_count']} done.")
-    lines.append(f"  {tr['deck_count']} bots in the pile, {tr['discard_count']} destroyed.")
+    held = f"; it controls {_locs(tr['controls'])}" if tr["controls"] else ""
+    top = f" (top {_card(tr['discard_top'])})" if tr["discard_top"] else ""
+    lines.append(f"  {tr['deck_count']} bots in its pile, {tr['discard_count']} destroyed{top}{held}.")
     lines.append("")
-    lines.append("THE RIFT (each stack front to back; front = first, nearest the location)")
+    lines.append(RIFT_HEADING)
+    rows = []
     for loc in v["locations"]:
-        lines.append(f"{loc_name(loc['loc']).capitalize()}:")
-        lines.append(f"  {'Trainer:':<10} {_stack(loc['sides'][1])}")
-        lines.append(f"  {you + ':':<10} {_stack(loc['sides'][0])}")
+        rows.append((str(loc["loc"] + 1), "Trainer", _cards(loc["sides"][1])))
+        rows.append(("", you, _cards(loc["sides"][0])))
+    lines += _aligned(rows)
     lines.append("")
     p = v["players"][0]
-    lines.append(f"{you}: {_piles(p)}")
-    lines.extend(_summoner_lines(p))
-    return "\n".join(lines + _hand_lines(v) + _pending_lines(v["pending"])) + "\n"
+    held = f", {_verb(you, 'control')} {_locs(p['controls'])}" if p["controls"] else ""
+    lines.append(f"{you}: {p['score']} Riftforce{held}; {_piles(p)}.")
+    lines.extend(_summoner_lines(p["summoners"]))
+    return "\n".join(lines + _hand_lines(v) + _pending_lines(v["pending"], label)) + "\n"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from engine.riftforce import words
 from service.games.base import Adapter, FormData
 
 MODES = {"duel": (2,), "team": (3, 4), "solo": (1,)}
@@ -86,6 +87,20 @@ class Riftforce(Adapter):
             mine = max(result.get("scores", {}).values(), default=0)
             return f"The trainer won, {result['trainer']} to {mine}."
         return super().result_words(result, names)
+
+    def board_words(self, view: Mapping[str, Any]) -> dict[str, Any]:
+        """What the board template words from the engine (engine/riftforce/words.py): each guild's
+        letters, what the seat to act is asked, and, given the template's `names`, players named
+        ("You" for the viewer), team play's initials on cards and the last action."""
+        v = dict(view)
+        mode = None if v["mode"] == "duel" else v["mode"]
+        return {
+            "letters": words.GUILD_LETTERS,
+            "asked": words.asked_words(v),
+            "label": lambda seat, names=None: words.named(seat, v["seat"], mode, names),
+            "tags": lambda names=None: words.name_tags(len(v["players"]), names),
+            "last_words": lambda names=None: words.last_words(v, names or {}),
+        }
 
     view_has_hand = True
 

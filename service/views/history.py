@@ -277,7 +277,7 @@ def position_at(session: Session, game: Game, viewer: int | None, at: int) -> po
     return positions.Position(
         game=game, rules=rules, seq=at, seat=viewer, view=view, to_act=rules.to_act(state),
         result=rules.result(state), board_text=rules.render_text(view), _state=state,
-        names=store.player_names(session, game.id),  # boards name the players
+        names=store.player_names(session, game.id),  # boards name the players, as on the live page
     )
 
 

@@ -10,8 +10,17 @@ from flask import current_app, render_template
 import engine
 from engine.riftforce.words import card_name
 from service import store
+from service.games import adapter
 from service.store import get_engine, read_session
-from tests.history.helpers import card_ids, hidden_from, history_url, player_ids, riftforce_game, state_at
+from tests.history.helpers import (
+    PLAYERS,
+    card_ids,
+    hidden_from,
+    history_url,
+    player_ids,
+    riftforce_game,
+    state_at,
+)
 from tests.web.pages import text
 
 MID_GAME = 150
@@ -20,8 +29,10 @@ RULES = engine.get("riftforce")
 
 def _board(game, state: dict, seat: int | None) -> str:
     with current_app.test_request_context("/"):
-        return render_template("games/riftforce/board.html", view=RULES.view(state, seat), seat=seat,
-                               rules=RULES, game=game)
+        view = RULES.view(state, seat)
+        return render_template("games/riftforce/board.html", view=view, seat=seat, rules=RULES, game=game,
+                               names={seat: name for seat, (name, _) in enumerate(PLAYERS)}, email=False,
+                               over=None, **adapter("riftforce").board_words(view))
 
 
 def test_no_historical_view_shows_a_hidden_card_before_the_end(client):

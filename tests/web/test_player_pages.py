@@ -191,9 +191,11 @@ def test_riftforce_pages_use_the_board_template_and_hide_the_other_hand(client):
     assert state["phase"] == "play"
     for player, seat in ((ann, 0), (bob, 1)):
         page = text(client.get(page_url(player)))
-        assert "The rift (each stack front to back" in page and f"Your hand ({len(state['hand'][seat])})" in page
+        other = ("Bob", "Ann")[seat]
+        assert f"The rift, locations 1 to 5: {other} above the line, you below" in page
+        assert f"Your hand ({len(state['hand'][seat])})" in page
         ids = set(re.findall(r"[a-z]+-[567][a-d]", page))
         assert not ids & (set(state["hand"][1 - seat]) | set(state["deck"][0]) | set(state["deck"][1]))
     spectator = text(client.get(f"/games/{game_id}"))
-    assert "The rift" in spectator and "Your hand" not in spectator
+    assert "The rift, locations 1 to 5: Bob above the line, Ann below" in spectator and "Your hand" not in spectator
     assert rules.title in spectator

@@ -46,8 +46,20 @@ def seats(game_id) -> list[Player]:
 
 
 def hand_section(page: str) -> str:
-    found = re.search(r"Your hand \(\d+\)</h3>(.*?)</(ul|p)>", page, re.S)
+    found = re.search(r"Your hand \(\d+\)</h3>(.*?)</p>", page, re.S)
     return found.group(1) if found else ""
+
+
+def board_of(page: str) -> str:
+    """The board section of a page."""
+    found = re.search(r'<section aria-labelledby="board-h">(.*?)</section>', page, re.S)
+    assert found, "the page has no board"
+    return found.group(1)
+
+
+def hand_cards(page: str) -> list[str]:
+    """The cards of the hand the board draws, in words (each card's aria-label)."""
+    return sorted(re.findall(r'aria-label="([^"]+)"', hand_section(page)))
 
 
 def names_of(cards) -> list[str]:
@@ -177,29 +189,33 @@ def test_team_pages_per_seat_show_zones_teams_order_and_only_the_own_hand(client
     for player in seats(team_game):
         me = player.seat
         page = text(client.get(f"/p/{links.player_token(player.id)}"))
-        for needle in ("Green zone", "Grey zone", "Location 6", "Turn order", "Your team (",
-                       "The opposing team (", "Position 4:"):
-            assert needle in page, (me, needle)
         partner = (me + 2) % 4
+        foes = " &amp; ".join(FOUR[s][0] for s in (1 - me % 2, 3 - me % 2))
+        for needle in ("Green zone", "Grey zone", "Location </span>6", "Turn order",
+                       f"You &amp; {FOUR[partner][0]} <span class=\"small\">(your team)</span>",
+                       f'<th scope="row">{foes}</th>', f"above the line, You &amp; {FOUR[partner][0]} below"):
+            assert needle in page, (me, needle)
         assert f"Your partner is <strong>{FOUR[partner][0]}</strong>" in page
-        assert names_of(state["hand"][me]) == sorted(
-            re.sub(r" \(.*", "", x) for x in re.findall(r"<li>(.*?)</li>", hand_section(page)))
+        assert names_of(state["hand"][me]) == hand_cards(page)
         others = {c for s in range(4) if s != me for c in state["hand"][s]}
         others |= {c for s in range(4) for c in state["deck"][s]}
         assert not set(CARD_ID.findall(page)) & others, me
         for value in move_values(page):  # the moves name only the own hand and the board
             assert not set(CARD_ID.findall(value)) & others
         order = state["order"]
-        current_pos = re.search(r'<li aria-current="step">Position (\d)', page)
+        current_pos = re.search(r'<li class="now" aria-current="step">(\d)\. ', page)
         assert current_pos and int(current_pos.group(1)) == state["pos"] + 1
+        assert page.count('aria-current="step"') == 1
         assert order  # the positions are listed in the order card's order
         for pos, seat in enumerate(order, start=1):
-            who = "You" if seat == me else (f"Your partner {FOUR[seat][0]}" if seat % 2 == me % 2
-                                            else FOUR[seat][0])
-            assert f"Position {pos}: {who}" in page, (me, pos, who)
+            who = "You" if seat == me else FOUR[seat][0]
+            assert f">{pos}. {who}" in page, (me, pos, who)
+        drawn = board_of(page)
+        assert "Player " not in drawn and "Opponent" not in drawn  # the board names everyone
 
     spectator = text(client.get(f"/games/{team_game}"))
-    assert "Team 1 (Ann and Cat)" in spectator and "Team 2 (Bob and Dan)" in spectator
+    assert "Team play: Ann &amp; Cat against Bob &amp; Dan." in spectator
+    assert "The rift, locations 1 to 6: Bob &amp; Dan above the line, Ann &amp; Cat below" in spectator
     assert "Your hand" not in spectator and "Your partner" not in spectator
     hidden = {c for s in range(4) for c in state["hand"][s] + state["deck"][s]}
     assert not set(CARD_ID.findall(spectator)) & hidden
@@ -215,8 +231,8 @@ def test_three_player_page_names_the_lone_player(client, app):
     bob = seats(game_id)[1]
     page = text(client.get(f"/p/{links.player_token(bob.id)}"))
     assert "You play alone against a team of two, and check all six locations." in page
-    assert "Position 2: You" in page and "Position 4: You" in page
-    assert "positions 2 and 4; checks all six locations" in page
+    assert ">2. You" in page and ">4. You" in page
+    assert "checks all six locations, positions 2 and 4" in page
 
 
 def test_solo_board_shows_the_trainer_plans_challenges_and_the_and_card(client, app):
@@ -232,7 +248,7 @@ def test_solo_board_shows_the_trainer_plans_challenges_and_the_and_card(client, 
     spectator = text(client.get(f"/games/{game_id}"))
     for shown in (page, spectator):
         assert "Solo against the trainer." in shown and "the trainer" in shown
-        assert "The trainer&#39;s bots" in shown or "The trainer's bots" in shown
+        assert "The rift, locations 1 to 5: the trainer’s bots above the line" in shown
         assert "★★★★</span> (4 stars)" in shown and "<strong>Unverified</strong>" in shown
         assert shown.count("<strong>Unverified</strong>") == 1  # only 6 at 4 stars
         assert "&amp; card, end B" in shown and "Remove 1 damage from any bot" in shown

@@ -312,7 +312,13 @@ def test_partner_play_is_described_and_spectators_see_player_numbers():
     assert GAME.describe_event(enter, None, start) == "Player 1 played Fire 5 at location 5."
     assert GAME.describe_event(enter, 0, start) == "You played Fire 5 at location 5."
     text = GAME.render_text(GAME.view(s, 2))
-    assert "Location 4 (grey zone)" in text and "Your partner (Player 1" in text
+    assert "\n  4 grey   Player 2 & Player 4  empty\n" in text
+    assert "  Your partner (position 1, checks the green zone)" in text
+    named = GAME.render_text(GAME.view(s, 2), {0: "Ann", 1: "Bob", 2: "Cat", 3: "Dan"})
+    assert "Score: You & Ann (your team) 0, Bob & Dan 0" in named
+    assert "  5 grey   Bob & Dan  empty\n           You & Ann  Fire 5 [A]\n" in named and "[A] Ann, [B] Bob, [C] You, [D] Dan" in named
+    assert "  Ann, your partner (position 1, checks the green zone)" in named
+    assert "Last action: Ann played Fire 5 at location 5." in named
 
 
 # ---- Q14, turns, teams, scores ------------------------------------------------------------------------

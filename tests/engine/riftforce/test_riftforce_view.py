@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 import engine
+from engine.riftforce.words import RIFT_HEADING
 
 from .scenario import CHECK, GAME, A, D, P, board, do
 
@@ -160,13 +161,28 @@ def test_describe_move_gives_button_words():
 
 
 def test_render_text_shows_locations_stacks_scores_and_hand():
-    """Text rendering: the five locations, each side front to back with damage, scores, hand."""
+    """Text rendering: the five locations, one aligned line per stack (front first, with damage),
+    scores, whose turn and what is asked, each player's piles, the hand; players named when the
+    service gives the names, "You" for the viewer."""
     text = GAME.render_text(GAME.view(mid_game(), 0))
-    assert "Score: You 3, Opponent 4" in text
-    for n in range(1, 6):
-        assert f"Location {n}:" in text
-    assert "Opponent:  Ice 5 (2 damage)" in text
-    assert "Your hand: Fire 6, Water 5" in text
+    lines = text.splitlines()
+    assert lines[0] == "Riftforce. Score: You 3, Opponent 4 (the end is triggered at 12)."
+    assert lines[1] == "Your turn: Play, Activate, or Check & Draw."
+    rift = lines[lines.index(RIFT_HEADING) + 1:][:10]
+    assert rift == ["  1  Opponent  Ice 5 (2 damage)", "     You       Fire 5",
+                    "  2  Opponent  empty", "     You       empty",
+                    "  3  Opponent  empty", "     You       Water 6",
+                    "  4  Opponent  Plant 7", "     You       empty",
+                    "  5  Opponent  empty", "     You       empty"]
+    assert "You: 3 Riftforce, control 3; 2 in hand, 2 in the draw pile, 2 discarded (top Earth 6)." in lines
+    assert "Your hand (2): Fire 6, Water 5" in lines
     assert "Ice 6" not in text
     spectator = GAME.render_text(GAME.view(mid_game(), None))
-    assert "Your hand" not in spectator and "Player 1 3, Player 2 4" in spectator
+    assert "Your hand" not in spectator and "Score: Player 1 3, Player 2 4" in spectator
+    named = GAME.render_text(GAME.view(mid_game(), None), {0: "Ann", 1: "Bob"})
+    assert "Score: Ann 3, Bob 4" in named and "Ann to play: Play, Activate, or Check & Draw." in named
+    assert "  1  Bob  Ice 5 (2 damage)\n     Ann  Fire 5\n" in named
+    assert "Bob: 4 Riftforce, controls 4; 2 in hand, 1 in the draw pile, 0 discarded." in named
+    assert "Player" not in named and "Opponent" not in named
+    mine = GAME.render_text(GAME.view(mid_game(), 1), {0: "Ann", 1: "Bob"})
+    assert "Score: You 4, Ann 3" in mine and "Ann to play" in mine and "Bob" not in mine
