@@ -102,7 +102,7 @@ def _deals(damage: dict) -> str:
 def _enemy_row(e: dict) -> list[str]:
     st = e["stats"]
     att = f"attached: {', '.join(e['attachments'])}" if e["attachments"] else ""
-    stats = f"A{st['attack']} D{st['defense']} H{e['health']} R{st['range']} E{st['engage']}"
+    stats = f"A{st['attack']} D{st['defense']} H{e['health']} R{st['range']} C{st['engage']}"
     return [e["id"], e["name"], stats, " ".join(filter(None, [_deals(e["damage"]), att]))]
 
 
@@ -153,7 +153,7 @@ def render(v: dict) -> str:
     for title, first, count in groups:
         lines += [title, *table[first:first + count]]
     if rows:
-        lines += ["  Key: A attack, D defense, H health, R range, E engage cost in AP;",
+        lines += ["  Key: A attack, D defense, H health, R range, C the AP it costs to engage;",
                   "  a hit deals W Wounds and F Fatigue."]
     else:
         lines.append("  None on the board.")
