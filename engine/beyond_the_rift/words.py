@@ -128,11 +128,10 @@ def render(v: dict) -> str:
         hurt = ", ".join(x for x in (_n(h["wounds_in_hand"], "Wound") if h["wounds_in_hand"] else "",
                                      f"{h['fatigue_in_hand']} Fatigue" if h["fatigue_in_hand"] else "") if x)
         hand = f"hand {h['hand_count']}" + (f" ({hurt})" if hurt else "")
-        if h["discard_down"]:
-            hand += f", must discard {h['discard_down']}"
         rows.append([h["name"] + (" (you)" if h["seat"] == v["seat"] else ""), f"{h['ap']} AP", hand,
                      f"deck {h['deck_count']}", STATUS.get(h["status"], h["status"]),
-                     f"defense {h['mode'].replace('_', '-')}"])
+                     f"defense {h['mode'].replace('_', '-')}"]
+                    + ([f"must discard {h['discard_down']}"] if h["discard_down"] else []))
     lines += _columns(rows, "  ")
     for h in v["heroes"]:
         for c in h["area"]:
