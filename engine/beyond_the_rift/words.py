@@ -134,6 +134,10 @@ def render(v: dict) -> str:
                     + ([f"must discard {h['discard_down']}"] if h["discard_down"] else []))
     lines += _columns(rows, "  ")
     for h in v["heroes"]:
+        if h.get("equipped"):
+            lines.append(f"  {h['name']} carries " + ", ".join(f"{e['name']} ({PARTS[e['part']]})"
+                                                             for e in h["equipped"]) + ".")
+    for h in v["heroes"]:
         for c in h["area"]:
             extra = (f" (ally: attack {c['ally']['attack']}, defense {c['ally']['defense']}, "
                      f"health {c['ally']['health']})" if c["ally"] else (f" (+{c['bonus']} defense)" if c["bonus"] else ""))

@@ -275,6 +275,26 @@ def test_the_finished_and_the_forfeited_boards_say_so(client, app):
     assert '<div class="ask over">' in board and words in board and "Waiting on" not in board
 
 
+def test_a_campaign_game_shows_what_each_hero_carries(client, app):
+    """Campaign items (section 1.21) are public: every page and the text board say who carries what."""
+    carry = {"campaign": "old-friends", "won": ["old-friends-1"],
+             "equipped": {"brannoc": {"legs": "IT-BOOTS"}, "isolde": {"torso": "IT-BRIGANDINE"}},
+             "stash": [], "unlocked_sides": {}}
+    game_id = new_game("beyond-the-rift", NAMES[:2], {"scenario": "old-friends-2", "carry": carry,
+                                                      "heroes": ["brannoc", "isolde"]}, seed=3)
+    state = current(game_id)[1]
+    view = RULES.view(state, None)
+    assert [h["equipped"] for h in view["heroes"]] == [
+        [{"part": "legs", "item": "IT-BOOTS", "name": "Runner's Boots"}],
+        [{"part": "torso", "item": "IT-BRIGANDINE", "name": "Company Brigandine"}]]
+    for url in (f"/games/{game_id}", f"/p/{links.player_token(players(game_id)[1].id)}"):
+        board = board_of(text(client.get(url)))
+        assert '<span class="sub">legs: Runner&#39;s Boots</span>' in board
+        assert '<span class="sub">torso: Company Brigandine</span>' in board
+    words = RULES.render_text(view)
+    assert "Brannoc Vey carries Runner's Boots (legs)." in words and "Isolde Marr carries Company Brigandine (torso)." in words
+
+
 # ---- the email ------------------------------------------------------------------------------------------
 
 def turn_email(game_id: int, seat: int):
