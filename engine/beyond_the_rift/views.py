@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ..kit import jcopy
 from . import model as m
-from .content import CONTENT
+from .content import CONTENT, PARTS
 from .enemy_phase import defense_total
 from .hero_phase import attack_fixed_total
 from .primitives import fatigue_in_hand
@@ -78,6 +78,9 @@ def view(s: dict, seat: int | None, to_act: list[int]) -> dict:
             "area": [{"card": p["card"], "name": m.cname(p["card"]), "ally": p.get("ally") and {
                 k: m.ally_stat(s, p, k) for k in ("range", "attack", "defense", "health")},
                 "bonus": p.get("bonus"), "attachments": [m.cname(a["card"]) for a in p["att"]]} for p in h["area"]],
+            # Campaign items the hero carries (public: the game's options say them), by body part.
+            "equipped": [{"part": part, "item": h["equipped"][part], "name": CONTENT.items[h["equipped"][part]]["name"]}
+                         for part in PARTS if part in h.get("equipped", {})],
             "board": {"start_ap": b["start_ap"], "draw_cost": b["draw_cost"], "cycle_cost": b["cycle_cost"],
                       "discard_gain": b["discard_gain"], "defense_rate": b["defense_rate"],
                       "action": b["action"]["name"], "action_cost": b["action"]["cost"]},

@@ -68,6 +68,16 @@ def _reason(res: dict, s: dict) -> str:
 
 
 # ---- the plain-text board ------------------------------------------------------------------------------
+# The plain-text part of every email and the history's text board: compact, aligned in columns, and no
+# line is a bare label ending in a colon (mail filters read such lines as a form to fill in).
+
+WAITS = {"hero_phase": "the heroes' actions; each hero says DONE when finished",
+         "attack_window": "an attack to be completed; the attacker adds cards, the others may aid",
+         "defense": "a defense decision", "reaction": "a reaction to an enemy's ability",
+         "choice": "a choice to complete an action", "recover": "a choice whether to discard a Fatigue as the Door opens",
+         "reward": "a choice where the items drawn as rewards go"}
+STATUS = {"active": "acting", "done": "DONE", "final": "DONE (final)"}
+
 
 def _area_name(v: dict, area: int) -> str:
     return "the Quest Area" if area == m.QUEST else f"{v['heroes'][area]['name']}'s area"
@@ -77,72 +87,116 @@ def _n(k: int, word: str) -> str:
     return f"{k} {word}{'' if k == 1 else 's'}"
 
 
+def _columns(rows: list[list[str]], indent: str) -> list[str]:
+    """Rows of cells, each column padded to its widest cell (the last one left as it is)."""
+    widths = [max(len(r[i]) for r in rows if i < len(r)) for i in range(max(map(len, rows), default=0))]
+    return [indent + "  ".join(c.ljust(widths[i]) if i < len(r) - 1 else c for i, c in enumerate(r)).rstrip()
+            for r in rows]
+
+
+def _deals(damage: dict) -> str:
+    return " ".join(f"{n}{k[0].upper()}" for k, n in (("wound", damage.get("wound", 0)),
+                                                      ("fatigue", damage.get("fatigue", 0))) if n)
+
+
+def _enemy_row(e: dict) -> list[str]:
+    st = e["stats"]
+    att = f"attached: {', '.join(e['attachments'])}" if e["attachments"] else ""
+    stats = f"A{st['attack']} D{st['defense']} H{e['health']} R{st['range']} C{st['engage']}"
+    return [e["id"], e["name"], stats, " ".join(filter(None, [_deals(e["damage"]), att]))]
+
+
 def render(v: dict) -> str:
+    p = v["piles"]
     lines = [f"Beyond the Rift - {v['scenario']['title']}",
-             f"Round {v['round']}, {PHASES.get(v['phase'], v['phase'])}. Threat {v['threat']} (lose at {v['threat_loss']}).",
-             ""]
+             f"Round {v['round']}, {PHASES.get(v['phase'], v['phase'])}. Threat {v['threat']}; "
+             f"the party loses at {v['threat_loss']}.",
+             f"Hand size {v['hand_size']}. Enemy deck {p['enemy']}, Response deck {p['response']}, "
+             f"Wounds left {p['wound'] + p['wound_discard']}, Fatigue left {p['fatigue'] + p['fatigue_discard']}."]
     if v.get("result"):
         r = v["result"]
         why = reason(r, v["scenario"]["id"], v["threat"], [(h["hero"], h["name"]) for h in v["heroes"]])
-        lines += [f"The scenario is over: {'WON' if r['outcome'] == 'win' else 'LOST'} ({why}).", ""]
-    lines.append("Heroes:")
+        lines += ["", f"The scenario is over: {'WON' if r['outcome'] == 'win' else 'LOST'} ({why})."]
+    elif v["to_act"]:
+        what = WAITS.get((v.get("waiting_on") or {}).get("kind", ""), "a decision")
+        names = [v["heroes"][s]["name"] + (" (you)" if s == v["seat"] else "") for s in v["to_act"]]
+        lines += ["", f"Waiting on {', '.join(names)}, for {what}."]
+
+    lines += ["", f"The party ({len(v['heroes'])} hero{'' if len(v['heroes']) == 1 else 'es'})"]
+    rows = []
     for h in v["heroes"]:
-        you = " (you)" if h["seat"] == v["seat"] else ""
-        lines.append(f"  {h['name']}{you}: {h['ap']} AP, {_n(h['hand_count'], 'card')} in hand "
-                     f"({_n(h['wounds_in_hand'], 'Wound')}, {h['fatigue_in_hand']} Fatigue), deck {h['deck_count']}, "
-                     f"{h['status']}, defense mode {h['mode'].replace('_', '-')}")
-        for p in h["area"]:
-            extra = f" ally {p['ally']}" if p["ally"] else (f" +{p['bonus']} defense" if p["bonus"] else "")
-            lines.append(f"    in play: {p['name']}{extra}")
-    lines.append("")
-    lines.append("Enemies:")
-    if not v["enemies"]:
-        lines.append("  none")
-    for e in v["enemies"]:
-        st = e["stats"]
-        att = f"; attached: {', '.join(e['attachments'])}" if e["attachments"] else ""
-        lines.append(f"  {e['id']} {e['name']} in {_area_name(v, e['area'])}: attack {st['attack']}, "
-                     f"defense {st['defense']}, health {e['health']}, range {st['range']}, engage {st['engage']}{att}")
-    lines.append("")
+        hurt = ", ".join(x for x in (_n(h["wounds_in_hand"], "Wound") if h["wounds_in_hand"] else "",
+                                     f"{h['fatigue_in_hand']} Fatigue" if h["fatigue_in_hand"] else "") if x)
+        hand = f"hand {h['hand_count']}" + (f" ({hurt})" if hurt else "")
+        rows.append([h["name"] + (" (you)" if h["seat"] == v["seat"] else ""), f"{h['ap']} AP", hand,
+                     f"deck {h['deck_count']}", STATUS.get(h["status"], h["status"]),
+                     f"defense {h['mode'].replace('_', '-')}"]
+                    + ([f"must discard {h['discard_down']}"] if h["discard_down"] else []))
+    lines += _columns(rows, "  ")
+    for h in v["heroes"]:
+        if h.get("equipped"):
+            lines.append(f"  {h['name']} carries " + ", ".join(f"{e['name']} ({PARTS[e['part']]})"
+                                                             for e in h["equipped"]) + ".")
+    for h in v["heroes"]:
+        for c in h["area"]:
+            extra = (f" (ally: attack {c['ally']['attack']}, defense {c['ally']['defense']}, "
+                     f"health {c['ally']['health']})" if c["ally"] else (f" (+{c['bonus']} defense)" if c["bonus"] else ""))
+            att = f"; attached: {', '.join(c['attachments'])}" if c["attachments"] else ""
+            lines.append(f"  In play in {h['name']}'s area, {c['name']}{extra}{att}.")
+
+    lines += ["", f"Enemies ({len(v['enemies'])})"]
+    rows, groups = [], []
+    for area in [m.QUEST, *range(len(v["heroes"]))]:
+        here = [e for e in v["enemies"] if e["area"] == area]
+        if here:
+            where = "in the Quest Area" if area == m.QUEST else f"engaged with {v['heroes'][area]['name']}"
+            groups.append((f"  {len(here)} {where}", len(rows), len(here)))
+            rows += [_enemy_row(e) for e in here]
+    table = _columns(rows, "    ") if rows else []
+    for title, first, count in groups:
+        lines += [title, *table[first:first + count]]
+    if rows:
+        lines += ["  Key: A attack, D defense, H health, R range, C the AP it costs to engage;",
+                  "  a hit deals W Wounds and F Fatigue."]
+    else:
+        lines.append("  None on the board.")
     lines.append("Terrain in the Quest Area: " + (", ".join(
         f"{t['id']} {t['name']}" + (f" (lock {t['lock']}, defense {t['defense']})" if t["door"] else "")
-        for t in v["terrain"]) or "none"))
-    p = v["piles"]
-    lines.append(f"Enemy deck {p['enemy']}, Response deck {p['response']}, Wounds left {p['wound'] + p['wound_discard']}.")
+        for t in v["terrain"]) or "none") + ".")
+
     if v["attack"]:
         a = v["attack"]
-        lines.append(f"Attack in progress by {v['heroes'][a['by']]['name']} on {a['target']}: {', '.join(a['cards'])} "
-                     f"({a['fixed_total']}{' + ?' * a['question_marks']} so far).")
+        lines += ["", f"Attack in progress by {v['heroes'][a['by']]['name']} on {a['target']}, "
+                      f"{', '.join(a['cards']) or 'no cards yet'} ({a['fixed_total']}{' + ?' * a['question_marks']} so far)."]
     if v["defense"]:
         d = v["defense"]
-        lines.append(f"{d['enemy']} attacks {v['heroes'][d['hero']]['name']} (attack {d['enemy_attack']} + a Response "
-                     f"card); defense so far {d['total']}: {', '.join(d['cards']) or 'no cards'}, {d['ap_units']} AP units.")
-        lines.append("  Chance to be hit: " + ", ".join(f"defense {c['defense']}: {round(100 * c['hit_chance'])}%"
-                                                        for c in d["hit_chances"]) + ".")
+        lines += ["", f"{d['enemy']} attacks {v['heroes'][d['hero']]['name']} (attack {d['enemy_attack']} + a Response "
+                      f"card); defense so far {d['total']}, {', '.join(d['cards']) or 'no cards'}, {d['ap_units']} AP units.",
+                  "  Chance to be hit at defense " + ", ".join(f"{c['defense']}: {round(100 * c['hit_chance'])}%"
+                                                               for c in d["hit_chances"]) + "."]
     if v.get("rewards"):
         rw = v["rewards"]
-        lines.append("")
-        lines.append("Rewards so far: " + ("; ".join(_placed(v, d) for d in rw["placed"]) or "none") + ".")
+        lines += ["", "Rewards so far: " + ("; ".join(_placed(v, d) for d in rw["placed"]) or "none") + "."]
         if rw["undecided"]:
-            lines.append(f"{v['heroes'][rw['seat']]['name']} still places: "
+            lines.append(f"{v['heroes'][rw['seat']]['name']} still places "
                          + ", ".join(x["name"] for x in rw["undecided"]) + ".")
     prompt = v.get("prompt") or {}
     if prompt.get("kind") == "reward":
         it = prompt["item"]
-        lines.append(f"Item to place: {it['name']} ({PARTS[it['part']]}): "
+        lines.append(f"Item to place: {it['name']} ({PARTS[it['part']]}), "
                      + ", ".join(f"{c['count']}x {c['name']} ({c['text']})" for c in it["cards"]) + ".")
     if prompt.get("kind") == "recover" and "options" in prompt:
-        lines.append("The freed prisoners help: you may put one of these on the Fatigue discard: "
+        lines.append("The freed prisoners help: you may put one of these on the Fatigue discard, "
                      + ", ".join(prompt["options"]) + ".")
     if "hand" in v:
         me = v["heroes"][v["seat"]]
-        lines += ["", f"Your hand ({me['ap']} AP):"]
-        lines += [f"  {c['card']} {c['name']}: {c['text']}" for c in v["hand"]] or ["  (empty)"]
+        if v["hand"]:
+            lines += ["", f"Your hand, {_n(len(v['hand']), 'card')} ({me['ap']} AP to spend)"]
+            lines += _columns([[c["card"], c["name"], c["text"]] for c in v["hand"]], "  ")
+        else:
+            lines += ["", f"Your hand is empty ({me['ap']} AP to spend)."]
         if me["discard_down"]:
             lines.append(f"You must discard {me['discard_down']} card(s) down to hand size {v['hand_size']}.")
-    if v["to_act"]:
-        what = (v.get("waiting_on") or {}).get("kind", "").replace("_", " ")
-        lines += ["", f"Waiting for ({what}): " + ", ".join(v["heroes"][s]["name"] for s in v["to_act"]) + "."]
     return "\n".join(lines)
 
 

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.beyond_the_rift.content import CONTENT, PARTS
+from engine.beyond_the_rift.model import def_of
 from engine.beyond_the_rift.words import card_text, reason
 from service.errors import Invalid
 from service.games.base import FOLLOW_UP_TITLE, Adapter, FollowUp, FormData
@@ -38,6 +39,95 @@ def item_words(item: str) -> str:
     the Ninth (Defense 3 (cost 0, range 1))"."""
     cards = ", ".join(f"{c['count']}x {c['name']} ({card_text(c)})" for c in CONTENT.items[item]["cards"])
     return f"{item_name(item)}: {cards}"
+
+
+# ---- the board's look ------------------------------------------------------------------------------
+# templates/games/beyond-the-rift/board.html draws every card as a tile whose kind has a colour class
+# (static/board/beyond-the-rift.css), an icon on pages (a <symbol> of static/board/beyond-the-rift-icons.svg,
+# same id as the class) and always a word, so colour never carries a meaning alone and an email with
+# images off reads the same.  Kinds: a hero card's action types, Wound and Fatigue (in a hand),
+# allies and other persistent cards in a hero's area, doors and other terrain; enemies by family;
+# heroes by their own colour and their class's icon.
+KINDS = {"attack": "Attack", "ap": "AP", "defense": "Defense", "special": "Special", "reaction": "Reaction",
+         "wound": "Wound", "fatigue": "Fatigue", "ally": "Ally", "persistent": "In play", "door": "Door",
+         "terrain": "Terrain"}
+STAT_WORDS = {"ap": "AP", "attack": "attack", "defense": "defense"}  # a Wound or Fatigue card's hero side
+
+
+def family_word(family: str) -> str:
+    return family.capitalize()
+
+
+def hero_class(hero: str) -> str:
+    """A hero's class (warrior, mage, ...): the icon of the hero's tile is the class's."""
+    return str(CONTENT.board(hero, "standard")["class"])
+
+
+def _mode_face(md: Mapping[str, Any]) -> dict[str, str]:
+    """One action type of a card: its kind, the words on its band ("Attack 3+?") and its costs."""
+    kind = md["type"]
+    word, value, costs = KINDS[kind], "", []
+    if kind == "attack":
+        v = md["value"]
+        value = "+".join(([str(v["n"])] if v["n"] or not v["q"] else []) + ["?"] * v["q"])
+        if md["primary"] is not None:
+            costs.append(f"cost {md['primary']}")
+        costs.append(f"add {md['secondary']}" if md["secondary"] is not None else "not added")
+    else:
+        if kind in ("ap", "defense"):
+            value = str(md["value"])
+        keywords = [k.capitalize() for k in md.get("keywords", [])]
+        value = " ".join(filter(None, [value, *keywords]))
+        costs.append(f"cost {md['cost']}")
+    costs.append(f"range {md['range']}")
+    if kind == "reaction":
+        costs.append(str(md["window"]).replace("_", " "))
+    return {"kind": kind, "word": word, "value": value, "detail": ", ".join(costs)}
+
+
+def card_face(cid: str) -> dict[str, Any]:
+    """A hero-side card (from a hand) as the board draws it: {card, name, kind (the first face's),
+    faces: [{kind, word, value, detail}], join: "or" (choose one) / "and"}."""
+    d = def_of(cid)
+    if d is None:  # not in the content pack: its id alone
+        return {"card": cid, "name": cid, "kind": "special", "faces": [], "join": "and"}
+    if d.get("kind") in ("wound", "fatigue"):
+        side = d["hero"]
+        faces = [{"kind": d["kind"], "word": KINDS[d["kind"]], "value": "",
+                  "detail": f"{STAT_WORDS.get(side['type'], side['type'])} {side['n']:+d}"}]
+    else:
+        faces = [_mode_face(md) for md in d.get("modes", [])]
+    return {"card": cid, "name": d["name"], "kind": faces[0]["kind"] if faces else "special", "faces": faces,
+            "join": "or" if d.get("choose_one") else "and"}
+
+
+def short_name(name: str, family: str) -> str:
+    """An enemy's name under its family's band: "Cultist Acolyte" is "Acolyte" there (the band says
+    Cultist); a name that does not start with its family's word stays whole ("Cult Priest", "Boneworm")."""
+    word = family_word(family)
+    return name[len(word):].strip() if name.lower().startswith(word.lower() + " ") else name
+
+
+def _deals(damage: Mapping[str, int]) -> str:
+    """What an enemy's hit deals, short: "1W", "1W 1F" (the board's legend says W and F)."""
+    return " ".join(f"{n}{letter}" for letter, n in (("W", damage.get("wound", 0)), ("F", damage.get("fatigue", 0)))
+                    if n)
+
+
+def board_look(view: Mapping[str, Any]) -> dict[str, Any]:
+    """The faces of the cards a view shows: `heroes` by seat ({cls, icon}), `hand` (card_face each),
+    `enemies` by id ({cls, word, short, deals}), `area` by card id ({kind}: ally or persistent), `kinds` (the
+    word of each kind) and the `rewards` placed so far after a win, in words (see _drawn)."""
+    heroes = {h["seat"]: {"cls": f"hero-{h['hero']}", "icon": f"cls-{hero_class(h['hero'])}"}
+              for h in view["heroes"]}
+    enemies = {e["id"]: {"cls": f"fam-{e['family']}", "word": family_word(e["family"]),
+                         "short": short_name(e["name"], e["family"]), "deals": _deals(e["damage"])}
+               for e in view["enemies"]}
+    area = {p["card"]: {"kind": "ally" if p.get("ally") else "persistent"}
+            for h in view["heroes"] for p in h["area"]}
+    hand = [dict(card_face(c["card"]), text=c["text"]) for c in view.get("hand") or []]
+    rewards = _drawn({"drawn": view["rewards"]["placed"]}) if view.get("rewards") else []
+    return {"heroes": heroes, "enemies": enemies, "area": area, "hand": hand, "kinds": KINDS, "rewards": rewards}
 
 
 class BeyondTheRift(Adapter):
@@ -82,12 +172,14 @@ class BeyondTheRift(Adapter):
     # ---- the campaign ----------------------------------------------------------------------------
 
     def board_words(self, view: Mapping[str, Any]) -> dict[str, Any]:
-        """Why the scenario ended (the result holds a reason code)."""
+        """What the board draws beside the view's data: each card's face (`look`, see `board_look`) and
+        why the scenario ended (the result holds a reason code)."""
+        words: dict[str, Any] = {"look": board_look(view)}
         result = view.get("result")
-        if not result:
-            return {}
-        heroes = [(h["hero"], h["name"]) for h in view["heroes"]]
-        return {"end_reason": reason(result, view["scenario"]["id"], view["threat"], heroes)}
+        if result:
+            heroes = [(h["hero"], h["name"]) for h in view["heroes"]]
+            words["end_reason"] = reason(result, view["scenario"]["id"], view["threat"], heroes)
+        return words
 
     def follow_up(self, game_options: Mapping[str, Any], result: Mapping[str, Any] | None,
                   state: dict[str, Any]) -> FollowUp | None:
