@@ -1,5 +1,5 @@
 """The dev mailbox: the local mail sink's messages in the browser, so one person can play every
-seat locally by clicking the links.  Registered only in embedded mode (SMTP_URL unset)."""
+seat locally by clicking the links.  Registered only in embedded mode (SMTP_URL unset, or the local sink's own address)."""
 
 from __future__ import annotations
 
