@@ -82,9 +82,40 @@ def parse_players(items: list[str]) -> list[tuple[str, str]]:
         name, sep, email = item.rpartition("=")
         email = email.strip()
         if not EMAIL.match(email):
-            raise Invalid(f"{item!r} is not an email address")
+            raise Invalid(f"{item!r} is not an email address.")
         players.append((name.strip() if sep else "", email))
+    repeated = repeated_addresses([email for _, email in players])
+    if repeated:
+        raise Invalid(" ".join(repeated))
     return players
+
+
+def repeated_addresses(emails: list[str]) -> list[str]:
+    """One message per address given for more than one seat (compared without case: one inbox)."""
+    seats: dict[str, list[int]] = {}
+    for seat, email in enumerate(emails):
+        if email:
+            seats.setdefault(email.casefold(), []).append(seat)
+    return [
+        f"{emails[found[0]]} is entered for seats {_and(found)}; each player needs an address of their own."
+        for found in seats.values() if len(found) > 1
+    ]
+
+
+def _and(seats: list[int]) -> str:
+    numbers = [str(seat + 1) for seat in seats]
+    return ", ".join(numbers[:-1]) + " and " + numbers[-1]
+
+
+def _count_words(adapter: Adapter, entered: int) -> str | None:
+    """The game's player count against the addresses entered (None when it fits)."""
+    rules = adapter.rules
+    if rules.min_players <= entered <= rules.max_players:
+        return None
+    wanted = (f"{rules.min_players}" if rules.min_players == rules.max_players
+              else f"{rules.min_players} to {rules.max_players}")
+    return (f"{rules.title or rules.name} needs {wanted} players; you entered {entered} email "
+            f"address{'es' if entered != 1 else ''}.")
 
 
 def parse_form(data: FormData) -> tuple[GameForm, list[str]]:
@@ -103,21 +134,30 @@ def parse_form(data: FormData) -> tuple[GameForm, list[str]]:
     except KeyError:  # engine.UnknownGame: said when the game is started
         chosen = None
     errors = []
+    # Say only what is wrong: a mistyped address is one mistake, so the player count is checked
+    # against every address entered (a bad one still names a player), not only the good ones.
+    entered = 0
     for name, email in zip(form.names, form.emails):
         if not email:
             if name:
                 errors.append(f"{name} needs an email address.")
             continue
+        entered += 1
         if not EMAIL.match(email):
             errors.append(f"{email!r} is not an email address.")
             continue
         form.players.append((name, email))
-    if not form.players:
+    if not entered:
         errors.append("Enter at least one player's email address.")
+    errors += repeated_addresses([email for _, email in form.players])
+    if chosen is not None and entered:
+        count_error = _count_words(chosen, entered)
+        if count_error:
+            errors.append(count_error)
     form.options, option_errors = parse_options(form.options_text.splitlines())
     errors += option_errors
     if chosen is not None and not option_errors:
-        form.options, game_errors = chosen.form_options(data, chosen.cli_options(form.options), len(form.players))
+        form.options, game_errors = chosen.form_options(data, chosen.cli_options(form.options), entered)
         errors += game_errors
     form.deadline_text = (data.get("deadline") or "").strip()[:10]
     form.policy = (data.get("policy") or "auto").strip()[:20]
