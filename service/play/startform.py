@@ -91,19 +91,21 @@ def parse_players(items: list[str]) -> list[tuple[str, str]]:
 
 
 def repeated_addresses(emails: list[str]) -> list[str]:
-    """One message per address given for more than one seat (compared without case: one inbox)."""
-    seats: dict[str, list[int]] = {}
-    for seat, email in enumerate(emails):
+    """One message per address given for more than one player (compared without case: one inbox).
+    `emails` by player as numbered where they were typed (the form's rows, the command line's
+    order), "" where none was given."""
+    rows: dict[str, list[int]] = {}
+    for row, email in enumerate(emails):
         if email:
-            seats.setdefault(email.casefold(), []).append(seat)
+            rows.setdefault(email.casefold(), []).append(row)
     return [
-        f"{emails[found[0]]} is entered for seats {_and(found)}; each player needs an address of their own."
-        for found in seats.values() if len(found) > 1
+        f"{emails[found[0]]} is entered for players {_and(found)}; each player needs an address of their own."
+        for found in rows.values() if len(found) > 1
     ]
 
 
-def _and(seats: list[int]) -> str:
-    numbers = [str(seat + 1) for seat in seats]
+def _and(rows: list[int]) -> str:
+    numbers = [str(row + 1) for row in rows]
     return ", ".join(numbers[:-1]) + " and " + numbers[-1]
 
 
@@ -149,7 +151,8 @@ def parse_form(data: FormData) -> tuple[GameForm, list[str]]:
         form.players.append((name, email))
     if not entered:
         errors.append("Enter at least one player's email address.")
-    errors += repeated_addresses([email for _, email in form.players])
+    good = {email for _, email in form.players}
+    errors += repeated_addresses([email if email in good else "" for email in form.emails])
     if chosen is not None and entered:
         count_error = _count_words(chosen, entered)
         if count_error:

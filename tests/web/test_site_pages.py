@@ -111,7 +111,7 @@ def test_the_start_forms_mistakes_fit_and_read(site, page, viewport):
     page.get_by_role("button", name="Start the game").click()
     alert = page.get_by_role("alert")
     assert alert.get_by_role("listitem").all_inner_texts() == [
-        "ann@example.org is entered for seats 1 and 2; each player needs an address of their own.",
+        "ann@example.org is entered for players 1 and 2; each player needs an address of their own.",
         "The seed must be a whole number (or empty for a random one).",
     ]
     check(page)

@@ -68,17 +68,20 @@ def test_the_same_address_for_two_seats_is_refused(client):
     status, said = post(client, game="riftwalker", email0="ann@example.org", email1="bob@example.org",
                         email2="Ann@Example.org")
     assert status == 422
-    assert said == ["ann@example.org is entered for seats 1 and 3; each player needs an address of their own."]
+    assert said == ["ann@example.org is entered for players 1 and 3; each player needs an address of their own."]
     assert outbox_rows() == []
     status, said = post(client, game="riftwalker", **{f"email{i}": "x@example.org" for i in range(3)})
-    assert said == ["x@example.org is entered for seats 1, 2 and 3; each player needs an address of their own."]
+    assert said == ["x@example.org is entered for players 1, 2 and 3; each player needs an address of their own."]
+    # Numbered as the form's rows are, even with an empty row before them.
+    status, said = post(client, game=toygame.NAME, email1="x@example.org", email3="X@example.org")
+    assert said == ["x@example.org is entered for players 2 and 4; each player needs an address of their own."]
 
 
 def test_repeated_addresses_in_words():
     assert repeated_addresses(["a@x.org", "b@x.org", "", "c@x.org"]) == []
     assert repeated_addresses(["a@x.org", "b@x.org", "B@X.org", "a@x.org"]) == [
-        "a@x.org is entered for seats 1 and 4; each player needs an address of their own.",
-        "b@x.org is entered for seats 2 and 3; each player needs an address of their own.",
+        "a@x.org is entered for players 1 and 4; each player needs an address of their own.",
+        "b@x.org is entered for players 2 and 3; each player needs an address of their own.",
     ]
 
 
@@ -87,7 +90,7 @@ def test_the_command_line_refuses_bad_and_repeated_addresses(app):
         ("Ann", "ann@example.org"), ("", "bob@example.org")]
     with pytest.raises(Invalid, match=r"^'ann' is not an email address\.$"):
         parse_players(["ann", "bob@example.org"])
-    with pytest.raises(Invalid, match="entered for seats 1 and 2"):
+    with pytest.raises(Invalid, match="entered for players 1 and 2"):
         parse_players(["Ann=ann@example.org", "Bob=ann@example.org"])
     runner = app.test_cli_runner()
     result = runner.invoke(args=["new-game", "riftwalker", "a@example.org", "a@example.org"])
