@@ -13,8 +13,13 @@ import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
-# The local mail sink (Procfile `mail`) listens here when SMTP_URL is unset.
+# The local mail sink (Procfile `mail`) listens here in the embedded mode: SMTP_URL unset, or set to
+# exactly this address (README's documented default must behave as the default).
+MAIL_SINK_HOST = "127.0.0.1"
 MAIL_SINK_PORT = 8025
+MAIL_SINK_URL = f"smtp://{MAIL_SINK_HOST}:{MAIL_SINK_PORT}"
+LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
+ANY_ADDRESS = frozenset({"", "0.0.0.0", "::"})
 
 
 def default_instance_path() -> Path:
@@ -49,6 +54,23 @@ def _secret_key(instance: Path) -> str:
     return key
 
 
+def is_local_sink(url: str | None, host: str = MAIL_SINK_HOST, port: int = MAIL_SINK_PORT) -> bool:
+    """Whether SMTP_URL means the local sink at `host:port`: unset, or plain `smtp://` (no login, no
+    TLS) to that port on that host (any loopback name when the sink listens on loopback or on every
+    address).  Then the sink runs and the dev mailbox shows its mail; anything else is a real server."""
+    if not url:
+        return True
+    parts = urlsplit(url)
+    try:
+        url_port = parts.port or 25
+    except ValueError:  # a port that is not a number: not the sink (smtp_address says why)
+        return False
+    url_host = (parts.hostname or "").lower()
+    host = host.lower()
+    same_host = url_host == host or (url_host in LOOPBACK and (host in LOOPBACK or host in ANY_ADDRESS))
+    return parts.scheme == "smtp" and not parts.username and same_host and url_port == port
+
+
 def _split(value: str | None) -> list[str]:
     return [part.strip() for part in (value or "").split(",") if part.strip()]
 
@@ -64,10 +86,11 @@ def from_env(instance: Path | None = None) -> dict:
         "DATABASE_URL": os.environ.get("DATABASE_URL") or f"sqlite:///{instance / 'app.sqlite'}",
         "CELERY_BROKER_URL": os.environ.get("CELERY_BROKER_URL")
         or f"sqla+sqlite:///{instance / 'broker.sqlite'}",
-        # Unset SMTP_URL means "embedded mode": mail goes to the Procfile's local sink and the
-        # dev mailbox page shows it.  With SMTP_URL set that page does not exist at all.
-        "SMTP_URL": smtp_url or f"smtp://127.0.0.1:{MAIL_SINK_PORT}",
-        "DEV_MAILBOX": not smtp_url,
+        # SMTP_URL unset (or set to the sink's own address) means "embedded mode": mail goes to the
+        # Procfile's local sink and the dev mailbox page shows it.  With SMTP_URL naming another
+        # server that page does not exist at all.
+        "SMTP_URL": smtp_url or MAIL_SINK_URL,
+        "DEV_MAILBOX": is_local_sink(smtp_url),
         "MAILDIR": str(instance / "mail"),
         "BASE_URL": (os.environ.get("BASE_URL") or "http://127.0.0.1:5000").rstrip("/"),
         "SECRET_KEY": _secret_key(instance),

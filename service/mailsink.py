@@ -2,6 +2,9 @@
 in a Maildir under instance/, where the web's dev mailbox page (/dev/mail) shows them.
 
     python -m service.mailsink            # 127.0.0.1:8025 -> instance/mail
+
+It listens while SMTP_URL is unset or names this very sink (`smtp://127.0.0.1:8025`, the documented
+default); with SMTP_URL naming another server it idles, so one Procfile serves both modes.
 """
 
 from __future__ import annotations
@@ -15,8 +18,9 @@ import threading
 from email import message_from_bytes, policy
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
-from service.config import MAIL_SINK_PORT, default_instance_path
+from service.config import MAIL_SINK_HOST, MAIL_SINK_PORT, default_instance_path, is_local_sink
 from service.maildir import ensure_maildir
 
 log = logging.getLogger(__name__)
@@ -38,7 +42,7 @@ class MaildirHandler:
         return "250 Message accepted for delivery"
 
 
-def start(maildir: str | Path, host: str = "127.0.0.1", port: int = MAIL_SINK_PORT) -> Any:
+def start(maildir: str | Path, host: str = MAIL_SINK_HOST, port: int = MAIL_SINK_PORT) -> Any:
     """Start a sink serving in a background thread; `.stop()` the returned controller."""
     # Imported here: aiosmtpd comes with the [local] extra only, and with SMTP_URL set this process
     # idles without it (one Procfile for both modes; failing would make honcho stop the others).
@@ -49,9 +53,16 @@ def start(maildir: str | Path, host: str = "127.0.0.1", port: int = MAIL_SINK_PO
     return controller
 
 
+def _without_password(url: str) -> str:
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    return parts._replace(netloc=parts.netloc.replace(f":{parts.password}@", ":***@", 1)).geturl()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--host", default=MAIL_SINK_HOST)
     parser.add_argument("--port", type=int, default=MAIL_SINK_PORT)
     parser.add_argument("--maildir", default=str(default_instance_path() / "mail"))
     args = parser.parse_args()
@@ -60,10 +71,13 @@ def main() -> None:
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())
-    if os.environ.get("SMTP_URL"):
-        # One Procfile for both modes: with a real SMTP server configured this process idles
-        # (exiting would make honcho stop the others).
-        log.info("SMTP_URL is set: mail goes there, the local sink stays idle")
+    smtp_url = os.environ.get("SMTP_URL")
+    if not is_local_sink(smtp_url, args.host, args.port):
+        # One Procfile for both modes: with another SMTP server configured this process idles
+        # (exiting would make honcho stop the others).  SMTP_URL set to this sink's own address
+        # (README's documented default) is the embedded mode: the sink listens.
+        log.info("SMTP_URL names another server (%s): mail goes there, the local sink stays idle",
+                 _without_password(smtp_url or ""))
         stop.wait()
         return
     controller = start(args.maildir, args.host, args.port)

@@ -149,7 +149,7 @@ def new_game(
     options = dict(options or {})
     if not rules.min_players <= len(players) <= rules.max_players:
         raise engine.IllegalMove(
-            f"{rules.title or rules.name} needs {rules.min_players} to {rules.max_players} players",
+            f"{rules.title or rules.name} needs {rules.min_players} to {rules.max_players} players.",
             "bad_options",
         )
     seed = secrets.randbits(48) if seed is None else int(seed)

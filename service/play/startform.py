@@ -82,9 +82,42 @@ def parse_players(items: list[str]) -> list[tuple[str, str]]:
         name, sep, email = item.rpartition("=")
         email = email.strip()
         if not EMAIL.match(email):
-            raise Invalid(f"{item!r} is not an email address")
+            raise Invalid(f"{item!r} is not an email address.")
         players.append((name.strip() if sep else "", email))
+    repeated = repeated_addresses([email for _, email in players])
+    if repeated:
+        raise Invalid(" ".join(repeated))
     return players
+
+
+def repeated_addresses(emails: list[str]) -> list[str]:
+    """One message per address given for more than one player (compared without case: one inbox).
+    `emails` by player as numbered where they were typed (the form's rows, the command line's
+    order), "" where none was given."""
+    rows: dict[str, list[int]] = {}
+    for row, email in enumerate(emails):
+        if email:
+            rows.setdefault(email.casefold(), []).append(row)
+    return [
+        f"{emails[found[0]]} is entered for players {_and(found)}; each player needs an address of their own."
+        for found in rows.values() if len(found) > 1
+    ]
+
+
+def _and(rows: list[int]) -> str:
+    numbers = [str(row + 1) for row in rows]
+    return ", ".join(numbers[:-1]) + " and " + numbers[-1]
+
+
+def _count_words(adapter: Adapter, entered: int) -> str | None:
+    """The game's player count against the addresses entered (None when it fits)."""
+    rules = adapter.rules
+    if rules.min_players <= entered <= rules.max_players:
+        return None
+    wanted = (f"{rules.min_players}" if rules.min_players == rules.max_players
+              else f"{rules.min_players} to {rules.max_players}")
+    return (f"{rules.title or rules.name} needs {wanted} players; you entered {entered} email "
+            f"address{'es' if entered != 1 else ''}.")
 
 
 def parse_form(data: FormData) -> tuple[GameForm, list[str]]:
@@ -103,21 +136,31 @@ def parse_form(data: FormData) -> tuple[GameForm, list[str]]:
     except KeyError:  # engine.UnknownGame: said when the game is started
         chosen = None
     errors = []
+    # Say only what is wrong: a mistyped address is one mistake, so the player count is checked
+    # against every address entered (a bad one still names a player), not only the good ones.
+    entered = 0
     for name, email in zip(form.names, form.emails):
         if not email:
             if name:
                 errors.append(f"{name} needs an email address.")
             continue
+        entered += 1
         if not EMAIL.match(email):
             errors.append(f"{email!r} is not an email address.")
             continue
         form.players.append((name, email))
-    if not form.players:
+    if not entered:
         errors.append("Enter at least one player's email address.")
+    good = {email for _, email in form.players}
+    errors += repeated_addresses([email if email in good else "" for email in form.emails])
+    if chosen is not None and entered:
+        count_error = _count_words(chosen, entered)
+        if count_error:
+            errors.append(count_error)
     form.options, option_errors = parse_options(form.options_text.splitlines())
     errors += option_errors
     if chosen is not None and not option_errors:
-        form.options, game_errors = chosen.form_options(data, chosen.cli_options(form.options), len(form.players))
+        form.options, game_errors = chosen.form_options(data, chosen.cli_options(form.options), entered)
         errors += game_errors
     form.deadline_text = (data.get("deadline") or "").strip()[:10]
     form.policy = (data.get("policy") or "auto").strip()[:20]

@@ -1,5 +1,7 @@
 """The score chart: an inline SVG drawn here (no external service, no JavaScript), so it works in
-any browser, prints, and is described in words for screen readers (<title>, <desc>)."""
+any browser, prints, and is described in words for screen readers (<title>, <desc>).  Its legend is
+an HTML list after it (each seat's line sample, name and latest score), so the names read at full
+size on a phone, where the drawing itself is scaled down (styles: static/site.css)."""
 
 from __future__ import annotations
 
@@ -8,8 +10,11 @@ from markupsafe import Markup, escape
 # Colour and dash per seat: the lines differ in more than colour (readable in greyscale and by
 # colour-blind readers).
 STYLES = [("#0a4a94", ""), ("#a10000", "6 3"), ("#2e7d32", "2 3"), ("#6a1b9a", "8 3 2 3")]
-WIDTH, HEIGHT = 640, 240
-LEFT, RIGHT, TOP, BOTTOM = 44, 16, 16, 52
+# A phone-sized drawing (scaled to the page's width, at most 1.3 times this: site.css); its text is
+# sized so that it stays legible at 375 px.
+WIDTH, HEIGHT = 400, 200
+LEFT, RIGHT, TOP, BOTTOM = 36, 12, 12, 24
+FONT = 12
 
 
 def _fmt(value: float) -> str:
@@ -24,7 +29,8 @@ def score_chart(
     target: float | None = None,
     chart_id: str = "score-chart",
 ) -> Markup | None:
-    """The scores by seat over the game's events as SVG markup, or None without a series."""
+    """The scores by seat over the game's events as SVG markup followed by its legend (an HTML
+    list), or None without a series."""
     if not series:
         return None
     seats = max(len(scores) for _, scores in series)
@@ -43,7 +49,7 @@ def score_chart(
     final = ", ".join(f"{name(s)} {_fmt(v)}" for s, v in enumerate(series[-1][1]))
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="score-chart" viewBox="0 0 {WIDTH} {HEIGHT}" '
-        f'width="100%" style="max-width:{WIDTH}px" role="img" '
+        f'width="100%" role="img" '
         f'aria-labelledby="{chart_id}-t {chart_id}-d">',
         f'<title id="{chart_id}-t">Scores over the game</title>',
         f'<desc id="{chart_id}-d">Scores by player after each turn, from event {first} to event {last}. '
@@ -55,17 +61,18 @@ def score_chart(
         value = top_value * i / steps
         parts.append(f'<line x1="{LEFT}" x2="{LEFT + plot_w}" y1="{y(value):.1f}" y2="{y(value):.1f}" '
                      f'stroke="#ddd"/>')
-        parts.append(f'<text x="{LEFT - 6}" y="{y(value) + 4:.1f}" font-size="11" text-anchor="end" '
+        parts.append(f'<text x="{LEFT - 6}" y="{y(value) + 4:.1f}" font-size="{FONT}" text-anchor="end" '
                      f'fill="#1b1b1b">{_fmt(round(value, 1))}</text>')
     if target:
         parts.append(f'<line x1="{LEFT}" x2="{LEFT + plot_w}" y1="{y(target):.1f}" y2="{y(target):.1f}" '
                      f'stroke="#c75000" stroke-dasharray="4 4"/>')
-        parts.append(f'<text x="{LEFT + plot_w - 4}" y="{y(target) - 4:.1f}" font-size="11" '
+        parts.append(f'<text x="{LEFT + plot_w - 4}" y="{y(target) - 4:.1f}" font-size="{FONT}" '
                      f'text-anchor="end" fill="#7a3100">target {_fmt(target)}</text>')
     for text_x, label in ((LEFT, f"event {first}"), (LEFT + plot_w, f"event {last}")):
         anchor = "start" if text_x == LEFT else "end"
-        parts.append(f'<text x="{text_x}" y="{TOP + plot_h + 14}" font-size="11" text-anchor="{anchor}" '
+        parts.append(f'<text x="{text_x}" y="{TOP + plot_h + 16}" font-size="{FONT}" text-anchor="{anchor}" '
                      f'fill="#1b1b1b">{label}</text>')
+    legend: list[str] = []
     for seat in range(seats):
         colour, dash = STYLES[seat % len(STYLES)]
         points, previous = [], None
@@ -79,15 +86,15 @@ def score_chart(
         dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
         parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2.5"{dash_attr} '
                      f'points="{" ".join(points)}"><title>{escape(name(seat))}</title></polyline>')
-        legend_x = LEFT + seat * 150
-        parts.append(f'<line x1="{legend_x}" x2="{legend_x + 24}" y1="{HEIGHT - 14}" y2="{HEIGHT - 14}" '
-                     f'stroke="{colour}" stroke-width="2.5"{dash_attr}/>')
-        parts.append(f'<text x="{legend_x + 30}" y="{HEIGHT - 10}" font-size="12" fill="#1b1b1b">'
-                     f'{escape(name(seat))}</text>')
+        legend.append(
+            f'<li><svg aria-hidden="true" width="28" height="10" viewBox="0 0 28 10"><line x1="1" x2="27" '
+            f'y1="5" y2="5" stroke="{colour}" stroke-width="2.5"{dash_attr}/></svg> '
+            f'{escape(name(seat))}: {_fmt(series[-1][1][seat]) if seat < len(series[-1][1]) else "–"}</li>')
     if marker is not None and first <= marker <= last:
         parts.append(f'<line x1="{x(marker):.1f}" x2="{x(marker):.1f}" y1="{TOP}" y2="{TOP + plot_h}" '
                      f'stroke="#1b1b1b" stroke-width="1.5" stroke-dasharray="3 2"/>')
-        parts.append(f'<text x="{x(marker):.1f}" y="{TOP + 11}" font-size="11" text-anchor="middle" '
+        parts.append(f'<text x="{x(marker):.1f}" y="{TOP + FONT}" font-size="{FONT}" text-anchor="middle" '
                      f'fill="#1b1b1b" paint-order="stroke" stroke="#fff" stroke-width="3">here</text>')
     parts.append("</svg>")
+    parts.append(f'<ul class="chart-legend" aria-label="Latest scores">{"".join(legend)}</ul>')
     return Markup("".join(parts))

@@ -1,17 +1,42 @@
 """The dev mailbox: the local mail sink's messages in the browser, so one person can play every
-seat locally by clicking the links.  Registered only in embedded mode (SMTP_URL unset)."""
+seat locally by clicking the links.  Registered only in embedded mode (SMTP_URL unset, or the
+local sink's own address)."""
 
 from __future__ import annotations
 
 import mailbox
+import re
 from email import message_from_bytes, policy
+from email.message import EmailMessage
 from pathlib import Path
 
-from flask import Blueprint, abort, current_app, render_template
+from flask import Blueprint, Response, abort, current_app, render_template
+from flask.typing import ResponseReturnValue
 
 from service.maildir import delivery_order, ensure_maildir
 
 bp = Blueprint("devmail", __name__, url_prefix="/dev/mail")
+
+LISTED = 200
+# An email's HTML shown as a page of its own: no script, no plugin, no form, nothing fetched but
+# images; a sandbox origin of its own, as a mail client would treat it.  Links still open.
+HTML_PART_POLICY = ("sandbox allow-popups allow-top-navigation-by-user-activation; default-src 'none'; "
+                    "img-src data: http: https:; style-src 'unsafe-inline'")
+
+
+HEAD = re.compile(r"<head\b[^>]*>", re.I)
+DOCTYPE = re.compile(r"^\s*<!doctype[^>]*>", re.I)
+BASE = '<base target="_top">'
+
+
+def framed(html: str) -> str:
+    """The HTML part for the frame's srcdoc, its links opening in the tab: `<base target="_top">` goes
+    into the head (before the doctype it would throw the email into quirks mode)."""
+    for where in (HEAD, DOCTYPE):
+        found = where.search(html)
+        if found:
+            return html[:found.end()] + BASE + html[found.end():]
+    return BASE + html
 
 
 def _box() -> mailbox.Maildir:
@@ -20,29 +45,47 @@ def _box() -> mailbox.Maildir:
     return mailbox.Maildir(path, factory=None)
 
 
-def _parse(box: mailbox.Maildir, key: str):
+def _parse(box: mailbox.Maildir, key: str) -> EmailMessage:
     with box.get_file(key) as handle:
-        return message_from_bytes(handle.read(), policy=policy.default)
+        parsed = message_from_bytes(handle.read(), policy=policy.default)
+    assert isinstance(parsed, EmailMessage)
+    return parsed
+
+
+def _message(key: str) -> EmailMessage:
+    try:
+        return _parse(_box(), key)
+    except KeyError:
+        abort(404)
+
+
+def _part(message: EmailMessage, subtype: str) -> str:
+    part = message.get_body(preferencelist=(subtype,))
+    return part.get_content() if isinstance(part, EmailMessage) else ""
 
 
 @bp.get("/")
-def inbox():
+def inbox() -> ResponseReturnValue:
     box = _box()
-    keys = sorted(box.keys(), key=delivery_order, reverse=True)[:200]
+    keys = sorted(box.keys(), key=delivery_order, reverse=True)[:LISTED]
     messages = [(key, _parse(box, key)) for key in keys]
     return render_template("dev/mail_list.html", messages=messages)
 
 
 @bp.get("/<key>")
-def show(key: str):
-    box = _box()
-    try:
-        message = _parse(box, key)
-    except KeyError:
+def show(key: str) -> ResponseReturnValue:
+    message = _message(key)
+    html = _part(message, "html")
+    return render_template("dev/mail_show.html", key=key, message=message,
+                           text=_part(message, "plain"), html=html, srcdoc=framed(html) if html else "")
+
+
+@bp.get("/<key>/html")
+def html_part(key: str) -> ResponseReturnValue:
+    """The HTML part alone, as a phone's or a desktop's mail client would lay it out."""
+    html = _part(_message(key), "html")
+    if not html:
         abort(404)
-    text = message.get_body(preferencelist=("plain",))
-    html = message.get_body(preferencelist=("html",))
-    return render_template(
-        "dev/mail_show.html", key=key, message=message,
-        text=text.get_content() if text else "", html=html.get_content() if html else "",
-    )
+    response = Response(html, mimetype="text/html")
+    response.headers["Content-Security-Policy"] = HTML_PART_POLICY
+    return response

@@ -1,8 +1,9 @@
-"""Public pages: the start page with the form to start a game, and a spectator page per game."""
+"""Public pages: the start page with the form to start a game, a spectator page per game, and the
+site's icon at /favicon.ico (where browsers ask for it whatever the page links)."""
 
 from __future__ import annotations
 
-from flask import Blueprint, redirect, render_template, request, url_for
+from flask import Blueprint, current_app, redirect, render_template, request, send_from_directory, url_for
 from flask.typing import ResponseReturnValue
 
 import engine
@@ -17,6 +18,7 @@ from service.views import history, positions
 bp = Blueprint("games", __name__)
 
 RECENT_EVENTS = 12
+ICON_MAX_AGE = 7 * 24 * 3600
 
 
 def _form_page(template: str, form: GameForm, status: int = 200, errors: list[str] | None = None) -> ResponseReturnValue:
@@ -66,3 +68,11 @@ def spectate(game_id: int) -> ResponseReturnValue:
         "spectate.html", game=game, position=position, names=names, title=positions.title(game),
         result_words=positions.result_words(game, position.result, names), chart=chart,
     )
+
+
+@bp.get("/favicon.ico")
+def favicon() -> ResponseReturnValue:
+    """The icon (static/favicon.ico, drawn from static/favicon.svg), where browsers look by default."""
+    assert current_app.static_folder is not None
+    return send_from_directory(current_app.static_folder, "favicon.ico",
+                               mimetype="image/vnd.microsoft.icon", max_age=ICON_MAX_AGE)

@@ -27,7 +27,8 @@ def test_the_wheel_carries_every_template_static_file_migration_and_card_data(wh
     names = set(zipfile.ZipFile(wheel).namelist())
     templates = {str(p.relative_to(ROOT)) for p in (ROOT / "templates").rglob("*") if p.is_file()}
     assert templates and {f"service/{t}" for t in templates} <= names
-    for data in ("service/static/history.js", "service/migrations/versions/0006_kinds_turns.py",
+    for data in ("service/static/history.js", "service/static/site.css", "service/static/devmail.js",
+                 "service/static/favicon.svg", "service/static/favicon.ico", "service/migrations/versions/0006_kinds_turns.py",
                  "engine/riftwalker/cards.json", "engine/beyond_the_rift/data/heroes.json"):
         assert data in names
 
