@@ -119,6 +119,11 @@ class Position:
     def my_turn(self) -> bool:
         return self.seat is not None and self.seat in self.to_act
 
+    @property
+    def board_stylesheet(self) -> str | None:
+        """The game's own board stylesheet under static/ (None: a game drawn as text has none)."""
+        return f"board/{self.game.name}.css" if adapter(self.game.name).board_template is not None else None
+
     def board_html(self, email: bool = False) -> Markup:
         """The game's own board template when its adapter has one, else its text rendering.
 
