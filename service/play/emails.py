@@ -97,8 +97,9 @@ def on_change(
     if not turn:
         return []
     # The deadlines just started (service/clocks ran first): each email states its own, as of now.
-    due = dict(session.execute(sa.select(col(Deadline.seat), col(Deadline.due_at)).where(
-        col(Deadline.game_id) == game.id, col(Deadline.seat).in_([p.seat for p in turn]))).all())
+    with session.no_autoflush:
+        due = dict(session.execute(sa.select(col(Deadline.seat), col(Deadline.due_at)).where(
+            col(Deadline.game_id) == game.id, col(Deadline.seat).in_([p.seat for p in turn]))).all())
     rows: list[Outbox] = []
     for player in turn:
         params: dict[str, Any] = {} if player.seat in starts else {"asked": True}

@@ -57,14 +57,14 @@ def who(seat: int | None, viewer: int | None, names: Names) -> str:
     return f"Player {seat + 1}"
 
 
-_PLAYER = re.compile(r"\bPlayer (\d{1,2})\b")
+_PLAYER = re.compile(r"\b(?:Player|Seat) (\d{1,2})\b")
 _MARK = re.compile(r"\[P(\d{1,2})\]")  # a text board's owner mark, "Fire 5 [P2]"
 _OPPONENT = re.compile(r"\bOpponent\b")
 
 
 def named(text: str, names: Names, viewer: int | None = None) -> str:
     """Engine words with the players' names in them: an engine knows seats, not people, so it says
-    "Player 2" or "[P2]" (and, to one of two players, "Opponent"); the service knows who sits there.  Nothing
+    "Player 2", "Seat 2" or "[P2]" (and, to one of two players, "Opponent"); the service knows who sits there.  Nothing
     hidden can pass: only public seat names are put in."""
     if not names or not text:
         return text
