@@ -105,6 +105,16 @@ def _since(session: Session, mail: Mail, position: positions.Position, since: in
     return sorted(lines, key=lambda line: line[0])  # stable: an entry after the event it follows
 
 
+def _all_events(position: positions.Position, lines: list[Line]) -> list[tuple[str | None, int | None, str]]:
+    """Every event since (with its words, None for those without) and the journal's lines, in order:
+    what the first line's summary reads."""
+    worded = dict(position.since)
+    events: list[tuple[int, str | None, int | None, str]] = [
+        (seq, worded.get(seq), actor, kind) for seq, (actor, kind) in position.since_causes.items()]
+    journal: list[tuple[int, str | None, int | None, str]] = [line for line in lines if line[3] == "journal"]
+    return [(text, actor, kind) for _, text, actor, kind in sorted(events + journal, key=lambda line: line[0])]
+
+
 def _context(session: Session, kind: Kind, mail: Mail) -> dict[str, Any]:
     game, player, row = mail.game, mail.player, mail.row
     since = kind.since(session, mail)
@@ -126,9 +136,8 @@ def _context(session: Session, kind: Kind, mail: Mail) -> dict[str, Any]:
         move_links=move_links, choices_total=len({step.label for step in position.first_steps()}),
         since_lines=merged[:MAX_SINCE_LINES], since_more=max(0, len(merged) - MAX_SINCE_LINES),
         # Before anyone has moved there is nothing "since" to step through: the lines tell the setup.
-        since_moved=any(kind in ("move", "timeout") for _, _, _, kind in lines),
-        summary=summary([(text, actor, kind) for _, text, actor, kind in lines], player.seat),
-        own_timeout_lines=[text for _, text, actor, kind in lines if actor == player.seat and kind == "timeout"],
+        since_moved=any(kind != "setup" for _, _, _, kind in lines),
+        summary=summary(_all_events(position, lines), player.seat, mail.names),
         result_words=positions.result_words(game, position.result, mail.names),
         clock=None,
     )

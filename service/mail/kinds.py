@@ -36,7 +36,7 @@ from service.games import adapter
 from service.store.models import Deadline, Game, GameClock, JournalEntry, Outbox, Player, as_utc
 from service.views import followups
 from service.views.positions import title
-from service.views.sentences import POLICY_WORDS, TIMEOUT_NOTE, journal_sentence
+from service.views.sentences import POLICY_WORDS, journal_sentence
 from service.views.times import local_time, short_time
 
 # Journal entries emailed the moment they happen (a notice each, to every player): a pause stops every
@@ -44,8 +44,9 @@ from service.views.times import local_time, short_time
 # (a vacation begun or ended, the game resumed) waits for the reader's next turn or game-over email,
 # where it is one of the lines of what happened since (service/play/emails.py says the policy).
 TOLD_AT_ONCE = frozenset({"paused"})
-# Journal entries never shown among what happened since (a reminder is news to nobody else).
-NOT_NEWS = frozenset({"reminder"})
+# Journal entries never shown among what happened since: a reminder is news to nobody else, and a
+# forfeit is also the recorded end of the game (a system event with its own line).
+NOT_NEWS = frozenset({"reminder", "forfeit"})
 
 
 def told_at_once(entry_kind: str) -> bool:
@@ -288,16 +289,9 @@ def _timed_out_since(session: Session, mail: Mail) -> int:
     return int(mail.params["from"])
 
 
-def _timed_out(session: Session, mail: Mail) -> Context:
-    """What the sweep played for the seat: its own timeout events in words, without the note that says
-    so (the email says it once)."""
-    return {"timed_out_seat": mail.player.seat}
-
-
 def _timed_out_line(context: Context) -> str:
-    done = [line.removesuffix(TIMEOUT_NOTE) for line in context["own_timeout_lines"]]
-    what = f" {_lower_you(done[0])}" if done else ""
-    more = f" (and {len(done) - 1} more: see below)" if len(done) > 1 else ""
+    played = "; ".join(context["params"].get("played") or [])
+    what = f": {played}." if played else "."
     position = context["position"]
     if position.finished:
         after = f"The game is over: {context['result_words']}"
@@ -307,11 +301,7 @@ def _timed_out_line(context: Context) -> str:
         waiting = [context["names"].get(seat, "another player") for seat in position.to_act]
         after = (f"Now it is {_and(waiting)}'s turn; we will email you when it is yours." if waiting
                  else "We will email you when it is your turn.")
-    return f"Time ran out on your turn, so the game played it for you:{what}{more} {after}"
-
-
-def _lower_you(sentence: str) -> str:
-    return "y" + sentence[1:] if sentence.startswith("You") else sentence
+    return f"Time ran out on your turn, so the game chose for you{what} {after}"
 
 
 def _partner(session: Session, mail: Mail) -> Context:
@@ -335,7 +325,7 @@ register(Kind("turn", _turn_line, since=_turn_since, context=_invite_context, wa
 register(Kind("reminder", _reminder_line, context=_reminder, wanted=_reminder_wanted,
               tag=lambda p: f"reminder-{p['hours']}h", move_links=True, clock=True))
 register(Kind("notice", lambda c: c["notice"], context=_notice, tag=lambda p: f"n{p['entry']}"))
-register(Kind("timed_out", _timed_out_line, since=_timed_out_since, context=_timed_out, wanted=_turn_emails_on,
+register(Kind("timed_out", _timed_out_line, since=_timed_out_since, wanted=_turn_emails_on,
               tag=lambda p: f"timeout-{p['from']}", clock=True))
 register(Kind("game_over", _game_over_line, since=_turn_since, context=_game_over))
 register(Kind("partner", _partner_line, since=_partner_since, context=_partner, wanted=_turn_emails_on))

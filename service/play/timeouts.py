@@ -106,13 +106,16 @@ def _look(row_id: int, now: datetime, counts: Counter[str]) -> dict[str, Any] | 
                 log.warning("game %s seat %s has no timeout move: %s", game.id, row.seat, exc.reason)
                 session.delete(row)
                 return None
-            todo = {"game": game.id, "seat": row.seat, "seq": game.seq, "move": move}
+            rules = engine.get(game.name)
+            todo = {"game": game.id, "seat": row.seat, "seq": game.seq, "move": move,
+                    "words": rules.describe_move(move, state)}
     outbox.kick(kick_ids)
     return todo
 
 
 def _process(row_id: int, now: datetime, counts: Counter[str]) -> None:
     timed_out: tuple[int, int, int] | None = None  # (game, seat, the seq before its first default move)
+    played: list[str] = []  # the default moves in words
     try:
         for _ in range(MAX_DEFAULTS_PER_TURN):
             todo = _look(row_id, now, counts)
@@ -135,16 +138,17 @@ def _process(row_id: int, now: datetime, counts: Counter[str]) -> None:
             if timed_out is None:
                 timed_out = (todo["game"], todo["seat"], todo["seq"])
                 counts["timeouts"] += 1
+            played.append(todo["words"])
             counts["default_moves"] += 1
         log.error("deadline %s: still due after %s default moves", row_id, MAX_DEFAULTS_PER_TURN)
     finally:
         if timed_out is not None:
-            counts["timed_out_emails"] += len(tell_timed_out(*timed_out))
+            counts["timed_out_emails"] += len(tell_timed_out(*timed_out, played))
 
 
-def tell_timed_out(game_id: int, seat: int, since: int) -> list[int]:
-    """Email the seat whose time ran out what the game played for it (the events after `since`) and
-    what comes next; the outbox row ids.  Nothing when another email of this change tells it: the
+def tell_timed_out(game_id: int, seat: int, since: int, played: list[str]) -> list[int]:
+    """Email the seat whose time ran out what the game played for it (`played`: the moves in words,
+    the seat's own to read; the events after `since`) and what comes next; the outbox row ids.  Nothing when another email of this change tells it: the
     game ended (the game-over email), the game is paused (the pause notice), or its turn came round
     again (the turn email says the game played its last turn)."""
     with write_session(get_engine()) as session:
@@ -155,7 +159,7 @@ def tell_timed_out(game_id: int, seat: int, since: int) -> list[int]:
         again = session.execute(sa.select(col(Outbox.id)).where(
             col(Outbox.game_id) == game_id, col(Outbox.player_id) == player.id, col(Outbox.kind) == "turn",
             col(Outbox.seq) > since).limit(1)).first()
-        params = {"from": since}
+        params: dict[str, Any] = {"from": since, "played": played}
         if again is not None or outbox.exists(session, game, player, "timed_out", params, game.seq):
             return []
         ids = outbox.ids(session, outbox.add(session, game, [player], "timed_out", params))

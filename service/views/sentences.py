@@ -57,7 +57,7 @@ def who(seat: int | None, viewer: int | None, names: Names) -> str:
     return f"Player {seat + 1}"
 
 
-_PLAYER = re.compile(r"\b(?:Player|Seat) (\d{1,2})\b")
+_PLAYER = re.compile(r"\b(?:[Pp]layer|[Ss]eat) (\d{1,2})\b")
 _MARK = re.compile(r"\[P(\d{1,2})\]")  # a text board's owner mark, "Fire 5 [P2]"
 _OPPONENT = re.compile(r"\bOpponent\b")
 
@@ -222,33 +222,37 @@ def merge_lines(texts: list[str]) -> list[str]:
             end = i + 2
             while end < len(texts) and _one_sentence(texts[end]):
                 more = _merged(texts[i:end + 1])
-                if more is None or more[0] != shared:
+                # the same sentence repeated may yet go on with others that share its subject and verb
+                if more is None or (more[0] != shared and len(set(texts[i:end])) > 1):
                     break
-                text, end = more[1], end + 1
+                shared, text, end = more[0], more[1], end + 1
         out.append(text)
         i = end
     return out
 
 
-def summary(lines: list[tuple[str, int | None, str]], viewer: int | None, cap: int = 150, most: int = 2) -> str:
+def summary(lines: list[tuple[str | None, int | None, str]], viewer: int | None, names: Names = None,
+            cap: int = 150, most: int = 2) -> str:
     """What the other players did since the viewer's last turn, in a sentence or two for the first
     line of an email: the first thing each other player's turn did (its sentences merged), in order,
-    at most `most` sentences and as many as fit in `cap` characters.  `lines`: (sentence, the seat whose decision caused it, the
-    event's kind).  The viewer's own moves are left out, except a note when time ran out on them."""
-    runs: list[tuple[int | None, list[str]]] = []
+    at most `most` sentences and as many as fit in `cap` characters.  `lines`: (sentence or None for an
+    event without words, the seat whose decision caused it, the event's kind).  A turn of which no
+    event has words (a Check that scored and drew nothing) is "Bo took their turn."  The viewer's own
+    moves are left out, except a note when time ran out on them."""
+    runs: list[tuple[int, list[str]]] = []
     timed_out = False
     for text, actor, kind in lines:
         if actor == viewer and kind == "timeout":
             timed_out = True
         if actor is None or actor == viewer or kind not in ("move", "timeout"):
             continue
-        if runs and runs[-1][0] == actor:
+        if not runs or runs[-1][0] != actor:
+            runs.append((actor, []))
+        if text:
             runs[-1][1].append(text)
-        else:
-            runs.append((actor, [text]))
     said: list[str] = ["Time ran out on your last turn; the game played it for you."] if timed_out else []
-    for _, texts in runs:
-        first = merge_lines(texts)[0]
+    for actor, texts in runs:
+        first = merge_lines(texts)[0] if texts else f"{who(actor, viewer, names)} took their turn."
         if said and (len(said) >= most or len(" ".join(said + [first])) > cap):
             break
         said.append(first if len(first) <= cap else first[:cap - 1].rstrip() + "\u2026")
