@@ -95,6 +95,14 @@ class Catalog:
     def of(self, kind: str | None = None, game: str | None = None) -> list[Sample]:
         return [s for s in self.samples if (kind is None or s.kind == kind) and (game is None or s.game == game)]
 
+    def kinds(self, turns: int = 3) -> list[Sample]:
+        """Each kind of email of each game once (its latest), and the latest `turns` turn emails of
+        each game: a sample of every type for the costlier checks."""
+        picked: dict[tuple[str, str], list[Sample]] = {}
+        for sample in self.samples:
+            picked.setdefault((sample.game, sample.kind), []).append(sample)
+        return [s for (_, kind), found in picked.items() for s in found[-(turns if kind == "turn" else 1):]]
+
     def render(self, row_id: int, board: bool = True) -> EmailMessage:
         """An outbox row's email again; `board=False`: with the board left out (what the email's own
         parts weigh, apart from the board templates)."""
@@ -105,6 +113,18 @@ class Catalog:
                 return compose.build(session, row)
             with mock.patch.object(Position, "board_html", lambda self, email=False: Markup("")):
                 return compose.build(session, row)
+
+
+def only_the_board(catalog: Catalog, samples: list[Sample], problem) -> None:
+    """Check `problem(message) -> str | None` on every sample: strictly on the email without its
+    board; with the board, a failure that the board alone causes is an expected failure (xfail) that
+    says so: the board templates (templates/games/*) are drawn elsewhere and being redrawn."""
+    own = [(s, found) for s in samples if (found := problem(catalog.render(s.row_id, board=False)))]
+    assert not own, "\n".join(f"{s}: {found}" for s, found in own[:10])
+    boards = [(s, found) for s in samples if (found := problem(s.message))]
+    if boards:
+        pytest.xfail(f"only the board templates (templates/games/*, being redrawn) break this, in {len(boards)} "
+                     f"emails, e.g. {boards[0][0]}: {boards[0][1]}")
 
 
 def play(catalog: Catalog, game_id: int, moves: int, rng: random.Random, when: float = 0.0) -> None:

@@ -168,9 +168,10 @@ def raw_texts(message: EmailMessage) -> list[str]:
 def hits(message: EmailMessage) -> dict[str, int]:
     """How often each sub-rule matches (the counted ones up to their maxhits)."""
     lines = body_lines(message)
+    raws = raw_texts(message)
     found = {name: int(any(rule.search(line) for line in lines)) for name, rule in BODY.items()}
     found["__FILL_THIS_FORM_PARTIAL"] = min(MAX_HITS, sum(len(PARTIAL.findall(line)) for line in lines))
-    found["__FILL_THIS_FORM_PARTIAL_RAW"] = min(MAX_HITS, sum(len(PARTIAL_RAW.findall(raw)) for raw in raw_texts(message)))
+    found["__FILL_THIS_FORM_PARTIAL_RAW"] = min(MAX_HITS, sum(len(PARTIAL_RAW.findall(raw)) for raw in raws))
     return found
 
 

@@ -6,10 +6,8 @@ teammate's next turn email, the solo player's turn emails with what the trainer 
 from __future__ import annotations
 
 import html
-import itertools
 import json
 import re
-from collections import Counter
 
 import pytest
 from sqlmodel import select
