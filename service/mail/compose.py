@@ -31,6 +31,19 @@ from service.views.sentences import journal_sentence, merge_lines, summary
 # RFC 5322's real limit: long links stay on one line (no folding right after a header's colon,
 # no quoted-printable soft breaks inside URLs of plain ASCII bodies).
 POLICY = email.policy.default.clone(max_line_length=998)
+# A body that is not plain ASCII within that limit (names, "…", the inlined HTML's long lines) is
+# quoted-printable with RFC 2045's lines of at most 76 characters: spam filters count longer ones
+# against an email (MIME_QP_LONG_LINE, BASE64_LENGTH_79_INF, and hidden text on a long line).
+ENCODED = email.policy.default
+
+
+def body_part(content: str, subtype: str) -> EmailMessage:
+    """One text part: 7bit when it is ASCII in lines of at most 998 characters, else quoted-printable."""
+    plain = content.isascii() and all(len(line) <= 998 for line in content.splitlines())
+    part = EmailMessage(policy=POLICY if plain else ENCODED)
+    part.set_content(content, subtype=subtype, cte="7bit" if plain else "quoted-printable")
+    del part["MIME-Version"]  # the message's own header says it
+    return part
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
 
@@ -98,7 +111,8 @@ def _since(session: Session, mail: Mail, position: positions.Position, since: in
     if since is None:
         return []
     causes = position.since_causes
-    lines: list[Line] = [(seq, text, *causes.get(seq, (None, "move"))) for seq, text in position.since]
+    lines: list[Line] = [(seq, text, *causes.get(seq, (None, "move"))) for seq, text in position.since
+                         if causes.get(seq, (None, "move"))[1] != store.SYSTEM]  # the recorded end: the first line says it
     for entry in store.journal_entries(session, mail.game.id, upto=mail.row.seq):
         if entry.after_seq >= since and entry.kind not in NOT_NEWS:
             lines.append((entry.after_seq, journal_sentence(entry, mail.names, mail.player.seat), None, "journal"))
@@ -168,7 +182,8 @@ def _build(session: Session, kind: Kind, mail: Mail) -> EmailMessage:
     message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     message["Auto-Submitted"] = "auto-generated"
     message["X-Riftpost-Kind"] = kind.name  # what the email is, for mail filters (the subject is the thread's)
-    message.set_content(render_template(f"{kind.template_name}.txt", **context))
-    html = inline(render_template(f"{kind.template_name}.html", **context), game.name)
-    message.add_alternative(html, subtype="html")
+    message["MIME-Version"] = "1.0"
+    message.make_alternative()
+    message.attach(body_part(render_template(f"{kind.template_name}.txt", **context), "plain"))
+    message.attach(body_part(inline(render_template(f"{kind.template_name}.html", **context), game.name), "html"))
     return message
