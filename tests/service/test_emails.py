@@ -402,3 +402,14 @@ def test_partner_moves_and_notices_wait_for_the_next_turn_email(app):
     assert len(outbox_rows(game_id)) == before
     with read_session(get_engine()) as session:
         assert session.exec(select(Outbox).where(Outbox.kind == "notice")).all() == []
+
+
+def test_a_finished_solo_games_page_says_who_won_with_names(catalog):
+    solo = catalog.games["riftforce solo"]
+    with catalog.app.app_context():
+        game, _ = current(solo)
+        page = catalog.app.test_client().get(f"/games/{solo}").get_data(as_text=True)
+    assert game.status == "finished"
+    mine, trainer = game.result["scores"]["0"], game.result["trainer"]
+    words = f"The trainer won, {trainer} to {mine}." if trainer > mine else "Ana won."
+    assert f"<strong>The game is over.</strong> {words}\nScores: Ana {mine}.</p>" in page
