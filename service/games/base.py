@@ -102,6 +102,10 @@ class Adapter:
 
     # ---- what people read ------------------------------------------------------------------------
 
+    # Event types (the engine's) a turn email's first line passes over when it tells what another
+    # player's turn did: bookkeeping such as a counter going down, unless the turn did nothing else.
+    minor_events: frozenset[str] = frozenset()
+
     # Whom the players face when it is not each other, for the words naming a game's players: a
     # cooperative game's foe, whatever the party ("the rift"); a solo player's automatic opponent ("the
     # trainer"), when one person plays.

@@ -47,6 +47,9 @@ class BeyondTheRift(Adapter):
                 "won game's page) and --option heroes=brannoc,osric (one per address, in seat order).")
     follow_up_template = "games/beyond-the-rift/_follow_up"
     against = "the rift"  # cooperative: the party plays against the game
+    # A hero's turn in a first line: the cards played and attacks made, not AP, orders, draws, phases.
+    minor_events = frozenset({"ap", "hero_set", "set", "response", "phase", "draw", "deck_top", "hero_shuffle",
+                              "pile_shuffle", "to_hand", "take"})
 
     def result_words(self, result: Mapping[str, Any] | None, names: Mapping[int, str]) -> str:
         """The party won, or the rift did, and why ("The rift won: Ana's hero died.").  A forfeit on

@@ -119,14 +119,17 @@ def _since(session: Session, mail: Mail, position: positions.Position, since: in
     return sorted(lines, key=lambda line: line[0])  # stable: an entry after the event it follows
 
 
-def _all_events(position: positions.Position, lines: list[Line]) -> list[tuple[str | None, int | None, str]]:
-    """Every event since (with its words, None for those without) and the journal's lines, in order:
-    what the first line's summary reads."""
+def _all_events(position: positions.Position, lines: list[Line]) -> list[tuple[str | None, int | None, str, bool]]:
+    """Every event since (with its words, None for those without, and whether the game calls it minor)
+    and the journal's lines, in order: what the first line's summary reads."""
     worded = dict(position.since)
-    events: list[tuple[int, str | None, int | None, str]] = [
-        (seq, worded.get(seq), actor, kind) for seq, (actor, kind) in position.since_causes.items()]
-    journal: list[tuple[int, str | None, int | None, str]] = [line for line in lines if line[3] == "journal"]
-    return [(text, actor, kind) for _, text, actor, kind in sorted(events + journal, key=lambda line: line[0])]
+    minor = adapter(position.game.name).minor_events
+    events: list[tuple[int, str | None, int | None, str, bool]] = [
+        (seq, worded.get(seq), actor, kind, position.since_types.get(seq) in minor)
+        for seq, (actor, kind) in position.since_causes.items()]
+    journal: list[tuple[int, str | None, int | None, str, bool]] = [
+        (seq, text, actor, kind, False) for seq, text, actor, kind in lines if kind == "journal"]
+    return [(text, actor, kind, small) for _, text, actor, kind, small in sorted(events + journal, key=lambda e: e[0])]
 
 
 def _context(session: Session, kind: Kind, mail: Mail) -> dict[str, Any]:

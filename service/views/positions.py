@@ -73,6 +73,7 @@ class Position:
     since: list[tuple[int, str]] = field(default_factory=list)  # (seq, sentence)
     # seq -> (the seat whose decision caused it or None, the event's kind) for each line of `since`
     since_causes: dict[int, tuple[int | None, str]] = field(default_factory=dict)
+    since_types: dict[int, str] = field(default_factory=dict)  # seq -> the event's type (its payload's "type")
     names: dict[int, str] = field(default_factory=dict)  # seat -> player name (boards name partners)
     # The full state, for describe_move only: templates get `view`, never this.
     _state: dict[str, Any] = field(default_factory=dict, repr=False)
@@ -191,6 +192,7 @@ def build(
         board_text=named(rules.render_text(view), names, seat), _state=state, names=names,
     )
     position.since_causes = {row.seq: (row.actor, row.kind) for row in rows}
+    position.since_types = {row.seq: str(row.payload.get("type", "")) for row in rows}
     if seat is not None and position.result is None:  # a seat not waited on may have moves too
         position.moves = [
             LegalMove(move, rules.describe_move(move, state), rules.move_section(move))

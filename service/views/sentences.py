@@ -231,28 +231,30 @@ def merge_lines(texts: list[str]) -> list[str]:
     return out
 
 
-def summary(lines: list[tuple[str | None, int | None, str]], viewer: int | None, names: Names = None,
+def summary(lines: list[tuple[str | None, int | None, str, bool]], viewer: int | None, names: Names = None,
             cap: int = 150, most: int = 2) -> str:
     """What the other players did since the viewer's last turn, in a sentence or two for the first
-    line of an email: the first thing each other player's turn did (its sentences merged), in order,
-    at most `most` sentences and as many as fit in `cap` characters.  `lines`: (sentence or None for an
-    event without words, the seat whose decision caused it, the event's kind).  A turn of which no
-    event has words (a Check that scored and drew nothing) is "Bo took their turn."  The viewer's own
-    moves are left out, except a note when time ran out on them."""
-    runs: list[tuple[int, list[str]]] = []
+    line of an email: the first thing each other player's turn did (its sentences merged, minor ones
+    passed over if it has others), in order, at most `most` sentences and as many as fit in `cap`
+    characters.  `lines`: (sentence or None for an event without words, the seat whose decision
+    caused it, the event's kind, whether it is minor: the game's adapter says which events are).  A
+    turn of which no event has words (a Check that scored and drew nothing) is "Bo took their turn."
+    The viewer's own moves are left out, except a note when time ran out on them."""
+    runs: list[tuple[int, list[str], list[str]]] = []  # (actor, sentences, minor sentences)
     timed_out = False
-    for text, actor, kind in lines:
+    for text, actor, kind, minor in lines:
         if actor == viewer and kind == "timeout":
             timed_out = True
         if actor is None or actor == viewer or kind not in ("move", "timeout"):
             continue
         if not runs or runs[-1][0] != actor:
-            runs.append((actor, []))
+            runs.append((actor, [], []))
         if text:
-            runs[-1][1].append(text)
+            (runs[-1][2] if minor else runs[-1][1]).append(text)
     said: list[str] = ["Time ran out on your last turn; the game played it for you."] if timed_out else []
-    for actor, texts in runs:
-        first = merge_lines(texts)[0] if texts else f"{who(actor, viewer, names)} took their turn."
+    for actor, texts, small in runs:
+        main = texts or small
+        first = merge_lines(main)[0] if main else f"{who(actor, viewer, names)} took their turn."
         if said and (len(said) >= most or len(" ".join(said + [first])) > cap):
             break
         said.append(first if len(first) <= cap else first[:cap - 1].rstrip() + "\u2026")

@@ -133,13 +133,18 @@ def test_summaries_merge_what_was_said_several_times_and_stay_short():
     # Different verbs after a two-word name are two things, and so are sentences that part late.
     assert len(merge_lines(["Brannoc Vey discards Iron Will.", "Brannoc Vey changes their orders."])) == 2
     assert len(merge_lines(["The bot Star 6 acts.", "The bot Star 6 dealt 3 damage."])) == 2
-    lines = [("Bo played Fire 5 at location 3.", 1, "move"), ("Bo played Fire 6 at location 3.", 1, "move"),
-             ("You lost Ice 7.", 1, "move"), ("Cy checked.", 2, "move"), ("Di picked Star.", 3, "move"),
-             ("You played Ice 5 at location 1.", 0, "move")]
+    lines = [("Bo played Fire 5 at location 3.", 1, "move", False), ("Bo played Fire 6 at location 3.", 1, "move", False),
+             ("You lost Ice 7.", 1, "move", False), ("Cy checked.", 2, "move", False),
+             ("Di picked Star.", 3, "move", False), ("You played Ice 5 at location 1.", 0, "move", False)]
     assert summary(lines, 0) == "Bo played Fire 5 and Fire 6 at location 3. Cy checked."  # two, in order
-    assert summary([("Ana played Ice 5.", 0, "timeout")], 0) == (
+    assert summary([("Ana played Ice 5.", 0, "timeout", False)], 0) == (
         "Time ran out on your last turn; the game played it for you.")
-    assert len(summary([(("x" * 90) + ".", seat, "move") for seat in (1, 2, 3)], 0)) <= 150
+    assert len(summary([(("x" * 90) + ".", seat, "move", False) for seat in (1, 2, 3)], 0)) <= 150
+    # A turn without words; minor sentences (the adapter's minor_events) come after the main ones.
+    assert summary([(None, 1, "move", False)], 0, {0: "Ana", 1: "Bo"}) == "Bo took their turn."
+    minor = [("Isolde has 7 AP.", 1, "move", True), ("Isolde plays Flame Lance.", 1, "move", False)]
+    assert summary(minor, 0) == "Isolde plays Flame Lance."
+    assert summary(minor[:1], 0) == "Isolde has 7 AP."
 
 
 # ---- deadlines and the timeout policy --------------------------------------------------------------
