@@ -418,3 +418,23 @@ def test_a_finished_solo_games_page_says_who_won_with_names(catalog):
     mine, trainer = game.result["scores"]["0"], game.result["trainer"]
     words = f"The trainer won, {trainer} to {mine}." if trainer > mine else "Ana won."
     assert f"<strong>The game is over.</strong> {words}\nScores: Ana {mine}.</p>" in page
+
+
+def test_a_partner_email_queued_before_the_change_still_renders(app):
+    """Partner emails are no longer written, but a row queued by an older version is still sent."""
+    from service.mail import outbox
+
+    game_id = new_game("riftforce", [(n, f"{n.lower()}@example.org") for n in ("Ann", "Bob", "Cat", "Dan")],
+                       {"mode": "team"}, seed=11)
+    for _ in range(3):
+        play_one(game_id)
+    with read_session(get_engine()) as session:
+        game = store.get_game(session, game_id)
+        cat = session.exec(select(Player).where(Player.game_id == game_id, Player.seat == 2)).one()
+        row = outbox.add(session, game, [cat], "partner")[0]
+        session.flush()
+        message = compose.build(session, row)
+        session.rollback()
+    text = message.get_body(("plain",)).get_content()
+    assert message["Subject"] == f"Riftforce #{game_id}: Ann & Cat vs Bob & Dan"
+    assert "we will email you when it is your turn" in text.splitlines()[0]
