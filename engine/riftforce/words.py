@@ -422,11 +422,9 @@ def render_text(v: dict) -> str:
             lines.append(f"    {g['name']}: {g['ability']}")
         return "\n".join(lines) + "\n"
 
-    # "At location 1:", never a bare "Location 1:" line: a column of those reads like a form to fill in
-    # (SpamAssassin's FILL_THIS_FORM rules), and this board is every email's plain-text part.
     lines.append("THE RIFT (each stack front to back; front = first, nearest the location)")
     for loc in v["locations"]:
-        lines.append(f"At {loc_name(loc['loc'])}:")
+        lines.append(f"{loc_name(loc['loc']).capitalize()}:")
         for s in (top, bottom):
             lines.append(f"  {who(s, me) + ':':<10} {_stack(loc['sides'][s])}")
     lines.append("")
@@ -527,7 +525,7 @@ def _render_team(v: dict) -> str:
     top, bottom = 1 - mine, mine
     lines.append("THE RIFT (each stack front to back; front = first, nearest the location)")
     for loc in v["locations"]:
-        lines.append(f"At {loc_name(loc['loc'])} ({loc['zone']} zone):")
+        lines.append(f"{loc_name(loc['loc']).capitalize()} ({loc['zone']} zone):")
         for side in (top, bottom):
             label = team_words(side, me) if me is not None else f"Team {side + 1}"
             cards = ", ".join(f"{_card(c)} [P{c['owner'] + 1}]" for c in loc["sides"][side]) or "-"
@@ -568,7 +566,7 @@ def _render_solo(v: dict) -> str:
     lines.append("")
     lines.append("THE RIFT (each stack front to back; front = first, nearest the location)")
     for loc in v["locations"]:
-        lines.append(f"At {loc_name(loc['loc'])}:")
+        lines.append(f"{loc_name(loc['loc']).capitalize()}:")
         lines.append(f"  {'Trainer:':<10} {_stack(loc['sides'][1])}")
         lines.append(f"  {you + ':':<10} {_stack(loc['sides'][0])}")
     lines.append("")

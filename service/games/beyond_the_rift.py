@@ -19,7 +19,7 @@ from typing import Any
 from engine.beyond_the_rift.content import CONTENT, PARTS
 from engine.beyond_the_rift.words import card_text, reason
 from service.errors import Invalid
-from service.games.base import FOLLOW_UP_TITLE, Adapter, FollowUp, FormData, and_words
+from service.games.base import FOLLOW_UP_TITLE, Adapter, FollowUp, FormData
 
 MAX_SEATS = 4
 WHERE = {"stash": "kept in the stash", "reward_deck": "back under the reward deck"}  # else a body part
@@ -46,27 +46,6 @@ class BeyondTheRift(Adapter):
     cli_help = ("Beyond the Rift: --option scenario=tutorial (or old-friends-1; later parts start from the "
                 "won game's page) and --option heroes=brannoc,osric (one per address, in seat order).")
     follow_up_template = "games/beyond-the-rift/_follow_up"
-    against = "the rift"  # cooperative: the party plays against the game
-    # A hero's turn in a first line: the cards played and attacks made, not AP, orders, draws, phases.
-    minor_events = frozenset({"ap", "hero_set", "set", "response", "phase", "draw", "deck_top", "hero_shuffle",
-                              "pile_shuffle", "to_hand", "take"})
-
-    def result_words(self, result: Mapping[str, Any] | None, names: Mapping[int, str]) -> str:
-        """The party won, or the rift did, and why ("The rift won: Ana's hero died.").  A forfeit on
-        timeout has no outcome: the default words say who forfeited."""
-        if not result or result.get("outcome") not in ("win", "loss"):
-            return super().result_words(result, names)
-        code = result.get("reason")
-        seat = result.get("seat")
-        if code == "hero_died":
-            why = f"{names[seat]}'s hero died" if isinstance(seat, int) and seat in names else "a hero died"
-        elif code == "threat":
-            why = "the threat reached its limit"
-        else:
-            why = reason(dict(result), str(result.get("scenario")), 0, [])
-        if result["outcome"] == "win":
-            return f"{and_words([names[s] for s in sorted(names)])} won: {why}."
-        return f"The rift won: {why}."
 
     @property
     def form_fields(self) -> tuple[str, ...]:
@@ -167,6 +146,30 @@ class BeyondTheRift(Adapter):
         if picks != party:
             options["heroes"] = [hero if side == "standard" else {"hero": hero, "side": side} for hero, side in picks]
         return options
+
+    # ---- what people read of a game of the party against the rift ---------------------------------
+
+    against = "the rift"  # cooperative: the party plays against the game
+    # A hero's turn in a first line: the cards played and attacks made, not AP, orders, draws, phases.
+    minor_events = frozenset({"ap", "hero_set", "set", "response", "phase", "draw", "deck_top", "hero_shuffle",
+                              "pile_shuffle", "to_hand", "take"})
+
+    def result_words(self, result: Mapping[str, Any] | None, names: Mapping[int, str]) -> str:
+        """The party won, or the rift did, and why ("The rift won: Ana's hero died.").  A forfeit on
+        timeout has no outcome: the default words say who forfeited."""
+        if not result or result.get("outcome") not in ("win", "loss"):
+            return super().result_words(result, names)
+        code = result.get("reason")
+        seat = result.get("seat")
+        if code == "hero_died":
+            why = f"{names[seat]}'s hero died" if isinstance(seat, int) and seat in names else "a hero died"
+        elif code == "threat":
+            why = "the threat reached its limit"
+        else:
+            why = reason(dict(result), str(result.get("scenario")), 0, [])
+        if result["outcome"] == "win":  # the whole party: "Ana and Bo won: the road is clear."
+            return f"{super().result_words(result, names).removesuffix('.')}: {why}."
+        return f"The rift won: {why}."
 
 
 def _drawn(rewards: Mapping[str, Any] | None) -> list[dict[str, Any]]:

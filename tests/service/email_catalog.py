@@ -33,6 +33,7 @@ from service.play import ending, handle, new_game
 from service.play.timeouts import sweep
 from service.store import get_engine, read_session
 from service.store.models import Outbox, Player
+from service.views import positions
 from service.views.positions import Position
 from tests.conftest import make_app
 from tests.service import toygame
@@ -104,21 +105,31 @@ class Catalog:
         return [s for (_, kind), found in picked.items() for s in found[-(turns if kind == "turn" else 1):]]
 
     def render(self, row_id: int, board: bool = True) -> EmailMessage:
-        """An outbox row's email again; `board=False`: with the board left out (what the email's own
-        parts weigh, apart from the board templates)."""
+        """An outbox row's email again; `board=False`: with the board left out, the HTML board and the
+        plain-text one (what the email's own parts weigh and say, apart from the boards, which the
+        board templates and the engines' words draw)."""
         with self.app.app_context(), read_session(get_engine()) as session:
             row = session.get(Outbox, row_id)
             assert row is not None
             if board:
                 return compose.build(session, row)
-            with mock.patch.object(Position, "board_html", lambda self, email=False: Markup("")):
+            build = positions.build
+
+            def without_board(*args, **kwargs):
+                position = build(*args, **kwargs)
+                position.board_text = ""
+                return position
+
+            with mock.patch.object(Position, "board_html", lambda self, email=False: Markup("")), \
+                    mock.patch.object(positions, "build", without_board):
                 return compose.build(session, row)
 
 
 def only_the_board(catalog: Catalog, samples: list[Sample], problem) -> None:
     """Check `problem(message) -> str | None` on every sample: strictly on the email without its
-    board; with the board, a failure that the board alone causes is an expected failure (xfail) that
-    says so: the board templates (templates/games/*) are drawn elsewhere and being redrawn."""
+    boards; with them, a failure that the boards alone cause is an expected failure (xfail) that says
+    so: the board templates (templates/games/*) and the engines' text boards are drawn elsewhere and
+    being redrawn."""
     own = [(s, found) for s in samples if (found := problem(catalog.render(s.row_id, board=False)))]
     assert not own, "\n".join(f"{s}: {found}" for s, found in own[:10])
     boards = [(s, found) for s in samples if (found := problem(s.message))]

@@ -312,7 +312,7 @@ def test_partner_play_is_described_and_spectators_see_player_numbers():
     assert GAME.describe_event(enter, None, start) == "Player 1 played Fire 5 at location 5."
     assert GAME.describe_event(enter, 0, start) == "You played Fire 5 at location 5."
     text = GAME.render_text(GAME.view(s, 2))
-    assert "At location 4 (grey zone):" in text and "Your partner (Player 1" in text
+    assert "Location 4 (grey zone)" in text and "Your partner (Player 1" in text
 
 
 # ---- Q14, turns, teams, scores ------------------------------------------------------------------------

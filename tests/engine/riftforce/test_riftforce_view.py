@@ -164,7 +164,7 @@ def test_render_text_shows_locations_stacks_scores_and_hand():
     text = GAME.render_text(GAME.view(mid_game(), 0))
     assert "Score: You 3, Opponent 4" in text
     for n in range(1, 6):
-        assert f"At location {n}:" in text
+        assert f"Location {n}:" in text
     assert "Opponent:  Ice 5 (2 damage)" in text
     assert "Your hand: Fire 6, Water 5" in text
     assert "Ice 6" not in text
