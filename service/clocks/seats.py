@@ -33,10 +33,10 @@ from sqlmodel import Session, col
 
 from service import store
 from service.clocks.settings import DEFAULT_REMINDERS
-from service.mail import outbox
+from service.mail import kinds, outbox
 from service.store import write_session
 from service.store.db import get_engine
-from service.store.models import Deadline, Game, GameClock, Person, Player, as_utc
+from service.store.models import Deadline, Game, GameClock, JournalEntry, Person, Player, as_utc
 
 LEASE = timedelta(minutes=5)
 STREAK_ROUNDS = 2
@@ -186,7 +186,12 @@ def journal_entry(
 
 
 def tell(session: Session, game: Game, players: list[Player], entry_id: int) -> list[int]:
-    """Email a journal entry to `players` (a notice each); the outbox row ids."""
+    """Email a journal entry to `players` (a notice each) if its kind is told at once (a pause); the
+    outbox row ids.  Other entries wait for each reader's next turn or game-over email, which tells
+    them among what happened since (service/play/emails.py)."""
+    entry = session.get(JournalEntry, entry_id)
+    if entry is None or not kinds.told_at_once(entry.kind):
+        return []
     return outbox.ids(session, outbox.add(session, game, players, "notice", {"entry": entry_id}))
 
 

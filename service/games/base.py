@@ -9,13 +9,15 @@ board, no fieldset, options typed as KEY=VALUE, winners named.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import engine
 
 FormData = Mapping[str, str]
+# A name in a subject is cut to this many characters (the subject names every player).
+NAME_CAP = 20
 # The title of the page that says a follow-up game could not be started.
 FOLLOW_UP_TITLE = "The next game was not started"
 
@@ -100,16 +102,46 @@ class Adapter:
 
     # ---- what people read ------------------------------------------------------------------------
 
+    # Event types (the engine's) a turn email's first line passes over when it tells what another
+    # player's turn did: bookkeeping such as a counter going down, unless the turn did nothing else.
+    minor_events: frozenset[str] = frozenset()
+
+    # Whom the players face when it is not each other, for the words naming a game's players: a
+    # cooperative game's foe, whatever the party ("the rift"); a solo player's automatic opponent ("the
+    # trainer"), when one person plays.
+    against: str | None = None
+    solo_against: str | None = None
+
+    def players_words(self, names: Sequence[str], teams: Sequence[Sequence[int]]) -> str:
+        """Who plays whom, as the subject of every email of a game's thread says it: "Ana vs Bo",
+        "Ana, Bo and Cy", "Ana & Cy vs Bo & Di" (the engine's `teams`), "Ana vs the trainer", "Ana and
+        Bo vs the rift".  `names` in seat order; each is cut to NAME_CAP characters."""
+        short = [shorten(name) for name in names]
+        if self.against:
+            return f"{and_words(short)} vs {self.against}"
+        if len(short) == 1:
+            return f"{short[0]} vs {self.solo_against}" if self.solo_against else short[0]
+        grouped = [list(team) for team in teams if team]
+        if grouped:
+            alone = [[seat] for seat in range(len(short)) if not any(seat in team for team in grouped)]
+            sides = sorted(grouped + alone, key=min)
+            return " vs ".join(" & ".join(short[seat] for seat in side if seat < len(short)) for side in sides)
+        if len(short) == 2:
+            return f"{short[0]} vs {short[1]}"
+        return and_words(short)
+
     def result_words(self, result: Mapping[str, Any] | None, names: Mapping[int, str]) -> str:
-        """The end of the game in one sentence."""
+        """The end of the game in one sentence (two after a forfeit: who forfeited, then who won)."""
         if not result:
             return ""
+        forfeit = ""
+        forfeited = result.get("forfeited")
+        if isinstance(forfeited, int) and not isinstance(forfeited, bool):
+            forfeit = f"{names.get(forfeited, 'A player')} ran out of time and forfeited. "
         winners = [names.get(int(seat), f"seat {seat}") for seat in result.get("winners", [])]
         if not winners:
-            return "The game ended without a winner."
-        if len(winners) == 1:
-            return f"{winners[0]} won."
-        return " and ".join(winners) + " won."
+            return forfeit + "The game ended without a winner."
+        return forfeit + and_words(winners) + " won."
 
     def board_words(self, view: Mapping[str, Any]) -> dict[str, Any]:
         """Words the board template shows beside the view's data (made by the game's words module)."""
@@ -154,6 +186,19 @@ class Adapter:
         judges them when the game starts (raises service.errors.Invalid for a choice that names
         nothing of the offer)."""
         return dict(offer.options)
+
+
+def shorten(name: str, cap: int = NAME_CAP) -> str:
+    """A name cut to `cap` characters, with an ellipsis when cut."""
+    name = " ".join(name.split())
+    return name if len(name) <= cap else name[:cap - 1].rstrip() + "…"
+
+
+def and_words(items: Sequence[str]) -> str:
+    """"Ana", "Ana and Bo", "Ana, Bo and Cy"."""
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def card_words(card: Any) -> str:

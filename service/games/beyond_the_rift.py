@@ -241,6 +241,30 @@ class BeyondTheRift(Adapter):
             options["heroes"] = [hero if side == "standard" else {"hero": hero, "side": side} for hero, side in picks]
         return options
 
+    # ---- what people read of a game of the party against the rift ---------------------------------
+
+    against = "the rift"  # cooperative: the party plays against the game
+    # A hero's turn in a first line: the cards played and attacks made, not AP, orders, draws, phases.
+    minor_events = frozenset({"ap", "hero_set", "set", "response", "phase", "draw", "deck_top", "hero_shuffle",
+                              "pile_shuffle", "to_hand", "take"})
+
+    def result_words(self, result: Mapping[str, Any] | None, names: Mapping[int, str]) -> str:
+        """The party won, or the rift did, and why ("The rift won: Ana's hero died.").  A forfeit on
+        timeout has no outcome: the default words say who forfeited."""
+        if not result or result.get("outcome") not in ("win", "loss"):
+            return super().result_words(result, names)
+        code = result.get("reason")
+        seat = result.get("seat")
+        if code == "hero_died":
+            why = f"{names[seat]}'s hero died" if isinstance(seat, int) and seat in names else "a hero died"
+        elif code == "threat":
+            why = "the threat reached its limit"
+        else:
+            why = reason(dict(result), str(result.get("scenario")), 0, [])
+        if result["outcome"] == "win":  # the whole party: "Ana and Bo won: the road is clear."
+            return f"{super().result_words(result, names).removesuffix('.')}: {why}."
+        return f"The rift won: {why}."
+
 
 def _drawn(rewards: Mapping[str, Any] | None) -> list[dict[str, Any]]:
     """The items the win drew, named: {"hero": name or None (the party), "item": name, "where": words}."""

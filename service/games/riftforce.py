@@ -15,6 +15,7 @@ MODE_WORDS = {"duel": "The duel is for 2 players", "team": "Team play is for 3 o
 
 class Riftforce(Adapter):
     listing_order = 1
+    solo_against = "the trainer"  # solo play: the automatic trainer holds no seat
     form_template = "games/riftforce/_form.html"
     cli_help = ("Riftforce: --option mode=team (3-4 addresses; seats 1 and 3 are one team, 2 and 4 the "
                 "other), --option mode=solo (1 address) with --option stars.5=2 --option stars.6=1 "

@@ -35,6 +35,9 @@ class Riftwalker(Adapter):
                 "element_keys": ELEMENT_KEYS, "element_words": ELEMENT_WORDS}
 
     view_has_hand = True
+    # A turn in a first line: the rift explored or burst, not the element step, draws and discards.
+    minor_events = frozenset({"turn", "flip", "grow", "place", "swap", "draw", "deal", "take", "look", "discard",
+                              "bottom"})
 
 
 ADAPTER = Riftwalker("riftwalker", board_template="games/riftwalker/board.html")

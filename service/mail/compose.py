@@ -21,14 +21,29 @@ from flask import current_app, render_template, url_for
 from sqlmodel import Session
 
 from service import links, store
-from service.mail.kinds import Kind, Mail, get
+from service.games import adapter
+from service.mail.kinds import NOT_NEWS, Kind, Mail, clock_context, get
 from service.mail.threads import thread_root
-from service.store.models import Outbox
+from service.store.models import Game, Outbox, Player
 from service.views import positions
+from service.views.sentences import journal_sentence, merge_lines, summary
 
 # RFC 5322's real limit: long links stay on one line (no folding right after a header's colon,
 # no quoted-printable soft breaks inside URLs of plain ASCII bodies).
 POLICY = email.policy.default.clone(max_line_length=998)
+# A body that is not plain ASCII within that limit (names, "…", the inlined HTML's long lines) is
+# quoted-printable with RFC 2045's lines of at most 76 characters: spam filters count longer ones
+# against an email (MIME_QP_LONG_LINE, BASE64_LENGTH_79_INF, and hidden text on a long line).
+ENCODED = email.policy.default
+
+
+def body_part(content: str, subtype: str) -> EmailMessage:
+    """One text part: 7bit when it is ASCII in lines of at most 998 characters, else quoted-printable."""
+    plain = content.isascii() and all(len(line) <= 998 for line in content.splitlines())
+    part = EmailMessage(policy=POLICY if plain else ENCODED)
+    part.set_content(content, subtype=subtype, cte="7bit" if plain else "quoted-printable")
+    del part["MIME-Version"]  # the message's own header says it
+    return part
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
 
@@ -47,16 +62,29 @@ def inline(html: str, game_name: str) -> str:
     return css_inline.inline(html, extra_css=stylesheet(game_name), load_remote_stylesheets=False)
 
 
-# How many one-click move links a turn email carries at most (the rest are on the player page).
+# How many choices a turn email links at most (all of them are on the player page).
 MAX_MOVE_LINKS = 12
+# How many lines of what happened since an email tells (the rest: "and N more on your page").
+MAX_SINCE_LINES = 8
 
 
-def one_click(moves: list[positions.LegalMove]) -> list[positions.LegalMove]:
-    """The choices an email offers as links: the kinds of move with the fewest options first (a
-    lone "Check & Draw" before thirty card-and-location plays), at most MAX_MOVE_LINKS."""
-    moves = [legal for legal in moves if legal.section is None]  # standing settings stay on the page
-    sizes = Counter(legal.move.get("type") for legal in moves)
-    return sorted(moves, key=lambda legal: sizes[legal.move.get("type")])[:MAX_MOVE_LINKS]
+def one_click(steps: list[positions.Step]) -> list[positions.Step]:
+    """The choices an email links: one per distinct first step (a card, an action: Position.first_steps
+    groups the decisions so), each label once (two copies of a card are one choice), the kinds of
+    move with the fewest steps first (a lone "Check & Draw" before ten cards to play), at most
+    MAX_MOVE_LINKS.  Standing settings are not decisions: they stay on the page."""
+    unique: dict[str, positions.Step] = {}
+    for step in steps:
+        unique.setdefault(step.label, step)
+    sizes = Counter(step.moves[0].move.get("type") for step in unique.values())
+    return sorted(unique.values(), key=lambda step: sizes[step.moves[0].move.get("type")])[:MAX_MOVE_LINKS]
+
+
+def subject(game: Game, players: list[Player], teams: list[list[int]]) -> str:
+    """The one subject of every email of a game's thread: the game and who plays ("Riftforce #12: Ana
+    vs Bo"; the adapter words it)."""
+    names = [p.name for p in sorted(players, key=lambda p: p.seat)]
+    return f"{positions.title(game)} #{game.id}: {adapter(game.name).players_words(names, teams)}"
 
 
 def mail_of(session: Session, row: Outbox) -> Mail:
@@ -73,26 +101,68 @@ def build(session: Session, row: Outbox, mail: Mail | None = None) -> EmailMessa
         return _build(session, get(row.kind), mail or mail_of(session, row))
 
 
+Line = tuple[int, str, int | None, str]  # (after which event, sentence, whose decision caused it, kind)
+
+
+def _since(session: Session, mail: Mail, position: positions.Position, since: int | None) -> list[Line]:
+    """What happened after `since` up to the email's position: the events' lines (with the seat whose
+    decision caused each and the event's kind) and the journal's (a vacation, a pause...: told here
+    rather than in emails of their own; kind "journal"), in order."""
+    if since is None:
+        return []
+    causes = position.since_causes
+    lines: list[Line] = [(seq, text, *causes.get(seq, (None, "move"))) for seq, text in position.since
+                         if causes.get(seq, (None, "move"))[1] != store.SYSTEM]  # the recorded end: the first line says it
+    for entry in store.journal_entries(session, mail.game.id, upto=mail.row.seq):
+        if entry.after_seq >= since and entry.kind not in NOT_NEWS:
+            lines.append((entry.after_seq, journal_sentence(entry, mail.names, mail.player.seat), None, "journal"))
+    return sorted(lines, key=lambda line: line[0])  # stable: an entry after the event it follows
+
+
+def _all_events(position: positions.Position, lines: list[Line]) -> list[tuple[str | None, int | None, str, bool]]:
+    """Every event since (with its words, None for those without, and whether the game calls it minor)
+    and the journal's lines, in order: what the first line's summary reads."""
+    worded = dict(position.since)
+    minor = adapter(position.game.name).minor_events
+    events: list[tuple[int, str | None, int | None, str, bool]] = [
+        (seq, worded.get(seq), actor, kind, position.since_types.get(seq) in minor)
+        for seq, (actor, kind) in position.since_causes.items()]
+    journal: list[tuple[int, str | None, int | None, str, bool]] = [
+        (seq, text, actor, kind, False) for seq, text, actor, kind in lines if kind == "journal"]
+    return [(text, actor, kind, small) for _, text, actor, kind, small in sorted(events + journal, key=lambda e: e[0])]
+
+
 def _context(session: Session, kind: Kind, mail: Mail) -> dict[str, Any]:
     game, player, row = mail.game, mail.player, mail.row
-    position = positions.build(session, game, player.seat, seq=row.seq, since_seq=kind.since(session, mail),
-                               players=mail.players)
+    since = kind.since(session, mail)
+    position = positions.build(session, game, player.seat, seq=row.seq, since_seq=since, players=mail.players)
     player_token = links.player_token(player.id)
-    move_links = [
-        (legal.label, url_for("play.confirm", token=links.move_token(player.id, row.seq, legal.move), _external=True))
-        for legal in one_click(position.moves)
-    ] if kind.move_links else []
-    context = dict(
+    choices = one_click(position.first_steps()) if kind.move_links and position.my_turn else []
+    move_links = [(step.label, url_for("play.page", token=player_token, step=step.key, _external=True))
+                  for step in choices]
+    lines = _since(session, mail, position, since)
+    merged = merge_lines([line[1] for line in lines])
+    context: dict[str, Any] = dict(
         game=game, player=player, players=mail.players, names=mail.names, position=position, actor=None,
-        title=positions.title(game), prefix=positions.subject_prefix(game),
+        params=mail.params, title=positions.title(game), prefix=positions.subject_prefix(game),
+        subject=subject(game, mail.players, position.teams),
         player_url=url_for("play.page", token=player_token, _external=True),
         unsubscribe_url=url_for("play.unsubscribe", token=links.unsubscribe_token(player.id), _external=True),
         # The history opens at the player's last own move, with what happened since.
         history_url=url_for("history.player", token=player_token, _external=True),
-        move_links=move_links, more_moves=len(position.decisions) > len(move_links),
+        move_links=move_links, choices_total=len({step.label for step in position.first_steps()}),
+        since_lines=merged[:MAX_SINCE_LINES], since_more=max(0, len(merged) - MAX_SINCE_LINES),
+        # Before anyone has moved there is nothing "since" to step through: the lines tell the setup.
+        since_moved=any(kind != "setup" for _, _, _, kind in lines),
+        summary=summary(_all_events(position, lines), player.seat, mail.names),
         result_words=positions.result_words(game, position.result, mail.names),
+        clock=None,
     )
+    context["more_moves"] = context["choices_total"] > len(move_links)
+    if kind.clock:
+        context.update(clock_context(session, mail))
     context.update(kind.context(session, mail))
+    context["first_line"] = kind.first_line(context)
     return context
 
 
@@ -101,20 +171,22 @@ def _build(session: Session, kind: Kind, mail: Mail) -> EmailMessage:
     game, player, row = mail.game, mail.player, mail.row
     domain = current_app.config["MAIL_DOMAIN"]
     message = EmailMessage(policy=POLICY)
-    message["Subject"] = kind.subject(context)
+    message["Subject"] = context["subject"]
     message["From"] = formataddr(("Riftpost", current_app.config["MAIL_FROM"]))
     message["To"] = formataddr((player.name, player.email))
     message["Date"] = format_datetime(row.created_at.astimezone(UTC))
     message["Message-ID"] = row.message_id
-    if kind.name != "invite":  # everything else hangs under the invitation: one thread per player
-        root = thread_root(game, player)
+    root = thread_root(game, player)
+    if row.message_id != root:  # everything else hangs under the invitation: one thread per player
         message["In-Reply-To"] = root
         message["References"] = root
     message["List-Id"] = f"{context['title']} game {game.id} <game-{game.id}.{domain}>"
     message["List-Unsubscribe"] = f"<{context['unsubscribe_url']}>"
     message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     message["Auto-Submitted"] = "auto-generated"
-    message.set_content(render_template(f"{kind.template_name}.txt", **context))
-    html = inline(render_template(f"{kind.template_name}.html", **context), game.name)
-    message.add_alternative(html, subtype="html")
+    message["X-Riftpost-Kind"] = kind.name  # what the email is, for mail filters (the subject is the thread's)
+    message["MIME-Version"] = "1.0"
+    message.make_alternative()
+    message.attach(body_part(render_template(f"{kind.template_name}.txt", **context), "plain"))
+    message.attach(body_part(inline(render_template(f"{kind.template_name}.html", **context), game.name), "html"))
     return message

@@ -2,22 +2,30 @@
 them all.  An outbox row names its kind and carries the kind's `params`; the entry says:
 
 - `template`   templates/<template>.txt and .html
-- `subject`    the subject line, from the rendered context
+- `first_line` the email's first line (the plain text starts with it, the HTML part's hidden preheader
+               and lead say it): what changed and what is asked, from the rendered context
 - `since`      where the "what happened since" lines start (None: no such lines)
 - `context`    what the templates need besides the common context (position, links, names...)
 - `wanted`     asked again at delivery: is the email still worth sending (a reminder after the player
                moved is not; a turn email to a player who turned them off is not)
 - `tag`        its part of the deterministic Message-ID, from the params (the idempotency key)
-- `move_links` whether it carries the turn's one-click links
+- `move_links` whether it carries the links to the turn's choices
+- `clock`      whether it states the deadline and the timeout policy (timed games)
 
-The kinds: invite (the thread's root), turn, partner (teammates), game_over, reminder and notice (a
-journal entry told to the players: a vacation, a pause).
+Every email of a game's thread has one subject, naming the game and its players (compose.subject);
+the first line says what the email is.
+
+The kinds: invite (the thread's root; a seat that starts gets its first turn email as its invitation
+instead, params {"invite": true}), turn, reminder, notice (a journal entry told at once: a pause),
+timed_out (what the sweep played for a seat whose time ran out), game_over, and partner (teammates'
+notes: no longer written, see service/play/emails.py; kept so that rows queued before still render).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
@@ -27,8 +35,24 @@ from service import store
 from service.games import adapter
 from service.store.models import Deadline, Game, GameClock, JournalEntry, Outbox, Player, as_utc
 from service.views import followups
+from service.views.positions import title
 from service.views.sentences import POLICY_WORDS, journal_sentence
-from service.views.times import local_time
+from service.views.times import local_time, short_time
+
+# Journal entries emailed the moment they happen (a notice each, to every player): a pause stops every
+# clock and nobody's turn begins until someone plays, so the players hear of it now.  Every other entry
+# (a vacation begun or ended, the game resumed) waits for the reader's next turn or game-over email,
+# where it is one of the lines of what happened since (service/play/emails.py says the policy).
+TOLD_AT_ONCE = frozenset({"paused"})
+# Journal entries never shown among what happened since: a reminder is news to nobody else, and a
+# forfeit is also the recorded end of the game (a system event with its own line).
+NOT_NEWS = frozenset({"reminder", "forfeit"})
+
+
+def told_at_once(entry_kind: str) -> bool:
+    """Whether a journal entry of this kind is emailed at once (a notice), rather than told in the
+    reader's next turn or game-over email."""
+    return entry_kind in TOLD_AT_ONCE
 
 
 @dataclass
@@ -68,13 +92,14 @@ def _turn_emails_on(session: Session, mail: Mail) -> bool:
 @dataclass(frozen=True)
 class Kind:
     name: str
-    subject: Callable[[Context], str]
+    first_line: Callable[[Context], str]
     template: str = ""  # default: email/<name>
     since: Callable[[Session, Mail], int | None] = _none
     context: Callable[[Session, Mail], Context] = _nothing
     wanted: Callable[[Session, Mail], bool] = _always
     tag: Callable[[dict[str, Any]], str] | None = None  # default: the kind's name
     move_links: bool = False
+    clock: bool = False
 
     @property
     def template_name(self) -> str:
@@ -96,7 +121,66 @@ def get(name: str) -> Kind:
     return KINDS[name]
 
 
-# ---- turn and partner emails: what happened since ------------------------------------------------
+# ---- the clock: the deadline in the reader's time zone, and what happens when it passes -------------
+
+
+def clock_context(session: Session, mail: Mail) -> Context:
+    """{"clock": None} for an untimed game; else the game's time control as a reader sees it: hours a
+    turn, what a timeout does, and this seat's deadline (absolute, in the person's time zone), or why
+    its clock is stopped (a pause, a vacation), or None when it is not the seat's turn.
+
+    The deadline is the one the row recorded when it was written (a turn email's params "due"); else
+    the seat's deadline row, while it is still the deadline of the turn the email is about (the seat
+    is to act and no turn of its own began after the email's position; a reminder is always about the
+    deadline running now)."""
+    clock = session.get(GameClock, mail.game.id)
+    if clock is None or clock.deadline_hours is None:
+        return {"clock": None}
+    person = store.person_of(session, mail.player.email)
+    due: datetime | None = None
+    stopped = None
+    if mail.params.get("due"):
+        due = as_utc(datetime.fromisoformat(mail.params["due"]))
+    elif mail.row.kind == "reminder" or _same_turn(session, mail):
+        row = session.execute(
+            sa.select(Deadline).where(col(Deadline.game_id) == mail.game.id, col(Deadline.seat) == mail.player.seat)
+        ).scalar_one_or_none()
+        due = as_utc(row.due_at) if row is not None and row.due_at is not None else None
+        if row is not None and due is None:
+            stopped = "the game is paused" if clock.paused_at is not None else "you are on vacation"
+    return {"clock": {
+        "hours": clock.deadline_hours,
+        "policy": clock.policy,
+        "policy_words": POLICY_WORDS.get(clock.policy, ""),
+        "due": due,
+        "due_local": local_time(due, person.time_zone) if due else None,
+        "due_short": short_time(due, person.time_zone) if due else None,
+        "time_zone": person.time_zone,
+        "stopped": stopped,
+    }}
+
+
+def _same_turn(session: Session, mail: Mail) -> bool:
+    seat, game = mail.player.seat, mail.game
+    if seat not in game.to_act:
+        return False
+    latest = store.turn_starts(session, game.id, seat, game.seq, limit=1)
+    return not latest or latest[0] <= mail.row.seq
+
+
+def due_words(context: Context) -> str:
+    """", due Thu 28 Nov 18:00 your time" in a timed game (or why the clock is stopped), else ""."""
+    clock = context.get("clock")
+    if not clock:
+        return ""
+    if clock["due_short"]:
+        return f", due {clock['due_short']}"
+    if clock["stopped"]:
+        return f" (no deadline while {clock['stopped']})"
+    return ""
+
+
+# ---- turn emails: what happened since, and what is asked -------------------------------------------
 
 
 def _turn_since(session: Session, mail: Mail) -> int:
@@ -113,19 +197,50 @@ def _turn_since(session: Session, mail: Mail) -> int:
     return since
 
 
-def _partner_since(session: Session, mail: Mail) -> int:
-    """The partner's whole turn (its follow-up decisions included) and nothing earlier."""
-    return store.run_start(session, mail.game.id, mail.row.seq, store.actor_at(session, mail.game.id, mail.row.seq))
+def _asked(context: Context) -> str:
+    """What the email asks: a turn, or a decision inside someone else's turn (a defense, a discard)."""
+    return "You have a decision to make" if context["params"].get("asked") else "Your turn"
 
 
-def _partner(session: Session, mail: Mail) -> Context:
-    return {"actor": store.actor_at(session, mail.game.id, mail.row.seq)}
+def _with(summary: str, sentence: str) -> str:
+    return f"{summary} {sentence}" if summary else sentence
 
 
-def _partner_subject(context: Context) -> str:
-    actor = context["actor"]
-    partner = context["names"].get(actor, "Your partner") if actor is not None else "Your partner"
-    return f"{context['prefix']} Your partner {partner} has played"
+def _turn_line(context: Context) -> str:
+    if context["params"].get("invite"):
+        return f"{context['invited']} {_asked(context)}{due_words(context)}."
+    return _with(context["summary"], f"{_asked(context)}{due_words(context)}.")
+
+
+def _turn_wanted(session: Session, mail: Mail) -> bool:
+    """Not to a player who turned turn emails off; an invitation always (it is the thread's root)."""
+    return bool(mail.params.get("invite")) or mail.player.turn_emails
+
+
+def _invited_words(mail: Mail, title: str) -> str:
+    """"Ana invited you to a game of Riftforce with Bo and Cy." (the creator, seat 0, invited the
+    others) or "Your game of Riftforce with Bo has begun." (to the creator)."""
+    others = [p.name for p in mail.players if p.id != mail.player.id]
+    creator = next((p for p in mail.players if p.seat == 0), None)
+    with_whom = f" with {_and(others)}" if others else ""
+    if creator is None or creator.id == mail.player.id:
+        return f"Your game of {title}{with_whom} has begun."
+    rest = [p.name for p in mail.players if p.id not in (mail.player.id, creator.id)]
+    return f"{creator.name} invited you to a game of {title}" + (f" with {_and(rest)}." if rest else ".")
+
+
+def _and(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _invite_context(session: Session, mail: Mail) -> Context:
+    return {"invited": _invited_words(mail, title(mail.game))}
+
+
+def _invite_line(context: Context) -> str:
+    starters = [context["names"][seat] for seat in context["position"].to_act if seat in context["names"]]
+    starts = f"{_and(starters)} {'starts' if len(starters) == 1 else 'start'}; " if starters else ""
+    return f"{context['invited']} {starts}we will email you when it is your turn."
 
 
 # ---- the end ---------------------------------------------------------------------------------------
@@ -136,23 +251,24 @@ def _game_over(session: Session, mail: Mail) -> Context:
     return {"offer": offer, "follow_up_template": adapter(mail.game.name).follow_up_template if offer else None}
 
 
-# ---- reminders and notices -------------------------------------------------------------------------
+def _game_over_line(context: Context) -> str:
+    return f"Game over: {context['result_words'] or 'the game has ended.'}"
+
+
+# ---- reminders, notices, timeouts ----------------------------------------------------------------------
 
 
 def _reminder(session: Session, mail: Mail) -> Context:
-    """The deadline in the player's time zone and what happens when it passes."""
-    deadline = session.execute(
-        sa.select(Deadline).where(col(Deadline.game_id) == mail.game.id, col(Deadline.seat) == mail.player.seat)
-    ).scalar_one_or_none()
-    person = store.person_of(session, mail.player.email)
-    due = as_utc(deadline.due_at) if deadline is not None and deadline.due_at is not None else None
-    clock = session.get(GameClock, mail.game.id)
-    return {
-        "reminder_hours": int(mail.params["hours"]),
-        "deadline_local": local_time(due, person.time_zone) if due else None,
-        "time_zone": person.time_zone,
-        "policy_words": POLICY_WORDS.get(clock.policy if clock is not None else "auto", ""),
-    }
+    return {"reminder_hours": int(mail.params["hours"])}
+
+
+def _reminder_line(context: Context) -> str:
+    clock = context.get("clock") or {}
+    where = f"{context['title']} #{context['game'].id}"
+    if clock.get("due_short"):
+        return (f"Reminder: your turn in {where} is due {clock['due_short']} "
+                f"(in about {context['reminder_hours']} hours).")
+    return f"Reminder: it is your turn in {where}."
 
 
 def _reminder_wanted(session: Session, mail: Mail) -> bool:
@@ -166,20 +282,50 @@ def _reminder_wanted(session: Session, mail: Mail) -> bool:
 
 def _notice(session: Session, mail: Mail) -> Context:
     entry = session.get(JournalEntry, int(mail.params["entry"]))
-    return {"notice": journal_sentence(entry, mail.names) if entry is not None else ""}
+    return {"notice": journal_sentence(entry, mail.names, mail.player.seat) if entry is not None else ""}
 
 
-def _prefixed(words: Callable[[Context], str]) -> Callable[[Context], str]:
-    return lambda context: f"{context['prefix']} {words(context)}"
+def _timed_out_since(session: Session, mail: Mail) -> int:
+    return int(mail.params["from"])
 
 
-register(Kind("invite", _prefixed(lambda c: f"You are invited to a game of {c['title']}")))
-register(Kind("turn", _prefixed(lambda c: "Your turn"), since=_turn_since, wanted=_turn_emails_on,
-              move_links=True))
-register(Kind("partner", _partner_subject, since=_partner_since, context=_partner, wanted=_turn_emails_on))
-register(Kind("game_over", _prefixed(lambda c: f"Game over: {c['result_words']}"), context=_game_over))
-register(Kind("reminder", _prefixed(lambda c: f"Reminder: your move is due by {c['deadline_local'] or 'soon'}"),
-              context=_reminder, wanted=_reminder_wanted, tag=lambda p: f"reminder-{p['hours']}h",
-              move_links=True))
-register(Kind("notice", _prefixed(lambda c: c["notice"]), context=_notice, tag=lambda p: f"n{p['entry']}"))
+def _timed_out_line(context: Context) -> str:
+    played = "; ".join(context["params"].get("played") or [])
+    what = f": {played}." if played else "."
+    position = context["position"]
+    if position.finished:
+        after = f"The game is over: {context['result_words']}"
+    elif position.my_turn:
+        after = f"It is your turn again{due_words(context)}."
+    else:
+        waiting = [context["names"].get(seat, "another player") for seat in position.to_act]
+        after = (f"Now it is {_and(waiting)}'s turn; we will email you when it is yours." if waiting
+                 else "We will email you when it is your turn.")
+    return f"Time ran out on your turn, so the game chose for you{what} {after}"
 
+
+def _partner(session: Session, mail: Mail) -> Context:
+    return {"actor": store.actor_at(session, mail.game.id, mail.row.seq)}
+
+
+def _partner_since(session: Session, mail: Mail) -> int:
+    """The partner's whole turn (its follow-up decisions included) and nothing earlier."""
+    return store.run_start(session, mail.game.id, mail.row.seq, store.actor_at(session, mail.game.id, mail.row.seq))
+
+
+def _partner_line(context: Context) -> str:
+    actor = context["actor"]
+    who = context["names"].get(actor, "your partner") if actor is not None else "your partner"
+    return _with(context["summary"], f"Your partner {who} has played; we will email you when it is your turn.")
+
+
+register(Kind("invite", _invite_line, context=_invite_context, clock=True))
+register(Kind("turn", _turn_line, since=_turn_since, context=_invite_context, wanted=_turn_wanted,
+              tag=lambda p: "invite" if p.get("invite") else "turn", move_links=True, clock=True))
+register(Kind("reminder", _reminder_line, context=_reminder, wanted=_reminder_wanted,
+              tag=lambda p: f"reminder-{p['hours']}h", move_links=True, clock=True))
+register(Kind("notice", lambda c: c["notice"], context=_notice, tag=lambda p: f"n{p['entry']}"))
+register(Kind("timed_out", _timed_out_line, since=_timed_out_since, wanted=_turn_emails_on,
+              tag=lambda p: f"timeout-{p['from']}", clock=True))
+register(Kind("game_over", _game_over_line, since=_turn_since, context=_game_over))
+register(Kind("partner", _partner_line, since=_partner_since, context=_partner, wanted=_turn_emails_on))

@@ -1,35 +1,55 @@
 """Which emails a change of the game causes: outbox rows written inside the move's transaction.
 
-- invite:     every player, when the game is created.
+The volume policy: **at most one email per player per change of whose turn it is**, where a change is
+one move (or a game's creation, or a sweep's timeout).  A player who is waiting hears nothing of the
+others' moves until it is their turn again: their next turn email (or the game-over email) says what
+happened since their last move, partner moves, vacations and a resumed game included.
+
 - turn:       a seat whose turn begins with this change (the engine's `turn` counted a new turn and
               it is among its seats), or a seat newly asked to decide inside someone's turn (a forced
-              discard, a defense prompt), unless that player turned turn emails off for this game.
-              Never twice for one need: a seat that left the seats to act without deciding anything
-              (another's attack or choice in a simultaneous phase) and comes back still has its earlier,
-              unanswered turn email, so it gets no new one.
-- partner:    in games with teams (the engine's `teams`), when a seat's turn ends (it leaves the seats
-              to act) its teammates get a short "your partner did this" email, except a teammate whose
-              turn it now is (the turn email covers it); like turn emails, not to a player who turned
-              them off for this game.
-- game_over:  every player, when the end of the game is recorded (service/play/ending.py).
+              discard, a defense prompt: params {"asked": true}), unless that player turned turn
+              emails off for this game.  Never twice for one need: a seat that left the seats to act
+              without deciding anything (another's attack or choice in a simultaneous phase) and comes
+              back still has its earlier, unanswered turn email, so it gets no new one.
+- invite:     every player, when the game is created, except the seats the game starts with: their
+              first turn email is their invitation (params {"invite": true}, the thread's root), so
+              nobody gets two emails for the start.
+- partner:    no longer written.  Teammates' moves fold into the next turn email ("Your partner played
+              ..." among the lines since your last turn); rows queued before still render.
+- notice:     a journal entry told at once, to every player: only a pause (service/mail/kinds.py,
+              TOLD_AT_ONCE), because it stops every clock and nobody's turn begins until someone plays,
+              so without it the waiting players would hear nothing for as long as it lasts.  A vacation
+              begun or ended and a resumed game are not emailed: they are lines of the next turn or
+              game-over email (the journal's entries since the reader's last move).  Written by
+              service/clocks (`tell`).
+- timed_out:  the seat whose time ran out, once its timed-out turn is over (service/play/timeouts.py):
+              what the game played for it and what comes next.  Not when this change also emails it
+              otherwise (its turn again: the turn email says the game played for it; a pause: the
+              pause notice; the end: the game-over email says who forfeited).
+- reminder:   the seat to act, at the steps of the reminder ladder (service/clocks); a reminder is
+              about the same turn as the turn email before it, not a change.
+- game_over:  every player, when the end of the game is recorded (service/play/ending.py), with what
+              happened since their last move; no turn email is written for a change that ends the game.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection
+from typing import Any
 
 import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
 from service import store
 from service.mail import outbox
-from service.store.models import Game, Outbox, Player
+from service.store.models import Deadline, Game, Outbox, Player, as_utc
 
 
 def on_create(session: Session, game: Game, players: list[Player], starting: Collection[int]) -> list[Outbox]:
-    """The invitations, and the turn emails of the seats whose turn the game starts with."""
-    rows = outbox.add(session, game, players, "invite")
-    return rows + outbox.add(session, game, [p for p in players if p.seat in starting and p.turn_emails], "turn")
+    """The invitations: a seat the game starts with gets its first turn email as its invitation."""
+    waiting = [p for p in players if p.seat not in starting]
+    return (outbox.add(session, game, waiting, "invite")
+            + outbox.add(session, game, [p for p in players if p.seat in starting], "turn", {"invite": True}))
 
 
 def unanswered(session: Session, game: Game, player: Player) -> bool:
@@ -42,7 +62,7 @@ def unanswered(session: Session, game: Game, player: Player) -> bool:
         last_email = session.exec(
             select(sa.func.coalesce(sa.func.max(col(Outbox.seq)), -1)).where(
                 col(Outbox.game_id) == game.id, col(Outbox.player_id) == player.id, col(Outbox.kind) == "turn")
-        ).one()
+        ).one()  # the first turn email of a seat the game starts with is its invitation, a turn row too
         if last_email < 0 or last_email <= store.last_own_seq(session, game.id, player.seat, game.seq + 1):
             return False
         together = session.exec(
@@ -62,8 +82,9 @@ def on_change(
     starts: Collection[int],
     teams: list[list[int]],
 ) -> list[Outbox]:
-    """The outbox rows of one move by `actor`: `starts` are the seats whose turn began with it,
-    `teams` the game's teams (for partner emails)."""
+    """The outbox rows of one move by `actor`: `starts` are the seats whose turn began with it.
+    `teams` (the game's teams) no longer cause emails of their own: partners read each other's moves in
+    their next turn email."""
     starts = set(starts)
     asked = set(after) - set(before)
     if actor not in before:
@@ -73,8 +94,16 @@ def on_change(
     # Decided before any row of this change is written: only earlier emails count as unanswered.
     turn = [p for p in players if p.turn_emails and (
         p.seat in starts or (p.seat in asked and (p.seat == actor or not unanswered(session, game, p))))]
-    ended = set(before) - set(after)
-    told = {seat for team in teams if set(team) & ended
-            for seat in set(team) - ended - set(after)}  # whose turn it is gets the turn email instead
-    partner = [p for p in players if p.seat in told and p.turn_emails]
-    return outbox.add(session, game, turn, "turn") + outbox.add(session, game, partner, "partner")
+    if not turn:
+        return []
+    # The deadlines just started (service/clocks ran first): each email states its own, as of now.
+    with session.no_autoflush:
+        due = dict(session.execute(sa.select(col(Deadline.seat), col(Deadline.due_at)).where(
+            col(Deadline.game_id) == game.id, col(Deadline.seat).in_([p.seat for p in turn]))).all())
+    rows: list[Outbox] = []
+    for player in turn:
+        params: dict[str, Any] = {} if player.seat in starts else {"asked": True}
+        if due.get(player.seat) is not None:
+            params["due"] = as_utc(due[player.seat]).isoformat()
+        rows += outbox.add(session, game, [player], "turn", params)
+    return rows

@@ -12,6 +12,9 @@ every minute and `flask --app service sweep [--now ISO8601]` runs it by hand.
 
 A timeout is a `handle` bound to the seq that was read with the deadline row, so a second sweep (or
 the player moving at the last second) makes it StaleState, and the row is looked at again.
+
+Once a seat's timed-out turn is over, the seat gets a `timed_out` email: what the game played for it
+and what comes next (service/play/emails.py says when another email tells it instead).
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ from service.play import ending
 from service.play.moves import handle
 from service.store import write_session
 from service.store.db import get_engine
-from service.store.models import Deadline, Game, GameClock, as_utc
+from service.store.models import Deadline, Game, GameClock, Outbox, as_utc
 
 log = logging.getLogger(__name__)
 
@@ -103,33 +106,62 @@ def _look(row_id: int, now: datetime, counts: Counter[str]) -> dict[str, Any] | 
                 log.warning("game %s seat %s has no timeout move: %s", game.id, row.seat, exc.reason)
                 session.delete(row)
                 return None
-            todo = {"game": game.id, "seat": row.seat, "seq": game.seq, "move": move}
+            rules = engine.get(game.name)
+            todo = {"game": game.id, "seat": row.seat, "seq": game.seq, "move": move,
+                    "words": rules.describe_move(move, state)}
     outbox.kick(kick_ids)
     return todo
 
 
 def _process(row_id: int, now: datetime, counts: Counter[str]) -> None:
-    first_timeout = True
-    for _ in range(MAX_DEFAULTS_PER_TURN):
-        todo = _look(row_id, now, counts)
-        if todo is None:
-            return
-        # The deadline passed: apply the policy outside the row's transaction (handle has its own).
-        if todo.get("forfeit"):
-            if ending.record_end(todo["game"], now, forfeit_seat=todo["seat"], expected_seq=todo["seq"]):
-                counts["forfeits"] += 1
-            continue  # re-read: the row is gone when the end was recorded
-        try:
-            handle(todo["game"], todo["seat"], todo["move"], todo["seq"], kind="timeout", now=now)
-        except StaleState:
-            continue  # someone moved meanwhile: look again
-        except engine.IllegalMove as exc:
-            log.warning("timeout of game %s seat %s: %s", todo["game"], todo["seat"], exc.reason)
-            with write_session(get_engine()) as session:
-                session.execute(sa.delete(Deadline).where(col(Deadline.id) == row_id))
-            return
-        if first_timeout:
-            counts["timeouts"] += 1
-            first_timeout = False
-        counts["default_moves"] += 1
-    log.error("deadline %s: still due after %s default moves", row_id, MAX_DEFAULTS_PER_TURN)
+    timed_out: tuple[int, int, int] | None = None  # (game, seat, the seq before its first default move)
+    played: list[str] = []  # the default moves in words
+    try:
+        for _ in range(MAX_DEFAULTS_PER_TURN):
+            todo = _look(row_id, now, counts)
+            if todo is None:
+                return
+            # The deadline passed: apply the policy outside the row's transaction (handle has its own).
+            if todo.get("forfeit"):
+                if ending.record_end(todo["game"], now, forfeit_seat=todo["seat"], expected_seq=todo["seq"]):
+                    counts["forfeits"] += 1
+                continue  # re-read: the row is gone when the end was recorded
+            try:
+                handle(todo["game"], todo["seat"], todo["move"], todo["seq"], kind="timeout", now=now)
+            except StaleState:
+                continue  # someone moved meanwhile: look again
+            except engine.IllegalMove as exc:
+                log.warning("timeout of game %s seat %s: %s", todo["game"], todo["seat"], exc.reason)
+                with write_session(get_engine()) as session:
+                    session.execute(sa.delete(Deadline).where(col(Deadline.id) == row_id))
+                return
+            if timed_out is None:
+                timed_out = (todo["game"], todo["seat"], todo["seq"])
+                counts["timeouts"] += 1
+            played.append(todo["words"])
+            counts["default_moves"] += 1
+        log.error("deadline %s: still due after %s default moves", row_id, MAX_DEFAULTS_PER_TURN)
+    finally:
+        if timed_out is not None:
+            counts["timed_out_emails"] += len(tell_timed_out(*timed_out, played))
+
+
+def tell_timed_out(game_id: int, seat: int, since: int, played: list[str]) -> list[int]:
+    """Email the seat whose time ran out what the game played for it (`played`: the moves in words,
+    the seat's own to read; the events after `since`) and what comes next; the outbox row ids.  Nothing when another email of this change tells it: the
+    game ended (the game-over email), the game is paused (the pause notice), or its turn came round
+    again (the turn email says the game played its last turn)."""
+    with write_session(get_engine()) as session:
+        game = store.get_game(session, game_id)
+        player = next(p for p in store.players_of(session, game_id) if p.seat == seat)
+        if game.status != "active" or clock_of(session, game_id).paused_at is not None:
+            return []
+        again = session.execute(sa.select(col(Outbox.id)).where(
+            col(Outbox.game_id) == game_id, col(Outbox.player_id) == player.id, col(Outbox.kind) == "turn",
+            col(Outbox.seq) > since).limit(1)).first()
+        params: dict[str, Any] = {"from": since, "played": played}
+        if again is not None or outbox.exists(session, game, player, "timed_out", params, game.seq):
+            return []
+        ids = outbox.ids(session, outbox.add(session, game, [player], "timed_out", params))
+    outbox.kick(ids)
+    return ids

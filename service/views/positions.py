@@ -19,7 +19,7 @@ import engine
 from service import store
 from service.games import adapter
 from service.store.models import Event, Game, Player
-from service.views.sentences import event_sentence
+from service.views.sentences import event_sentence, named
 
 
 @dataclass
@@ -71,6 +71,9 @@ class Position:
     board_text: str
     moves: list[LegalMove] = field(default_factory=list)  # the viewer's legal moves now
     since: list[tuple[int, str]] = field(default_factory=list)  # (seq, sentence)
+    # seq -> (the seat whose decision caused it or None, the event's kind) for each line of `since`
+    since_causes: dict[int, tuple[int | None, str]] = field(default_factory=dict)
+    since_types: dict[int, str] = field(default_factory=dict)  # seq -> the event's type (its payload's "type")
     names: dict[int, str] = field(default_factory=dict)  # seat -> player name (boards name partners)
     # The full state, for describe_move only: templates get `view`, never this.
     _state: dict[str, Any] = field(default_factory=dict, repr=False)
@@ -101,6 +104,11 @@ class Position:
                  _step_label([legal.label for legal in moves]), moves)
             for moves in groups.values()
         ]
+
+    @property
+    def teams(self) -> list[list[int]]:
+        """The game's teams (the engine's `teams`; [] without teams)."""
+        return self.rules.teams(self._state) if self._state else []
 
     @property
     def settings(self) -> dict[str, list[LegalMove]]:
@@ -181,17 +189,20 @@ def build(
     else:
         rows = []
     since: list[tuple[int, str]] = []
+    names = store.seat_names(players if players is not None else store.players_of(session, game.id))
     state = None
     if rows:
-        since, state = described(session, game, rows, seat)
+        since, state = described(session, game, rows, seat, names)
     if state is None or rows[-1].seq != seq:
         state, _ = store.load_state(session, game, seq)
     view = rules.view(state, seat)
     position = Position(
         game=game, rules=rules, seq=seq, seat=seat, view=view, to_act=rules.to_act(state),
-        result=rules.result(state) or _recorded_result(game, seq), board_text=rules.render_text(view),
-        _state=state, names=store.seat_names(players if players is not None else store.players_of(session, game.id)),
+        result=rules.result(state) or _recorded_result(game, seq),
+        board_text=named(rules.render_text(view), names, seat), _state=state, names=names,
     )
+    position.since_causes = {row.seq: (row.actor, row.kind) for row in rows}
+    position.since_types = {row.seq: str(row.payload.get("type", "")) for row in rows}
     if seat is not None and position.result is None:  # a seat not waited on may have moves too
         position.moves = [
             LegalMove(move, rules.describe_move(move, state), rules.move_section(move))

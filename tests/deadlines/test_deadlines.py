@@ -97,9 +97,14 @@ class TestReminders:
         with read_session(get_engine()) as session:
             message = mail.build(session, row)
         body = message.get_body(("plain",)).get_content()
+        assert body.startswith(f"Reminder: your turn in Toy #{game_id} is due Wed 7 Jan 13:00 your time "
+                               "(in about 24 hours).\n")
         assert "Wed 07 Jan 2026, 13:00 CET" in body  # noon UTC two days later, in Paris
-        assert "/m/" in body and "/p/" in body  # the same signed links as the turn email
-        assert "Reminder" in message["Subject"] and message["In-Reply-To"] and message["References"]
+        assert "If the deadline passes, the game's safe default move is played for you." in body
+        # The same choices as the turn email: each opens the player page with it chosen.
+        assert "/p/" in body and "?step=" in body and "/m/" not in body
+        assert message["Subject"] == f"Toy #{game_id}: Ann vs Bob"  # the thread's one subject
+        assert message["In-Reply-To"] and message["References"]
         html = message.get_body(("html",)).get_content()
         assert "13:00 CET" in html
 
@@ -187,13 +192,13 @@ class TestTimeouts:
 
 
 class TestVacation:
-    def test_vacation_stops_and_restarts_the_clock_and_others_are_told_once(self, app):
+    def test_vacation_stops_and_restarts_the_clock_and_others_are_told_in_their_next_turn_email(self, app):
         game_id = timed_game(hours=48)
         deadlines.start_vacation("ann@example.org", at(10))
         row = deadline(game_id, 0)
         assert row.due_at is None and row.next_at is None and row.remaining_seconds == 38 * 3600
-        notices = [(seat, kind) for seat, kind in outbox_kinds(game_id) if kind.startswith("notice:")]
-        assert [seat for seat, _ in notices] == [1]  # Bob is told, once; Ann is not
+        # No email of its own: Bob is waiting, and hears of it with his next turn (below).
+        assert [kind for _, kind in outbox_kinds(game_id) if kind.startswith("notice:")] == []
         for hours in (24, 48, 100):
             sweep(hours)
         assert reminders_of(game_id) == [] and event_kinds(game_id).count("timeout") == 0
@@ -206,6 +211,13 @@ class TestVacation:
         assert reminders_of(game_id) == [(0, "reminder-24h")]
         person = rows(Person, email="ann@example.org")[0]
         assert person.allowance_used_seconds == 100 * 3600
+        play_turn(game_id, 125)
+        turn = [row for row in rows(Outbox, game_id=game_id, kind="turn") if row.player_id == 2][-1]
+        with read_session(get_engine()) as session:
+            body = mail.build(session, turn).get_body(("plain",)).get_content()
+        assert "- Ann is on vacation: their clock is stopped until they are back." in body
+        assert "- Ann is back from vacation: their clock runs again." in body
+        assert "reminded" not in body  # Ann's reminder is nobody else's news
 
     def test_a_turn_that_starts_during_a_vacation_waits(self, app):
         game_id = timed_game(hours=48)
@@ -294,7 +306,8 @@ class TestEndOfGame:
         with read_session(get_engine()) as session:
             message = mail.build(session, row)
         body = message.get_body(("plain",)).get_content()
-        assert "Game over" in message["Subject"] and " won." in body
+        assert body.startswith("Game over: ") and body.splitlines()[0].endswith(" won.")
+        assert message["Subject"] == f"Toy #{game_id}: Ann vs Bob"
         assert "Scores:" in body and "The final board" in body and "/history" in body
 
     def test_a_forfeit_email_says_who_forfeited(self, app):
@@ -304,7 +317,8 @@ class TestEndOfGame:
         with read_session(get_engine()) as session:
             message = mail.build(session, row)
         body = message.get_body(("plain",)).get_content()
-        assert "Ann ran out of time and forfeited the game." in body and "Bob won." in body
+        assert body.startswith("Game over: Ann ran out of time and forfeited. Bob won.\n")
+        assert body.count("forfeited") == 1  # said once, first: not again among the lines since
 
 
 @pytest.mark.parametrize("name", ["riftwalker", "riftforce"])

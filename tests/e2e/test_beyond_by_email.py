@@ -1,9 +1,10 @@
 """A 2-hero Beyond the Rift tutorial played only through the emails: a real web server, a real Celery
 worker (with beat) on the embedded broker and a real SMTP server, reusing the duel's stack.
 
-Each player has their own browser and acts only when an email arrives: on a turn email they follow its
-one-click link when it is the move the policy (tests/beyond_helpers.py) chooses, else the email's link to
-their game page, and keep deciding on the page while the game waits on them (in the hero phase both
+Each player has their own browser and acts only when an email arrives: on a turn email they follow the
+choice whose first step starts the move the policy (tests/beyond_helpers.py) chooses (it opens their page
+with that step chosen), else the email's link to their game page, and keep deciding on the page while
+the game waits on them (in the hero phase both
 heroes act at once; the last DONE runs the enemy phase into the next round).  Checked: every turn email
 is about a decision that player really has, never two without a decision of theirs in between (no storm
 when the other hero acts), no other hero's hand in any email, page or the JSON API, and the game-over
@@ -23,12 +24,12 @@ from service import store
 from service.store import read_session
 from tests.beyond_helpers import RULES, leaks, policy
 from tests.e2e.browser import Browser, unescape
+from tests.e2e.mail import choices, first_line, kind_of, link_for, move_form_choice
 from tests.e2e.test_duel_by_email import PAGE_LINK, stack, text_of  # noqa: F401
 
 pytestmark = pytest.mark.slow
 
 EMAILS = {0: "ann@example.org", 1: "bob@example.org"}
-CHOICE = re.compile(r"^\* (.+)\n  (https?://\S+/m/[A-Za-z0-9_.\-]+)$", re.MULTILINE)
 SEQ = re.compile(r"\.s(\d+)@")
 MAX_DECISIONS = 400
 QUIET = 4.0  # seconds without mail after which a player looks at their page again (see below)
@@ -86,20 +87,19 @@ def test_a_two_hero_tutorial_played_from_the_emails(stack):
             return  # already decided on the page after an earlier email
         state = state_at()
         move = policy(state, seat, RULES.legal_moves(state, seat))
-        links = dict(CHOICE.findall(body))
-        link = links.get(RULES.describe_move(move, state))
-        if link:
+        link = link_for(RULES, state, seat, move, choices(body))
+        if link:  # the email's choice: GET it (safe), it opens the page with that first step chosen
             seq = stack.api(game_id)["seq"]
-            confirm = browser.get(link)
-            assert stack.api(game_id)["seq"] == seq, "a GET changed the game"
-            check(confirm.text, seat, what="a confirm page")
-            if confirm.status == 200 and "confirm your move" in confirm.text:
-                page = browser.submit(confirm, confirm.forms()[0])
-                assert stack.api(game_id)["seq"] > seq, page.text[:1500]
-                decisions[seat] += 1
-                via_link += 1
-                decide_on_page(seat, page)
-                return
+            chosen = browser.get(link)
+            assert chosen.status == 200 and stack.api(game_id)["seq"] == seq, "a GET changed the game"
+            check(chosen.text, seat, what="the player page")
+            form, value = move_form_choice(chosen, move)
+            page = browser.submit(chosen, form, {"move": value})
+            assert stack.api(game_id)["seq"] > seq, page.text[:1500]
+            decisions[seat] += 1
+            via_link += 1
+            decide_on_page(seat, page)
+            return
         decide_on_page(seat, browser.get(page_links[seat]))
 
     processed = 0
@@ -124,19 +124,22 @@ def test_a_two_hero_tutorial_played_from_the_emails(stack):
         processed += 1
         seat = next(s for s, address in EMAILS.items() if address in message["To"])
         subject = message["Subject"]
-        assert subject.startswith(f"[Beyond the Rift #{game_id}] "), subject
+        assert subject == f"Beyond the Rift #{game_id}: Ann and Bob vs the rift", subject
         body = text_of(message)
         page_links[seat] = PAGE_LINK.search(body).group(0)
         found = SEQ.search(message["Message-ID"])
         seq = int(found.group(1)) if found else first_seq
         check(body, seat, seq, f"email {subject!r}")
-        if "Game over" in subject:
+        if kind_of(message) == "game_over":
             received["game_over"][seat] += 1
+            assert re.fullmatch(r"Game over: (Ann and Bob won|The rift won): .+\.", first_line(message)), first_line(message)
             assert "The scenario is over" in body or "LOST" in body or "WON" in body or "lost" in body.lower()
-        elif "invited" in subject:
+        elif kind_of(message) == "invite":
             received["invite"][seat] += 1
         else:
-            assert subject.endswith("Your turn"), subject
+            assert kind_of(message) == "turn", kind_of(message)
+            if message["In-Reply-To"] is None:  # both heroes start: their first turn email is the invitation
+                received["invite"][seat] += 1
             received["turn"][seat] += 1
             turn_emails.append((seat, seq))
             act(seat, body)

@@ -1,9 +1,10 @@
 """A whole Riftforce duel played only through the emails: a real web server, a real Celery worker
 (with beat) on the real Redis and on the embedded SQLite broker, and a real SMTP server (aiosmtpd).
 
-Each player has their own browser.  They start from the links of the emails they receive: GET
-the move link, submit the confirm form, then finish the turn's follow-up decisions on the player
-page the confirmation leads to, and wait for the next email.
+Each player has their own browser.  They start from the links of the emails they receive: GET one of
+the turn email's choices (it opens their page with that first step chosen; a GET changes nothing),
+make that step with the page's form, finish the turn's follow-up decisions on the page, and wait for
+the next email.
 """
 
 from __future__ import annotations
@@ -25,13 +26,13 @@ from service import store
 from service.store import read_session
 from tests import services
 from tests.conftest import make_app
-from tests.e2e.browser import Browser, Form, unescape
+from tests.e2e.browser import Browser, unescape
+from tests.e2e.mail import choices, first_line, kind_of, move_form_choice, step_of
 from tests.worker.processes import WorkerProcess
 
 pytestmark = pytest.mark.slow
 
 EMAILS = {0: "ann@example.org", 1: "bob@example.org"}
-MOVE_LINK = re.compile(r"https?://\S+/m/[A-Za-z0-9_.\-]+")
 PAGE_LINK = re.compile(r"https?://\S+/p/[A-Za-z0-9_.\-]+")
 CARD_ID = re.compile(r"\b[a-z]+-[567][a-d]\b")
 
@@ -132,60 +133,60 @@ def test_a_whole_riftforce_duel_played_from_the_emails(stack):
         message_ids.append(message["Message-ID"])
         seat = seat_of(message)
         subject = message["Subject"]
-        assert subject.startswith(f"[Riftforce #{game_id}] ")
+        assert subject == f"Riftforce #{game_id}: Ann vs Bob"  # one subject for the whole thread
         body = text_of(message)
         found = re.search(r"\.s(\d+)@", message["Message-ID"])  # invitations: the setup position
         email_seq = int(found.group(1)) if found else first["seq"]
         check_no_leak(body, seat, email_seq, "an email")
-        if "Game over" in subject:
+        if kind_of(message) == "game_over":
+            assert first_line(message).startswith("Game over: ")
             game_over[seat] = message
             continue
-        if "Your turn" not in subject:
+        if kind_of(message) != "turn":
             continue
+        assert re.search(r"Your turn(, due [^.]+)?\.$", first_line(message)), first_line(message)
         received_turn_emails[seat] += 1
         browser = browsers[seat]
-        links = MOVE_LINK.findall(body)
-        assert links and PAGE_LINK.search(body)
+        links = list(choices(body).values())
+        assert links and PAGE_LINK.search(body) and "/m/" not in body
 
-        # A link from this player's previous turn email is out of date now: shown, never acted on.
+        # A link from this player's previous turn email opens their page as the game is now: never acts.
         if seat in old_links:
             seq = stack.api(game_id)["seq"]
-            stale = browser.get(old_links[seat])
-            assert stale.status == 409 and "out of date" in stale.text
-            token = stale.forms()[0].fields["csrf_token"]
-            refused = browser.submit(stale, Form(old_links[seat], "post", {"csrf_token": token}))
-            assert refused.status == 409 and stack.api(game_id)["seq"] == seq
-            checked["stale"] += 1
+            old = browser.get(old_links[seat])
+            assert old.status == 200 and stack.api(game_id)["seq"] == seq
+            checked["old"] += 1
         old_links[seat] = links[0]
 
         # Tampering with a link gets a clear 4xx and changes nothing.
         if checked["tampered"] < 2:
             seq = stack.api(game_id)["seq"]
-            bad = links[0][:-4] + ("AAAA" if not links[0].endswith("AAAA") else "BBBB")
+            token = links[0].split("/p/", 1)[1].split("?", 1)[0]
+            bad = links[0].replace(token, token[:-4] + ("AAAA" if not token.endswith("AAAA") else "BBBB"))
             answer = browser.get(bad)
             assert answer.status == 400 and "not valid" in answer.text
             assert stack.api(game_id)["seq"] == seq
             checked["tampered"] += 1
 
-        # GET (and HEAD, as mail scanners do) the page link and the chosen move link: safe.
+        # GET (and HEAD, as mail scanners do) a choice: safe; then that first step with the page's form.
         link = rng.choice(links)
         seq = stack.api(game_id)["seq"]
-        own_page = browser.get(PAGE_LINK.search(body).group(0))
-        assert own_page.status == 200 and "It is your turn" in own_page.text
-        check_no_leak(own_page.text, seat, what="the player page")
         assert browser.head(link) == 200
-        confirm = browser.get(link)
-        assert confirm.status == 200 and "confirm your move" in confirm.text
+        chosen = browser.get(link)
+        assert chosen.status == 200 and "It is your turn" in chosen.text
         assert stack.api(game_id)["seq"] == seq, "a GET changed the game"
-        check_no_leak(confirm.text, seat, what="a confirm page")
-        form = confirm.forms()[0]
-        page = post_and_track(browser, confirm, form)
+        check_no_leak(chosen.text, seat, what="the player page")
+        state = stack.state(game_id)
+        move = rules.parse_move(state, seat, step_of(link))
+        assert move in rules.legal_moves(state, seat)
+        form, value = move_form_choice(chosen, move)
+        page = post_and_track(browser, chosen, form, {"move": value})
         assert page.status == 200 and stack.api(game_id)["seq"] > seq
 
-        # Submitting the same confirm form again records nothing.
+        # Submitting the same form again records nothing.
         if checked["resubmitted"] < 2:
             seq = stack.api(game_id)["seq"]
-            again = browser.submit(confirm, form)
+            again = browser.submit(chosen, form, {"move": value})
             assert again.status == 409 and "out of date" in again.text
             assert stack.api(game_id)["seq"] == seq
             checked["resubmitted"] += 1
@@ -213,6 +214,6 @@ def test_a_whole_riftforce_duel_played_from_the_emails(stack):
           f"{processed} emails, result {final['result']['scores']}")
     assert set(game_over) == {0, 1}
     assert len(message_ids) == len(set(message_ids))
-    assert checked["stale"] >= 2 and checked["tampered"] == 2 and checked["resubmitted"] == 2
+    assert checked["old"] >= 2 and checked["tampered"] == 2 and checked["resubmitted"] == 2
     time.sleep(1.0)  # nothing more may arrive: no duplicate sends after the end
     assert len(stack.sink.messages()) == processed

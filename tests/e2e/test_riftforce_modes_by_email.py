@@ -3,12 +3,12 @@ only through the emails (a real web server, a real Celery worker with beat, a re
 reusing the duel's stack.
 
 Each player has their own browser and acts only when an email arrives: on a turn email they follow
-the one-click link of the move the policy (tests/riftforce_helpers.py) chooses, or the email's
-link to their game page when that move is not among the links, then finish the turn's follow-up
-decisions on the page.  Checked: one turn email per new turn (a seat newly to act, or the solo
-player's next round), a partner email to the teammate whenever a team member's turn ends (not when
-it is the teammate's own turn), hand privacy between teammates in every email, page and the JSON
-API, and the game-over email to everyone.
+the choice whose first step starts the move the policy (tests/riftforce_helpers.py) chooses (it opens
+their page with that step chosen), or the email's link to their game page when that step is not
+among the links, then make the move and the turn's follow-up decisions on the page.  Checked: one
+turn email per new turn (a seat newly to act, or the solo player's next round) and no other email
+while a player waits (a partner's turn is told in the teammate's next turn email), hand privacy
+between teammates in every email, page and the JSON API, and the game-over email to everyone.
 """
 
 from __future__ import annotations
@@ -23,7 +23,8 @@ import pytest
 import engine
 from service import store
 from service.store import read_session
-from tests.e2e.browser import Browser, unescape
+from tests.e2e.browser import Browser
+from tests.e2e.mail import choices, first_line, kind_of, link_for, move_form_choice
 
 # The stack (web server, worker, SMTP sink) is the duel's fixture, not a copy of it.
 from tests.e2e.test_duel_by_email import PAGE_LINK, stack, text_of  # noqa: F401
@@ -33,8 +34,6 @@ pytestmark = pytest.mark.slow
 
 RULES = engine.get("riftforce")
 CARD_ID = re.compile(r"\b[a-z]+-[567][a-d]\b")
-# A text email lists each one-click choice as "* <label>" with its link on the next line.
-CHOICE = re.compile(r"^\* (.+)\n  (https?://\S+/m/[A-Za-z0-9_.\-]+)$", re.MULTILINE)
 MAX_DECISIONS = 400  # a policy change that stalls a game fails here, not at the time limit
 
 
@@ -44,13 +43,15 @@ class Table:
     def __init__(self, stack, emails: dict[int, str], mode: str):
         self.stack, self.emails, self.mode = stack, emails, mode
         self.browsers = {seat: Browser() for seat in emails}
-        self.expected = {"turn": Counter(), "partner": Counter()}
-        self.received = {"turn": Counter(), "partner": Counter(), "game_over": Counter(),
-                         "invite": Counter()}
+        self.expected = {"turn": Counter()}
+        self.received = {"turn": Counter(), "game_over": Counter(), "invite": Counter(), "other": Counter()}
+        self.told_partner = 0  # turn emails that tell what the reader's partner did
         self.decisions = 0
         self.via_link = 0
-        self.game_over_subjects: list[str] = []
+        self.game_over_lines: list[str] = []
+        self.subjects: set[str] = set()
         self.game_id = 0
+        self.starting: set[int] = set()
 
     def create(self, fields: dict) -> None:
         creator = Browser()
@@ -60,6 +61,7 @@ class Table:
         self.game_id = int(re.search(r"/games/(\d+)", created.url).group(1))
         first = self.stack.api(self.game_id)
         self.expected["turn"].update(first["to_act"])
+        self.starting = set(first["to_act"])
 
     # ---- what each seat may not see --------------------------------------------------------------
 
@@ -83,8 +85,7 @@ class Table:
     def post_and_track(self, seat: int, page, form, choices=None):
         """Submit a form; count the emails the change must cause (the rules, stated here apart from
         service/play/emails.py): a turn email to each seat newly to act, and to the solo player whose own
-        move began their next turn; a partner email to each teammate of a seat whose turn ended,
-        unless it is that teammate's turn now."""
+        move began their next turn; nothing to anyone else."""
         before_api = self.stack.api(self.game_id)
         answer = self.browsers[seat].submit(page, form, choices)
         self.decisions += 1
@@ -100,28 +101,24 @@ class Table:
             self.expected["turn"][s] += 1
         if before == after == {seat} and any(e["type"] == "turn" and e["seat"] == seat for _, e in new):
             self.expected["turn"][seat] += 1
-        if self.mode == "team":
-            for ended in before - after:
-                for mate in self.emails:
-                    if mate != ended and mate % 2 == ended % 2 and mate not in after:
-                        self.expected["partner"][mate] += 1
         return answer
 
     def take_turn(self, seat: int, body: str) -> None:
         browser = self.browsers[seat]
         turns = self.expected["turn"][seat]
-        links = dict(CHOICE.findall(body))
+        links = choices(body)
         assert links, body
         state = self.stack.state(self.game_id)
         move = fast(state, seat, RULES.legal_moves(state, seat))
-        label = RULES.describe_move(move, state)
-        if label in links:  # the one-click link: GET the confirm page (safe), POST its form
+        link = link_for(RULES, state, seat, move, links)
+        if link:  # the email's choice: GET it (safe), it opens the page with that first step chosen
             seq = self.stack.api(self.game_id)["seq"]
-            confirm = browser.get(links[label])
-            assert confirm.status == 200 and "confirm your move" in confirm.text
+            chosen = browser.get(link)
+            assert chosen.status == 200 and "It is your turn" in chosen.text
             assert self.stack.api(self.game_id)["seq"] == seq, "a GET changed the game"
-            self.check_no_leak(confirm.text, seat, what="a confirm page")
-            page = self.post_and_track(seat, confirm, confirm.forms()[0])
+            self.check_no_leak(chosen.text, seat, what="the player page")
+            form, value = move_form_choice(chosen, move)
+            page = self.post_and_track(seat, chosen, form, {"move": value})
             self.via_link += 1
         else:
             page = browser.get(PAGE_LINK.search(body).group(0))
@@ -140,9 +137,8 @@ class Table:
             return None
         state = self.stack.state(self.game_id)
         move = fast(state, seat, RULES.legal_moves(state, seat))
-        values = {json.dumps(json.loads(unescape(v)), sort_keys=True): v for v in forms[0].radios["move"]}
-        chosen = values[json.dumps(move, sort_keys=True)]
-        return self.post_and_track(seat, page, forms[0], {"move": chosen})
+        form, value = move_form_choice(page, move)
+        return self.post_and_track(seat, page, form, {"move": value})
 
     def play(self, time_limit: float) -> None:
         deadline = time.monotonic() + time_limit
@@ -160,31 +156,31 @@ class Table:
             processed += 1
             seat = next(s for s, address in self.emails.items() if address in message["To"])
             subject = message["Subject"]
-            assert subject.startswith(f"[Riftforce #{self.game_id}] ")
+            self.subjects.add(subject)
             body = text_of(message)
             found = re.search(r"\.s(\d+)@", message["Message-ID"])
             self.check_no_leak(body, seat, int(found.group(1)) if found else None, f"email {subject!r}")
-            if "Game over" in subject:
+            if kind_of(message) == "game_over":
                 self.received["game_over"][seat] += 1
-                self.game_over_subjects.append(subject)
-            elif "Your partner" in subject:
-                self.received["partner"][seat] += 1
-                assert message["In-Reply-To"] and "What your partner did:" in body
-                assert "- Your partner " in body or "- Your team " in body
-            elif "invited" in subject:
+                self.game_over_lines.append(first_line(message))
+            elif kind_of(message) == "invite":
                 self.received["invite"][seat] += 1
-            else:
-                assert subject.endswith("Your turn"), subject
+            elif kind_of(message) == "turn":
+                assert message["In-Reply-To"] or self.received["turn"][seat] == 0  # the first: the invitation
                 self.received["turn"][seat] += 1
                 assert seat in self.stack.api(self.game_id)["to_act"]
                 if self.mode == "solo" and self.received["turn"][seat] >= 3:
                     # After the keep-4 setup and the first action: what the trainer did.
-                    assert "What happened since your last turn:" in body
+                    assert "Since your last turn:" in body
                     assert "- The trainer carries out its plan:" in body
+                if self.mode == "team" and ("\n- Your partner " in body or "\n- Your team " in body):
+                    self.told_partner += 1
                 self.take_turn(seat, body)
                 spectator = json.dumps(self.stack.api(self.game_id))
                 self.check_no_leak(spectator, None, what="the JSON API")
                 assert "example.org" not in spectator
+            else:
+                self.received["other"][kind_of(message)] += 1
         time.sleep(1.0)  # nothing more may arrive: no duplicate sends after the end
         assert len(self.stack.sink.messages()) == processed
         ids = [m["Message-ID"] for m in self.stack.sink.messages()]
@@ -211,16 +207,18 @@ def test_a_four_player_team_game_played_from_the_emails(stack):
     assert max(t["score"] for t in result["teams"]) >= 12
     winners = set(result["winners"])
     assert winners in ({0, 2}, {1, 3})  # a team wins together
-    assert table.received["invite"] == Counter({0: 1, 1: 1, 2: 1, 3: 1})
+    # The first player's invitation is their first turn email: one invitation each.
+    assert table.received["invite"] == Counter({s: 1 for s in emails if s not in table.starting})
     assert table.received["game_over"] == Counter({0: 1, 1: 1, 2: 1, 3: 1})
+    assert table.subjects == {f"Riftforce #{table.game_id}: Ann & Cat vs Bob & Dan"}
     names_won = " and ".join(names[s] for s in sorted(winners))
-    assert set(table.game_over_subjects) == {f"[Riftforce #{table.game_id}] Game over: {names_won} won."}
+    assert set(table.game_over_lines) == {f"Game over: {names_won} won."}
     assert table.received["turn"] == table.expected["turn"]  # exactly one per new turn
-    assert table.received["partner"] == table.expected["partner"]
-    assert all(table.received["partner"][seat] >= 5 for seat in emails)
+    assert table.received["other"] == Counter()  # no partner emails: partners read it in their turn email
+    assert table.told_partner >= 10
     assert sum(table.received["turn"].values()) >= 30 and table.via_link >= 10
     print(f"team #{table.game_id}: {table.decisions} decisions, turn emails {dict(table.received['turn'])}, "
-          f"partner emails {dict(table.received['partner'])}, result {result['scores']}, "
+          f"{table.told_partner} telling a partner's turn, result {result['scores']}, "
           f"{time.monotonic() - started:.1f}s")
 
 
@@ -239,10 +237,10 @@ def test_a_solo_game_against_the_trainer_played_from_the_emails(stack):
     assert max(result["scores"]["0"], result["trainer"]) >= 12
     assert table.received["turn"] == table.expected["turn"]
     assert table.received["turn"][0] >= 8  # the keep-4 setup, then one per round
-    assert table.received["game_over"] == Counter({0: 1}) and table.received["partner"] == Counter()
+    assert table.received["game_over"] == Counter({0: 1}) and table.received["other"] == Counter()
+    assert table.subjects == {f"Riftforce #{table.game_id}: Sol vs the trainer"}
     you, trainer = result["scores"]["0"], result["trainer"]
-    assert table.game_over_subjects == [
-        f"[Riftforce #{table.game_id}] Game over: "
-        + (f"The trainer won, {trainer} to {you}." if trainer > you else "Sol won.")]
+    assert table.game_over_lines == [
+        "Game over: " + (f"The trainer won, {trainer} to {you}." if trainer > you else "Sol won.")]
     print(f"solo #{table.game_id}: {table.decisions} decisions, {table.received['turn'][0]} turn emails, "
           f"you {result['scores']['0']} - trainer {result['trainer']}, {time.monotonic() - started:.1f}s")

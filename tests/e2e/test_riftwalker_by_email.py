@@ -11,7 +11,6 @@ The embedded broker only: the Riftforce duel already runs the same stack on Redi
 
 from __future__ import annotations
 
-import html
 import json
 import re
 import time
@@ -22,9 +21,10 @@ import pytest
 from service import store
 from service.store import read_session
 from tests.e2e.browser import Browser, unescape
+from tests.e2e.mail import choices, first_line, kind_of, link_for
 
 # The stack (web server, worker, SMTP sink) is the duel's fixture, not a copy of it.
-from tests.e2e.test_duel_by_email import MOVE_LINK, PAGE_LINK, stack, text_of  # noqa: F401
+from tests.e2e.test_duel_by_email import PAGE_LINK, stack, text_of  # noqa: F401
 from tests.riftwalker_helpers import RULES, Secrets, choose
 
 pytestmark = pytest.mark.slow
@@ -35,8 +35,6 @@ NAMES = {0: "Ann", 1: "Bob", 2: "Cy"}
 # turn emails, and Flooded Causeway makes opponents discard mid-turn six times.
 SEED = 45
 MAX_DECISIONS = 600  # a policy change that stalls the game fails here, not at the time limit
-# A text email lists each one-click choice as "* <label>" with its link on the next line.
-CHOICE = re.compile(r"^\* (.+)\n  (https?://\S+/m/[A-Za-z0-9_.\-]+)$", re.MULTILINE)
 
 
 def seat_of(message) -> int:
@@ -99,21 +97,21 @@ def test_a_whole_three_player_riftwalker_game_played_from_the_emails(stack):
         processed += 1
         seat = seat_of(message)
         subject = message["Subject"]
-        assert subject.startswith(f"[Riftwalker #{game_id}] ")
+        assert subject == f"Riftwalker #{game_id}: Ann, Bob and Cy"  # one subject for the whole thread
         body = text_of(message)
         found = re.search(r"\.s(\d+)@", message["Message-ID"])  # invitations: the setup position
         secrets.check(body, seat, int(found.group(1)) if found else first["seq"], "an email")
-        if "Game over" in subject:
+        if kind_of(message) == "game_over":
+            assert first_line(message).startswith("Game over: ")
             game_over[seat] = body
             continue
-        if "Your turn" not in subject:
+        if kind_of(message) != "turn":
             continue
         received_turn_emails[seat] += 1
         browser = browsers[seat]
         plain = message.get_body(preferencelist=("plain",)).get_content()
-        links = dict(CHOICE.findall(plain))
-        assert links and PAGE_LINK.search(plain)
-        assert set(MOVE_LINK.findall(plain)) == set(links.values())
+        links = choices(plain)
+        assert links and PAGE_LINK.search(plain) and "/m/" not in plain
 
         if sum(received_turn_emails.values()) == 1:
             # The leak check has teeth: this seat's own page, judged as another seat's, leaks.
@@ -124,15 +122,15 @@ def test_a_whole_three_player_riftwalker_game_played_from_the_emails(stack):
         seq, state = position()
         assert RULES.to_act(state) == [seat]
         move = choose(state, seat, RULES.legal_moves(state, seat))
-        label = RULES.describe_move(move, state)
-        if label in links:  # the one-click way: GET the link (safe), confirm with the POST
-            confirm = browser.get(links[label])
-            assert confirm.status == 200 and "confirm your move" in confirm.text and label in html.unescape(confirm.text)
+        link = link_for(RULES, state, seat, move, links)
+        if link:  # the email's choice: GET it (safe), it opens the page with that step chosen
+            chosen = browser.get(link)
+            assert chosen.status == 200 and "It is your turn" in chosen.text
             assert stack.api(game_id)["seq"] == seq, "a GET changed the game"
-            secrets.check(confirm.text, seat, seq, "a confirm page", state)
-            page, seq, state = post_and_track(browser, confirm, confirm.forms()[0], state)
+            secrets.check(chosen.text, seat, seq, "the player page", state)
+            page, seq, state = _play_on_page(chosen, move, browser, post_and_track, state)
             via["link"] += 1
-        else:  # more choices than an email carries: the page link from the same email
+        else:  # a step the email does not link: the page link from the same email
             page = browser.get(PAGE_LINK.search(plain).group(0))
             via["page"] += 1
             page, seq, state = _play_on_page(page, move, browser, post_and_track, state)

@@ -218,7 +218,7 @@ def test_a_heros_own_done_that_starts_the_round_is_told_from_their_own_run_of_de
         earlier = [e for e in store.stored_events(session, game_id, round_start, own_run) if e.actor in others]
         assert earlier  # the other hero did act in that round, before the last DONE: left out
         body = mail.build(session, row).get_body(("plain",)).get_content()
-    assert "What happened since your last turn" in body
+    assert "\nSince your last turn:\n" in body
 
 
 def start_form(client, fields):

@@ -24,7 +24,8 @@ def test_start_page_form_starts_a_game_and_queues_invitations(client):
     game_id = int(response.headers["Location"].split("/")[-2])
     game, _ = current(game_id)
     assert game.options == {"target": 5} and game.seed == 7
-    assert sorted(row.kind for row in outbox_rows(game_id)) == ["invite", "invite", "turn"]
+    # Bob's invitation; Ann starts, and her first turn email is her invitation.
+    assert [(row.kind, row.params) for row in outbox_rows(game_id)] == [("invite", {}), ("turn", {"invite": True})]
     created = text(client.get(response.headers["Location"]))
     assert "Invitations are on their way" in created and "ann@example.org" not in created
 
@@ -104,7 +105,8 @@ def test_cli_new_game_prints_the_id_and_queues_invitations(app):
     game_id = int(result.output.strip())
     game, _ = current(game_id)
     assert game.options == {"target": 4} and game.seed == 5
-    assert [row.kind for row in outbox_rows(game_id)].count("invite") == 2
+    # One invitation each: Ann starts, so hers is her first turn email.
+    assert [(row.kind, row.params) for row in outbox_rows(game_id)] == [("invite", {}), ("turn", {"invite": True})]
     bad = runner.invoke(args=["new-game", "nope", "a@example.org"])
     assert bad.exit_code != 0 and "unknown game" in bad.output
     bad = runner.invoke(args=["new-game", toygame.NAME, "a@example.org"])

@@ -1,15 +1,13 @@
 """Riftforce team play (3-4 players) and solo against the trainer in the service: the start form's
 and the CLI's options with their validation, the board pages per seat and for spectators (no hand
-but one's own, a teammate's included), and the emails the modes add (partner emails, the solo
-player's turn emails with what the trainer did)."""
+but one's own, a teammate's included), and the emails of the modes (a partner's moves told in the
+teammate's next turn email, the solo player's turn emails with what the trainer did)."""
 
 from __future__ import annotations
 
 import html
-import itertools
 import json
 import re
-from collections import Counter
 
 import pytest
 from sqlmodel import select
@@ -269,32 +267,29 @@ def rendered(row: Outbox):
     return message, "\n".join(parts)
 
 
-def test_team_partners_hear_what_their_partner_did_and_never_see_their_hand(app):
+def test_team_partners_read_what_their_partner_did_in_their_next_turn_email_and_never_see_their_hand(app):
     game_id = new_game("riftforce", FOUR, {"mode": "team"}, seed=11)
     play_until(game_id, lambda game, state: state["phase"] == "play" and sum(state["actions"]) >= 8)
     rows = outbox_rows(game_id)
-    partner_rows = [r for r in rows if r.kind == "partner"]
-    assert partner_rows
+    assert not [r for r in rows if r.kind == "partner"]  # no emails of their own: folded into turns
     by_id = {p.id: p for p in seats(game_id)}
-    for row in partner_rows[-4:]:
+    turns = [r for r in rows if r.kind == "turn"]
+    for row in turns[-4:]:
         message, body = rendered(row)
         seat = by_id[row.player_id].seat
         partner = (seat + 2) % 4
-        assert message["Subject"].endswith(f"Your partner {FOUR[partner][0]} has played")
+        assert message["Subject"] == f"Riftforce #{game_id}: Ann & Cat vs Bob & Dan"
         assert message["In-Reply-To"]  # in the player's game thread
-        assert "Your partner" in body and "What your partner did" in body
+        first = body.splitlines()[0]
+        assert first.endswith("Your turn.") and len(first) > len("Your turn."), first  # what changed, first
+        assert "\n- Your partner " in body or "\n- Your team " in body  # the partner's turn, in words
+        text = message.get_body(("plain",)).get_content()
+        assert "Player " not in text and "[P" not in text  # named, never numbered
         with read_session(get_engine()) as session:
             state, _ = store.load_state(session, store.get_game(session, game_id), row.seq)
         assert not set(CARD_ID.findall(body)) & set(state["hand"][partner] + state["deck"][partner])
-        # Not the partner's turn now: whose it is gets the turn email instead.
-        turn_now = {by_id[r.player_id].seat for r in rows if r.kind == "turn" and r.seq == row.seq}
-        assert seat not in turn_now
-    # One partner email per ended turn of a team member (draft picks included), to the teammate.
-    with read_session(get_engine()) as session:
-        actors = [row.actor for row in store.stored_events(session, game_id) if row.actor is not None]
-    ended_turns = sum(1 for a, b in itertools.pairwise(actors) if a != b)
-    ended_turns += actors[-1] not in current(game_id)[0].to_act  # the last turn, if it is over
-    assert len(partner_rows) == ended_turns
+    # At most one email per player per change of whose turn it is.
+    assert len({(r.player_id, r.seq) for r in rows}) == len(rows)
 
 
 def test_solo_player_gets_a_turn_email_each_round_with_what_the_trainer_did(app):
@@ -309,20 +304,22 @@ def test_solo_player_gets_a_turn_email_each_round_with_what_the_trainer_did(app)
     assert len(started) >= 3 and len(turns) == 1 + len(started)
     assert [r.seq for r in turns[1:]] == [row.seq for row in started]
     message, body = rendered(turns[-1])
-    assert message["Subject"].endswith("Your turn")
+    assert message["Subject"] == f"Riftforce #{game_id}: Sol vs the trainer"
+    assert body.splitlines()[0] == "Your turn."
     assert "The trainer carries out its plan" in body
     assert "You played" in body or "You checked" in body or "You discarded" in body
 
 
-def test_three_player_partner_emails_skip_the_lone_player_and_a_teammate_to_act(app):
+def test_three_player_team_games_send_no_partner_emails(app):
     game_id = new_game("riftforce", FOUR[:3], {"mode": "team"}, seed=4)
     play_until(game_id, lambda game, state: state["phase"] == "play" and sum(state["actions"]) >= 6)
-    by_id = {p.id: p.seat for p in seats(game_id)}
-    partner_seats = Counter(by_id[r.player_id] for r in outbox_rows(game_id) if r.kind == "partner")
-    assert set(partner_seats) == {0, 2}  # the lone player has no partner
-    # The rule itself: a teammate whose turn it is now gets the turn email, not a partner email.
+    assert not [r for r in outbox_rows(game_id) if r.kind == "partner"]
+    message, _ = rendered([r for r in outbox_rows(game_id) if r.kind == "turn"][-1])
+    assert message["Subject"] == f"Riftforce #{game_id}: Ann & Cat vs Bob"  # the lone player: a side alone
+    # The rule itself: whose turn it is gets the turn email; the teammate who waits gets nothing now.
     from service.play import emails
 
+    by_id = {p.id: p.seat for p in seats(game_id)}
     with read_session(get_engine()) as session:
         game = store.get_game(session, game_id)
         players = store.players_of(session, game_id)
@@ -331,7 +328,7 @@ def test_three_player_partner_emails_skip_the_lone_player_and_a_teammate_to_act(
         rows = emails.on_change(session, game, players, 0, before=[0], after=[2], starts={2}, teams=teams)
         assert sorted((r.kind, by_id[r.player_id]) for r in rows) == [("turn", 2)]
         rows = emails.on_change(session, game, players, 0, before=[0], after=[1], starts={1}, teams=teams)
-        assert sorted((r.kind, by_id[r.player_id]) for r in rows) == [("partner", 2), ("turn", 1)]
+        assert sorted((r.kind, by_id[r.player_id]) for r in rows) == [("turn", 1)]
         session.rollback()
 
 

@@ -13,7 +13,7 @@ from tests.service import toygame
 from tests.service.helpers import outbox_rows
 from tests.worker.processes import WorkerProcess, wait_until
 
-PLAYERS = [("Ann", "ann@example.org"), ("Bob", "bob@example.org")]
+PLAYERS = [("Ann", "ann@example.org"), ("Bob", "bob@example.org"), ("Cy", "cy@example.org")]
 
 
 def broker_for(kind: str, tmp_path) -> str:
@@ -40,8 +40,9 @@ def test_kicked_rows_are_sent_by_the_worker(running, sink):
     app, worker = running
     game_id = new_game(toygame.NAME, PLAYERS, seed=1)
     messages = sink.wait_for(3, timeout=30)
-    assert sorted(m["Subject"].split("] ")[1] for m in messages) == [
-        "You are invited to a game of Toy", "You are invited to a game of Toy", "Your turn"]
+    # Bob's and Cy's invitations, and Ann's first turn email (her invitation: she starts).
+    assert {m["Subject"] for m in messages} == {f"Toy #{game_id}: Ann, Bob and Cy"}
+    assert sorted(m["X-Riftpost-Kind"] for m in messages) == ["invite", "invite", "turn"]
     wait_until(lambda: all(row.status == "sent" for row in outbox_rows(game_id)))
     assert len(sink.messages()) == 3  # and nothing twice, though the beat scan ran meanwhile
     if app.config["CELERY_BROKER_URL"].startswith("sqla+"):
