@@ -1,9 +1,8 @@
 """Emails opened in Debian's Chromium as a mail client shows them: every type fits a 375 px phone
 (`scrollWidth` <= 375), and a turn email of any game is at most about 2,500 px tall at 600 px.
 
-The boards inside are drawn by the board templates (templates/games/*), which are being redrawn: the
-email around the board is checked strictly (rendered without it); a failure that only the board
-causes is an expected failure that says so (tests/service/email_catalog.py: only_the_board)."""
+Each check runs on the email without its board first, then on the whole email, so a failure says
+which part causes it (tests/service/email_catalog.py: only_the_board)."""
 
 from __future__ import annotations
 

@@ -50,7 +50,7 @@ def hand_section(page: str) -> str:
 
 def board_of(page: str) -> str:
     """The board section of a page."""
-    found = re.search(r'<section aria-labelledby="board-h">(.*?)</section>', page, re.S)
+    found = re.search(r'<section aria-labelledby="board-h"[^>]*>(.*?)</section>', page, re.S)
     assert found, "the page has no board"
     return found.group(1)
 
