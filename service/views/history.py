@@ -274,10 +274,11 @@ def position_at(session: Session, game: Game, viewer: int | None, at: int) -> po
     """The board after the first `at` events as `viewer` saw it then (no moves: it is the past)."""
     rules, state = _load(session, game, at)
     view = _view(rules, state, viewer, game, at)
+    names = store.player_names(session, game.id)  # boards name the players, as on the live page
     return positions.Position(
         game=game, rules=rules, seq=at, seat=viewer, view=view, to_act=rules.to_act(state),
-        result=rules.result(state), board_text=rules.render_text(view), _state=state,
-        names=store.player_names(session, game.id),  # boards name the players, as on the live page
+        result=rules.result(state), board_text=sentences.named(rules.render_text(view), names, viewer),
+        _state=state, names=names,
     )
 
 
@@ -298,7 +299,7 @@ def all_hands(session: Session, game: Game, at: int, names: dict[int, str]) -> l
     hands = []
     for seat in sorted(names):
         view = _view(rules, state, seat, game, at)
-        hands.append(SeatHand(seat, names[seat], words(view), rules.render_text(view)))
+        hands.append(SeatHand(seat, names[seat], words(view), sentences.named(rules.render_text(view), names, seat)))
     return hands
 
 

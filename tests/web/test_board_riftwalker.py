@@ -31,6 +31,7 @@ from service.play.batch import rng as move_rng
 from service.store import get_engine, read_session
 from service.store.models import Outbox, Player
 from service.views import positions
+from service.views.sentences import named
 from tests.riftwalker_helpers import RULES, Secrets, choose
 from tests.service.helpers import current
 from tests.web.looks import DESKTOP, PHONE, assert_accessible, assert_fits, page_height, page_width
@@ -242,7 +243,9 @@ def test_the_turn_email_has_the_same_board_inlined_without_svg_script_or_stylesh
     secrets.check(html_part, acting.seat, what="the HTML part")
     secrets.check(text_part, acting.seat, what="the text part")
     # The plain-text part carries the text board, line for line.
-    board_text = RULES.render_text(RULES.view(state, acting.seat))
+    names = {seat: name for seat, (name, _) in enumerate(PEOPLE[:3])}
+    board_text = named(RULES.render_text(RULES.view(state, acting.seat)), names, acting.seat)
+    assert "Player " not in board_text  # the service names the players the engine numbers
     for line in board_text.splitlines():
         assert line in text_part.splitlines(), line
 
