@@ -139,10 +139,18 @@ def test_a_dev_mailbox_message_shows_the_whole_email(site, page, viewport):
     check(page)
 
 
-def test_the_player_pages_controls_are_big_enough_on_a_phone(site, page):
+def test_the_player_pages_controls_are_big_enough_on_a_phone(site, page, browser):
     """The player page is not this module's to lay out (its board and composer are drawn elsewhere),
-    but its radio buttons, drop-downs and buttons take the site's touch-target sizes."""
+    but its controls take the site's touch-target sizes: the composer's with JavaScript, the plain
+    list's radio buttons and drop-downs without."""
     page.set_viewport_size(PHONE)
     page.goto(site.base + site.urls["player page"])
-    assert page.get_by_role("radio").count() >= 1 and page.locator("select").count() >= 1
+    page.wait_for_selector("#composer button")
     assert_touch_targets(page)
+    plain = browser.new_context(java_script_enabled=False, viewport=PHONE).new_page()
+    try:
+        plain.goto(site.base + site.urls["player page"])
+        assert plain.get_by_role("radio").count() >= 1 and plain.locator("select").count() >= 1
+        assert_touch_targets(plain)
+    finally:
+        plain.context.close()
