@@ -41,11 +41,12 @@ def rng(seed: int, seq: int) -> random.Random:
     return random.Random(f"{seed}:{seq}")
 
 
-def as_moves(moves: Any) -> list[dict[str, Any] | str]:
-    """A list of moves from one move (a dict), or a list of dicts and text forms; else IllegalMoveAt."""
+def as_moves(moves: Any, *, empty: bool = False) -> list[dict[str, Any] | str]:
+    """A list of moves from one move (a dict), or a list of dicts and text forms; else IllegalMoveAt.
+    `empty`: an empty list is allowed (a preview of the position now)."""
     if isinstance(moves, dict):
         return [moves]
-    if not isinstance(moves, list) or not moves:
+    if not isinstance(moves, list) or not (moves or empty):
         raise IllegalMoveAt(0, "send at least one move: a JSON object or its text form", "malformed")
     if len(moves) > MAX_MOVES:
         raise IllegalMoveAt(MAX_MOVES, f"at most {MAX_MOVES} moves can be sent at once", "malformed")
@@ -212,6 +213,12 @@ class Batch:
 
     def _why_ended(self, waited_on: bool, hidden: bool) -> engine.IllegalMove | None:
         rules, state = self.rules, self.state
+        # A hidden outcome first, whatever else it led to: a different answer (game over, another's
+        # turn) for a move sent after it would tell what was drawn or revealed before it is recorded.
+        if hidden:
+            return engine.IllegalMove("the move before this one brings something not known yet (a card drawn "
+                                      "or revealed): confirm the moves up to it, then choose the next from the "
+                                      "new position", "after_hidden")
         if rules.result(state) is not None:
             return engine.IllegalMove("the game ended with the move before this one", "game_over")
         if self.turn_began is not None:
@@ -220,10 +227,6 @@ class Batch:
         if waited_on and self.seat not in rules.to_act(state):
             return engine.IllegalMove("your turn ended with the move before this one: the game waits on "
                                       "someone else now", "turn_over")
-        if hidden:
-            return engine.IllegalMove("the move before this one brings something not known yet (a card drawn "
-                                      "or revealed): confirm the moves up to it, then choose the next from the "
-                                      "new position", "after_hidden")
         return None
 
     def _shown(self) -> set[str]:

@@ -80,11 +80,9 @@ def on_change(
     before: Collection[int],
     after: Collection[int],
     starts: Collection[int],
-    teams: list[list[int]],
 ) -> list[Outbox]:
     """The outbox rows of one move by `actor`: `starts` are the seats whose turn began with it.
-    `teams` (the game's teams) no longer cause emails of their own: partners read each other's moves in
-    their next turn email."""
+    Partners get no emails of their own: they read each other's moves in their next turn email."""
     starts = set(starts)
     asked = set(after) - set(before)
     if actor not in before:

@@ -111,10 +111,8 @@ def handle(
             result is not None, now or utcnow(), shares={s: rules.deadline_share(state, s) for s in after},
         )
         rows = []
-        ended = set(before) - set(after)
-        if result is None and (ended or starts or set(after) - set(before)):
-            rows = emails.on_change(session, game, players, seat, before, after, starts,
-                                    rules.teams(state) if ended else [])
+        if result is None and (set(before) ^ set(after) or starts):
+            rows = emails.on_change(session, game, players, seat, before, after, starts)
         outcome = Outcome(game_id, game.seq, list(new_events), after, status, result,
                           outbox.ids(session, rows), walk.played)
     outbox.kick(outcome.outbox_ids)

@@ -14,8 +14,8 @@ from typing import Any
 
 import engine
 from service import store
-from service.errors import IllegalMoveAt, StaleState
-from service.play.batch import MAX_MOVES, Batch, Played, secrets_of
+from service.errors import StaleState
+from service.play.batch import Batch, Played, as_moves, secrets_of
 from service.play.moves import GameOver
 from service.store import read_session
 from service.store.db import get_engine
@@ -36,8 +36,7 @@ def preview(game_id: int, seat: int, moves: list[dict[str, Any] | str], expected
 
     `moves` may be empty (the position now).  Raises GameNotFound, StaleState, and IllegalMoveAt for
     the first move that may not be played (moves after a hidden outcome included)."""
-    if len(moves) > MAX_MOVES:
-        raise IllegalMoveAt(MAX_MOVES, f"at most {MAX_MOVES} moves can be sent at once", "malformed")
+    moves = as_moves(moves, empty=True)
     with read_session(get_engine()) as session:
         game = store.get_game(session, game_id)
         if game.seq != expected_seq:

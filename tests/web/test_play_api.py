@@ -157,6 +157,16 @@ def test_400_for_no_moves_to_play_too_many_moves_and_bytes_that_are_not_utf8(cli
     assert post(client, seat_url(toy, 0, "/preview"), {"seq": 3, "moves": []}).status_code == 200  # nothing: now
 
 
+@pytest.mark.parametrize("moves", [[1], [None], [[]], [1e308], ["end_turn", 7]])
+def test_a_move_that_is_neither_an_object_nor_a_text_form_is_422_on_both_posts(client, toy, moves):
+    before = counts(toy)
+    for tail in ("", "/preview"):
+        response = post(client, seat_url(toy, 0, tail), {"seq": 3, "moves": moves})
+        assert response.status_code == 422 and response.json["code"] == "malformed", (tail, moves)
+        assert response.json["index"] == len(moves) - 1
+    assert counts(toy) == before
+
+
 def test_a_body_too_large_is_413_in_json(client, toy):
     response = post(client, seat_url(toy, 0), {"seq": 3, "moves": ["x" * 70_000]})
     assert response.status_code == 413 and response.mimetype == JSON
@@ -251,6 +261,18 @@ def test_a_preview_of_a_turn_ending_draw_in_the_toy_game_hides_the_card(client, 
     assert counts(toy) == before
     response = post(client, seat_url(toy, 0, "/preview"), {"seq": game.seq, "moves": [f"play card={card}", "draw", "pass"]})
     assert response.status_code == 422 and response.json["index"] == 2
+
+
+def test_a_move_after_a_hidden_outcome_is_refused_for_that_reason_alone(client, toy):
+    """Whatever the draw led to (the turn passing, the game ending), a move sent after it is refused
+    as coming after a hidden outcome: any other answer would tell the outcome before it is recorded."""
+    game, state = current(toy)
+    card = state["hands"][0][0]
+    for tail in ("", "/preview"):
+        response = post(client, seat_url(toy, 0, tail), {"seq": game.seq, "moves": [f"play card={card}", "draw", "pass"]})
+        assert response.status_code == 422 and response.json["index"] == 2
+        assert response.json["code"] == "after_hidden", response.json  # not turn_over: the draw ended the turn
+    assert current(toy)[0].seq == game.seq
 
 
 def hidden_preview(client, game_id, seat, game, moves, secret):

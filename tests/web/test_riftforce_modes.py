@@ -325,9 +325,9 @@ def test_three_player_team_games_send_no_partner_emails(app):
         players = store.players_of(session, game_id)
         teams = engine.get("riftforce").teams(current(game_id)[1])
         assert teams == [[0, 2]]
-        rows = emails.on_change(session, game, players, 0, before=[0], after=[2], starts={2}, teams=teams)
+        rows = emails.on_change(session, game, players, 0, before=[0], after=[2], starts={2})
         assert sorted((r.kind, by_id[r.player_id]) for r in rows) == [("turn", 2)]
-        rows = emails.on_change(session, game, players, 0, before=[0], after=[1], starts={1}, teams=teams)
+        rows = emails.on_change(session, game, players, 0, before=[0], after=[1], starts={1})
         assert sorted((r.kind, by_id[r.player_id]) for r in rows) == [("turn", 1)]
         session.rollback()
 
@@ -341,13 +341,13 @@ def test_turn_emails_for_a_seat_that_starts_its_next_turn_itself_only(app):
     with read_session(get_engine()) as session:
         game = store.get_game(session, game_id)
         players = store.players_of(session, game_id)
-        next_round = emails.on_change(session, game, players, 0, before=[0], after=[0], starts={0}, teams=[])
+        next_round = emails.on_change(session, game, players, 0, before=[0], after=[0], starts={0})
         assert [(r.kind, r.player_id) for r in next_round] == [("turn", players[0].id)]
         session.rollback()
     with read_session(get_engine()) as session:
         game = store.get_game(session, game_id)
         players = store.players_of(session, game_id)
-        follow_up = emails.on_change(session, game, players, 0, before=[0], after=[0], starts=set(), teams=[])
+        follow_up = emails.on_change(session, game, players, 0, before=[0], after=[0], starts=set())
         assert follow_up == []
         session.rollback()
     assert engine.get("riftforce").teams(current(game_id)[1]) == []
