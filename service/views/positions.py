@@ -180,7 +180,6 @@ def build(
 
     `since_seq`: describe the events after it up to `seq`; `recent`: or just the last N events.
     """
-    rules = engine.get(game.name)
     seq = game.seq if seq is None else seq
     if since_seq is not None:
         rows = store.events(session, game, after=since_seq, upto=seq)
@@ -195,19 +194,11 @@ def build(
         since, state = described(session, game, rows, seat, names)
     if state is None or rows[-1].seq != seq:
         state, _ = store.load_state(session, game, seq)
-    view = rules.view(state, seat)
-    position = Position(
-        game=game, rules=rules, seq=seq, seat=seat, view=view, to_act=rules.to_act(state),
-        result=rules.result(state) or _recorded_result(game, seq),
-        board_text=named(rules.render_text(view), names, seat), _state=state, names=names,
-    )
+    # a seat not waited on may have moves too
+    position = at_state(game, state, seat, seq, names, decisions=seat is not None,
+                        result=_recorded_result(game, seq))
     position.since_causes = {row.seq: (row.actor, row.kind) for row in rows}
     position.since_types = {row.seq: str(row.payload.get("type", "")) for row in rows}
-    if seat is not None and position.result is None:  # a seat not waited on may have moves too
-        position.moves = [
-            LegalMove(move, rules.describe_move(move, state), rules.move_section(move))
-            for move in rules.legal_moves(state, seat)
-        ]
     position.since = since
     return position
 
@@ -231,15 +222,17 @@ def result_words(game: Game, result: Mapping[str, Any] | None, names: dict[int, 
     return adapter(game.name).result_words(result, names)
 
 
-def at_state(game: Game, state: dict[str, Any], seat: int, seq: int, names: dict[int, str], *,
-             decisions: bool = True) -> Position:
-    """The position of a state not recorded (a preview of moves) as `seat` sees it; `decisions`: with
-    the seat's legal moves (False: none are offered)."""
+def at_state(game: Game, state: dict[str, Any], seat: int | None, seq: int, names: dict[int, str], *,
+             decisions: bool = True, result: Mapping[str, Any] | None = None) -> Position:
+    """The position of `state` (recorded, or a preview of moves not recorded) as `seat` sees it;
+    `decisions`: with the seat's legal moves (False: none are offered); `result`: the one the service
+    recorded where the engine has none (a forfeit)."""
     rules = engine.get(game.name)
     view = rules.view(state, seat)
     position = Position(game=game, rules=rules, seq=seq, seat=seat, view=view, to_act=rules.to_act(state),
-                        result=rules.result(state), board_text=rules.render_text(view), _state=state, names=names)
-    if decisions and position.result is None:
+                        result=rules.result(state) or result,
+                        board_text=named(rules.render_text(view), names, seat), _state=state, names=names)
+    if decisions and seat is not None and position.result is None:
         position.moves = [LegalMove(move, rules.describe_move(move, state), rules.move_section(move))
                           for move in rules.legal_moves(state, seat)]
     return position
