@@ -23,7 +23,7 @@ from sqlmodel import Session
 
 import engine
 from service import store
-from service.errors import IllegalMoveAt
+from service.errors import IllegalMoveAt, StaleState
 from service.games import adapter
 from service.store.models import Game
 
@@ -39,6 +39,27 @@ def rng(seed: int, seq: int) -> random.Random:
     """The RNG of the move made after `seq` events: seeded from the game's seed and the position, so a
     retried move draws the same cards (tests/engine/contract.py plays golden files the same way)."""
     return random.Random(f"{seed}:{seq}")
+
+
+class GameOver(IllegalMoveAt):
+    def __init__(self) -> None:
+        super().__init__(0, "this game is over: nothing can be played any more", "game_over")
+
+
+def begin(session: Session, game_id: int, seat: int, expected_seq: int, *,
+          pure: bool = False) -> tuple[Game, Batch, int]:
+    """The game as it stood at `expected_seq`, a Batch to play `seat`'s moves on from its state, and
+    the seq of the snapshot that state was loaded from: how `handle` and a preview both begin.
+    Raises GameNotFound, StaleState ("the game moved on"), GameOver."""
+    game = store.get_game(session, game_id)
+    if game.seq != expected_seq:
+        raise StaleState(game_id, expected_seq, game.seq)
+    if game.status != "active":
+        raise GameOver()
+    state, snapshot_seq = store.load_state(session, game)
+    walk = Batch(engine.get(game.name), game.seed, state, seat, expected_seq,
+                 secrets=lambda: secrets_of(session, game, seat), pure=pure)
+    return game, walk, snapshot_seq
 
 
 def as_moves(moves: Any, *, empty: bool = False) -> list[dict[str, Any] | str]:

@@ -22,20 +22,14 @@ import engine
 from service import store
 from service.clocks import seats as clocks
 from service.clocks.settings import parse_settings
-from service.errors import IllegalMoveAt, StaleState
 from service.mail import outbox
 from service.play import emails, ending
-from service.play.batch import Batch, Played, as_moves, secrets_of
+from service.play.batch import Played, as_moves, begin
 from service.store import write_session
 from service.store.db import get_engine
 from service.store.models import Game, Player, utcnow
 
 log = logging.getLogger(__name__)
-
-
-class GameOver(IllegalMoveAt):
-    def __init__(self) -> None:
-        super().__init__(0, "this game is over: nothing can be played any more", "game_over")
 
 
 @dataclass
@@ -76,14 +70,8 @@ def handle(
     """
     todo = as_moves(moves)
     with write_session(get_engine()) as session:
-        game = store.get_game(session, game_id)
-        if game.seq != expected_seq:
-            raise StaleState(game_id, expected_seq, game.seq)
-        if game.status != "active":
-            raise GameOver()
-        rules = engine.get(game.name)
-        state, snapshot_seq = store.load_state(session, game)
-        walk = Batch(rules, game.seed, state, seat, expected_seq, secrets=lambda: secrets_of(session, game, seat))
+        game, walk, snapshot_seq = begin(session, game_id, seat, expected_seq)
+        rules = walk.rules
         for index, move in enumerate(todo):
             walk.play(index, move, judge=index < len(todo) - 1)
         state, before, new_events = walk.state, walk.before, walk.events

@@ -12,11 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-import engine
 from service import store
-from service.errors import StaleState
-from service.play.batch import Batch, Played, as_moves, secrets_of
-from service.play.moves import GameOver
+from service.play.batch import Played, as_moves, begin
 from service.store import read_session
 from service.store.db import get_engine
 from service.views import positions
@@ -38,15 +35,7 @@ def preview(game_id: int, seat: int, moves: list[dict[str, Any] | str], expected
     the first move that may not be played (moves after a hidden outcome included)."""
     moves = as_moves(moves, empty=True)
     with read_session(get_engine()) as session:
-        game = store.get_game(session, game_id)
-        if game.seq != expected_seq:
-            raise StaleState(game_id, expected_seq, game.seq)
-        if game.status != "active":
-            raise GameOver()
-        rules = engine.get(game.name)
-        state, _ = store.load_state(session, game)
-        walk = Batch(rules, game.seed, state, seat, expected_seq, secrets=lambda: secrets_of(session, game, seat),
-                     pure=True)
+        game, walk, _ = begin(session, game_id, seat, expected_seq, pure=True)
         hidden = None
         for index, move in enumerate(moves):
             if walk.play(index, move, judge=True).hidden:
