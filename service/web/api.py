@@ -30,7 +30,7 @@ def game(game_id: int) -> ResponseReturnValue:
         players = store.players_of(session, game_id)
         position = positions.build(session, game, None, players=players)
     return jsonify(
-        **_identity(game, players),
+        **identity(game, players),
         seq=game.seq,
         status=game.status,
         to_act=game.to_act,
@@ -39,7 +39,7 @@ def game(game_id: int) -> ResponseReturnValue:
     )
 
 
-def _identity(game: Game, players: list[Player]) -> dict[str, Any]:
+def identity(game: Game, players: list[Player]) -> dict[str, Any]:
     """What names a game in every answer; players by seat and name, never their email addresses."""
     return {
         "id": game.id,
@@ -60,7 +60,7 @@ def game_at(game_id: int) -> ResponseReturnValue:
             raise BadRequest(f"'at' must be a whole number of events, 1 to {game.seq}.", TITLE)
         players = store.players_of(session, game_id)
         past = history.public_view(session, game, at)
-    return jsonify(**_identity(game, players), **past)
+    return jsonify(**identity(game, players), **past)
 
 
 @bp.get("/games/<int:game_id>/events")

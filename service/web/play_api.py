@@ -36,7 +36,7 @@ from service.store.db import get_engine
 from service.store.models import Player, as_utc
 from service.views import positions
 from service.views.positions import Position
-from service.web.api import _identity
+from service.web.api import identity
 
 bp = Blueprint("play_api", __name__, url_prefix="/api/play")
 
@@ -116,6 +116,14 @@ def _body() -> dict[str, Any]:
     return body
 
 
+def _request(token: str, *, empty: bool) -> tuple[Player, int, list[dict[str, Any] | str]]:
+    """What both POSTs read: the token's player, then the JSON body's `seq` and `moves` (`empty`: an
+    empty list of moves is allowed)."""
+    player = _player(token)
+    body = _body()
+    return player, _seq(body), _moves(body, empty=empty)
+
+
 def _seq(body: dict[str, Any]) -> int:
     seq = body.get("seq")
     if isinstance(seq, bool) or not isinstance(seq, int) or not 0 <= seq < 2**53:
@@ -191,7 +199,7 @@ def position(token: str) -> ResponseReturnValue:
         players = store.players_of(session, game.id)
         shown = positions.build(session, game, player.seat, players=players)
     return jsonify(
-        **_identity(game, players), seat=player.seat, name=player.name, seq=shown.seq, status=game.status,
+        **identity(game, players), seat=player.seat, name=player.name, seq=shown.seq, status=game.status,
         to_act=shown.to_act, your_turn=shown.my_turn, result=game.result, deadline=_deadline(player),
         view=shown.view, **_choices(shown),
     )
@@ -200,9 +208,7 @@ def position(token: str) -> ResponseReturnValue:
 @bp.post("/<token>/preview")
 def preview(token: str) -> ResponseReturnValue:
     """The position after `moves` from `seq`, with the decisions then; writes nothing."""
-    player = _player(token)
-    body = _body()
-    seq, moves = _seq(body), _moves(body, empty=True)
+    player, seq, moves = _request(token, empty=True)
     try:
         found = preview_moves(player.game_id, player.seat, moves, seq)
     except StaleState as exc:
@@ -221,9 +227,7 @@ def preview(token: str) -> ResponseReturnValue:
 @bp.post("/<token>")
 def play(token: str) -> ResponseReturnValue:
     """Play `moves` from `seq`, all of them or none; the new `seq`."""
-    player = _player(token)
-    body = _body()
-    seq, moves = _seq(body), _moves(body, empty=False)
+    player, seq, moves = _request(token, empty=False)
     try:
         outcome = handle(player.game_id, player.seat, moves, seq)
     except StaleState as exc:
