@@ -142,8 +142,12 @@ def _process(row_id: int, now: datetime, counts: Counter[str]) -> None:
             counts["default_moves"] += 1
         log.error("deadline %s: still due after %s default moves", row_id, MAX_DEFAULTS_PER_TURN)
     finally:
+        # Said on every way out, an error included: the default moves played so far are recorded.
         if timed_out is not None:
-            counts["timed_out_emails"] += len(tell_timed_out(*timed_out, played))
+            try:
+                counts["timed_out_emails"] += len(tell_timed_out(*timed_out, played))
+            except Exception:  # never hide the error that ended the loop, if any, behind this one
+                log.exception("deadline %s: the timed-out email could not be written", row_id)
 
 
 def tell_timed_out(game_id: int, seat: int, since: int, played: list[str]) -> list[int]:
