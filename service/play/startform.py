@@ -4,11 +4,11 @@ game (a fieldset, option shorthands) is the game's adapter's (service/games)."""
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from service import jsontext
 from service.clocks.settings import parse_settings
 from service.errors import Invalid
 from service.games import Adapter, FormData, adapter, every
@@ -57,7 +57,7 @@ def parse_options(lines: list[str]) -> tuple[dict[str, Any], list[str]]:
             continue
         value = value.strip()
         try:
-            parsed = json.loads(value)
+            parsed = jsontext.loads(value)
             if not isinstance(parsed, (int, float, bool, dict, list)):
                 parsed = value
         except ValueError:

@@ -6,14 +6,13 @@ was made for, so a resubmitted or stale form is "the game moved on" and acts on 
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
 import engine
-from service import links, store
+from service import jsontext, links, store
 from service.errors import StaleState
 from service.games import adapter
 from service.play import handle
@@ -84,7 +83,7 @@ def move(token: str) -> ResponseReturnValue:
     player = _player(token)
     try:
         expected_seq = int(request.form.get("seq", ""))
-        chosen = json.loads(request.form.get("move", ""))
+        chosen = jsontext.loads(request.form.get("move", ""))
     except (TypeError, ValueError):
         chosen = None
     if not isinstance(chosen, dict):

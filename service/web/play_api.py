@@ -18,14 +18,13 @@ Every error under /api is JSON (service/web/errors.py).
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import RequestEntityTooLarge, UnsupportedMediaType
 
-from service import links, store
+from service import jsontext, links, store
 from service.clocks.seats import status_for
 from service.errors import BadRequest, Forbidden, NotFound, StaleState
 from service.play import handle
@@ -66,33 +65,6 @@ def _player(token: str) -> Player:
 # ---- reading a request ------------------------------------------------------------------------------
 
 
-def _too_deep(text: str, limit: int) -> bool:
-    """Whether arrays and objects nest deeper than `limit` (checked before parsing, so a body nested
-    a thousand deep is a 400, not a RecursionError)."""
-    depth, in_string, escaped = 0, False, False
-    for char in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char == '"':
-                in_string = False
-        elif char == '"':
-            in_string = True
-        elif char in "[{":
-            depth += 1
-            if depth > limit:
-                return True
-        elif char in "]}":
-            depth -= 1
-    return False
-
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON number")
-
-
 def _body() -> dict[str, Any]:
     if request.mimetype != "application/json":
         raise UnsupportedMediaType("Send the request as JSON, with Content-Type: application/json.")
@@ -105,10 +77,10 @@ def _body() -> dict[str, Any]:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise BadRequest("The request is not UTF-8 text.", TITLE) from None
-    if _too_deep(text, MAX_DEPTH):
-        raise BadRequest(f"The JSON nests deeper than {MAX_DEPTH} levels.", TITLE)
     try:
-        body = json.loads(text, parse_constant=_no_constant)
+        body = jsontext.loads(text, max_depth=MAX_DEPTH)
+    except jsontext.TooDeep as exc:
+        raise BadRequest(str(exc), TITLE) from None
     except ValueError as exc:
         raise BadRequest(f"The request is not valid JSON: {str(exc)[:120]}", TITLE) from None
     if not isinstance(body, dict):

@@ -12,7 +12,8 @@ from tests.service import toygame
 from tests.service.helpers import current
 from tests.web.pages import csrf_token, text
 
-NASTY = ["", "0", "-1", "x" * 5000, "%00", "..%2F..%2Fetc%2Fpasswd", "<script>", "null", "{}", "[]",
+DEEP = "[" * 1000 + "]" * 1000  # the standard JSON parser recurses once per level
+NASTY = ["", "0", "-1", "x" * 5000, DEEP, '{"a": ' + DEEP + "}", "x=" + DEEP, "%00", "..%2F..%2Fetc%2Fpasswd", "<script>", "null", "{}", "[]",
          '{"type": "play"}', "eyJwIjoxfQ", "eyJwIjoxfQ.AAAA.BBBB", "\u202e\u0000", "9" * 40]
 
 
@@ -52,6 +53,24 @@ def test_start_form_with_arbitrary_fields_never_500(client):
         data = {"csrf_token": token, "game": value, "email0": value, "email1": value, "options": value, "seed": value}
         assert client.post("/games/new", data=data).status_code < 500
     assert client.post("/games/new", data={"csrf_token": token, "seed": "1" * 300}).status_code == 422
+
+
+def test_json_nested_a_thousand_deep_is_a_clear_4xx_on_the_move_form_and_in_start_options(client, game):
+    """Issue #11 item 4: a move or an option nested 1,000 deep was a RecursionError (500)."""
+    from service.store import get_engine, read_session
+    from service.store.models import Player
+
+    with read_session(get_engine()) as session:
+        ann = session.get(Player, 1)
+    url = f"/p/{links.player_token(ann.id)}"
+    token = csrf_token(text(client.get(url)))
+    response = client.post(f"{url}/move", data={"csrf_token": token, "seq": "3", "move": '{"type": ' + DEEP + "}"})
+    assert response.status_code == 400 and "Choose one of the moves" in text(response)
+    token = csrf_token(text(client.get("/")))
+    response = client.post("/games/new", data={"csrf_token": token, "game": toygame.NAME, "email0": "a@example.org",
+                                               "email1": "b@example.org", "options": "x=" + DEEP})
+    assert response.status_code == 422
+    assert current(game)[0].seq == 3
 
 
 def test_malformed_riftforce_moves_are_4xx_with_a_reason(client):
