@@ -138,6 +138,13 @@ def new_game(
             f"{rules.title or rules.name} needs {rules.min_players} to {rules.max_players} players.",
             "bad_options",
         )
+    for who, email in players:
+        # Names and addresses go into every email's headers and body: a line break there would
+        # break (or forge) the headers of each email naming that player.
+        for text, what in ((who or "", "name"), (email, "email address")):
+            if not text.isprintable():
+                raise engine.IllegalMove(f"A player's {what} must be one line of printable characters "
+                                         "(no line breaks or control characters).", "bad_options")
     seed = secrets.randbits(48) if seed is None else int(seed)
     setup = rules.start(players=len(players), options=options, seed=seed)
     state = engine.replay(rules, setup)

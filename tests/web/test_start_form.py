@@ -98,3 +98,13 @@ def test_the_command_line_refuses_bad_and_repeated_addresses(app):
     alone = runner.invoke(args=["new-game", "riftwalker", "a@example.org"])
     assert alone.exit_code != 0 and "Riftwalker needs 2 to 4 players." in alone.output
     assert outbox_rows() == []
+
+
+@pytest.mark.parametrize("name", ["Ann\r\nBcc: x@evil.example", "Ann\nsecond line", "Bob\x00", "Cy\x1b[31m"])
+def test_a_name_with_a_line_break_or_a_control_character_is_refused_and_nothing_is_sent(client, name):
+    """Issue #11 item 4: a CR/LF in a name was accepted, then every email naming that player failed
+    (it would break, or forge, the email's headers)."""
+    status, said = post(client, game=toygame.NAME, email0="ann@example.org", email1="bob@example.org", name0=name)
+    assert status == 422
+    assert said == ["A player's name must be one line of printable characters (no line breaks or control characters)."]
+    assert outbox_rows() == []
