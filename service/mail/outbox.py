@@ -18,6 +18,7 @@ import sqlalchemy as sa
 from flask import current_app
 from sqlmodel import Session, col, select
 
+from service import store
 from service.mail import compose, kinds, queue, smtp
 from service.mail.threads import message_id
 from service.store import read_session, write_session
@@ -103,8 +104,14 @@ def deliver(row_id: int) -> str:
             row = session.get(Outbox, row_id)
             assert row is not None
             mail = compose.mail_of(session, row)
-            if not kinds.get(row.kind).wanted(session, mail):
-                _finish(row_id, status="skipped", sent_at=utcnow())
+            kind = kinds.get(row.kind)
+            reason = None
+            if not kind.requested and store.person_of(session, mail.player.email).never_email_at is not None:
+                reason = "never_email"
+            elif not kind.wanted(session, mail):
+                reason = "unwanted"
+            if reason is not None:
+                _finish(row_id, status="skipped", sent_at=utcnow(), skip_reason=reason)
                 return "skipped"
             message = compose.build(session, row, mail)
         smtp.send(message)
