@@ -119,7 +119,7 @@ class Outbox(SQLModel, table=True):
     id: int = Field(default=None, primary_key=True)  # set by the database on insert
     game_id: int = Field(foreign_key="games.id")
     player_id: int = Field(foreign_key="players.id")
-    kind: str = Field(max_length=20)  # invite | turn | partner | game_over | reminder | notice
+    kind: str = Field(max_length=20)  # invite | turn | reminder | notice | timed_out | game_over | fresh_link | account_link ...
     params: dict[str, Any] = Field(default_factory=dict, sa_type=sa.JSON)
     seq: int  # the game position the email describes (its links are bound to it)
     message_id: str = Field(max_length=200, unique=True)  # deterministic: a retry is the same mail

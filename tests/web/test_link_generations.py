@@ -320,3 +320,39 @@ def test_a_never_email_address_gets_no_invitation_but_the_others_do(client, game
     assert client.post(f"/never/{links.never_email_token('nobody@example.org')}").status_code == 200
     assert person("nobody@example.org") is None
     assert client.post("/never/not-a-token").status_code == 400
+
+
+def test_the_one_click_page_button_answers_with_a_page(client, games):
+    """A person who opens the header's link in a browser presses the page's button: a page, not the
+    plain text answer meant for mail providers."""
+    url = f"/never/{links.never_email_token(ANN[1])}"
+    page = text(client.get(url))
+    assert "<form method=\"post\">" in page and "One-Click" not in page
+    response = client.post(url, data={})
+    assert response.status_code == 200 and response.mimetype == "text/html"
+    assert "We will not email a***@example.org any more" in text(response)
+    assert person(ANN[1]).never_email_at is not None
+
+
+NASTY = ["", "0", "-1", "x" * 3000, "eyJwIjoxfQ", "eyJwIjoxfQ.AAAA.BBBB", "eyJlIjoiYUBiIiwidCI6MX0.AAAA", "<script>",
+         "%00", "\u202e\u0000"]
+
+
+def test_the_new_routes_answer_bad_tokens_and_fields_with_a_4xx(client, games):
+    ann = seats(games[0])[0]
+    for value in NASTY:
+        for url in [f"/a/{value}", f"/a/{value}/vacation", f"/a/{value}/emails", f"/a/{value}/time-zone",
+                    f"/never/{value}", f"/p/{value}/fresh-link", f"/p/{value}/account"]:
+            for method in ("get", "post"):
+                response = getattr(client, method)(url, data={"action": value, "scope": value})
+                assert response.status_code < 500, (method, url, response.status_code)
+    account = f"/a/{links.account_token(ANN[1], int(time.time()))}"
+    token = csrf_token(text(client.get(account)))
+    page_token = links.player_token(ann.id)
+    for value in NASTY:
+        for url, field in [(f"{account}/vacation", "action"), (f"{account}/emails", "emails"),
+                           (f"{account}/time-zone", "time_zone"), (f"/p/{page_token}/fresh-link", "scope")]:
+            response = client.post(url, data={"csrf_token": token, field: value})
+            assert response.status_code == 400, (url, value, response.status_code)
+    assert person(ANN[1]) is None or (person(ANN[1]).vacation_since is None and person(ANN[1]).never_email_at is None)
+    assert client.get(f"/p/{page_token}").status_code == 200  # no reset happened
