@@ -172,6 +172,9 @@ def _context(session: Session, kind: Kind, mail: Mail) -> dict[str, Any]:
     context["first_line"] = kind.first_line(context)
     if kind.subject is not None:
         context["subject"] = kind.subject(context)
+    # An email about the person rather than the game (the account link, fresh links to all their games)
+    # has a subject of its own, so it starts a thread of its own too: a thread is one subject.
+    context["own_thread"] = context["subject"] != subject(game, mail.players, position.teams)
     return context
 
 
@@ -186,7 +189,7 @@ def _build(session: Session, kind: Kind, mail: Mail) -> EmailMessage:
     message["Date"] = format_datetime(row.created_at.astimezone(UTC))
     message["Message-ID"] = row.message_id
     root = thread_root(game, player)
-    if row.message_id != root:  # everything else hangs under the invitation: one thread per player
+    if row.message_id != root and not context["own_thread"]:  # the rest hangs under the invitation: one thread per player
         message["In-Reply-To"] = root
         message["References"] = root
     message["List-Id"] = f"{context['title']} game {game.id} <game-{game.id}.{domain}>"

@@ -161,6 +161,7 @@ def test_the_fresh_link_email_reaches_the_address_and_its_link_works(client, gam
     assert [status for _, status in deliver_new("fresh_link")] == ["sent"]
     message = sink.wait_for(before + 1)[-1]
     assert message["To"] == "Ann <ann@example.org>" and message["X-Riftpost-Kind"] == "fresh_link"
+    assert message["Subject"] == f"Toy #{game_a}: Ann vs Bob" and message["In-Reply-To"]  # in the game's thread
     assert body(message).startswith(f"Here is a fresh link to Toy #{game_a}, as you asked")
     page = [url for url in urls(message, "/p/") if "/history" not in url and "?" not in url][0]
     assert links.read_player_token(page.removeprefix("/p/")) == links.PlayerLink(ann_a.id, 1)
@@ -181,7 +182,7 @@ def test_fresh_links_to_all_my_games_end_every_old_link_of_the_address(client, g
     assert client.get(f"/p/{links.player_token(bob_a.id)}").status_code == 200
     assert [status for _, status in deliver_new("fresh_link")] == ["sent"]
     message = sink.wait_for(1)[-1]
-    assert message["Subject"] == "Fresh links to your Riftpost games"
+    assert message["Subject"] == "Fresh links to your Riftpost games" and message["In-Reply-To"] is None
     listed = [url for url in urls(message, "/p/") if "/" not in url.removeprefix("/p/")]
     assert {links.read_player_token(url.removeprefix("/p/")) for url in listed} == {
         links.PlayerLink(ann_a.id, 1), links.PlayerLink(ann_b.id, 1)}
