@@ -1,7 +1,9 @@
 """The transactional outbox: rows written with the events, delivered by the worker.
 
 Status machine of a row: pending -> sending -> sent | skipped | failed, and back to pending on a
-transient error (with a later next_attempt_at).  A delivery first *claims* its row with a
+transient error (with a later next_attempt_at).  A skipped row says why in `skip_reason`: "never_email"
+(the address asked never to be emailed; only the links a person asks for on a page still go) or
+"unwanted" (its kind's `wanted` said no at delivery: a reminder after the move, turn emails off).  A delivery first *claims* its row with a
 conditional UPDATE, so however many times the kick and the beat scan enqueue the same row, only
 one delivery sends it; a crash between SMTP acceptance and "sent" is the only duplicate window,
 and then the resend carries the same Message-ID.
