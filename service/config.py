@@ -103,6 +103,8 @@ def from_env(instance: Path | None = None) -> dict:
         # Links: a player's page link lives as long as a slow game; a move link a few weeks.
         "PLAYER_LINK_MAX_AGE": 365 * 24 * 3600,
         "MOVE_LINK_MAX_AGE": 60 * 24 * 3600,
+        # The account link (vacation, never-email) stands for the address itself: one hour.
+        "ACCOUNT_LINK_MAX_AGE": 3600,
         # After a commit the web nudges the worker; the beat scan is what guarantees delivery.
         "OUTBOX_KICK": True,
         "OUTBOX_DISPATCH_SECONDS": float(os.environ.get("RIFTPOST_DISPATCH_SECONDS") or 30),

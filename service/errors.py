@@ -52,6 +52,13 @@ class Gone(RiftpostError):
     status = 410
 
 
+class TooSoon(RiftpostError):
+    """Asked again before the pause between two such requests is over (a link mailed to an address)."""
+
+    status = 429
+    default_title = "Please wait a little"
+
+
 class GameNotFound(NotFound):
     default_title = "No such game"
 

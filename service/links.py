@@ -1,31 +1,42 @@
 """Signed links (itsdangerous): one salt per purpose, a list of keys for rotation.
 
-Tokens are signed, not encrypted: they carry only ids, a seq and a move, nothing secret.
-- player page  {"p": player_id}                       long-lived, the player's key to the game
-- move         {"p": player_id, "v": seq, "m": move}  bound to the position it was made for, so
-                                                        it acts at most once and goes stale after
-- unsubscribe  {"p": player_id}                       RFC 8058 one-click target
+Tokens are signed, not encrypted: they carry only ids, a seq, a move, a link generation and (for the
+address's own links) the address, nothing secret.
+- player page  {"p": player_id, "g": generation}                   long-lived, the player's key to the game
+- move         {"p": player_id, "g": generation, "v": seq, "m": move}  bound to the position it was made
+                                                        for, so it acts at most once and goes stale after
+- unsubscribe  {"p": player_id, "g": generation}         the body's "stop turn emails for this game"
+- never-email  {"e": address}                            RFC 8058 one-click target of List-Unsubscribe
+- account      {"e": address, "t": issued}               short-lived: the account page (vacation, emails)
 A token of one purpose never verifies as another (different salts).
+
+The generation ("g") is the player's `link_generation` when the link was made; the web refuses a link
+whose generation is not the player's current one (service/web/tokens.py).  Generation 0 is left out, so
+the links minted before generations existed (which carry none) are the links of generation 0.
 """
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Any
 
 from flask import current_app
-from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
+from itsdangerous import BadSignature, SignatureExpired, URLSafeSerializer, URLSafeTimedSerializer
 
 from service.errors import LINK_TITLE, Gone, bad_link
 
 PLAYER = "riftpost.player-page"
 MOVE = "riftpost.move-link"
 UNSUBSCRIBE = "riftpost.unsubscribe"
+NEVER_EMAIL = "riftpost.never-email"
+ACCOUNT = "riftpost.account"
 
 
 @dataclass(frozen=True)
 class PlayerLink:
     player_id: int
+    generation: int = 0
 
 
 @dataclass(frozen=True)
@@ -33,13 +44,23 @@ class MoveLink:
     player_id: int
     seq: int
     move: dict
+    generation: int = 0
+
+
+@dataclass(frozen=True)
+class AccountLink:
+    email: str
+    issued: int  # seconds since the epoch: when the person asked for it
+
+
+def _keys() -> list[str]:
+    config = current_app.config
+    # itsdangerous signs with the last key and verifies with all of them: oldest first.
+    return [*config.get("SECRET_KEY_FALLBACKS", []), config["SECRET_KEY"]]
 
 
 def _serializer(purpose: str) -> URLSafeTimedSerializer:
-    config = current_app.config
-    # itsdangerous signs with the last key and verifies with all of them: oldest first.
-    keys = [*config.get("SECRET_KEY_FALLBACKS", []), config["SECRET_KEY"]]
-    return URLSafeTimedSerializer(keys, salt=purpose)
+    return URLSafeTimedSerializer(_keys(), salt=purpose)
 
 
 def _load(purpose: str, token: str, max_age: int) -> Any:
@@ -57,17 +78,28 @@ def _player_id(data: Any) -> int:
     return data["p"]
 
 
-def player_token(player_id: int) -> str:
-    return _serializer(PLAYER).dumps({"p": player_id})
+def _generation(data: dict) -> int:
+    generation = data.get("g", 0)
+    if type(generation) is not int or generation < 0:
+        raise bad_link()
+    return generation
+
+
+def _player_payload(player_id: int, generation: int) -> dict[str, Any]:
+    return {"p": player_id, "g": generation} if generation else {"p": player_id}
+
+
+def player_token(player_id: int, generation: int = 0) -> str:
+    return _serializer(PLAYER).dumps(_player_payload(player_id, generation))
 
 
 def read_player_token(token: str) -> PlayerLink:
     data = _load(PLAYER, token, current_app.config["PLAYER_LINK_MAX_AGE"])
-    return PlayerLink(_player_id(data))
+    return PlayerLink(_player_id(data), _generation(data))
 
 
-def move_token(player_id: int, seq: int, move: dict) -> str:
-    return _serializer(MOVE).dumps({"p": player_id, "v": seq, "m": move})
+def move_token(player_id: int, seq: int, move: dict, generation: int = 0) -> str:
+    return _serializer(MOVE).dumps({**_player_payload(player_id, generation), "v": seq, "m": move})
 
 
 def read_move_token(token: str) -> MoveLink:
@@ -75,14 +107,53 @@ def read_move_token(token: str) -> MoveLink:
     player_id = _player_id(data)
     if not isinstance(data.get("v"), int) or not isinstance(data.get("m"), dict):
         raise bad_link()
-    return MoveLink(player_id, data["v"], data["m"])
+    return MoveLink(player_id, data["v"], data["m"], _generation(data))
 
 
-def unsubscribe_token(player_id: int) -> str:
-    return _serializer(UNSUBSCRIBE).dumps({"p": player_id})
+def unsubscribe_token(player_id: int, generation: int = 0) -> str:
+    return _serializer(UNSUBSCRIBE).dumps(_player_payload(player_id, generation))
 
 
 def read_unsubscribe_token(token: str) -> PlayerLink:
     data = _load(UNSUBSCRIBE, token, current_app.config["PLAYER_LINK_MAX_AGE"])
-    return PlayerLink(_player_id(data))
+    return PlayerLink(_player_id(data), _generation(data))
 
+
+def _email(data: Any) -> str:
+    if not isinstance(data, dict) or not isinstance(data.get("e"), str) or "@" not in data["e"]:
+        raise bad_link()
+    return data["e"]
+
+
+def never_email_token(email: str) -> str:
+    """The RFC 8058 one-click link of an address: its POST means "never email me".  Not tied to a
+    player's generation: it can only stop mail, and the mail providers that POST it keep it from the
+    header of any email the address got, however old."""
+    return _serializer(NEVER_EMAIL).dumps({"e": email})
+
+
+def read_never_email_token(token: str) -> str:
+    return _email(_load(NEVER_EMAIL, token, current_app.config["PLAYER_LINK_MAX_AGE"]))
+
+
+def account_token(email: str, issued: int) -> str:
+    """The account link of an address, asked for at `issued` (seconds since the epoch).  The time is
+    the request's, kept in the outbox row, not the signing's: a retried delivery renders the same link
+    and its hour runs from the request.  So the untimed serializer, with our own expiry."""
+    return URLSafeSerializer(_keys(), salt=ACCOUNT).dumps({"e": email, "t": issued})
+
+
+def read_account_token(token: str, now: float | None = None) -> AccountLink:
+    try:
+        data = URLSafeSerializer(_keys(), salt=ACCOUNT).loads(token)
+    except BadSignature:
+        raise bad_link("This link is not valid: it was changed, truncated, or belongs to something else.") from None
+    email = _email(data)
+    issued = data.get("t")
+    if type(issued) is not int:
+        raise bad_link()
+    age = (time.time() if now is None else now) - issued
+    if age > current_app.config["ACCOUNT_LINK_MAX_AGE"]:
+        raise Gone("This account link has expired: it works for one hour. Ask for a new one from the "
+                   "button on any of your game pages.", LINK_TITLE)
+    return AccountLink(email, issued)

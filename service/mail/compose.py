@@ -136,7 +136,8 @@ def _context(session: Session, kind: Kind, mail: Mail) -> dict[str, Any]:
     game, player, row = mail.game, mail.player, mail.row
     since = kind.since(session, mail)
     position = positions.build(session, game, player.seat, seq=row.seq, since_seq=since, players=mail.players)
-    player_token = links.player_token(player.id)
+    # The player's current generation: an email rendered after a "fresh link" reset carries live links.
+    player_token = links.player_token(player.id, player.link_generation)
     choices = one_click(position.first_steps()) if kind.move_links and position.my_turn else []
     move_links = [(step.label, url_for("play.page", token=player_token, step=step.key, _external=True))
                   for step in choices]
@@ -147,7 +148,13 @@ def _context(session: Session, kind: Kind, mail: Mail) -> dict[str, Any]:
         params=mail.params, title=positions.title(game), prefix=positions.subject_prefix(game),
         subject=subject(game, mail.players, position.teams),
         player_url=url_for("play.page", token=player_token, _external=True),
-        unsubscribe_url=url_for("play.unsubscribe", token=links.unsubscribe_token(player.id), _external=True),
+        unsubscribe_url=url_for("play.unsubscribe", token=links.unsubscribe_token(player.id, player.link_generation),
+                                _external=True),
+        # RFC 8058 one-click for everything this sender sends to the address: the List-Unsubscribe header.
+        one_click_url=url_for("account.one_click", token=links.never_email_token(player.email), _external=True),
+        # The footer's "never email me": the footer travels with a forwarded email, so it only offers
+        # to mail the address a link that can do it (service/web/account.py).
+        never_url=url_for("account.ask", token=player_token, why="never", _external=True),
         # The history opens at the player's last own move, with what happened since.
         history_url=url_for("history.player", token=player_token, _external=True),
         move_links=move_links, choices_total=len({step.label for step in position.first_steps()}),
@@ -163,6 +170,11 @@ def _context(session: Session, kind: Kind, mail: Mail) -> dict[str, Any]:
         context.update(clock_context(session, mail))
     context.update(kind.context(session, mail))
     context["first_line"] = kind.first_line(context)
+    if kind.subject is not None:
+        context["subject"] = kind.subject(context)
+    # An email about the person rather than the game (the account link, fresh links to all their games)
+    # has a subject of its own, so it starts a thread of its own too: a thread is one subject.
+    context["own_thread"] = context["subject"] != subject(game, mail.players, position.teams)
     return context
 
 
@@ -177,11 +189,11 @@ def _build(session: Session, kind: Kind, mail: Mail) -> EmailMessage:
     message["Date"] = format_datetime(row.created_at.astimezone(UTC))
     message["Message-ID"] = row.message_id
     root = thread_root(game, player)
-    if row.message_id != root:  # everything else hangs under the invitation: one thread per player
+    if row.message_id != root and not context["own_thread"]:  # the rest hangs under the invitation: one thread per player
         message["In-Reply-To"] = root
         message["References"] = root
     message["List-Id"] = f"{context['title']} game {game.id} <game-{game.id}.{domain}>"
-    message["List-Unsubscribe"] = f"<{context['unsubscribe_url']}>"
+    message["List-Unsubscribe"] = f"<{context['one_click_url']}>"
     message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     message["Auto-Submitted"] = "auto-generated"
     message["X-Riftpost-Kind"] = kind.name  # what the email is, for mail filters (the subject is the thread's)

@@ -11,27 +11,34 @@ them all.  An outbox row names its kind and carries the kind's `params`; the ent
 - `tag`        its part of the deterministic Message-ID, from the params (the idempotency key)
 - `move_links` whether it carries the links to the turn's choices
 - `clock`      whether it states the deadline and the timeout policy (timed games)
+- `requested`  sent only because the person asked for it on a page (a fresh link, the account link):
+               it goes out even to an address that asked never to be emailed, since it is the only
+               way back in; every other kind is skipped for such an address (service/mail/outbox.py)
+- `subject`    a subject of its own, for an email that is about the person rather than the game
 
 Every email of a game's thread has one subject, naming the game and its players (compose.subject);
 the first line says what the email is.
 
 The kinds: invite (the thread's root; a seat that starts gets its first turn email as its invitation
 instead, params {"invite": true}), turn, reminder, notice (a journal entry told at once: a pause),
-timed_out (what the sweep played for a seat whose time ran out), game_over, and partner (teammates'
-notes: no longer written, see service/play/emails.py; kept so that rows queued before still render).
+timed_out (what the sweep played for a seat whose time ran out), game_over, partner (teammates'
+notes: no longer written, see service/play/emails.py; kept so that rows queued before still render),
+fresh_link (the player's new page link after "send me a fresh link", or all of the address's) and
+account_link (the one-hour link to the address's account page); both written by service/clocks/access.py.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import sqlalchemy as sa
+from flask import current_app, url_for
 from sqlmodel import Session, col
 
-from service import store
+from service import links, store
 from service.games import adapter
 from service.store.models import Deadline, Game, GameClock, JournalEntry, Outbox, Player, as_utc
 from service.views import followups
@@ -100,6 +107,8 @@ class Kind:
     tag: Callable[[dict[str, Any]], str] | None = None  # default: the kind's name
     move_links: bool = False
     clock: bool = False
+    requested: bool = False
+    subject: Callable[[Context], str] | None = None
 
     @property
     def template_name(self) -> str:
@@ -319,6 +328,46 @@ def _partner_line(context: Context) -> str:
     return _with(context["summary"], f"Your partner {who} has played; we will email you when it is your turn.")
 
 
+# ---- links the person asked for on a page: a fresh player link, the account link --------------------
+
+
+def _fresh_link(session: Session, mail: Mail) -> Context:
+    """The new page link(s), made from the current generations when the email is rendered: a link in
+    this email is never already stale, even if another reset came in between."""
+    if not mail.params.get("all"):
+        return {"fresh_games": []}
+    seats = session.execute(
+        sa.select(Player, Game).join(Game, col(Game.id) == col(Player.game_id))
+        .where(col(Player.email) == mail.player.email).order_by(col(Game.id).desc())
+    ).all()
+    return {"fresh_games": [
+        (f"{title(game)} #{game.id}", game.status == "active",
+         url_for("play.page", token=links.player_token(player.id, player.link_generation), _external=True))
+        for player, game in sorted(seats, key=lambda pair: pair[1].status != "active")]}
+
+
+def _fresh_line(context: Context) -> str:
+    if context["params"].get("all"):
+        return ("Here are fresh links to all your games, as you asked: the links of every earlier email "
+                "no longer work.")
+    return (f"Here is a fresh link to {context['title']} #{context['game'].id}, as you asked: the links of "
+            "earlier emails for this game no longer work.")
+
+
+def _account(session: Session, mail: Mail) -> Context:
+    issued = int(mail.params["issued_ms"]) // 1000
+    expires = datetime.fromtimestamp(issued, UTC) + timedelta(seconds=current_app.config["ACCOUNT_LINK_MAX_AGE"])
+    person = store.person_of(session, mail.player.email)
+    return {"account_url": url_for("account.page", token=links.account_token(mail.player.email, issued),
+                                   _external=True),
+            "account_expires": local_time(expires, person.time_zone)}
+
+
+def _account_line(context: Context) -> str:
+    return (f"Here is the link to manage your Riftpost account (vacations, emails) that you asked for; "
+            f"it works until {context['account_expires']}.")
+
+
 register(Kind("invite", _invite_line, context=_invite_context, clock=True))
 register(Kind("turn", _turn_line, since=_turn_since, context=_invite_context, wanted=_turn_wanted,
               tag=lambda p: "invite" if p.get("invite") else "turn", move_links=True, clock=True))
@@ -329,3 +378,8 @@ register(Kind("timed_out", _timed_out_line, since=_timed_out_since, wanted=_turn
               tag=lambda p: f"timeout-{p['from']}", clock=True))
 register(Kind("game_over", _game_over_line, since=_turn_since, context=_game_over))
 register(Kind("partner", _partner_line, since=_partner_since, context=_partner, wanted=_turn_emails_on))
+register(Kind("fresh_link", _fresh_line, context=_fresh_link, requested=True,
+              tag=lambda p: f"fresh{'-all' if p.get('all') else ''}-{p['generation']}",
+              subject=lambda c: "Fresh links to your Riftpost games" if c["params"].get("all") else c["subject"]))
+register(Kind("account_link", _account_line, context=_account, requested=True,
+              tag=lambda p: f"account-{p['issued_ms']}", subject=lambda c: "Your Riftpost account link"))

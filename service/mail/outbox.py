@@ -1,7 +1,9 @@
 """The transactional outbox: rows written with the events, delivered by the worker.
 
 Status machine of a row: pending -> sending -> sent | skipped | failed, and back to pending on a
-transient error (with a later next_attempt_at).  A delivery first *claims* its row with a
+transient error (with a later next_attempt_at).  A skipped row says why in `skip_reason`: "never_email"
+(the address asked never to be emailed; only the links a person asks for on a page still go) or
+"unwanted" (its kind's `wanted` said no at delivery: a reminder after the move, turn emails off).  A delivery first *claims* its row with a
 conditional UPDATE, so however many times the kick and the beat scan enqueue the same row, only
 one delivery sends it; a crash between SMTP acceptance and "sent" is the only duplicate window,
 and then the resend carries the same Message-ID.
@@ -18,6 +20,7 @@ import sqlalchemy as sa
 from flask import current_app
 from sqlmodel import Session, col, select
 
+from service import store
 from service.mail import compose, kinds, queue, smtp
 from service.mail.threads import message_id
 from service.store import read_session, write_session
@@ -103,8 +106,14 @@ def deliver(row_id: int) -> str:
             row = session.get(Outbox, row_id)
             assert row is not None
             mail = compose.mail_of(session, row)
-            if not kinds.get(row.kind).wanted(session, mail):
-                _finish(row_id, status="skipped", sent_at=utcnow())
+            kind = kinds.get(row.kind)
+            reason = None
+            if not kind.requested and store.person_of(session, mail.player.email).never_email_at is not None:
+                reason = "never_email"
+            elif not kind.wanted(session, mail):
+                reason = "unwanted"
+            if reason is not None:
+                _finish(row_id, status="skipped", sent_at=utcnow(), skip_reason=reason)
                 return "skipped"
             message = compose.build(session, row, mail)
         smtp.send(message)

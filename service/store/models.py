@@ -59,6 +59,11 @@ class Player(SQLModel, table=True):
     email: str = Field(max_length=254)
     # RFC 8058 unsubscribe turns this off; the player page turns it back on.
     turn_emails: bool = True
+    # Every link that stands for this player (page, move, unsubscribe, API) carries the generation it
+    # was made in and is refused once it differs: "send me a fresh link" increments it, ending every
+    # link of this seat already out there (a forwarded email's among them).  Links made before
+    # generations existed carry none and count as 0.
+    link_generation: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
 
 
 class Event(SQLModel, table=True):
@@ -114,7 +119,7 @@ class Outbox(SQLModel, table=True):
     id: int = Field(default=None, primary_key=True)  # set by the database on insert
     game_id: int = Field(foreign_key="games.id")
     player_id: int = Field(foreign_key="players.id")
-    kind: str = Field(max_length=20)  # invite | turn | partner | game_over | reminder | notice
+    kind: str = Field(max_length=20)  # invite | turn | reminder | notice | timed_out | game_over | fresh_link | account_link ...
     params: dict[str, Any] = Field(default_factory=dict, sa_type=sa.JSON)
     seq: int  # the game position the email describes (its links are bound to it)
     message_id: str = Field(max_length=200, unique=True)  # deterministic: a retry is the same mail
@@ -124,6 +129,8 @@ class Outbox(SQLModel, table=True):
     claimed_at: datetime | None = None
     sent_at: datetime | None = None
     last_error: str | None = Field(default=None, max_length=500)
+    # Why a skipped row was not sent: "unwanted" (its kind's `wanted` said no), "never_email".
+    skip_reason: str | None = Field(default=None, max_length=40)
     created_at: datetime = Field(default_factory=utcnow)
 
 
@@ -204,6 +211,13 @@ class Person(SQLModel, table=True):
     vacation_until: datetime | None = None  # when the allowance runs out: the sweep ends it then
     allowance_year: int = 0  # the calendar year `allowance_used_seconds` counts
     allowance_used_seconds: int = 0
+    # When the person asked never to be emailed (RFC 8058 one-click or their account page); NULL: we may.
+    # Delivery skips every email to them but the links they ask for on a page (service/mail/kinds.py).
+    never_email_at: datetime | None = None
+    # When a fresh player link or an account link was last mailed: at most one of each per
+    # LINK_MAIL_INTERVAL (service/clocks/access.py), so a page cannot be used to flood the inbox.
+    fresh_link_sent_at: datetime | None = None
+    account_link_sent_at: datetime | None = None
 
 
 # Vacations look up a person's seats in every game by address.

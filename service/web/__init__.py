@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Flask, Response, request
 from flask_wtf.csrf import CSRFProtect
 
-from service.web import api, campaign, clock, devmail, errors, games, health, history, play
+from service.web import account, api, campaign, clock, devmail, errors, games, health, history, play
 
 csrf = CSRFProtect()
 
@@ -13,7 +13,8 @@ csrf = CSRFProtect()
 def register(app: Flask) -> None:
     csrf.init_app(app)
     csrf.exempt(play.unsubscribe)  # RFC 8058: the mail provider POSTs without cookies; the token is the proof
-    for blueprint in (games.bp, play.bp, api.bp, clock.bp, history.bp, campaign.bp, health.bp):
+    csrf.exempt(account.one_click)  # the same, for the List-Unsubscribe header's "never email me"
+    for blueprint in (games.bp, play.bp, api.bp, clock.bp, history.bp, campaign.bp, account.bp, health.bp):
         app.register_blueprint(blueprint)
     # The dev mailbox exists only in embedded mode: with SMTP_URL set, mail leaves the machine
     # and the route is not even registered.
@@ -27,7 +28,7 @@ def register(app: Flask) -> None:
         response.headers.setdefault("Referrer-Policy", "same-origin")  # links carry bearer tokens
         response.headers.setdefault("X-Frame-Options", "DENY")
         # Pages opened by a player's own links: keep them private.
-        if request.blueprint == "play" or request.endpoint in PRIVATE:
+        if request.blueprint in ("play", "account") or request.endpoint in PRIVATE:
             response.headers.setdefault("Cache-Control", "private, no-store")
         return response
 

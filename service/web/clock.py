@@ -1,5 +1,9 @@
-"""The player page's time settings: time zone and vacation.  POSTs with CSRF act; `panel` gives the
-page what it shows of the seat's clock."""
+"""The player page's time settings: the time zone (a vacation acts on all the address's games, so it is
+started and ended on the account page, service/web/account.py).  POSTs with CSRF act; `panel` gives the
+page what it shows of the seat's clock.
+
+The time zone stays here although it is the address's, not the game's: it is set where the deadline is
+read, and a forwarded email's reader who changes it misleads nobody (every time shown names its zone)."""
 
 from __future__ import annotations
 
@@ -47,21 +51,6 @@ def time_zone(token: str) -> ResponseReturnValue:
     return redirect(url_for("play.page", token=token), 303)
 
 
-@bp.post("/p/<token>/vacation")
-def vacation(token: str) -> ResponseReturnValue:
-    player = _player(token)
-    action = request.form.get("action")
-    if action == "start":
-        people.start_vacation(player.email, utcnow())
-        flash("Your vacation started: your clocks are stopped in all your games.")
-    elif action == "end":
-        people.end_vacation(player.email, utcnow())
-        flash("Welcome back: your clocks run again.")
-    else:
-        raise BadRequest("Choose to start or to end your vacation.", TITLE)
-    return redirect(url_for("play.page", token=token), 303)
-
-
 def panel(session: Session, player: Player) -> dict[str, Any]:
     """What the player page shows: the seat's deadline in the person's zone, vacation, allowance."""
     now = utcnow()
@@ -71,6 +60,7 @@ def panel(session: Session, player: Player) -> dict[str, Any]:
         "time_zone": who.time_zone, "zones": zone_names(), "on_vacation": who.vacation_since is not None,
         "allowance_days": round(people.allowance_left(who, now).total_seconds() / 86400, 1),
         "timed": status is not None, "due": None, "stopped": False, "paused": False,
+        "never_email": who.never_email_at is not None,
     }
     if who.vacation_until is not None:
         info["vacation_until"] = local_time(as_utc(who.vacation_until), who.time_zone)

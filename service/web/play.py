@@ -21,7 +21,7 @@ from service.store.db import get_engine
 from service.store.models import Player
 from service.views import followups, history, positions
 from service.web.clock import panel
-from service.web.tokens import player_of
+from service.web.tokens import current_player, page_token, player_of
 
 bp = Blueprint("play", __name__)
 
@@ -53,7 +53,7 @@ def _render_page(player: Player, status: int = 200, error: str | None = None, st
         render_template(
             "play/page.html",
             player=player, game=game, players=players, names=names, position=position,
-            token=links.player_token(player.id), error=error, title=positions.title(game),
+            token=page_token(player), error=error, title=positions.title(game),
             result_words=positions.result_words(game, position.result, names), clock=clock, chart=chart,
             offer=offer, follow_up_template=adapter(game.name).follow_up_template if offer else None,
             chosen=chosen, **extra,
@@ -91,7 +91,7 @@ def move(token: str) -> ResponseReturnValue:
     return _act(player, chosen, expected_seq, token)
 
 
-def _act(player: Player, chosen: dict[str, Any], expected_seq: int, page_token: str | None = None) -> ResponseReturnValue:
+def _act(player: Player, chosen: dict[str, Any], expected_seq: int, token: str | None = None) -> ResponseReturnValue:
     try:
         handle(player.game_id, player.seat, chosen, expected_seq)
     except StaleState:
@@ -99,8 +99,7 @@ def _act(player: Player, chosen: dict[str, Any], expected_seq: int, page_token: 
     except engine.IllegalMove as exc:
         return _render_page(player, 422, error=f"That move is not allowed: {exc.reason}")
     flash("Your move was recorded.")
-    page_token = page_token or links.player_token(player.id)
-    return redirect(url_for("play.page", token=page_token), 303)
+    return redirect(url_for("play.page", token=token or page_token(player)), 303)
 
 
 @bp.route("/m/<token>", methods=["GET", "POST"])
@@ -108,7 +107,7 @@ def confirm(token: str) -> ResponseReturnValue:
     """The target of an emailed move link: GET shows what it would do, only the POST does it."""
     link = links.read_move_token(token)
     with read_session(get_engine()) as session:
-        player = store.get_player(session, link.player_id)
+        player = current_player(session, link.player_id, link.generation)
         game = store.get_game(session, player.game_id)
         current = game.seq == link.seq
         if current:
@@ -121,7 +120,7 @@ def confirm(token: str) -> ResponseReturnValue:
     return render_template(
         "play/confirm.html", player=player, game=game, position=position, label=position.describe_move(link.move),
         names=store.seat_names(players), title=positions.title(game),
-        player_url=url_for("play.page", token=links.player_token(player.id)),
+        player_url=url_for("play.page", token=page_token(player)),
     )
 
 
@@ -140,7 +139,7 @@ def notifications(token: str) -> ResponseReturnValue:
 def unsubscribe(token: str) -> ResponseReturnValue:
     link = links.read_unsubscribe_token(token)
     with read_session(get_engine()) as session:
-        player = store.get_player(session, link.player_id)
+        player = current_player(session, link.player_id, link.generation)
         game = store.get_game(session, player.game_id)
     done = False
     if request.method == "POST":
@@ -153,5 +152,5 @@ def unsubscribe(token: str) -> ResponseReturnValue:
             return "Unsubscribed from turn emails for this game.\n", 200, {"Content-Type": "text/plain"}
     return render_template(
         "play/unsubscribe.html", player=player, game=game, done=done, title=positions.title(game),
-        player_url=url_for("play.page", token=links.player_token(player.id)),
+        player_url=url_for("play.page", token=page_token(player)),
     )

@@ -9,7 +9,7 @@ authority and no CSRF token.  POSTs must say `Content-Type: application/json`.  
   list of `moves`
 - 403: a token that is not a valid player link (another purpose's, tampered, of another database)
 - 409: the game moved on (`seq` is the current one); nothing was played
-- 410: an expired link
+- 410: an expired link, or one replaced by a fresh link the player asked for
 - 415: a POST that is not `application/json`
 - 422: an illegal move: `index` (from 0), `reason`, `code`; nothing was played
 
@@ -36,6 +36,7 @@ from service.store.models import Player, as_utc
 from service.views import positions
 from service.views.positions import Position
 from service.web.api import identity
+from service.web.tokens import current_player
 
 bp = Blueprint("play_api", __name__, url_prefix="/api/play")
 
@@ -55,7 +56,7 @@ def _player(token: str) -> Player:
     try:
         link = links.read_player_token(token)
         with read_session(get_engine()) as session:
-            return store.get_player(session, link.player_id)
+            return current_player(session, link.player_id, link.generation)  # a replaced link: 410
     except (BadRequest, NotFound):
         raise Forbidden("This is not a valid player link: use the address of your game page.",
                         "Not a player link") from None

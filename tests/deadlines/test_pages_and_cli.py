@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from service import links
@@ -40,18 +42,23 @@ def test_time_zone_post_changes_how_times_are_shown(client, game_id):
     assert client.post(f"{url}/time-zone", data={"time_zone": "UTC"}).status_code == 400  # no CSRF token
 
 
-def test_vacation_from_the_page(client, game_id):
+def test_vacation_from_the_account_page(client, game_id):
+    """The player page only offers the account link; the account page (its link mailed to the address)
+    starts and ends the vacation."""
     url = page_url(game_id, 0)
-    token = csrf_token(text(client.get(url)))
-    assert client.get(f"{url}/vacation").status_code == 405  # only a POST acts
-    assert client.post(f"{url}/vacation", data={"csrf_token": token, "action": "start"}).status_code == 303
-    assert deadline(game_id, 0).due_at is None
     page = text(client.get(url))
-    assert "You are on vacation" in page and "End my vacation" in page
-    again = client.post(f"{url}/vacation", data={"csrf_token": token, "action": "start"})
+    assert "Start a vacation" not in page and "Email me a link to manage my account" in page
+    account = f"/a/{links.account_token('ann@example.org', int(time.time()))}"
+    token = csrf_token(text(client.get(account)))
+    assert client.get(f"{account}/vacation").status_code == 405  # only a POST acts
+    assert client.post(f"{account}/vacation", data={"csrf_token": token, "action": "start"}).status_code == 303
+    assert deadline(game_id, 0).due_at is None
+    assert "You are on vacation" in text(client.get(url))
+    assert "End my vacation" in text(client.get(account))
+    again = client.post(f"{account}/vacation", data={"csrf_token": token, "action": "start"})
     assert again.status_code == 409 and "already on vacation" in text(again)
-    assert client.post(f"{url}/vacation", data={"csrf_token": token, "action": "nap"}).status_code == 400
-    assert client.post(f"{url}/vacation", data={"csrf_token": token, "action": "end"}).status_code == 303
+    assert client.post(f"{account}/vacation", data={"csrf_token": token, "action": "nap"}).status_code == 400
+    assert client.post(f"{account}/vacation", data={"csrf_token": token, "action": "end"}).status_code == 303
     assert deadline(game_id, 0).due_at is not None
 
 

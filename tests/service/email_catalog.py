@@ -7,7 +7,8 @@ read as their players would (subjects, first lines, names, form-like wording) an
   and a timeout on the way;
 - a 4-player Riftforce team game and a solo game against the trainer (timed, `skip`);
 - a 3-player Riftwalker game and a 2-hero Beyond the Rift game (untimed);
-- a toy game whose deadline pauses it (`pause`: the notice) and one lost on time (`forfeit`).
+- a toy game whose deadline pauses it (`pause`: the notice) and one lost on time (`forfeit`);
+- a fresh link to one game, fresh links to all of an address's games, and an account link.
 Every move goes through `handle` with seeded random choices, at times given to it, so deadlines,
 reminders and timeouts fall where the sweep is run.
 """
@@ -27,7 +28,7 @@ from sqlmodel import select
 
 import engine
 from service import store
-from service.clocks import people
+from service.clocks import access, people
 from service.mail import compose
 from service.play import ending, handle, new_game
 from service.play.timeouts import sweep
@@ -190,6 +191,15 @@ def build(app) -> Catalog:
     new(catalog, "toy forfeit", toygame.NAME, party(3), {"target": 60}, seed=4, deadline_hours=24,
         policy="forfeit", now=T0)
     sweep_at(catalog, 100)
+    # The links a person asks for on a page (service/clocks/access.py): a fresh link to one game, fresh
+    # links to all of the address's games, the account link.
+    with read_session(get_engine()) as session:
+        ana = store.players_of(session, walker)[0].id
+        bo = store.players_of(session, duel)[1].id
+    access.fresh_link(ana, False, at(101))
+    access.fresh_link(bo, True, at(101))
+    access.account_link(ana, at(101))
+    catalog.deliver()
     return catalog
 
 

@@ -5,6 +5,7 @@ boards have browser tests of their own."""
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 import pytest
@@ -69,6 +70,10 @@ def site(live):
                 "finished history": f"/p/{links.player_token(ann_finished)}/history?view=all",
                 "public history": f"/games/{finished}/history",
                 "player page": f"/p/{links.player_token(ann)}",
+                # The pages of link generations and the account (service/web/account.py).
+                "never email": f"/p/{links.player_token(ann)}/account?why=never",
+                "one-click": f"/never/{links.never_email_token('ann@example.org')}",
+                "account": f"/a/{links.account_token('ann@example.org', int(time.time()))}",
             }
         yield Site(live.config["BASE_URL"], urls)
     finally:
@@ -88,7 +93,8 @@ def check(page) -> None:
 
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
 @pytest.mark.parametrize("name", ["index", "new game", "created", "dev mailbox", "not found", "bad link",
-                                  "unsubscribe", "history", "finished history", "public history"])
+                                  "unsubscribe", "history", "finished history", "public history",
+                                  "never email", "one-click", "account"])
 def test_the_page_fits_reads_and_has_big_enough_targets(site, page, viewport, name):
     page.set_viewport_size(viewport)
     answer = page.goto(site.base + site.urls[name])
