@@ -120,7 +120,7 @@ class Outbox(SQLModel, table=True):
     params: dict[str, Any] = Field(default_factory=dict, sa_type=sa.JSON)
     seq: int  # the game position the email describes (its links are bound to it)
     message_id: str = Field(max_length=200, unique=True)  # deterministic: a retry is the same mail
-    status: str = Field(default="pending", max_length=20)  # pending | sending | sent | skipped | failed
+    status: str = Field(default="pending", max_length=20)  # pending | sending | sent | skipped | undeliverable | failed
     attempts: int = 0
     next_attempt_at: datetime = Field(default_factory=utcnow)
     claimed_at: datetime | None = None
