@@ -52,7 +52,7 @@ AUTO_REPLY = re.compile(r"^(auto(matic)?[ -]?(reply|response)|out of (the )?offi
 # the text below is our own email, never evidence.
 QUOTE_START = re.compile(
     r"^-*\s*(below this line is a copy of the message|this is a copy of the message|original message"
-    r"|the original message was received|returned message|forwarded message)",
+    r"|returned message|forwarded message)",
     re.I | re.M,
 )
 SEVERITY = {"hard": 3, "soft": 2, "delayed": 1}
@@ -161,7 +161,7 @@ def _worst(reports: Iterable[Report | None]) -> Report | None:
 
 def _looks_like_a_bounce(message: Message) -> bool:
     subject = _field(message, "Subject")
-    if AUTO_REPLY.search(subject) or _field(message, "Auto-Submitted").lower().startswith("auto-replied"):
+    if AUTO_REPLY.search(subject):  # (not Auto-Submitted: Postfix and Exim mark their bounces auto-replied too)
         return False
     sender = _field(message, "From")
     address = sender[sender.find("<") + 1:sender.rfind(">")] if "<" in sender else sender
