@@ -45,7 +45,8 @@ class MaildirHandler:
 
     async def handle_DATA(self, server, session, envelope):
         raw = envelope.original_content or envelope.content
-        return_path = f"Return-Path: <{envelope.mail_from or ''}>\r\n".encode("utf-8", "replace")
+        sender = (envelope.mail_from or "").strip("<>")  # aiosmtpd keeps the null sender as "<>"
+        return_path = f"Return-Path: <{sender}>\r\n".encode("utf-8", "replace")
         message = message_from_bytes(return_path + raw, policy=policy.default)
         with self.lock:
             mailbox.Maildir(self.path, create=True).add(message)

@@ -171,16 +171,15 @@ def _judge(session: Session, email: str, row: Outbox, kind: str, status: str, no
 
 
 def _soft_enough(session: Session, email: str, now: datetime, cleared: datetime | None) -> bool:
+    """Soft failures of SOFT_LIMIT different emails within SOFT_WINDOW, the first and the last of all
+    of them at least SOFT_SPAN apart (one email reported failed again and again is one email)."""
     since = now - SOFT_WINDOW if cleared is None else max(now - SOFT_WINDOW, cleared)
-    firsts = session.execute(
-        sa.select(sa.func.min(col(Bounce.received_at)))
+    emails, first, last = session.execute(
+        sa.select(sa.func.count(sa.distinct(col(Bounce.outbox_id))), sa.func.min(col(Bounce.received_at)),
+                  sa.func.max(col(Bounce.received_at)))
         .where(col(Bounce.email) == email, col(Bounce.kind) == "soft", col(Bounce.received_at) >= since)
-        .group_by(col(Bounce.outbox_id))
-    ).scalars().all()
-    if len(firsts) < SOFT_LIMIT:
-        return False
-    times = [as_utc(moment) for moment in firsts]
-    return max(times) - min(times) >= SOFT_SPAN
+    ).one()
+    return bool(emails >= SOFT_LIMIT and first is not None and as_utc(last) - as_utc(first) >= SOFT_SPAN)
 
 
 # ---- the mark ----------------------------------------------------------------------------------------
