@@ -22,13 +22,15 @@ import signal
 import threading
 from email import message_from_bytes, policy
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from service import config
 from service.config import MAIL_SINK_HOST, MAIL_SINK_PORT, default_instance_path, is_local_sink
-from service.mail.bounces import Receiver, is_bounce_address
 from service.maildir import ensure_maildir
+
+if TYPE_CHECKING:
+    from service.mail.bounces import Receiver
 
 log = logging.getLogger(__name__)
 
@@ -54,7 +56,7 @@ class MaildirHandler:
         if self.bounces is not None:
             loop = asyncio.get_running_loop()
             for rcpt in envelope.rcpt_tos:
-                if not is_bounce_address(rcpt, self.bounces.bounce_address):
+                if not self.bounces.wants(rcpt):
                     continue
                 try:
                     outcome = await loop.run_in_executor(None, self.bounces, raw, rcpt)
@@ -106,7 +108,10 @@ def main() -> None:
         return
     # Bounces are read with the same configuration as the web and the worker (the environment); the
     # app is made at the first bounce, so a sink that never sees one never opens the database.
+    # Imported here, not at the top: an idle sink (SMTP_URL naming another server) and the sink's
+    # start need none of the database layers, and loading them would delay the signal handlers.
     from service import create_app
+    from service.mail.bounces import Receiver
 
     bounce_address = config.bounce_address(os.environ.get("BOUNCE_ADDRESS"), config.mail_domain(os.environ.get("MAIL_FROM")))
     controller = start(args.maildir, args.host, args.port, bounces=Receiver(create_app, bounce_address))

@@ -241,6 +241,10 @@ class Receiver:
         with self._app().app_context():
             return receive(raw, rcpt)
 
+    def wants(self, rcpt: str) -> bool:
+        """Whether `rcpt` has the shape of a return path (the embedded sink hands those over)."""
+        return is_bounce_address(rcpt, self.bounce_address)
+
     def accepts(self, rcpt: str) -> bool:
         with self._app().app_context():
             return row_named(rcpt) is not None

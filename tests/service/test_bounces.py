@@ -369,3 +369,51 @@ def test_the_listener_asks_to_try_again_when_the_database_fails(backend_app, sin
         assert refused.value.smtp_code == 451
     finally:
         controller.stop()
+
+
+def _listening(port: int) -> bool:
+    import socket
+
+    with socket.socket() as sock:
+        sock.settimeout(0.2)
+        return sock.connect_ex(("127.0.0.1", port)) == 0
+
+
+def test_the_procfiles_sink_process_reads_bounces_with_the_environments_settings(tmp_path, migrated_sqlite):
+    """`python -m service.mailsink` as the Procfile runs it: the bounce address and the database come
+    from the same environment as the web's and the worker's."""
+    import os
+
+    db = tmp_path / "app.sqlite"
+    shutil.copy(migrated_sqlite, db)
+    port = services.free_port()
+    url = f"smtp://127.0.0.1:{port}"
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{db}", "SECRET_KEY": SECRET, "MAIL_FROM": "rp@riftpost.test",
+           "SMTP_URL": url, "RIFTPOST_INSTANCE": str(tmp_path), "PYTHONPATH": str(ROOT)}
+    env.pop("BOUNCE_ADDRESS", None)
+    process = subprocess.Popen([sys.executable, "-m", "service.mailsink", "--port", str(port),
+                                "--maildir", str(tmp_path / "mail")], env=env, cwd=tmp_path,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    # The test's own app on the same database and settings: it queues and sends Bo's invitation.
+    app = make_app(tmp_path, f"sqlite:///{db}", MAIL_FROM="rp@riftpost.test", MAIL_DOMAIN="riftpost.test",
+                   BOUNCE_ADDRESS="bounces@riftpost.test", SMTP_URL=url)
+    try:
+        with app.app_context():
+            game_id = new_game(toygame.NAME, PLAYERS, seed=5)
+            deadline = time.monotonic() + 30
+            while not _listening(port):
+                assert process.poll() is None and time.monotonic() < deadline, "the sink never listened"
+                time.sleep(0.1)
+            invite = bo_rows(game_id)[0]
+            assert outbox.deliver(invite.id) == "sent"
+            rcpt = bounces.return_path(invite.id)
+            with smtplib.SMTP("127.0.0.1", port, timeout=10) as client:
+                client.sendmail("", [rcpt], samples.postfix(rcpt))
+            while person("bo@example.org") is None or person("bo@example.org").bounced_at is None:
+                assert time.monotonic() < deadline + 30, "the sink process did not record the bounce"
+                time.sleep(0.1)
+    finally:
+        process.terminate()
+        output, _ = process.communicate(timeout=10)
+        app.extensions["riftpost.db"].dispose()
+    assert "hard bounce 5.1.1" in output
