@@ -417,3 +417,36 @@ def test_the_procfiles_sink_process_reads_bounces_with_the_environments_settings
         output, _ = process.communicate(timeout=10)
         app.extensions["riftpost.db"].dispose()
     assert "hard bounce 5.1.1" in output
+
+
+def test_flask_bounce_server_listens_where_it_is_told(tmp_path, migrated_sqlite):
+    import os
+
+    db = tmp_path / "app.sqlite"
+    shutil.copy(migrated_sqlite, db)
+    port = services.free_port()
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{db}", "SECRET_KEY": SECRET, "MAIL_FROM": "rp@riftpost.test",
+           "BOUNCE_ADDRESS": "returns@riftpost.test", "RIFTPOST_INSTANCE": str(tmp_path), "PYTHONPATH": str(ROOT)}
+    app = make_app(tmp_path, f"sqlite:///{db}", MAIL_FROM="rp@riftpost.test", MAIL_DOMAIN="riftpost.test",
+                   BOUNCE_ADDRESS="returns@riftpost.test")
+    with app.app_context():
+        new_game(toygame.NAME, PLAYERS, seed=5)
+        rcpt = bounces.return_path(outbox_rows()[0].id)
+    assert rcpt.startswith("returns+")
+    process = subprocess.Popen([sys.executable, "-m", "flask", "--app", "service", "bounce-server", "--host",
+                                "127.0.0.1", "--port", str(port)], env=env, cwd=tmp_path,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        deadline = time.monotonic() + 30
+        while not _listening(port):
+            assert process.poll() is None and time.monotonic() < deadline, "the listener never listened"
+            time.sleep(0.1)
+        with smtplib.SMTP("127.0.0.1", port, timeout=10) as client:
+            client.sendmail("", [rcpt], samples.qmail(rcpt))
+    finally:
+        process.terminate()
+        output, _ = process.communicate(timeout=10)
+    assert "receiving bounces for returns@riftpost.test" in output
+    with app.app_context():
+        assert [(b.kind, b.status) for b in recorded()] == [("hard", "5.1.1")]
+    app.extensions["riftpost.db"].dispose()
