@@ -14,7 +14,6 @@ Like a real final delivery, each stored message starts with the envelope sender 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import logging
 import mailbox
 import os
@@ -54,6 +53,8 @@ class MaildirHandler:
             mailbox.Maildir(self.path, create=True).add(message)
         log.info("mail to %s: %s", ", ".join(envelope.rcpt_tos), message.get("Subject"))
         if self.bounces is not None:
+            import asyncio  # here: the sink's start (and an idle sink) need not load it
+
             loop = asyncio.get_running_loop()
             for rcpt in envelope.rcpt_tos:
                 if not self.bounces.wants(rcpt):
