@@ -42,7 +42,7 @@ from sqlmodel import Session, col
 
 from service import store
 from service.mail import dsn
-from service.store import read_session, write_session
+from service.store import write_session
 from service.store.db import get_engine
 from service.store.models import Bounce, Outbox, Person, Player, as_utc, utcnow
 
@@ -203,14 +203,6 @@ def clear(email: str, now: datetime | None = None) -> bool:
     if was:
         log.info("bounce mark cleared by its person (outbox rows from now on are sent)")
     return was
-
-
-def recent(email: str, limit: int = 20) -> list[Bounce]:
-    """The latest bounce reports of an address, newest first (for operators and tests)."""
-    with read_session(get_engine()) as session:
-        return list(session.execute(
-            sa.select(Bounce).where(col(Bounce.email) == email).order_by(col(Bounce.id).desc()).limit(limit)
-        ).scalars())
 
 
 # ---- ways in: an app's receiver, and an SMTP listener (aiosmtpd handler) ------------------------------------
