@@ -1,7 +1,12 @@
-"""`flask --app service ...` commands: db-upgrade, new-game and sweep."""
+"""`flask --app service ...` commands: db-upgrade, new-game, sweep, bounce and bounce-server."""
 
 from __future__ import annotations
 
+import logging
+import os
+import signal
+import sys
+import threading
 from datetime import UTC, datetime
 
 import click
@@ -11,11 +16,15 @@ import engine
 from service.clocks.settings import parse_settings
 from service.errors import Invalid
 from service.games import adapter, every
+from service.mail import bounces
 from service.migrate import upgrade
 from service.play import new_game
 from service.play.startform import parse_options, parse_players
 from service.play.timeouts import sweep
 from service.store.models import utcnow
+
+# sysexits.h EX_TEMPFAIL: an MTA's pipe delivery keeps the message and tries again later.
+EX_TEMPFAIL = 75
 
 NEW_GAME_HELP = """Create a GAME for the players at EMAILS (in seat order), queue their invitations and
 print the game's id.  An address may be given as NAME=EMAIL.
@@ -92,3 +101,49 @@ def register(app: Flask) -> None:
         counts = sweep(moment)
         click.echo(f"swept as of {moment.isoformat()}: " + (
             ", ".join(f"{key} {value}" for key, value in sorted(counts.items()) if value) or "nothing was due"))
+
+    @app.cli.command("bounce")
+    @click.option("--rcpt", default=None, metavar="ADDRESS",
+                  help="the address the bounce was delivered to (default: $ORIGINAL_RECIPIENT, which "
+                       "Postfix sets for a pipe; else the bounce's Delivered-To/X-Original-To/To headers)")
+    def bounce_command(rcpt: str | None) -> None:
+        """Read one bounce from standard input (an MTA's pipe alias for the bounce address) and record
+        it.  Exits 0 when it was recorded or ignored (not a bounce, a forged or unknown return path:
+        the log says which), 75 (EX_TEMPFAIL) when the database failed, so the MTA tries again."""
+        logging.basicConfig(level=logging.INFO, format="%(asctime)s bounce %(message)s", stream=sys.stderr)
+        raw = sys.stdin.buffer.read(bounces.MAX_BYTES)
+        while sys.stdin.buffer.read(1 << 16):  # the rest (a quoted message) is not needed: drain it
+            pass
+        try:
+            outcome = bounces.receive(raw, rcpt or os.environ.get("ORIGINAL_RECIPIENT"))
+        except Exception as exc:  # noqa: BLE001 - anything here is the database: the MTA retries
+            click.echo(f"bounce not recorded, try again later: {type(exc).__name__}: {exc}", err=True)
+            sys.exit(EX_TEMPFAIL)
+        click.echo(outcome)
+
+    @app.cli.command("bounce-server")
+    @click.option("--host", default="127.0.0.1", show_default=True, help="the address to listen on")
+    @click.option("--port", type=int, default=2525, show_default=True, help="the port to listen on")
+    def bounce_server_command(host: str, port: int) -> None:
+        """Receive bounces over SMTP (aiosmtpd, the [inbound] extra): mail for the bounce address's
+        return paths is read and recorded, any other recipient refused.  Point the MTA's route for
+        the bounce address here.  Runs until SIGTERM or Ctrl-C."""
+        try:
+            from aiosmtpd.controller import Controller
+        except ImportError:
+            raise click.ClickException("bounce-server needs aiosmtpd: pip install 'riftpost[inbound]'") from None
+        logging.basicConfig(level=logging.INFO, format="%(asctime)s bounce-server %(message)s")
+        logging.getLogger("mail.log").setLevel(logging.WARNING)  # aiosmtpd logs every SMTP command
+        app_now = current_app._get_current_object()  # type: ignore[attr-defined]
+        receiver = bounces.Receiver(lambda: app_now)
+        # A bounce quotes at most our own email: refuse anything far larger than MAX_BYTES.
+        controller = Controller(bounces.Listener(receiver), hostname=host, port=port,
+                                data_size_limit=bounces.MAX_BYTES)
+        stop = threading.Event()
+        signal.signal(signal.SIGTERM, lambda *_: stop.set())
+        signal.signal(signal.SIGINT, lambda *_: stop.set())
+        controller.start()
+        click.echo(f"receiving bounces for {app_now.config['BOUNCE_ADDRESS'] or '(BOUNCE_ADDRESS is off)'} "
+                   f"on {host}:{port}")
+        stop.wait()
+        controller.stop()

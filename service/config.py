@@ -75,12 +75,30 @@ def _split(value: str | None) -> list[str]:
     return [part.strip() for part in (value or "").split(",") if part.strip()]
 
 
+def mail_domain(mail_from: str | None) -> str:
+    """The domain of MAIL_FROM: Message-IDs and the bounce address use it."""
+    return (mail_from or "riftpost@localhost").rpartition("@")[2] or "localhost"
+
+
+def bounce_address(value: str | None, mail_domain: str) -> str:
+    """BOUNCE_ADDRESS as used: unset means `bounces@<MAIL_DOMAIN>`, a bare local part gets that
+    domain, and "off" (or "none") is "" (no return path of our own: the envelope sender is MAIL_FROM,
+    as before bounces were read)."""
+    value = (value or "").strip()
+    if value.lower() in ("off", "none"):
+        return ""
+    if not value:
+        return f"bounces@{mail_domain}"
+    return value if "@" in value else f"{value}@{mail_domain}"
+
+
 def from_env(instance: Path | None = None) -> dict:
     """The settings as a dict of Flask config keys."""
     instance = instance or default_instance_path()
     instance.mkdir(parents=True, exist_ok=True)
     smtp_url = os.environ.get("SMTP_URL") or ""
     mail_from = os.environ.get("MAIL_FROM") or "riftpost@localhost"
+    domain = mail_domain(mail_from)
     return {
         "INSTANCE_PATH": str(instance),
         "DATABASE_URL": os.environ.get("DATABASE_URL") or f"sqlite:///{instance / 'app.sqlite'}",
@@ -97,7 +115,10 @@ def from_env(instance: Path | None = None) -> dict:
         # Older keys still verify links and sessions after a rotation (newest is SECRET_KEY).
         "SECRET_KEY_FALLBACKS": _split(os.environ.get("SECRET_KEY_FALLBACKS")),
         "MAIL_FROM": mail_from,
-        "MAIL_DOMAIN": mail_from.rpartition("@")[2] or "localhost",
+        "MAIL_DOMAIN": domain,
+        # The envelope sender of every email is `<local>+<signed outbox row>@<domain>` of this
+        # address (VERP), so a bounce names the email it is about (service/mail/bounces.py).
+        "BOUNCE_ADDRESS": bounce_address(os.environ.get("BOUNCE_ADDRESS"), domain),
         # Snapshot every N events (and at every change of the seats to act).
         "SNAPSHOT_EVERY": int(os.environ.get("RIFTPOST_SNAPSHOT_EVERY") or 25),
         # Links: a player's page link lives as long as a slow game; a move link a few weeks.

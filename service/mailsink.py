@@ -5,6 +5,10 @@ in a Maildir under instance/, where the web's dev mailbox page (/dev/mail) shows
 
 It listens while SMTP_URL is unset or names this very sink (`smtp://127.0.0.1:8025`, the documented
 default); with SMTP_URL naming another server it idles, so one Procfile serves both modes.
+
+Mail to a return path of ours (`bounces+...`: service/mail/bounces.py) is a bounce: the sink hands it
+to `bounces.receive` and keeps it in the Maildir as well, so the operator sees it in the dev mailbox.
+Like a real final delivery, each stored message starts with the envelope sender as Return-Path.
 """
 
 from __future__ import annotations
@@ -17,38 +21,61 @@ import signal
 import threading
 from email import message_from_bytes, policy
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
+from service import config
 from service.config import MAIL_SINK_HOST, MAIL_SINK_PORT, default_instance_path, is_local_sink
 from service.maildir import ensure_maildir
+
+if TYPE_CHECKING:
+    from service.mail.bounces import Receiver
 
 log = logging.getLogger(__name__)
 
 
 class MaildirHandler:
-    """aiosmtpd handler: deliver each message into a Maildir (atomic: tmp/ then new/)."""
+    """aiosmtpd handler: deliver each message into a Maildir (atomic: tmp/ then new/); a bounce to a
+    return path of ours also goes to `bounces` (a `bounces.Receiver`), when given."""
 
-    def __init__(self, path: str | Path):
+    def __init__(self, path: str | Path, bounces: Receiver | None = None):
         self.path = Path(path)
         ensure_maildir(self.path)
         self.lock = threading.Lock()
+        self.bounces = bounces
 
     async def handle_DATA(self, server, session, envelope):
-        message = message_from_bytes(envelope.original_content or envelope.content, policy=policy.default)
+        raw = envelope.original_content or envelope.content
+        sender = (envelope.mail_from or "").strip("<>")  # aiosmtpd keeps the null sender as "<>"
+        return_path = f"Return-Path: <{sender}>\r\n".encode("utf-8", "replace")
+        message = message_from_bytes(return_path + raw, policy=policy.default)
         with self.lock:
             mailbox.Maildir(self.path, create=True).add(message)
         log.info("mail to %s: %s", ", ".join(envelope.rcpt_tos), message.get("Subject"))
+        if self.bounces is not None:
+            import asyncio  # here: the sink's start (and an idle sink) need not load it
+
+            loop = asyncio.get_running_loop()
+            for rcpt in envelope.rcpt_tos:
+                if not self.bounces.wants(rcpt):
+                    continue
+                try:
+                    outcome = await loop.run_in_executor(None, self.bounces, raw, rcpt)
+                except Exception:  # a dev sink: the message is kept, the log says why
+                    log.exception("bounce to %s not recorded", rcpt)
+                else:
+                    log.info("bounce to %s: %s", rcpt, outcome)
         return "250 Message accepted for delivery"
 
 
-def start(maildir: str | Path, host: str = MAIL_SINK_HOST, port: int = MAIL_SINK_PORT) -> Any:
+def start(maildir: str | Path, host: str = MAIL_SINK_HOST, port: int = MAIL_SINK_PORT,
+          bounces: Receiver | None = None) -> Any:
     """Start a sink serving in a background thread; `.stop()` the returned controller."""
     # Imported here: aiosmtpd comes with the [local] extra only, and with SMTP_URL set this process
     # idles without it (one Procfile for both modes; failing would make honcho stop the others).
     from aiosmtpd.controller import Controller
 
-    controller = Controller(MaildirHandler(maildir), hostname=host, port=port)
+    controller = Controller(MaildirHandler(maildir, bounces), hostname=host, port=port)
     controller.start()
     return controller
 
@@ -80,7 +107,15 @@ def main() -> None:
                  _without_password(smtp_url or ""))
         stop.wait()
         return
-    controller = start(args.maildir, args.host, args.port)
+    # Bounces are read with the same configuration as the web and the worker (the environment); the
+    # app is made at the first bounce, so a sink that never sees one never opens the database.
+    # Imported here, not at the top: an idle sink (SMTP_URL naming another server) and the sink's
+    # start need none of the database layers, and loading them would delay the signal handlers.
+    from service import create_app
+    from service.mail.bounces import Receiver
+
+    bounce_address = config.bounce_address(os.environ.get("BOUNCE_ADDRESS"), config.mail_domain(os.environ.get("MAIL_FROM")))
+    controller = start(args.maildir, args.host, args.port, bounces=Receiver(create_app, bounce_address))
     log.info("listening on %s:%s, keeping mail in %s", args.host, args.port, args.maildir)
     stop.wait()
     controller.stop()

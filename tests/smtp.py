@@ -12,10 +12,11 @@ from tests.services import free_port
 
 
 class Sink:
-    def __init__(self, directory: Path):
+    def __init__(self, directory: Path, bounces=None):
+        """`bounces`: a service.mail.bounces.Receiver, to read bounces as the embedded sink does."""
         self.maildir = directory
         self.port = free_port()
-        self.controller = mailsink.start(directory, "127.0.0.1", self.port)
+        self.controller = mailsink.start(directory, "127.0.0.1", self.port, bounces=bounces)
         self._parsed: dict = {}
 
     @property

@@ -1,9 +1,11 @@
 """The transactional outbox: rows written with the events, delivered by the worker.
 
-Status machine of a row: pending -> sending -> sent | skipped | failed, and back to pending on a
-transient error (with a later next_attempt_at).  A skipped row says why in `skip_reason`: "never_email"
-(the address asked never to be emailed; only the links a person asks for on a page still go) or
-"unwanted" (its kind's `wanted` said no at delivery: a reminder after the move, turn emails off).  A delivery first *claims* its row with a
+Status machine of a row: pending -> sending -> sent | skipped | undeliverable | failed, and back to
+pending on a transient error (with a later next_attempt_at).  A skipped row says why in `skip_reason`:
+"never_email" (the address asked never to be emailed; only the links a person asks for on a page still
+go) or "unwanted" (its kind's `wanted` said no at delivery: a reminder after the move, turn emails
+off).  "undeliverable": the address is marked so by its bounces (service/mail/bounces.py), and nothing
+was sent.  A delivery first *claims* its row with a
 conditional UPDATE, so however many times the kick and the beat scan enqueue the same row, only
 one delivery sends it; a crash between SMTP acceptance and "sent" is the only duplicate window,
 and then the resend carries the same Message-ID.
@@ -21,7 +23,7 @@ from flask import current_app
 from sqlmodel import Session, col, select
 
 from service import store
-from service.mail import compose, kinds, queue, smtp
+from service.mail import bounces, compose, kinds, queue, smtp
 from service.mail.threads import message_id
 from service.store import read_session, write_session
 from service.store.db import get_engine
@@ -115,8 +117,17 @@ def deliver(row_id: int) -> str:
             if reason is not None:
                 _finish(row_id, status="skipped", sent_at=utcnow(), skip_reason=reason)
                 return "skipped"
+            dead = bounces.undeliverable(session, mail.player.email)
+            if dead is not None:
+                # Not "failed": nothing went wrong here, and the row says why it was not sent.
+                assert dead.bounced_at is not None
+                _finish(row_id, status="undeliverable", sent_at=None,
+                        last_error=f"not sent: the address bounced ({dead.bounce_status}) "
+                                   f"on {dead.bounced_at:%Y-%m-%d %H:%M} UTC")
+                log.info("outbox %s not sent: its address is marked undeliverable", row_id)
+                return "undeliverable"
             message = compose.build(session, row, mail)
-        smtp.send(message)
+        smtp.send(message, envelope_from=bounces.return_path(row_id))
     except Exception as exc:
         error = f"{type(exc).__name__}: {exc}"[:500]
         with read_session(get_engine()) as session:

@@ -23,7 +23,15 @@ from service.store.log import (
     stored_events,
     turn_starts,
 )
-from service.store.rows import get_game, get_player, person_of, player_names, players_of, seat_names
+from service.store.rows import (
+    get_game,
+    get_player,
+    person_for_update,
+    person_of,
+    player_names,
+    players_of,
+    seat_names,
+)
 
 __all__ = [
     "END_EVENT",
@@ -41,6 +49,7 @@ __all__ = [
     "last_snapshot_seq",
     "load_state",
     "make_engine",
+    "person_for_update",
     "person_of",
     "player_names",
     "players_of",

@@ -9,6 +9,8 @@ service/migrations; these classes must match them (a test compares the two).
 - `outbox`     emails to send, written in the same transaction as the events that caused them.
 - `journal`    what happened around a game that is not a move (reminders, vacations, pauses).
 - `game_clocks`, `deadlines`, `people`: time control (service/clocks).
+- `bounces`    bounce reports received for sent emails (service/mail/bounces.py); a person's row says
+               when their address was judged undeliverable.
 - `campaigns`, `campaign_games`: games played one after the other by the same party.
 """
 
@@ -123,7 +125,7 @@ class Outbox(SQLModel, table=True):
     params: dict[str, Any] = Field(default_factory=dict, sa_type=sa.JSON)
     seq: int  # the game position the email describes (its links are bound to it)
     message_id: str = Field(max_length=200, unique=True)  # deterministic: a retry is the same mail
-    status: str = Field(default="pending", max_length=20)  # pending | sending | sent | skipped | failed
+    status: str = Field(default="pending", max_length=20)  # pending | sending | sent | skipped | undeliverable | failed
     attempts: int = 0
     next_attempt_at: datetime = Field(default_factory=utcnow)
     claimed_at: datetime | None = None
@@ -218,6 +220,29 @@ class Person(SQLModel, table=True):
     # LINK_MAIL_INTERVAL (service/clocks/access.py), so a page cannot be used to flood the inbox.
     fresh_link_sent_at: datetime | None = None
     account_link_sent_at: datetime | None = None
+    # Set when bounces showed the address cannot receive mail (service/mail/bounces.py): no email is
+    # sent to it until the person asks to try again from their page, which clears it and sets
+    # `bounces_cleared_at` (bounces of emails sent before then no longer count).
+    bounced_at: datetime | None = None
+    bounce_status: str | None = Field(default=None, max_length=16)  # the RFC 3463 code that decided it
+    bounces_cleared_at: datetime | None = None
+
+
+class Bounce(SQLModel, table=True):
+    """One bounce report received for an email we sent: the address it was sent to (as it was then),
+    the outbox row (the return path's signed token named it), how bad it is and what the receiving
+    side said.  Written for every accepted report, whether or not it changed anything."""
+
+    __tablename__ = "bounces"
+    __table_args__ = (sa.Index("ix_bounces_email_received", "email", "received_at"),)
+
+    id: int = Field(default=None, primary_key=True)  # set by the database on insert
+    email: str = Field(max_length=254)
+    outbox_id: int = Field(foreign_key="outbox.id")
+    kind: str = Field(max_length=10)  # hard | soft | delayed
+    status: str = Field(max_length=16)  # RFC 3463 enhanced status code, e.g. 5.1.1; "" when none was given
+    diagnostic: str = Field(default="", max_length=500)  # the remote server's words, shortened
+    received_at: datetime = Field(default_factory=utcnow)
 
 
 # Vacations look up a person's seats in every game by address.

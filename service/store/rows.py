@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session, col, select
 
 from service.errors import GameNotFound, NotFound
@@ -42,6 +43,18 @@ def player_names(session: Session, game_id: int) -> dict[int, str]:
 def person_of(session: Session, email: str) -> Person:
     """For reads (pages, emails): a person's stored settings, or an unsaved row with the defaults."""
     return session.get(Person, email) or Person(email=email)
+
+
+def person_for_update(session: Session, email: str) -> Person:
+    """For writes: the person's row, created on first use and locked (FOR UPDATE) in the caller's
+    write transaction.  Concurrent first uses both insert; the loser's row is simply not needed."""
+    insert = postgresql.insert if session.get_bind().dialect.name == "postgresql" else sqlite.insert
+    session.execute(insert(Person).values(
+        email=email, time_zone="UTC", allowance_year=0, allowance_used_seconds=0,
+    ).on_conflict_do_nothing(index_elements=["email"]))
+    found = session.get(Person, email, with_for_update=True, populate_existing=True)
+    assert found is not None
+    return found
 
 
 def seat_names(players: list[Player]) -> dict[int, str]:

@@ -15,11 +15,12 @@ import engine
 from service import jsontext, links, store
 from service.errors import StaleState
 from service.games import adapter
+from service.mail import bounces
 from service.play import handle
 from service.store import read_session, write_session
 from service.store.db import get_engine
 from service.store.models import Player
-from service.views import followups, history, positions
+from service.views import bounced, followups, history, positions
 from service.web.clock import panel
 from service.web.tokens import current_player, page_token, player_of
 
@@ -44,6 +45,8 @@ def _render_page(player: Player, status: int = 200, error: str | None = None, st
         offer = followups.offer(session, game)
         chart = history.chart(session, game, names) if position.finished else None
         clock = panel(session, player)
+        mail_notices = bounced.notices(session, game, players, player)
+        own_bounce = bounced.own(session, player)
     steps = position.first_steps() if position.decisions else []
     chosen = next((found for found in steps if found.key == step), None)
     if step is not None and chosen is None:
@@ -56,7 +59,7 @@ def _render_page(player: Player, status: int = 200, error: str | None = None, st
             token=page_token(player), error=error, title=positions.title(game),
             result_words=positions.result_words(game, position.result, names), clock=clock, chart=chart,
             offer=offer, follow_up_template=adapter(game.name).follow_up_template if offer else None,
-            chosen=chosen, **extra,
+            chosen=chosen, mail_notices=mail_notices, own_bounce=own_bounce, **extra,
         ),
         status,
     )
@@ -132,6 +135,21 @@ def notifications(token: str) -> ResponseReturnValue:
         player.turn_emails = wanted
         session.add(player)
     flash("Turn emails are on for this game." if wanted else "Turn emails are off for this game.")
+    return redirect(url_for("play.page", token=token), 303)
+
+
+@bp.post("/p/<token>/mail-again")
+def mail_again(token: str) -> ResponseReturnValue:
+    """The player whose address bounced asks us to try email again: the mark goes, in all their games.
+    If the address still bounces, the next bounce marks it again (only emails sent from now on count).
+
+    Playing a move through the page does not clear the mark by itself: it proves the player has a link,
+    not that their mail works again (they may be playing from an old email, or a bookmark), and
+    emailing a dead address just to learn it is dead costs the server's reputation with every bounce.
+    The button is on the very page they play on, with the reason."""
+    player = _player(token)
+    if bounces.clear(player.email):
+        flash("We will email you again. If your mail still bounces, this page will say so.")
     return redirect(url_for("play.page", token=token), 303)
 
 

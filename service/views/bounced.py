@@ -1,0 +1,75 @@
+"""Bounced addresses in words: why mail to a person stopped (from the RFC 3463 code that decided it),
+and what the other players of a game are told.  Never the address itself: addresses are private (no
+page shows one), so a player is named as the game names them."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlmodel import Session, col, select
+
+from service.store.models import Game, Person, Player
+
+# The codes a bounce is marked for (service/mail/dsn.py), said for a player; by class and subject after.
+WORDS = {
+    "5.1.1": "the address does not exist",
+    "5.1.2": "its mail domain does not exist",
+    "5.1.3": "the address is not valid",
+    "5.1.6": "the mailbox has moved",
+    "5.1.10": "its mail domain accepts no mail",
+    "5.2.1": "the mailbox is disabled",
+    "5.4.1": "its mail server does not accept the address",
+    "5.4.4": "its mail domain cannot be reached",
+}
+SUBJECT_WORDS = {
+    "2": "the mailbox is full or over its limit",
+    "3": "its mail server refuses our emails",
+    "7": "its mail server refuses our emails",
+}
+
+
+def words(status: str | None) -> str:
+    """Why mail to the address stopped, in plain words ("the address does not exist")."""
+    status = status or ""
+    if status in WORDS:
+        return WORDS[status]
+    if status[:2] in ("4.", "5.") and status[2:3] in SUBJECT_WORDS:
+        return SUBJECT_WORDS[status[2:3]]
+    if status.startswith("4."):
+        return "delivery has failed for days"
+    return "it cannot be delivered"
+
+
+def undeliverable(session: Session, emails: list[str]) -> dict[str, Person]:
+    """The people among `emails` whose address is marked undeliverable, by address."""
+    if not emails:
+        return {}
+    found = session.exec(select(Person).where(col(Person.email).in_(emails), col(Person.bounced_at).is_not(None)))
+    return {person.email: person for person in found}
+
+
+def notices(session: Session, game: Game, players: list[Player], reader: Player) -> list[str]:
+    """What `reader` is told about the other players of an active game whose mail bounces."""
+    if game.status != "active":
+        return []
+    others = [p for p in players if p.email != reader.email]
+    dead = undeliverable(session, sorted({p.email for p in others}))
+    lines = []
+    for player in others:
+        person = dead.get(player.email)
+        if person is None:
+            continue
+        after = ("they may not know it is their turn." if player.seat in game.to_act
+                 else "they will not hear from us when it is their turn.")
+        lines.append(f"Mail to {player.name} bounces ({words(person.bounce_status)}); {after}")
+    return lines
+
+
+def own(session: Session, reader: Player) -> dict[str, object] | None:
+    """What a player whose own address bounces is told on their page: when and why, or None."""
+    person = undeliverable(session, [reader.email]).get(reader.email)
+    if person is None:
+        return None
+    assert person.bounced_at is not None
+    since: datetime = person.bounced_at
+    return {"since": f"{since:%d %b %Y}", "words": words(person.bounce_status)}
