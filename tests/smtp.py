@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import mailbox
+import threading
 import time
 from email import message_from_bytes, policy
 from pathlib import Path
@@ -41,4 +43,48 @@ class Sink:
         raise AssertionError(f"expected {count} messages, got {len(self.messages())}")
 
     def stop(self) -> None:
+        self.controller.stop()
+
+    def start(self) -> None:
+        """Listen again on the same port, after a `stop` (an SMTP outage ending)."""
+        self.controller = mailsink.start(self.maildir, "127.0.0.1", self.port)
+
+
+class StallingHandler(mailsink.MaildirHandler):
+    """Stalls in DATA (the whole message received, no reply yet) for the first `stalls` messages
+    until `release` is set, then keeps the message anyway: the worst case of a sender cut off there,
+    whose server delivered what it never confirmed."""
+
+    def __init__(self, path: Path, stalls: int):
+        super().__init__(path)
+        self.stalls = stalls
+        self.stalled = threading.Event()
+        self.release = threading.Event()
+
+    async def handle_DATA(self, server, session, envelope):
+        if self.stalls > 0:
+            self.stalls -= 1
+            self.stalled.set()
+            while not self.release.is_set():
+                await asyncio.sleep(0.05)
+        return await super().handle_DATA(server, session, envelope)
+
+
+class StallingSink(Sink):
+    def __init__(self, directory: Path, stalls: int = 1):
+        from aiosmtpd.controller import Controller
+
+        self.maildir = directory
+        self.port = free_port()
+        self.handler = StallingHandler(directory, stalls)
+        self.controller = Controller(self.handler, hostname="127.0.0.1", port=self.port)
+        self.controller.start()
+        self._parsed = {}
+
+    @property
+    def stalled(self) -> threading.Event:
+        return self.handler.stalled
+
+    def stop(self) -> None:
+        self.handler.release.set()
         self.controller.stop()

@@ -125,6 +125,9 @@ class Outbox(SQLModel, table=True):
     sent_at: datetime | None = None
     last_error: str | None = Field(default=None, max_length=500)
     created_at: datetime = Field(default_factory=utcnow)
+    # When an operator last re-queued it (`flask outbox requeue`): the retry policy's give-up horizon
+    # runs from here instead of from created_at, while created_at still says how long the email waited.
+    requeued_at: datetime | None = None
 
 
 class JournalEntry(SQLModel, table=True):
