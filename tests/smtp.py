@@ -88,3 +88,29 @@ class StallingSink(Sink):
     def stop(self) -> None:
         self.handler.release.set()
         self.controller.stop()
+
+
+class RefusingHandler(mailsink.MaildirHandler):
+    """Refuses the recipients in `refused` with a permanent 550, as a real server refuses an unknown
+    mailbox; takes everyone else's mail."""
+
+    def __init__(self, path: Path, refused: set[str]):
+        super().__init__(path)
+        self.refused = refused
+
+    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        if address in self.refused:
+            return "550 5.1.1 no such mailbox here"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
+
+class RefusingSink(Sink):
+    def __init__(self, directory: Path, refused: set[str]):
+        from aiosmtpd.controller import Controller
+
+        self.maildir = directory
+        self.port = free_port()
+        self.controller = Controller(RefusingHandler(directory, refused), hostname="127.0.0.1", port=self.port)
+        self.controller.start()
+        self._parsed = {}

@@ -313,7 +313,7 @@ def requeue(row_ids: list[int], every_failed: bool = False) -> tuple[list[int], 
         left = sorted(set(row_ids) - set(done))
         if left:
             states = dict(session.execute(
-                sa.select(col(Outbox.id), col(Outbox.status)).where(col(Outbox.id).in_(left))).tuples())
+                sa.select(col(Outbox.id), col(Outbox.status)).where(col(Outbox.id).in_(left))).all())
             for row_id in left:
                 status = states.get(row_id)
                 refused[row_id] = {

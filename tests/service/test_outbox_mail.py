@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from datetime import timedelta
 
 import pytest
@@ -143,7 +144,7 @@ def test_the_default_schedule_outlasts_a_240_second_outage_and_retries_for_two_d
     after = [offset for offset in offsets if offset >= outage]
     assert after and after[0] <= outage + rules.cap and after[0] < rules.horizon
     assert len([offset for offset in offsets if offset < outage]) == 4  # 0, 30, 90, 210 s: then 450 s
-    gaps = [b - a for a, b in zip(offsets, offsets[1:])]
+    gaps = [b - a for a, b in itertools.pairwise(offsets)]
     assert min(gaps) == rules.base and max(gaps) == rules.cap == timedelta(minutes=30)
 
 
