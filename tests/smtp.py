@@ -51,9 +51,9 @@ class Sink:
 
 
 class StallingHandler(mailsink.MaildirHandler):
-    """Stalls in DATA (the whole message received, no reply yet) for the first `stalls` messages
-    until `release` is set, then keeps the message anyway: the worst case of a sender cut off there,
-    whose server delivered what it never confirmed."""
+    """Stalls in DATA for the first `stalls` messages until `release` is set, having kept the message
+    already: the worst case for a sender cut off there, whose server delivered what it never
+    confirmed."""
 
     def __init__(self, path: Path, stalls: int):
         super().__init__(path)
@@ -62,12 +62,13 @@ class StallingHandler(mailsink.MaildirHandler):
         self.release = threading.Event()
 
     async def handle_DATA(self, server, session, envelope):
+        reply = await super().handle_DATA(server, session, envelope)
         if self.stalls > 0:
             self.stalls -= 1
             self.stalled.set()
             while not self.release.is_set():
                 await asyncio.sleep(0.05)
-        return await super().handle_DATA(server, session, envelope)
+        return reply
 
 
 class StallingSink(Sink):
