@@ -166,3 +166,18 @@ def test_flask_outbox_requeue_by_id_says_which_ids_it_could_not_requeue(backend_
     nothing = cli(app, "requeue")
     assert nothing.exit_code == 2 and "name the emails to send again" in nothing.output
     assert cli(app, "requeue", "seven").exit_code == 2  # not an id: click's usage error
+
+
+def test_a_row_whose_worker_died_past_the_horizon_fails_instead_of_looping(backend_app):
+    """A message that kills every worker sending it never reaches the failure path of `deliver`; the
+    scan fails it once its lease and its horizon have both run out, so it is shown, not retried forever."""
+    game_id = new_game(toygame.NAME, PLAYERS, seed=1)
+    dying, young = outbox_rows(game_id)[:2]
+    for row in (dying, young):
+        assert outbox.claim(row.id) == 1
+        set_row(row.id, claimed_at=utcnow() - timedelta(minutes=2))
+    set_row(dying.id, created_at=utcnow() - timedelta(hours=73))
+    assert outbox.due() == [young.id, outbox_rows(game_id)[2].id]
+    row = row_of(dying.id)
+    assert row.status == "failed" and outbox.plain_words(row.last_error) == "sending it failed on our side"
+    assert row_of(young.id).status == "sending"  # within its horizon: claimed again by the next delivery
