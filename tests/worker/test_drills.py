@@ -8,6 +8,7 @@ which `-s` shows; the assertions are what must hold.
 from __future__ import annotations
 
 import collections
+import contextlib
 import shutil
 import time
 from datetime import timedelta
@@ -80,17 +81,22 @@ def test_an_smtp_outage_loses_no_email(tmp_path, migrated_sqlite, sink, broker, 
             attempts_in_outage = max(row.attempts for row in outbox_rows())
             sink.start()  # the outage ends
             up_at = time.monotonic()
-            wait_until(lambda: settled(outbox_rows()), timeout=cap * 3 + 60, interval=0.5)
+            # A few retry intervals after the server is back every email must be out; the figures are
+            # taken even when some are not (the old policy left rows failed, or hours from a retry).
+            with contextlib.suppress(AssertionError):
+                wait_until(lambda: settled(outbox_rows()), timeout=cap * 3 + 60, interval=0.5)
             took = time.monotonic() - up_at
             rows = outbox_rows()
-            received = collections.Counter(m["Message-ID"] for m in sink.wait_for(len(rows), timeout=10))
+            time.sleep(1)  # the sink's last deliveries
+            received = collections.Counter(m["Message-ID"] for m in sink.messages())
     finally:
         worker.stop()
     lost = [row.id for row in rows if row.status != "sent"]
     duplicated = sum(count - 1 for count in received.values())
-    print(f"\noutage drill {outage}s: {len(queued)} emails queued, {len(lost)} lost, {duplicated} duplicated, "
-          f"at most {attempts_in_outage} attempts each during the outage, all delivered {took:.0f}s after "
-          f"the server came back")
+    print(f"\noutage drill {outage}s: {len(queued)} emails queued, {len(lost)} lost "
+          f"({collections.Counter(row.status for row in rows if row.status != 'sent')}), {duplicated} duplicated, "
+          f"at most {attempts_in_outage} attempts each during the outage, "
+          f"{len(received)} delivered within {took:.0f}s after the server came back")
     assert len(queued) == 35
     assert lost == []
     assert set(received) == {row.message_id for row in rows} and duplicated == 0
