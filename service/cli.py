@@ -1,4 +1,4 @@
-"""`flask --app service ...` commands: db-upgrade, new-game, sweep, bounce and bounce-server."""
+"""`flask --app service ...` commands: db-upgrade, new-game, sweep, outbox, bounce and bounce-server."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import engine
 from service.clocks.settings import parse_settings
 from service.errors import Invalid
 from service.games import adapter, every
-from service.mail import bounces
+from service.mail import bounces, outbox
 from service.migrate import upgrade
 from service.play import new_game
 from service.play.startform import parse_options, parse_players
@@ -147,3 +147,69 @@ def register(app: Flask) -> None:
                    f"on {host}:{port}")
         stop.wait()
         controller.stop()
+
+    @app.cli.group("outbox", invoke_without_command=True)
+    @click.pass_context
+    def outbox_command(ctx: click.Context) -> None:
+        """List the emails that need an operator: failed ones (refused, or retried until the give-up
+        horizon), stuck ones (pending long past their next attempt: is beat running?; sending past
+        the lease: a dead worker's), and ones retrying for over an hour.  `outbox requeue` sends
+        them again."""
+        if ctx.invoked_subcommand is None:
+            click.echo(problems_table(outbox.problems(), utcnow()))
+
+    @outbox_command.command("requeue")
+    @click.argument("ids", nargs=-1, type=int)
+    @click.option("--failed", "every_failed", is_flag=True, help="every failed email")
+    def requeue_command(ids: tuple[int, ...], every_failed: bool) -> None:
+        """Send the emails IDS (as `flask outbox` lists them) again, and with --failed every failed
+        one: each is due now, with its attempts and its give-up horizon starting afresh."""
+        if not ids and not every_failed:
+            raise click.UsageError("name the emails to send again (their ids), or give --failed for all failed ones")
+        done, refused = outbox.requeue(list(ids), every_failed)
+        if done:
+            click.echo(f"re-queued {plural(len(done), 'email')}: " + ", ".join(f"#{row_id}" for row_id in done))
+        else:
+            click.echo("nothing was re-queued")
+        for row_id, why in refused.items():
+            click.echo(f"#{row_id} not re-queued: {why}", err=True)
+        if refused:
+            raise click.exceptions.Exit(1)
+
+
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def age(moment: datetime, now: datetime) -> str:
+    """How long ago, in the two largest units ("2d 3h", "4h 10m", "5m", "40s")."""
+    seconds = max(0, int((now - moment).total_seconds()))
+    days, rest = divmod(seconds, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes, seconds = divmod(rest, 60)
+    if days:
+        return f"{days}d {hours}h"
+    if hours:
+        return f"{hours}h {minutes}m"
+    return f"{minutes}m" if minutes else f"{seconds}s"
+
+
+def problems_table(found: list[outbox.Problem], now: datetime) -> str:
+    """The rows as an aligned table, each row's last error on the line under it."""
+    if not found:
+        return "no failed or stuck emails"
+    counts: dict[str, int] = {}
+    for problem in found:
+        counts[problem.state] = counts.get(problem.state, 0) + 1
+    lines = [f"{plural(len(found), 'email')} to look at ("
+             + ", ".join(f"{state} {count}" for state, count in sorted(counts.items())) + "):"]
+    header = ("id", "game", "kind", "to", "attempts", "age", "state")
+    cells = [header] + [(f"#{p.id}", f"#{p.game_id}", p.kind, p.address, str(p.attempts), age(p.created_at, now),
+                         p.state) for p in found]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(header))]
+    for index, row in enumerate(cells):
+        lines.append("  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip())
+        if index and found[index - 1].last_error:
+            lines.append(f"    last error: {found[index - 1].last_error}")
+    lines.append("send them again: flask --app service outbox requeue ID... (or --failed)")
+    return "\n".join(lines)

@@ -129,7 +129,19 @@ def from_env(instance: Path | None = None) -> dict:
         # After a commit the web nudges the worker; the beat scan is what guarantees delivery.
         "OUTBOX_KICK": True,
         "OUTBOX_DISPATCH_SECONDS": float(os.environ.get("RIFTPOST_DISPATCH_SECONDS") or 30),
-        "OUTBOX_MAX_ATTEMPTS": 8,
+        # The one retry policy of the outbox (service/mail/outbox.py): after a transient failure the
+        # next attempt waits BASE, then twice that, and so on up to CAP; the row fails for good (and is
+        # shown to the operator and on the player's page) only once GIVE_UP hours passed since it was
+        # queued, long enough for an SMTP outage over a weekend.  The RIFTPOST_ knobs let the drills in
+        # tests/worker run an outage in seconds.
+        "OUTBOX_RETRY_BASE_SECONDS": float(os.environ.get("RIFTPOST_OUTBOX_RETRY_BASE") or 30),
+        "OUTBOX_RETRY_CAP_SECONDS": float(os.environ.get("RIFTPOST_OUTBOX_RETRY_CAP") or 1800),
+        "OUTBOX_GIVE_UP_HOURS": float(os.environ.get("OUTBOX_GIVE_UP_HOURS") or 72),
+        # A row left "sending" this long belonged to a worker that died mid-send and is claimed again.
+        "OUTBOX_LEASE_SECONDS": float(os.environ.get("RIFTPOST_OUTBOX_LEASE") or 60),
+        # The player's page says "we could not reach you" once a row has failed for good, or has been
+        # retrying this long.
+        "OUTBOX_NOTICE_AFTER_SECONDS": 3600,
     }
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import mailbox
+import threading
 import time
 from email import message_from_bytes, policy
 from pathlib import Path
@@ -43,3 +45,74 @@ class Sink:
 
     def stop(self) -> None:
         self.controller.stop()
+
+    def start(self) -> None:
+        """Listen again on the same port, after a `stop` (an SMTP outage ending)."""
+        self.controller = mailsink.start(self.maildir, "127.0.0.1", self.port)
+
+
+class StallingHandler(mailsink.MaildirHandler):
+    """Stalls in DATA for the first `stalls` messages until `release` is set, having kept the message
+    already: the worst case for a sender cut off there, whose server delivered what it never
+    confirmed."""
+
+    def __init__(self, path: Path, stalls: int):
+        super().__init__(path)
+        self.stalls = stalls
+        self.stalled = threading.Event()
+        self.release = threading.Event()
+
+    async def handle_DATA(self, server, session, envelope):
+        reply = await super().handle_DATA(server, session, envelope)
+        if self.stalls > 0:
+            self.stalls -= 1
+            self.stalled.set()
+            while not self.release.is_set():
+                await asyncio.sleep(0.05)
+        return reply
+
+
+class StallingSink(Sink):
+    def __init__(self, directory: Path, stalls: int = 1):
+        from aiosmtpd.controller import Controller
+
+        self.maildir = directory
+        self.port = free_port()
+        self.handler = StallingHandler(directory, stalls)
+        self.controller = Controller(self.handler, hostname="127.0.0.1", port=self.port)
+        self.controller.start()
+        self._parsed = {}
+
+    @property
+    def stalled(self) -> threading.Event:
+        return self.handler.stalled
+
+    def stop(self) -> None:
+        self.handler.release.set()
+        self.controller.stop()
+
+
+class RefusingHandler(mailsink.MaildirHandler):
+    """Refuses the recipients in `refused` with a permanent 550, as a real server refuses an unknown
+    mailbox; takes everyone else's mail."""
+
+    def __init__(self, path: Path, refused: set[str]):
+        super().__init__(path)
+        self.refused = refused
+
+    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        if address in self.refused:
+            return "550 5.1.1 no such mailbox here"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
+
+class RefusingSink(Sink):
+    def __init__(self, directory: Path, refused: set[str]):
+        from aiosmtpd.controller import Controller
+
+        self.maildir = directory
+        self.port = free_port()
+        self.controller = Controller(RefusingHandler(directory, refused), hostname="127.0.0.1", port=self.port)
+        self.controller.start()
+        self._parsed = {}

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import smtplib
 
 import sqlalchemy as sa
 from celery import shared_task
@@ -16,14 +15,12 @@ from service.store.models import utcnow
 log = logging.getLogger(__name__)
 
 
-@shared_task(
-    name=outbox.SEND_TASK,
-    autoretry_for=(outbox.TransientMailError, smtplib.SMTPException, OSError),
-    retry_backoff=5,
-    retry_backoff_max=600,
-    retry_jitter=True,
-    max_retries=8,
-)
+# No autoretry: the outbox's own policy (service/mail/outbox.py) schedules the next attempt in the row
+# and the beat scan enqueues it when due; a second, Celery-side policy spent the attempts in minutes.
+# The time limits are a backstop below the outbox's default 60 s lease (the SMTP transaction itself is
+# cut off at 3/4 of the lease): a send killed by them is re-claimed after the lease, never sent twice
+# at once.
+@shared_task(name=outbox.SEND_TASK, soft_time_limit=50, time_limit=55)
 def send_email(row_id: int) -> str:
     return outbox.deliver(row_id)
 

@@ -1,21 +1,41 @@
 """The transactional outbox: rows written with the events, delivered by the worker.
 
 Status machine of a row: pending -> sending -> sent | skipped | undeliverable | failed, and back to
-pending on a transient error (with a later next_attempt_at).  A skipped row says why in `skip_reason`:
-"never_email" (the address asked never to be emailed; only the links a person asks for on a page still
-go) or "unwanted" (its kind's `wanted` said no at delivery: a reminder after the move, turn emails
-off).  "undeliverable": the address is marked so by its bounces (service/mail/bounces.py), and nothing
-was sent.  A delivery first *claims* its row with a
-conditional UPDATE, so however many times the kick and the beat scan enqueue the same row, only
-one delivery sends it; a crash between SMTP acceptance and "sent" is the only duplicate window,
-and then the resend carries the same Message-ID.
+pending on a transient error.  A skipped row says why in `skip_reason`: "never_email" (the address
+asked never to be emailed; only the links a person asks for on a page still go) or "unwanted" (its
+kind's `wanted` said no at delivery: a reminder after the move, turn emails off).  "undeliverable":
+the address is marked so by its bounces (service/mail/bounces.py), and nothing was sent.  A delivery
+first *claims* its row with a conditional UPDATE, so however many times the kick and the beat scan
+enqueue the same row, only one delivery sends it.
+
+One retry policy, this module's: a transient failure (the server unreachable, a 4xx, a timeout) puts
+the row back to pending with `next_attempt_at` = now + `backoff(attempts)` (OUTBOX_RETRY_BASE_SECONDS,
+doubling, capped at OUTBOX_RETRY_CAP_SECONDS: by default 30 s, 1, 2, 4 ... minutes, then every 30
+minutes), and `claim` takes only rows whose `next_attempt_at` has come, so no path (a kick, a task
+redelivered by the broker, the beat scan) can spend attempts early.  The Celery task never retries on
+its own.  A row fails for good only on a permanent refusal (a 5xx, a refused recipient or sender) or
+once OUTBOX_GIVE_UP_HOURS (default 72) passed since it was queued (or re-queued); then it is listed by
+`flask outbox` and its player's page says we could not reach them.  Retry latency: the beat scan runs
+every OUTBOX_DISPATCH_SECONDS (30 s), so an attempt happens between its `next_attempt_at` and one scan
+interval later (plus the queue's wait).
+
+The lease: a row stays "sending" while a worker sends it; one left there longer than
+OUTBOX_LEASE_SECONDS (60 s) belonged to a worker that died (SIGKILL, a lost machine) and is claimed
+again.  A live send can never outlast the lease: the SMTP transaction is cut off at 3/4 of it after
+the claim (`smtp.send`'s deadline) and the send task's Celery time limit is below it too.  So the one
+duplicate window is a worker dying after the SMTP server accepted the message and before "sent" was
+recorded: the row is sent again after at most the lease (plus a scan interval), once per such death,
+with the same Message-ID (readers' mail programs thread or drop it).  A late "sent" or "failed" of a
+delivery whose lease another one took over changes nothing (`_finish` is fenced by the attempt).
 """
 
 from __future__ import annotations
 
 import logging
 import smtplib
-from datetime import timedelta
+import time
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
 import sqlalchemy as sa
@@ -27,18 +47,17 @@ from service.mail import bounces, compose, kinds, queue, smtp
 from service.mail.threads import message_id
 from service.store import read_session, write_session
 from service.store.db import get_engine
-from service.store.models import Game, Outbox, Player, utcnow
+from service.store.models import Game, Outbox, Player, as_utc, utcnow
 
 log = logging.getLogger(__name__)
 
 SEND_TASK = "riftpost.send_email"
 DISPATCH_TASK = "riftpost.dispatch_outbox"
-# A row stuck in "sending" this long belonged to a worker that died mid-send.
-CLAIM_TIMEOUT = timedelta(minutes=10)
-
-
-class TransientMailError(Exception):
-    """Sending failed in a way worth retrying (the row is pending again)."""
+# The share of the lease a delivery may spend, from its claim to the end of the SMTP transaction; the
+# rest is the margin for recording the outcome.
+SEND_SHARE = 0.75
+# A pending row this far past its next attempt was not picked up: the beat scan is not running.
+STUCK_AFTER = timedelta(minutes=5)
 
 
 def add(session: Session, game: Game, players: list[Player], kind: str, params: dict[str, Any] | None = None,
@@ -68,8 +87,44 @@ def exists(session: Session, game: Game, player: Player, kind: str, params: dict
     return session.execute(sa.select(col(Outbox.id)).where(col(Outbox.message_id) == wanted)).first() is not None
 
 
-def backoff(attempts: int) -> timedelta:
-    return timedelta(seconds=min(3600, 10 * 2 ** max(0, attempts - 1)))
+
+@dataclass(frozen=True)
+class Policy:
+    """The retry policy's numbers (from the app's config: `policy()`)."""
+
+    base: timedelta
+    cap: timedelta
+    horizon: timedelta
+    lease: timedelta
+
+    def delay(self, attempts: int) -> timedelta:
+        """How long to wait after the `attempts`-th failed attempt: base, doubling, capped."""
+        # min() before the power would overflow a float for very many attempts: cap the exponent.
+        exponent = min(max(0, attempts - 1), 40)
+        return min(self.cap, self.base * 2**exponent)
+
+    def attempt_offsets(self) -> list[timedelta]:
+        """When the attempts of a row that never gets through happen, from its creation (each
+        scheduled at the earliest: the scan may start one up to a scan interval later)."""
+        offsets = [timedelta(0)]
+        while offsets[-1] < self.horizon:
+            offsets.append(offsets[-1] + self.delay(len(offsets)))
+        return offsets
+
+    @property
+    def send_budget(self) -> float:
+        """Seconds a delivery may take from its claim to the end of the SMTP transaction."""
+        return self.lease.total_seconds() * SEND_SHARE
+
+
+def policy() -> Policy:
+    config = current_app.config
+    return Policy(
+        base=timedelta(seconds=config["OUTBOX_RETRY_BASE_SECONDS"]),
+        cap=timedelta(seconds=config["OUTBOX_RETRY_CAP_SECONDS"]),
+        horizon=timedelta(hours=config["OUTBOX_GIVE_UP_HOURS"]),
+        lease=timedelta(seconds=config["OUTBOX_LEASE_SECONDS"]),
+    )
 
 
 def _permanent(exc: Exception) -> bool:
@@ -79,30 +134,48 @@ def _permanent(exc: Exception) -> bool:
     return isinstance(code, int) and 500 <= code < 600
 
 
-def claim(row_id: int) -> bool:
+def _claimable(now: datetime, lease: timedelta) -> sa.ColumnElement[bool]:
+    """Pending and due, or left "sending" by a worker whose lease ran out."""
+    return sa.or_(
+        sa.and_(col(Outbox.status) == "pending", col(Outbox.next_attempt_at) <= now),
+        sa.and_(col(Outbox.status) == "sending", col(Outbox.claimed_at) < now - lease),
+    )
+
+
+def claim(row_id: int, now: datetime | None = None) -> int | None:
+    """Take the row for one delivery attempt if it is due; the attempt's number (which fences the
+    outcome this delivery records), or None when it is not due, sent, or being sent."""
+    now = now or utcnow()
     with write_session(get_engine()) as session:
         claimed = session.execute(
             sa.update(Outbox)
-            .where(col(Outbox.id) == row_id, col(Outbox.status) == "pending")
-            .values(status="sending", claimed_at=utcnow(), attempts=col(Outbox.attempts) + 1)
-        )
-        return claimed.rowcount == 1  # type: ignore[attr-defined,no-any-return]  # a CursorResult
+            .where(col(Outbox.id) == row_id, _claimable(now, policy().lease))
+            .values(status="sending", claimed_at=now, attempts=col(Outbox.attempts) + 1)
+            .returning(col(Outbox.attempts))
+        ).first()
+        return None if claimed is None else int(claimed[0])
 
 
-def _finish(row_id: int, **values: Any) -> None:
+def _finish(row_id: int, attempt: int, **values: Any) -> bool:
+    """Record the outcome of attempt number `attempt`, unless another delivery took the row over."""
     with write_session(get_engine()) as session:
-        session.execute(
-            sa.update(Outbox).where(col(Outbox.id) == row_id, col(Outbox.status) == "sending").values(**values)
+        done = session.execute(
+            sa.update(Outbox)
+            .where(col(Outbox.id) == row_id, col(Outbox.status) == "sending", col(Outbox.attempts) == attempt)
+            .values(**values)
         )
+        return done.rowcount == 1  # type: ignore[attr-defined,no-any-return]  # a CursorResult
 
 
 def deliver(row_id: int) -> str:
-    """Send one outbox row if it is still pending; the row's final status (or "not pending").
-
-    Raises TransientMailError after putting the row back to pending, so the task can retry.
-    """
-    if not claim(row_id):
-        return "not pending"
+    """Make one delivery attempt of an outbox row if it is due: "sent", "skipped" (no longer wanted),
+    "retrying" (a transient failure: pending again, with its next attempt later), "failed" (a
+    permanent failure, or the give-up horizon passed), or "not due"."""
+    attempt = claim(row_id)
+    if attempt is None:
+        return "not due"
+    rules = policy()
+    deadline = time.monotonic() + rules.send_budget
     try:
         with read_session(get_engine()) as session:
             row = session.get(Outbox, row_id)
@@ -115,50 +188,60 @@ def deliver(row_id: int) -> str:
             elif not kind.wanted(session, mail):
                 reason = "unwanted"
             if reason is not None:
-                _finish(row_id, status="skipped", sent_at=utcnow(), skip_reason=reason)
+                _finish(row_id, attempt, status="skipped", sent_at=utcnow(), skip_reason=reason)
                 return "skipped"
             dead = bounces.undeliverable(session, mail.player.email)
             if dead is not None:
                 # Not "failed": nothing went wrong here, and the row says why it was not sent.
                 assert dead.bounced_at is not None
-                _finish(row_id, status="undeliverable", sent_at=None,
+                _finish(row_id, attempt, status="undeliverable", sent_at=None,
                         last_error=f"not sent: the address bounced ({dead.bounce_status}) "
                                    f"on {dead.bounced_at:%Y-%m-%d %H:%M} UTC")
                 log.info("outbox %s not sent: its address is marked undeliverable", row_id)
                 return "undeliverable"
             message = compose.build(session, row, mail)
-        smtp.send(message, envelope_from=bounces.return_path(row_id))
-    except Exception as exc:
-        error = f"{type(exc).__name__}: {exc}"[:500]
-        with read_session(get_engine()) as session:
-            failed = session.get(Outbox, row_id)
-            attempts = failed.attempts if failed is not None else 0
-        if _permanent(exc) or attempts >= current_app.config["OUTBOX_MAX_ATTEMPTS"]:
-            log.error("outbox %s failed for good: %s", row_id, error)
-            _finish(row_id, status="failed", last_error=error)
-            return "failed"
-        _finish(row_id, status="pending", last_error=error, next_attempt_at=utcnow() + backoff(attempts))
-        log.warning("outbox %s will be retried: %s", row_id, error)
-        raise TransientMailError(error) from exc
-    _finish(row_id, status="sent", sent_at=utcnow(), last_error=None)
+        smtp.send(message, envelope_from=bounces.return_path(row_id), deadline=deadline)
+    except Exception as exc:  # noqa: BLE001 - whatever ended the attempt is recorded on the row and retried
+        return _failed(row_id, attempt, exc, rules)
+    _finish(row_id, attempt, status="sent", sent_at=utcnow(), last_error=None)
     return "sent"
 
 
-def due(limit: int = 500) -> list[int]:
-    """Ids of rows to (re)send now; also returns to pending the rows of workers that died mid-send."""
+def _failed(row_id: int, attempt: int, exc: Exception, rules: Policy) -> str:
+    error = f"{type(exc).__name__}: {exc}"[:500]
     now = utcnow()
+    with read_session(get_engine()) as session:
+        row = session.get(Outbox, row_id)
+        started = as_utc(row.requeued_at or row.created_at) if row is not None else now
+    if _permanent(exc):
+        log.error("outbox %s refused for good: %s", row_id, error)
+        _finish(row_id, attempt, status="failed", last_error=error)
+        return "failed"
+    if now - started >= rules.horizon:
+        log.error("outbox %s given up after %s attempts over %s: %s", row_id, attempt, now - started, error)
+        _finish(row_id, attempt, status="failed", last_error=error)
+        return "failed"
+    _finish(row_id, attempt, status="pending", last_error=error, next_attempt_at=now + rules.delay(attempt))
+    log.warning("outbox %s attempt %s failed, retried in %s: %s", row_id, attempt, rules.delay(attempt), error)
+    return "retrying"
+
+
+def due(limit: int = 500) -> list[int]:
+    """Ids of rows to (re)send now: pending rows whose next attempt has come, and rows of workers that
+    died mid-send (their lease ran out).  A row whose worker died past its give-up horizon fails here,
+    so a message that kills every worker cannot be retried forever."""
+    now = utcnow()
+    rules = policy()
     with write_session(get_engine()) as session:
         session.execute(
             sa.update(Outbox)
-            .where(col(Outbox.status) == "sending", col(Outbox.claimed_at) < now - CLAIM_TIMEOUT)
-            .values(status="pending")
+            .where(col(Outbox.status) == "sending", col(Outbox.claimed_at) < now - rules.lease,
+                   sa.func.coalesce(col(Outbox.requeued_at), col(Outbox.created_at)) < now - rules.horizon)
+            .values(status="failed", last_error="the worker sending it stopped, and its retries ran out")
         )
         return list(
             session.exec(
-                select(col(Outbox.id))
-                .where(col(Outbox.status) == "pending", col(Outbox.next_attempt_at) <= now)
-                .order_by(col(Outbox.id))
-                .limit(limit)
+                select(col(Outbox.id)).where(_claimable(now, rules.lease)).order_by(col(Outbox.id)).limit(limit)
             )
         )
 
@@ -173,3 +256,151 @@ def enqueue(row_ids: list[int]) -> None:
 def kick(row_ids: list[int]) -> None:
     """After a commit: ask the worker to send these rows now (the beat scan sends them anyway)."""
     queue.publish(SEND_TASK, [[row_id] for row_id in row_ids])
+
+
+# ---- what people are shown: the operator (`flask outbox`) and the player (their own page) ----------
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A row the operator should know about."""
+
+    id: int
+    game_id: int
+    kind: str
+    address: str
+    attempts: int
+    created_at: datetime
+    state: str  # failed | stuck (pending long past due, or sending past the lease) | retrying
+    last_error: str | None
+
+
+def problems(now: datetime | None = None) -> list[Problem]:
+    """Failed rows, stuck rows (pending long past their next attempt: nothing is scanning; sending
+    past the lease: a dead worker's, not yet claimed again), and rows retrying for longer than the
+    player notice's threshold; oldest first."""
+    now = now or utcnow()
+    rules = policy()
+    retrying_since = now - timedelta(seconds=current_app.config["OUTBOX_NOTICE_AFTER_SECONDS"])
+    failed = col(Outbox.status) == "failed"
+    stuck = sa.or_(
+        sa.and_(col(Outbox.status) == "pending", col(Outbox.next_attempt_at) < now - STUCK_AFTER),
+        sa.and_(col(Outbox.status) == "sending", col(Outbox.claimed_at) < now - rules.lease),
+    )
+    retrying = sa.and_(col(Outbox.status) == "pending", col(Outbox.attempts) > 0,
+                       sa.func.coalesce(col(Outbox.requeued_at), col(Outbox.created_at)) < retrying_since)
+    with read_session(get_engine()) as session:
+        rows = session.execute(
+            sa.select(Outbox, col(Player.email))
+            .join(Player, col(Player.id) == col(Outbox.player_id))
+            .where(sa.or_(failed, stuck, retrying))
+            .order_by(col(Outbox.created_at), col(Outbox.id))
+        ).all()
+    found = []
+    for row, address in rows:
+        if row.status == "failed":
+            state = "failed"
+        elif (row.status == "sending" or as_utc(row.next_attempt_at) < now - STUCK_AFTER):
+            state = "stuck " + row.status
+        else:
+            state = "retrying"
+        found.append(Problem(row.id, row.game_id, row.kind, address, row.attempts, as_utc(row.created_at),
+                             state, row.last_error))
+    return found
+
+
+def requeue(row_ids: list[int], every_failed: bool = False) -> tuple[list[int], dict[int, str]]:
+    """Put rows back to pending, due now, with their attempts and give-up horizon starting afresh:
+    the given ids (failed, pending, or sending past the lease) and, with `every_failed`, every failed
+    row.  (requeued ids, {id: why not} for the ids that cannot be re-queued); kicks the worker."""
+    now = utcnow()
+    rules = policy()
+    allowed = sa.or_(
+        col(Outbox.status).in_(("failed", "pending")),
+        sa.and_(col(Outbox.status) == "sending", col(Outbox.claimed_at) < now - rules.lease),
+    )
+    chosen: sa.ColumnElement[bool] = col(Outbox.id).in_(row_ids)
+    if every_failed:
+        chosen = sa.or_(chosen, col(Outbox.status) == "failed")
+    with write_session(get_engine()) as session:
+        done = sorted(session.execute(
+            sa.update(Outbox).where(chosen, allowed)
+            .values(status="pending", attempts=0, next_attempt_at=now, requeued_at=now, claimed_at=None,
+                    last_error=None)
+            .returning(col(Outbox.id))
+        ).scalars())
+        refused = {}
+        left = sorted(set(row_ids) - set(done))
+        if left:
+            states = dict(session.execute(
+                sa.select(col(Outbox.id), col(Outbox.status)).where(col(Outbox.id).in_(left))).all())
+            for row_id in left:
+                status = states.get(row_id)
+                refused[row_id] = {
+                    None: "no such email", "sending": "being sent right now",
+                }.get(status, f"it is {status}: nothing to send again")
+    kick(done)
+    return done, refused
+
+
+@dataclass(frozen=True)
+class Trouble:
+    """What a player's page says when we cannot reach them."""
+
+    address: str
+    since: datetime  # when the oldest email that did not reach them was queued
+    words: str  # the last error in plain words
+    given_up: bool  # True: we stopped trying (a refusal, or the horizon passed)
+
+
+def trouble(session: Session, player: Player, now: datetime | None = None) -> Trouble | None:
+    """Whether `player`'s emails are not getting through: a row of theirs failed, or has been retrying
+    for longer than OUTBOX_NOTICE_AFTER_SECONDS, and none of theirs was delivered since it was queued
+    (then their address works again, whatever an older email met).  None when all is well."""
+    now = now or utcnow()
+    retrying_since = now - timedelta(seconds=current_app.config["OUTBOX_NOTICE_AFTER_SECONDS"])
+    bad = session.execute(
+        sa.select(Outbox).where(
+            col(Outbox.player_id) == player.id,
+            sa.or_(col(Outbox.status) == "failed",
+                   # "sending" too: the page must not forget the trouble while an attempt is under way.
+                   sa.and_(col(Outbox.status).in_(("pending", "sending")), col(Outbox.last_error).is_not(None),
+                           sa.func.coalesce(col(Outbox.requeued_at), col(Outbox.created_at)) < retrying_since)),
+        ).order_by(col(Outbox.created_at), col(Outbox.id))
+    ).scalars().all()
+    if not bad:
+        return None
+    oldest, latest = bad[0], bad[-1]
+    delivered_since = session.execute(
+        sa.select(col(Outbox.id)).where(col(Outbox.player_id) == player.id, col(Outbox.status) == "sent",
+                                        col(Outbox.sent_at) > oldest.created_at).limit(1)
+    ).first()
+    if delivered_since is not None:
+        return None
+    return Trouble(player.email, as_utc(oldest.created_at), plain_words(latest.last_error),
+                   given_up=any(row.status == "failed" for row in bad))
+
+
+# The exception names `_failed` records (first word of last_error), in words for the player.
+_UNREACHABLE = ("ConnectionRefusedError", "ConnectionResetError", "ConnectionError", "TimeoutError", "SendTimeout",
+                "OSError", "gaierror", "SMTPConnectError", "SMTPServerDisconnected", "SSLError")
+
+
+def plain_words(error: str | None) -> str:
+    """A recorded SMTP error as a player can read it (never the server's own text: it may name hosts)."""
+    kind, _, detail = (error or "").partition(":")
+    if kind == "SMTPRecipientsRefused":
+        return "the mail server refused your address"
+    if kind == "SMTPSenderRefused":
+        return "the mail server refused our sender address"
+    code = detail.strip().lstrip("(").split(",", 1)[0].split(" ", 1)[0]
+    if kind.startswith("SMTP") and code.isdigit():
+        if code.startswith("5"):
+            return "the mail server refused the email"
+        if code.startswith("4"):
+            return "the mail server asked us to try again later"
+    if kind in _UNREACHABLE:
+        return "our mail server could not be reached"
+    if kind.startswith("the worker"):
+        return "sending it failed on our side"
+    return "the email could not be sent"

@@ -134,6 +134,9 @@ class Outbox(SQLModel, table=True):
     # Why a skipped row was not sent: "unwanted" (its kind's `wanted` said no), "never_email".
     skip_reason: str | None = Field(default=None, max_length=40)
     created_at: datetime = Field(default_factory=utcnow)
+    # When an operator last re-queued it (`flask outbox requeue`): the retry policy's give-up horizon
+    # runs from here instead of from created_at, while created_at still says how long the email waited.
+    requeued_at: datetime | None = None
 
 
 class JournalEntry(SQLModel, table=True):

@@ -15,12 +15,13 @@ import engine
 from service import jsontext, links, store
 from service.errors import StaleState
 from service.games import adapter
-from service.mail import bounces
+from service.mail import bounces, outbox
 from service.play import handle
 from service.store import read_session, write_session
 from service.store.db import get_engine
 from service.store.models import Player
 from service.views import bounced, followups, history, positions
+from service.views.times import local_time
 from service.web.clock import panel
 from service.web.tokens import current_player, page_token, player_of
 
@@ -47,6 +48,12 @@ def _render_page(player: Player, status: int = 200, error: str | None = None, st
         clock = panel(session, player)
         mail_notices = bounced.notices(session, game, players, player)
         own_bounce = bounced.own(session, player)
+        # Only here, on the player's own page (the token is theirs): their address and what their mail
+        # server said are nobody else's business.
+        trouble = outbox.trouble(session, player)
+    if trouble is not None:
+        extra["mail_trouble"] = trouble
+        extra["mail_trouble_since"] = local_time(trouble.since, clock["time_zone"])
     steps = position.first_steps() if position.decisions else []
     chosen = next((found for found in steps if found.key == step), None)
     if step is not None and chosen is None:

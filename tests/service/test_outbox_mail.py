@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from datetime import timedelta
 
 import pytest
@@ -11,7 +12,7 @@ from service import store
 from service.mail import outbox, queue
 from service.play import new_game
 from service.store import get_engine, read_session, write_session
-from service.store.models import Outbox, utcnow
+from service.store.models import Outbox, as_utc, utcnow
 from tests.service import toygame
 from tests.service.helpers import outbox_rows, play_one, play_to_end
 
@@ -71,7 +72,7 @@ def test_delivery_claims_its_row_so_a_duplicate_task_sends_nothing(app, sink):
     game_id = new_game(toygame.NAME, PLAYERS, seed=3)
     row = outbox_rows(game_id)[0]
     assert outbox.deliver(row.id) == "sent"
-    assert outbox.deliver(row.id) == "not pending"
+    assert outbox.deliver(row.id) == "not due"
     assert len(sink.wait_for(1)) == 1
 
 
@@ -87,31 +88,123 @@ def test_a_retry_renders_the_same_message_id(app, sink):
     assert first["Message-ID"] == second["Message-ID"] == row.message_id
 
 
-def test_smtp_down_leaves_the_row_pending_with_backoff_then_failed(app):
+def set_row(row_id: int, **values) -> None:
+    with write_session(get_engine()) as session:
+        session.execute(sa.update(Outbox).where(Outbox.id == row_id).values(**values))
+
+
+def row_of(row_id: int) -> Outbox:
+    with read_session(get_engine()) as session:
+        return session.get(Outbox, row_id)
+
+
+def test_smtp_down_puts_the_row_back_with_a_doubling_capped_backoff_and_claim_honours_it(app):
     app.config["SMTP_URL"] = "smtp://127.0.0.1:1"  # nothing listens there
-    app.config["OUTBOX_MAX_ATTEMPTS"] = 3
     game_id = new_game(toygame.NAME, PLAYERS, seed=3)
     row_id = outbox_rows(game_id)[0].id
-    with pytest.raises(outbox.TransientMailError):
-        outbox.deliver(row_id)
-    row = [r for r in outbox_rows(game_id) if r.id == row_id][0]
-    assert row.status == "pending" and row.attempts == 1 and row.next_attempt_at > utcnow()
-    assert row_id not in outbox.due()  # not due before its backoff
-    with pytest.raises(outbox.TransientMailError):
-        outbox.deliver(row_id)
+    waits = []
+    for attempt in range(1, 9):
+        before = utcnow()
+        assert outbox.deliver(row_id) == "retrying"
+        row = row_of(row_id)
+        assert row.status == "pending" and row.attempts == attempt
+        assert row.last_error.startswith("ConnectionRefusedError")
+        waits.append(round((as_utc(row.next_attempt_at) - before).total_seconds() / 30))
+        # Not due before its backoff: neither the scan nor a direct delivery (a kick, a redelivered
+        # task) may spend an attempt early.
+        assert row_id not in outbox.due()
+        assert outbox.deliver(row_id) == "not due" and row_of(row_id).attempts == attempt
+        set_row(row_id, next_attempt_at=utcnow())  # its time has come
+    # 30 s doubling, capped at 30 minutes (60 times 30 s); and still retrying after the old 8 attempts.
+    assert waits == [1, 2, 4, 8, 16, 32, 60, 60]
+    assert row_of(row_id).status == "pending"
+
+
+def test_a_row_fails_only_once_the_give_up_horizon_has_passed_since_it_was_queued(app):
+    app.config["SMTP_URL"] = "smtp://127.0.0.1:1"
+    game_id = new_game(toygame.NAME, PLAYERS, seed=3)
+    row_id = outbox_rows(game_id)[0].id
+    horizon = timedelta(hours=app.config["OUTBOX_GIVE_UP_HOURS"])
+    set_row(row_id, created_at=utcnow() - horizon + timedelta(minutes=5))
+    assert outbox.deliver(row_id) == "retrying"
+    set_row(row_id, created_at=utcnow() - horizon - timedelta(seconds=1), next_attempt_at=utcnow())
     assert outbox.deliver(row_id) == "failed"
+    row = row_of(row_id)
+    assert row.status == "failed" and row.attempts == 2 and row.last_error.startswith("ConnectionRefusedError")
 
 
-def test_due_rows_include_rows_of_workers_that_died_mid_send(app):
+def test_the_default_schedule_outlasts_a_240_second_outage_and_retries_for_two_days(app):
+    """The default policy, deterministically: a row queued when SMTP goes down for 240 s (the issue's
+    outage, which lost 9 of 30 emails) is attempted again after the outage and long before giving up;
+    the attempts go on for at least 48 hours and never come closer than the base apart."""
+    rules = outbox.policy()
+    offsets = rules.attempt_offsets()
+    assert rules.horizon >= timedelta(hours=48) and offsets[-1] >= timedelta(hours=48)
+    outage = timedelta(seconds=240)
+    after = [offset for offset in offsets if offset >= outage]
+    assert after and after[0] <= outage + rules.cap and after[0] < rules.horizon
+    assert len([offset for offset in offsets if offset < outage]) == 4  # 0, 30, 90, 210 s: then 450 s
+    gaps = [b - a for a, b in itertools.pairwise(offsets)]
+    assert min(gaps) == rules.base and max(gaps) == rules.cap == timedelta(minutes=30)
+
+
+def test_permanent_refusals_fail_at_once(app):
+    import smtplib
+
+    app.config["SMTP_URL"] = "smtp://127.0.0.1:1"
+    game_id = new_game(toygame.NAME, PLAYERS, seed=3)
+    row_id = outbox_rows(game_id)[0].id
+    assert outbox._permanent(smtplib.SMTPRecipientsRefused({"bob@example.org": (550, b"no such user")}))
+    assert outbox._permanent(smtplib.SMTPDataError(554, b"rejected"))
+    assert not outbox._permanent(smtplib.SMTPDataError(451, b"try later"))
+    assert not outbox._permanent(ConnectionRefusedError())
+    assert outbox.deliver(row_id) == "retrying"
+
+
+def test_rows_of_workers_that_died_mid_send_are_claimed_again_after_the_lease(app):
     game_id = new_game(toygame.NAME, PLAYERS, seed=3)
     rows = outbox_rows(game_id)
     assert outbox.due() == [row.id for row in rows]
-    assert outbox.claim(rows[0].id)
+    first = outbox.claim(rows[0].id)
+    assert first == 1
+    assert rows[0].id not in outbox.due() and outbox.claim(rows[0].id) is None  # its lease holds
+    lease = timedelta(seconds=app.config["OUTBOX_LEASE_SECONDS"])
+    assert lease == timedelta(minutes=1)
+    set_row(rows[0].id, claimed_at=utcnow() - lease + timedelta(seconds=5))
     assert rows[0].id not in outbox.due()
-    with write_session(get_engine()) as session:
-        session.execute(sa.update(Outbox).where(Outbox.id == rows[0].id)
-                        .values(claimed_at=utcnow() - timedelta(hours=1)))
+    set_row(rows[0].id, claimed_at=utcnow() - lease - timedelta(seconds=1))
     assert rows[0].id in outbox.due()
+    assert outbox.claim(rows[0].id) == 2
+    # The dead delivery's late outcome is fenced off: it cannot overwrite the live one's.
+    assert not outbox._finish(rows[0].id, first, status="failed")
+    assert outbox._finish(rows[0].id, 2, status="sent")
+    assert row_of(rows[0].id).status == "sent"
+
+
+def test_a_send_never_outlasts_its_deadline(app, tmp_path):
+    """A server that stalls after DATA is cut off at the delivery's deadline (the lease's margin): the
+    attempt is a transient failure, so no live send is still under way when the lease lets another
+    worker claim the row."""
+    import time
+
+    from service.mail import smtp
+    from tests.smtp import StallingSink
+
+    server = StallingSink(tmp_path / "stall", stalls=1)
+    try:
+        app.config["SMTP_URL"] = server.url
+        app.config["OUTBOX_LEASE_SECONDS"] = 2.0
+        game_id = new_game(toygame.NAME, PLAYERS, seed=3)
+        row_id = outbox_rows(game_id)[0].id
+        started = time.monotonic()
+        assert outbox.deliver(row_id) == "retrying"
+        assert time.monotonic() - started < app.config["OUTBOX_LEASE_SECONDS"]
+        assert row_of(row_id).last_error.startswith("SendTimeout")
+        assert server.stalled.is_set()
+        with pytest.raises(smtp.SendTimeout):
+            smtp.send(None, server.url, deadline=time.monotonic() - 1)
+    finally:
+        server.stop()
 
 
 def test_turn_email_only_when_a_seat_newly_has_to_act(app):

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -16,18 +18,21 @@ ROOT = Path(__file__).resolve().parents[2]
 
 class WorkerProcess:
     def __init__(self, *, instance: Path, database_url: str, broker_url: str, smtp_url: str,
-                 base_url: str, dispatch_seconds: float = 2.0):
+                 base_url: str, dispatch_seconds: float = 2.0, extra_env: dict[str, str] | None = None):
         env = dict(os.environ)
         env.update(
             RIFTPOST_INSTANCE=str(instance), DATABASE_URL=database_url, CELERY_BROKER_URL=broker_url,
             SMTP_URL=smtp_url, BASE_URL=base_url, SECRET_KEY=SECRET,
             RIFTPOST_DISPATCH_SECONDS=str(dispatch_seconds), PYTHONUNBUFFERED="1",
         )
+        env.update(extra_env or {})
         self.log: list[str] = []
         self.ready = threading.Event()
         self.process = subprocess.Popen(
             [sys.executable, "-m", "tests.worker.run_worker"], cwd=ROOT, env=env,
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            # Its own process group: `kill` takes the embedded beat (a child process) down with it.
+            start_new_session=True,
         )
         threading.Thread(target=self._read, daemon=True).start()
         if not self.ready.wait(60):
@@ -39,6 +44,13 @@ class WorkerProcess:
             self.log.append(line)
             if " ready." in line:
                 self.ready.set()
+
+    def kill(self) -> None:
+        """SIGKILL the worker and its embedded beat at once, as a lost machine or the OOM killer would:
+        no shutdown, no acknowledgement, no "sent" recorded."""
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait(10)
 
     def stop(self) -> None:
         if self.process.poll() is None:

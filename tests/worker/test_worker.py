@@ -75,7 +75,7 @@ def test_task_bodies_are_thin_calls_into_the_service(app, sink):
     ids = enqueue.call_args.args[0]
     assert ids == [row.id for row in outbox_rows(game_id)]
     assert tasks.send_email.run(ids[0]) == "sent"
-    assert tasks.send_email.run(ids[0]) == "not pending"
+    assert tasks.send_email.run(ids[0]) == "not due"
     assert tasks.purge_broker.run() == 0
     assert tasks.send_email.acks_late and tasks.send_email.app.conf.worker_prefetch_multiplier == 1
     assert tasks.send_email.app.conf.task_reject_on_worker_lost
