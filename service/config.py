@@ -106,6 +106,8 @@ def from_env(instance: Path | None = None) -> dict:
         # After a commit the web nudges the worker; the beat scan is what guarantees delivery.
         "OUTBOX_KICK": True,
         "OUTBOX_DISPATCH_SECONDS": float(os.environ.get("RIFTPOST_DISPATCH_SECONDS") or 30),
+        # Beat's deadline sweep (reminders, timeouts, ends still due); shorter only in drills.
+        "DEADLINE_SWEEP_SECONDS": float(os.environ.get("RIFTPOST_SWEEP_SECONDS") or 60),
         "OUTBOX_MAX_ATTEMPTS": 8,
     }
 
