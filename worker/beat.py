@@ -31,6 +31,7 @@ import fcntl
 import logging
 import os
 import signal
+import sys
 import time
 import zlib
 from pathlib import Path
@@ -51,7 +52,10 @@ _PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 
 def die_with_parent() -> None:
     """Have Linux send this process SIGTERM when its parent dies (SIGTERM lets beat save its
-    schedule on the way out).  If the parent is already gone (it died before this call), go now."""
+    schedule on the way out).  If the parent is already gone (it died before this call), go now.
+    Linux only (the machines this runs on); elsewhere a -B beat can still outlive its worker."""
+    if not sys.platform.startswith("linux"):
+        return
     parent = os.getppid()
     libc = ctypes.CDLL(None, use_errno=True)
     if libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0) != 0:

@@ -14,6 +14,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -24,7 +25,7 @@ from service.play import new_game
 from service.store import get_engine, read_session
 from service.store.models import Event, Outbox
 from tests import services
-from tests.conftest import make_app
+from tests.conftest import SECRET, make_app
 from tests.deadlines.helpers import timed_game
 from tests.service import toygame
 from tests.worker.processes import ROOT, WorkerProcess, wait_until
@@ -97,6 +98,60 @@ def test_a_second_beat_of_the_deployment_waits_until_the_first_one_dies(database
         if holder.poll() is None:
             holder.kill()
             holder.wait(10)
+
+
+class BeatProcess:
+    """The Procfile's `beat` command, configured through the environment only."""
+
+    def __init__(self, *, instance: Path, database_url: str, broker_url: str):
+        env = dict(os.environ, RIFTPOST_INSTANCE=str(instance), DATABASE_URL=database_url,
+                   CELERY_BROKER_URL=broker_url, SECRET_KEY=SECRET, RIFTPOST_DISPATCH_SECONDS="1",
+                   PYTHONUNBUFFERED="1")
+        command = procfile()["beat"].split()
+        self.log: list[str] = []
+        self.process = subprocess.Popen([sys.executable, "-m", *command], cwd=ROOT, env=env,
+                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self.log.append(line)
+
+    def published(self) -> int:
+        return sum("Sending due task" in line for line in self.log)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(10)
+
+
+@pytest.mark.slow
+def test_two_procfile_beats_on_one_deployment_publish_one_at_a_time(tmp_path, migrated_sqlite):
+    """Two `celery -A worker beat` of one deployment (a second `make run`, a beat scaled to 2): the
+    second waits, saying why, and takes over only when the first is gone (here: SIGKILLed)."""
+    db = tmp_path / "app.sqlite"
+    shutil.copy(migrated_sqlite, db)
+    settings = dict(instance=tmp_path, database_url=f"sqlite:///{db}",
+                    broker_url=f"sqla+sqlite:///{tmp_path / 'broker.sqlite'}")
+    first = BeatProcess(**settings)
+    second = None
+    try:
+        wait_until(lambda: first.published() >= 1, timeout=60)
+        second = BeatProcess(**settings)
+        wait_until(lambda: any("another beat of this deployment holds" in line for line in second.log), timeout=60)
+        published = first.published()
+        wait_until(lambda: first.published() >= published + 3, timeout=30)
+        assert second.published() == 0
+        first.process.send_signal(signal.SIGKILL)
+        first.process.wait(10)
+        wait_until(lambda: second.published() >= 1, timeout=30)
+        assert any("took over" in line for line in second.log)
+    finally:
+        first.stop()
+        if second is not None:
+            second.stop()
 
 
 # ---- the embedded beat dies with its worker ------------------------------------------------------
