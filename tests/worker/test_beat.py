@@ -279,3 +279,77 @@ def test_beat_recovers_after_the_embedded_broker_was_locked_for_a_minute(embedde
     assert len(sink.messages()) == rows  # each once
     print(f"\nbroker locked {LOCK_SECONDS} s; {len(failed)} failed publishes; after the release: "
           f"sweep ran again in {swept:.1f} s, all {rows} emails delivered in {delivered:.1f} s")
+
+
+# ---- beat through a Redis restart (the production broker) ----------------------------------------
+
+DOWN_SECONDS = 30
+
+
+class RedisServer:
+    """A Redis server of this test's own on a free port, to stop and start again."""
+
+    def __init__(self):
+        if not shutil.which("redis-server"):
+            services.unavailable("redis-server", "not installed")
+        self.port = services.free_port()
+        self.process: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(["redis-server", "--port", str(self.port), "--bind", "127.0.0.1",
+                                         "--save", "", "--appendonly", "no"], stdout=subprocess.DEVNULL)
+        import redis
+
+        def answers() -> bool:
+            try:
+                return bool(redis.Redis.from_url(self.url, socket_connect_timeout=1).ping())
+            except redis.ConnectionError:
+                return False
+
+        wait_until(answers, timeout=20, interval=0.1)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(10)
+
+
+@pytest.mark.slow
+@pytest.mark.redis
+def test_beat_recovers_after_redis_was_down(tmp_path, migrated_sqlite, sink):
+    """The production broker: Redis gone for half a minute while beat ticks (each publish fails),
+    started again: the emails queued meanwhile arrive and the sweep runs again, without a restart.
+    Celery's own scheduler came through this too (kombu's Redis channel reconnects); this keeps the
+    reconnecting scheduler, which drops its producer after each failed publish, to it."""
+    server = RedisServer()
+    server.start()
+    db = tmp_path / "app.sqlite"
+    shutil.copy(migrated_sqlite, db)
+    app = make_app(tmp_path, f"sqlite:///{db}", CELERY_BROKER_URL=server.url, SMTP_URL=sink.url, OUTBOX_KICK=True)
+    worker = WorkerProcess(instance=tmp_path, database_url=f"sqlite:///{db}", broker_url=server.url,
+                           smtp_url=sink.url, base_url=app.config["BASE_URL"], dispatch_seconds=2.0,
+                           sweep_seconds=10.0)
+    try:
+        with app.app_context():
+            new_game(toygame.NAME, PLAYERS, seed=1)
+            sink.wait_for(3, timeout=60)
+            wait_until(lambda: sweeps_done(worker) >= 1, timeout=60)  # beat has its producer
+            server.stop()
+            new_game(toygame.NAME, PLAYERS, seed=2)  # its kicks fail: Redis is down
+            timed = timed_game(hours=48)
+            time.sleep(DOWN_SECONDS)
+            assert any("Couldn't apply scheduled task" in line for line in worker.log)
+            server.start()
+            since = len(worker.log)
+            wait_until(lambda: sweeps_done(worker, since) >= 1 and timeouts_of(timed) >= 1, timeout=60)
+            wait_until(lambda: (states := outbox_states()) and set(states) == {"sent"}
+                       and len(sink.messages()) == len(states), timeout=60)
+            assert len(sink.messages()) == len(outbox_states()) > 3 + 3 + 2
+    finally:
+        worker.stop()
+        server.stop()
+        app.extensions["riftpost.db"].dispose()
