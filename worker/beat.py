@@ -50,23 +50,25 @@ ADVISORY_KEY = zlib.crc32(b"riftpost.beat")
 _PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 
 
-def die_with_parent() -> None:
+def die_with_parent(parent: int) -> None:
     """Have Linux send this process SIGTERM when its parent dies (SIGTERM lets beat save its
-    schedule on the way out).  If the parent is already gone (it died before this call), go now.
-    Linux only (the machines this runs on); elsewhere a -B beat can still outlive its worker."""
+    schedule on the way out).  If `parent` is already gone (it died before this call, and this
+    process was handed to another), go now.  Linux only (the machines this runs on); elsewhere a -B
+    beat can still outlive its worker."""
     if not sys.platform.startswith("linux"):
         return
-    parent = os.getppid()
     libc = ctypes.CDLL(None, use_errno=True)
     if libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0) != 0:
         raise OSError(ctypes.get_errno(), "prctl(PR_SET_PDEATHSIG) failed")
-    if parent == 1 or os.getppid() != parent:
+    if os.getppid() != parent:
         os.kill(os.getpid(), signal.SIGTERM)
 
 
-def _embedded() -> bool:
-    """Whether this is the beat child that `worker -B` forks (celery.beat._Process, named "Beat")."""
-    return current_process().name == "Beat"
+def _embedding_worker() -> int | None:
+    """The worker's pid if this is the beat child that `worker -B` forks (celery.beat._Process, a
+    billiard process named "Beat", which remembers its parent), else None."""
+    process = current_process()
+    return getattr(process, "_parent_pid", None) if process.name == "Beat" else None
 
 
 class BeatLock:
@@ -156,8 +158,9 @@ class Scheduler(PersistentScheduler):
     failed publish (see the module docstring)."""
 
     def __init__(self, app: Any, *args: Any, lazy: bool = False, **kwargs: Any):
-        if _embedded():
-            die_with_parent()
+        worker = _embedding_worker()
+        if worker is not None:
+            die_with_parent(worker)
         config = app.flask_app.config
         self.beat_lock = BeatLock(config["DATABASE_URL"], config["INSTANCE_PATH"])
         # A lazy scheduler only describes itself (`celery beat` prints one in its banner before it
