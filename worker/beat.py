@@ -12,13 +12,18 @@ things keep it going:
   "channel disconnected" until a restart.  Here a failed publish drops the producer and its
   connection, so the next tick publishes on fresh ones; the tick that failed is not repeated (its task
   is a scan: the next one does the same work).  While the broker cannot be reached at all, beat waits
-  for it (retrying, logged) instead of giving up after Celery's default 100 tries.
+  for it (retrying, logged) instead of giving up after Celery's default 100 tries.  Reconnecting
+  rather than running the periodic work inside the worker without the broker: the scan's work goes
+  through the broker anyway (it enqueues the sends), the same code serves Redis in production, and
+  every other publisher (the web's kick, the scan's enqueue) takes its producer from kombu's pool,
+  which revives a closed channel by itself; only beat's cached producer never did.
 - **One beat per deployment.**  Two beats would run every scan and sweep twice.  Before it opens its
   schedule file, beat takes a lock that every process of one deployment shares and that the operating
   system or the database releases when its holder dies, even by SIGKILL: a PostgreSQL advisory lock
   held by a connection of its own, or with SQLite (one machine) an exclusive flock on a file beside the
   database.  A second beat waits, logging why, and takes over when the first one is gone.
-- **An embedded beat dies with its worker.**  `worker -B` forks beat as a child; if the worker is
+- **An embedded beat dies with its worker.**  The Procfile runs beat as its own process, but the
+  tests' worker and anyone's `worker -B` fork beat as a child; if the worker is
   SIGKILLed the child runs on with parent PID 1, beside the beat of the restarted worker.  The child
   asks Linux to send it SIGTERM when its parent dies (PR_SET_PDEATHSIG).
 """
