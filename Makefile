@@ -25,7 +25,7 @@ $(DEV_STAMP): requirements/dev.txt pyproject.toml | $(VENV)/bin/python
 
 install: $(DEV_STAMP)
 
-# Web + worker (with embedded beat) + local mail sink, SQLite and the embedded SQLite broker.
+# Web + worker + beat + local mail sink, SQLite and the embedded SQLite broker.
 # honcho hands each Procfile process its own PORT (web the base, the worker +100...), so the
 # emailed links' BASE_URL is fixed here from the base port, once, for every process.
 run: $(RUN_STAMP)

@@ -142,6 +142,8 @@ def from_env(instance: Path | None = None) -> dict:
         # The player's page says "we could not reach you" once a row has failed for good, or has been
         # retrying this long.
         "OUTBOX_NOTICE_AFTER_SECONDS": 3600,
+        # Beat's deadline sweep (reminders, timeouts, ends still due); shorter only in drills.
+        "DEADLINE_SWEEP_SECONDS": float(os.environ.get("RIFTPOST_SWEEP_SECONDS") or 60),
     }
 
 

@@ -43,7 +43,7 @@ def create_celery(flask_app: Flask | None = None) -> Celery:
             # Deadlines are rows swept every minute (never multi-day ETA tasks; service/play/timeouts.py).
             "sweep-deadlines": {
                 "task": "riftpost.sweep_deadlines",
-                "schedule": config.get("DEADLINE_SWEEP_SECONDS", 60.0),
+                "schedule": config["DEADLINE_SWEEP_SECONDS"],
             },
             "purge-embedded-broker": {
                 "task": "riftpost.purge_broker",
@@ -51,6 +51,8 @@ def create_celery(flask_app: Flask | None = None) -> Celery:
             },
         },
         beat_schedule_filename=f"{config['INSTANCE_PATH']}/celerybeat-schedule",
+        # One beat per deployment, reconnecting after a failed publish, dying with a `-B` worker.
+        beat_scheduler="worker.beat:Scheduler",
     )
     if broker.startswith("sqla+"):
         _tune_sqlalchemy_transport()

@@ -18,12 +18,14 @@ ROOT = Path(__file__).resolve().parents[2]
 
 class WorkerProcess:
     def __init__(self, *, instance: Path, database_url: str, broker_url: str, smtp_url: str,
-                 base_url: str, dispatch_seconds: float = 2.0, extra_env: dict[str, str] | None = None):
+                 base_url: str, dispatch_seconds: float = 2.0, sweep_seconds: float = 60.0,
+                 extra_env: dict[str, str] | None = None):
         env = dict(os.environ)
         env.update(
             RIFTPOST_INSTANCE=str(instance), DATABASE_URL=database_url, CELERY_BROKER_URL=broker_url,
             SMTP_URL=smtp_url, BASE_URL=base_url, SECRET_KEY=SECRET,
-            RIFTPOST_DISPATCH_SECONDS=str(dispatch_seconds), PYTHONUNBUFFERED="1",
+            RIFTPOST_DISPATCH_SECONDS=str(dispatch_seconds), RIFTPOST_SWEEP_SECONDS=str(sweep_seconds),
+            PYTHONUNBUFFERED="1",
         )
         env.update(extra_env or {})
         self.log: list[str] = []
