@@ -7,11 +7,10 @@ same message with the same Message-ID.  What differs between kinds is the regist
 
 from __future__ import annotations
 
-import email.policy
 from collections import Counter
 from datetime import UTC
 from email.message import EmailMessage
-from email.utils import format_datetime, formataddr
+from email.utils import format_datetime
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -22,28 +21,13 @@ from sqlmodel import Session
 
 from service import links, store
 from service.games import adapter
+from service.mail import addresses
 from service.mail.kinds import NOT_NEWS, Kind, Mail, clock_context, get
+from service.mail.mime import POLICY, address, body_part, unstructured
 from service.mail.threads import thread_root
 from service.store.models import Game, Outbox, Player
 from service.views import positions
 from service.views.sentences import journal_sentence, merge_lines, summary
-
-# RFC 5322's real limit: long links stay on one line (no folding right after a header's colon,
-# no quoted-printable soft breaks inside URLs of plain ASCII bodies).
-POLICY = email.policy.default.clone(max_line_length=998)
-# A body that is not plain ASCII within that limit (names, "…", the inlined HTML's long lines) is
-# quoted-printable with RFC 2045's lines of at most 76 characters: spam filters count longer ones
-# against an email (MIME_QP_LONG_LINE, BASE64_LENGTH_79_INF, and hidden text on a long line).
-ENCODED = email.policy.default
-
-
-def body_part(content: str, subtype: str) -> EmailMessage:
-    """One text part: 7bit when it is ASCII in lines of at most 998 characters, else quoted-printable."""
-    plain = content.isascii() and all(len(line) <= 998 for line in content.splitlines())
-    part = EmailMessage(policy=POLICY if plain else ENCODED)
-    part.set_content(content, subtype=subtype, cte="7bit" if plain else "quoted-printable")
-    del part["MIME-Version"]  # the message's own header says it
-    return part
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
 
@@ -171,9 +155,11 @@ def _build(session: Session, kind: Kind, mail: Mail) -> EmailMessage:
     game, player, row = mail.game, mail.player, mail.row
     domain = current_app.config["MAIL_DOMAIN"]
     message = EmailMessage(policy=POLICY)
-    message["Subject"] = context["subject"]
-    message["From"] = formataddr(("Riftpost", current_app.config["MAIL_FROM"]))
-    message["To"] = formataddr((player.name, player.email))
+    message["Subject"] = unstructured("Subject", context["subject"])
+    message["From"] = address("From", "Riftpost", current_app.config["MAIL_FROM"])
+    # The envelope's form of the address: an internationalized domain as its ASCII (IDNA) name, so
+    # that no server needs SMTPUTF8 for it.
+    message["To"] = address("To", player.name, addresses.ascii_form(player.email))
     message["Date"] = format_datetime(row.created_at.astimezone(UTC))
     message["Message-ID"] = row.message_id
     root = thread_root(game, player)
