@@ -136,6 +136,8 @@ def test_every_email_parses_back_without_defects_into_what_was_built(wire):
         for name, value in parsed.items():
             assert not value.defects, (sample, name, value.defects)
         assert str(parsed["Subject"]) == str(sample.message["Subject"]), sample
+        # RFC 2369/8058: one URL in angle brackets, unbroken (a fold may only come before it).
+        assert re.fullmatch(r" ?<https?://[^\s<>]+>", raw_header(received.data, "List-Unsubscribe")), sample
         name = NAMES_OF_THE_CATALOG[sample.seat]
         assert mailbox_of(raw_header(received.data, "To")) == (name, f"{name.lower()}@example.org"), sample
         # The bodies decode to exactly the rendered text and HTML (the wire's CRLF read as line ends).
