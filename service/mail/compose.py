@@ -185,9 +185,9 @@ def _build(session: Session, kind: Kind, mail: Mail) -> EmailMessage:
     domain = current_app.config["MAIL_DOMAIN"]
     message = EmailMessage(policy=POLICY)
     message["Subject"] = unstructured("Subject", context["subject"])
-    message["From"] = address("From", "Riftpost", current_app.config["MAIL_FROM"])
-    # The envelope's form of the address: an internationalized domain as its ASCII (IDNA) name, so
+    # The envelope's form of each address: an internationalized domain as its ASCII (IDNA) name, so
     # that no server needs SMTPUTF8 for it.
+    message["From"] = address("From", "Riftpost", addresses.ascii_form(current_app.config["MAIL_FROM"]))
     message["To"] = address("To", player.name, addresses.ascii_form(player.email))
     message["Date"] = format_datetime(row.created_at.astimezone(UTC))
     message["Message-ID"] = row.message_id

@@ -206,9 +206,11 @@ def test_players_names_reach_to_and_subject_exactly(app, names):
 
 
 def test_an_internationalized_domain_goes_in_its_ascii_form_without_smtputf8(app):
+    app.config["MAIL_FROM"] = "riftpost@bücher.example"  # the sender's too
     (ann, to_ann), (bob, _) = _sent_invitations(["Ann", "Bob"], ["Ann@Bücher.example", "bob@example.org"])
     assert ann.email == "Ann@bücher.example"  # stored normalized: the domain in lower case
     assert received_to(to_ann) == "Ann@xn--bcher-kva.example" and to_ann.rcpt_tos == ["Ann@xn--bcher-kva.example"]
+    assert to_ann.mail_from == "riftpost@xn--bcher-kva.example"
     assert extensions(to_ann) == [] and to_ann.data.isascii()
 
 
