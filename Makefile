@@ -43,8 +43,10 @@ lint: $(DEV_STAMP)
 # on 2 cores.  PYTEST_WORKERS=0 runs it in one process.  The lint runs first: a broken layer
 # contract fails the build like a failing test.
 PYTEST_WORKERS ?= 2
+# Debian's SpamAssassin (spamd and spamc) scores every email in tests/service/test_email_wire.py.
 test: $(DEV_STAMP) lint
 	@command -v chromium >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq chromium >/dev/null)
+	@(command -v spamd && command -v spamc) >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq spamassassin spamd spamc >/dev/null)
 	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) $(PYTEST_ARGS)
 
 # The quick loop while working: no slow playouts or end-to-end games, no browser.

@@ -47,7 +47,7 @@ def play(name: str, players: int, options: dict, seed: int, limit: int = 20000) 
     concerned it (a turn of its own began, or it was newly asked to decide)."""
     rng = random.Random(seed)
     rules = engine.get(name)
-    game_id = new_game(name, [(NAMES[s], f"{NAMES[s].lower()}@bench.local") for s in range(players)],
+    game_id = new_game(name, [(NAMES[s], f"{NAMES[s].lower()}@bench.example.org") for s in range(players)],
                        options, seed=seed)
     changes: Counter[int] = Counter()
     number, waiting = None, set()

@@ -98,7 +98,7 @@ def time_moves(app, size: int, games: int, moves: int) -> tuple[list[float], lis
         # Requests must run outside this app context: Flask reuses an active one for a request,
         # and its `g` would then carry one client's CSRF token into the other's request.
         with app.app_context():
-            game_id = new_game("riftforce", [("A", "a@bench.local"), ("B", "b@bench.local")], seed=seed)
+            game_id = new_game("riftforce", [("A", "a@bench.example.org"), ("B", "b@bench.example.org")], seed=seed)
             if not grow(game_id, size, rng):
                 continue
             with read_session(get_engine()) as session:
@@ -173,7 +173,7 @@ def bench_mail(label: str, broker: str, emails: int) -> None:
         with app.app_context():
             app.config["OUTBOX_KICK"] = False  # queue everything first, then release it at once
             for seed in range(emails // 3):  # 2 invitations + 1 turn email per game
-                new_game("riftforce", [("A", "a@bench.local"), ("B", "b@bench.local")], seed=seed)
+                new_game("riftforce", [("A", "a@bench.example.org"), ("B", "b@bench.example.org")], seed=seed)
             with read_session(get_engine()) as session:
                 ids = list(session.exec(sa.select(Outbox.id)).scalars())
             time.sleep(3)  # let the worker finish starting

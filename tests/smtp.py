@@ -1,4 +1,5 @@
-"""A real SMTP server for tests: the service's own Maildir sink (aiosmtpd) on a free port."""
+"""Real SMTP servers for tests on free ports: the service's own Maildir sink (aiosmtpd), and a raw one
+that keeps the bytes as they were sent."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import asyncio
 import mailbox
 import threading
 import time
+from dataclasses import dataclass
 from email import message_from_bytes, policy
 from pathlib import Path
 
@@ -116,3 +118,40 @@ class RefusingSink(Sink):
         self.controller = Controller(RefusingHandler(directory, refused), hostname="127.0.0.1", port=self.port)
         self.controller.start()
         self._parsed = {}
+
+
+@dataclass
+class Received:
+    """One SMTP transaction as the server saw it: the envelope, the MAIL FROM parameters the client
+    asked for (BODY=8BITMIME, SMTPUTF8...) and the message's bytes as they came over the wire."""
+
+    mail_from: str
+    rcpt_tos: list[str]
+    mail_options: list[str]
+    data: bytes
+
+
+class RawSink:
+    """A real SMTP server (aiosmtpd) that keeps each message's bytes exactly as sent, for checks of the
+    wire format (the Maildir sink stores a message re-serialized).  It offers 8BITMIME and SMTPUTF8,
+    so a client that needs them would use them, and the checks would see it."""
+
+    def __init__(self) -> None:
+        from aiosmtpd.controller import Controller
+
+        self.port = free_port()
+        self.received: list[Received] = []
+        self.controller = Controller(self, hostname="127.0.0.1", port=self.port, enable_SMTPUTF8=True)
+        self.controller.start()
+
+    @property
+    def url(self) -> str:
+        return f"smtp://127.0.0.1:{self.port}"
+
+    async def handle_DATA(self, server, session, envelope):
+        self.received.append(Received(envelope.mail_from, list(envelope.rcpt_tos), list(envelope.mail_options),
+                                      envelope.original_content))
+        return "250 OK"
+
+    def stop(self) -> None:
+        self.controller.stop()

@@ -22,7 +22,8 @@ import engine
 from service import store
 from service.clocks import seats as clocks
 from service.clocks.settings import parse_settings
-from service.mail import outbox
+from service.errors import Invalid
+from service.mail import addresses, outbox
 from service.play import emails, ending
 from service.play.batch import Played, as_moves, begin
 from service.store import write_session
@@ -138,6 +139,7 @@ def new_game(
             f"{rules.title or rules.name} needs {rules.min_players} to {rules.max_players} players.",
             "bad_options",
         )
+    checked = []
     for who, email in players:
         # Names and addresses go into every email's headers and body: a line break there would
         # break (or forge) the headers of each email naming that player.
@@ -145,6 +147,14 @@ def new_game(
             if not text.isprintable():
                 raise engine.IllegalMove(f"A player's {what} must be one line of printable characters "
                                          "(no line breaks or control characters).", "bad_options")
+        # Every way in (the form, the command line, a campaign's follow-up) comes through here: an
+        # address that cannot receive mail is refused before the game exists, and the normalized
+        # form is stored (one player typing Ann@Example.ORG and another ann@example.org share an inbox).
+        try:
+            checked.append((who, addresses.normalized(email)))
+        except Invalid as exc:
+            raise engine.IllegalMove(exc.message, "bad_options") from None
+    players = checked
     seed = secrets.randbits(48) if seed is None else int(seed)
     setup = rules.start(players=len(players), options=options, seed=seed)
     state = engine.replay(rules, setup)

@@ -4,7 +4,6 @@ game (a fieldset, option shorthands) is the game's adapter's (service/games)."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -12,10 +11,9 @@ from service import jsontext
 from service.clocks.settings import parse_settings
 from service.errors import Invalid
 from service.games import Adapter, FormData, adapter, every
+from service.mail import addresses
 
 MAX_PLAYERS_IN_FORM = 4
-# Deliberately simple: one @, no spaces, a dot in the domain or "localhost".
-EMAIL = re.compile(r"^[^@\s<>,;]+@([^@\s<>,;.]+\.)*[^@\s<>,;.]+$")
 
 
 @dataclass
@@ -80,10 +78,7 @@ def parse_players(items: list[str]) -> list[tuple[str, str]]:
     players = []
     for item in items:
         name, sep, email = item.rpartition("=")
-        email = email.strip()
-        if not EMAIL.match(email):
-            raise Invalid(f"{item!r} is not an email address.")
-        players.append((name.strip() if sep else "", email))
+        players.append((name.strip() if sep else "", addresses.normalized(email.strip())))
     repeated = repeated_addresses([email for _, email in players])
     if repeated:
         raise Invalid(" ".join(repeated))
@@ -139,20 +134,22 @@ def parse_form(data: FormData) -> tuple[GameForm, list[str]]:
     # Say only what is wrong: a mistyped address is one mistake, so the player count is checked
     # against every address entered (a bad one still names a player), not only the good ones.
     entered = 0
-    for name, email in zip(form.names, form.emails):
+    normal = [""] * len(form.emails)  # each row's address as stored, "" where none or a bad one
+    for row, (name, email) in enumerate(zip(form.names, form.emails)):
         if not email:
             if name:
                 errors.append(f"{name} needs an email address.")
             continue
         entered += 1
-        if not EMAIL.match(email):
-            errors.append(f"{email!r} is not an email address.")
+        try:
+            normal[row] = addresses.normalized(email)
+        except Invalid as exc:
+            errors.append(exc.message)
             continue
-        form.players.append((name, email))
+        form.players.append((name, normal[row]))
     if not entered:
         errors.append("Enter at least one player's email address.")
-    good = {email for _, email in form.players}
-    errors += repeated_addresses([email if email in good else "" for email in form.emails])
+    errors += repeated_addresses(normal)
     if chosen is not None and entered:
         count_error = _count_words(chosen, entered)
         if count_error:

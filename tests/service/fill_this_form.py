@@ -1,5 +1,9 @@
 """SpamAssassin's FILL_THIS_FORM rules, ported to Python so that tests need no spamassassin binary.
 
+The real SpamAssassin backs it: tests/service/test_email_wire.py scores every type of email with
+Debian's spamd (all rules, FILL_THIS_FORM among them) and checks that the real rules fire where this
+port does; the port stays as the quick check, on every email with and without its board.
+
 The patterns are those of SpamAssassin 4.0.1's rules (72_active.cf, Apache License 2.0): the
 `replace_tag` definitions FF_* expanded into the `__FILL_THIS_FORM_*` body and rawbody rules, and the
 metas that combine them.  The published rules (FILL_THIS_FORM, FILL_THIS_FORM_LONG,

@@ -43,7 +43,8 @@ def test_invitation_and_turn_emails_are_threaded_per_game_and_player(app, sink):
     assert invite_bob["Message-ID"] != first_ann["Message-ID"]
     assert [m["X-Riftpost-Kind"] for m in (invite_bob, first_ann, turn_bob)] == ["invite", "turn", "turn"]
     assert invite_bob["To"] == "Bob <bob@example.org>"
-    assert turn_bob["List-Unsubscribe"].startswith("<http://riftpost.test/never/")  # one-click: every email
+    # Folded after its colon to keep lines of 78; CPython's parser keeps the folding space in front.
+    assert turn_bob["List-Unsubscribe"].lstrip().startswith("<http://riftpost.test/never/")  # one-click: every email
     assert turn_bob["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
     assert turn_bob["Auto-Submitted"] == "auto-generated"
     assert [p.get_content_type() for p in turn_bob.iter_parts()] == ["text/plain", "text/html"]

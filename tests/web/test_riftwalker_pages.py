@@ -184,11 +184,11 @@ def test_the_start_form_and_the_cli_refuse_riftwalker_for_one_or_with_options(cl
     alone = client.post("/games/new", data={"csrf_token": token, "game": "riftwalker", "email0": "a@example.org"})
     assert alone.status_code == 422 and "Riftwalker needs 2 to 4 players" in text(alone)
     runner = app.test_cli_runner()
-    result = runner.invoke(args=["new-game", "riftwalker", "a@x", "b@x", "c@x"])
+    result = runner.invoke(args=["new-game", "riftwalker", "a@x.org", "b@x.org", "c@x.org"])
     assert result.exit_code == 0, result.output
     game, state = current(int(result.output.strip()))
     assert game.name == "riftwalker" and state["players"] == 3
-    five = runner.invoke(args=["new-game", "riftwalker", "a@x", "b@x", "c@x", "d@x", "e@x"])
+    five = runner.invoke(args=["new-game", "riftwalker", "a@x.org", "b@x.org", "c@x.org", "d@x.org", "e@x.org"])
     assert five.exit_code != 0 and "needs 2 to 4 players" in five.output
-    options = runner.invoke(args=["new-game", "riftwalker", "a@x", "b@x", "--option", "guilds=all"])
+    options = runner.invoke(args=["new-game", "riftwalker", "a@x.org", "b@x.org", "--option", "guilds=all"])
     assert options.exit_code != 0 and "Riftwalker has no options" in options.output

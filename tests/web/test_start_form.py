@@ -30,9 +30,9 @@ def post(client, **data) -> tuple[int, list[str]]:
 
 
 @pytest.mark.parametrize("game, message", [
-    ("riftforce", "'ann' is not an email address."),  # not also "The duel is for 2 players; you entered 1"
-    ("riftwalker", "'ann' is not an email address."),  # not also "Riftwalker needs 2 to 4 players"
-    (toygame.NAME, "'ann' is not an email address."),
+    ("riftforce", "'ann' is not an email address. An email address must have an @-sign."),  # not also "The duel is for 2 players; you entered 1"
+    ("riftwalker", "'ann' is not an email address. An email address must have an @-sign."),  # not also "Riftwalker needs 2 to 4 players"
+    (toygame.NAME, "'ann' is not an email address. An email address must have an @-sign."),
 ])
 def test_one_bad_address_of_two_gets_one_message(client, game, message):
     status, said = post(client, game=game, email0="ann", email1="bob@example.org")
@@ -42,7 +42,7 @@ def test_one_bad_address_of_two_gets_one_message(client, game, message):
 
 
 def test_the_only_address_being_bad_is_not_also_no_address(client):
-    assert post(client, game="riftforce", mode="solo", email0="ann") == (422, ["'ann' is not an email address."])
+    assert post(client, game="riftforce", mode="solo", email0="ann") == (422, ["'ann' is not an email address. An email address must have an @-sign."])
     assert post(client, game=toygame.NAME) == (422, ["Enter at least one player's email address."])
 
 
@@ -88,7 +88,7 @@ def test_repeated_addresses_in_words():
 def test_the_command_line_refuses_bad_and_repeated_addresses(app):
     assert parse_players(["Ann=ann@example.org", "bob@example.org"]) == [
         ("Ann", "ann@example.org"), ("", "bob@example.org")]
-    with pytest.raises(Invalid, match=r"^'ann' is not an email address\.$"):
+    with pytest.raises(Invalid, match=r"^'ann' is not an email address\. An email address must have an @-sign\.$"):
         parse_players(["ann", "bob@example.org"])
     with pytest.raises(Invalid, match="entered for players 1 and 2"):
         parse_players(["Ann=ann@example.org", "Bob=ann@example.org"])

@@ -1,0 +1,137 @@
+"""Conformant MIME for every email: what relays pass unchanged and spam filters do not count against us.
+
+- Every line of a message is at most 78 characters (RFC 5322's "SHOULD"; 998 is only the hard limit):
+  a part is 7bit only when it is ASCII in such lines, else quoted-printable in RFC 2045's lines of at
+  most 76.  Nothing is 8-bit, so no relay has to downgrade a body and no server needs 8BITMIME.
+- The headers that carry people's names (To, From, Subject) are encoded and folded here rather than
+  by the standard library's folder, which (CPython 3.11) writes encoded-words of 76 characters and,
+  folding a long non-ASCII name, may put a space into it: here every encoded-word is at most RFC 2047's
+  75 characters, a name with specials ("Ana (Nana)", "Smith, John") is one quoted-string (never read
+  as a comment or as two addresses), and each name reads back exactly as it was given.
+"""
+
+from __future__ import annotations
+
+import email.policy
+import re
+from email.message import EmailMessage
+from typing import Any
+
+LINE = 78  # RFC 5322 2.1.1: lines SHOULD be at most 78 characters
+QP_LINE = 76  # RFC 2045 6.7: encoded lines at most 76 characters
+WORD = 75  # RFC 2047 2: an encoded-word is at most 75 characters
+_PREFIX, _SUFFIX = "=?utf-8?q?", "?="
+# RFC 2047 5(3): the only characters an encoded-word in a phrase may carry unencoded.
+_Q_SAFE = re.compile(r"[A-Za-z0-9!*+\-/]")
+# RFC 5322 atext: a word of a display name made only of these needs no quoting.
+_ATOM = re.compile(r"[A-Za-z0-9!#$%&'*+\-/=?^_`{|}~]+")
+
+
+class Folded(str):
+    """A header value already encoded to ASCII and folded into lines of at most LINE characters
+    ("\\n " between them): POLICY stores and writes it as it is."""
+
+
+class _Policy(email.policy.EmailPolicy):
+    def header_store_parse(self, name: str, value: Any) -> tuple[str, Any]:
+        if isinstance(value, Folded):
+            return (name, str(value))
+        return super().header_store_parse(name, value)
+
+
+# The message's policy: lines of 78 (the standard library folds the plain ASCII headers, such as the
+# Content-Type's boundary and List-Unsubscribe, at whitespace), Folded values kept as they are.
+POLICY = _Policy()
+_SEVEN_BIT = email.policy.default
+_QUOTED_PRINTABLE = email.policy.default.clone(max_line_length=QP_LINE)
+
+
+def body_part(content: str, subtype: str) -> EmailMessage:
+    """One text part: 7bit when it is ASCII in lines of at most 78 characters, else quoted-printable
+    in lines of at most 76 (spam filters count longer ones against an email: MIME_QP_LONG_LINE)."""
+    plain = content.isascii() and all(len(line) <= LINE for line in content.splitlines())
+    part = EmailMessage(policy=_SEVEN_BIT if plain else _QUOTED_PRINTABLE)
+    part.set_content(content, subtype=subtype, cte="7bit" if plain else "quoted-printable")
+    del part["MIME-Version"]  # the message's own header says it
+    return part
+
+
+class _Lines:
+    """Words laid into header lines of at most LINE characters, a fold before a word that does not fit."""
+
+    def __init__(self, name: str):
+        self.name = name
+        self.lines = [f"{name}:"]
+
+    def room(self) -> int:
+        """How long a word may be to fit after a space on the current line."""
+        return LINE - len(self.lines[-1]) - 1
+
+    def _has_words(self) -> bool:
+        return self.lines[-1] not in ("", f"{self.name}:")
+
+    def add(self, word: str) -> None:
+        if len(word) > self.room() and self._has_words():
+            self.lines.append("")
+        self.lines[-1] += " " + word
+
+    def add_encoded(self, text: str) -> None:
+        """`text` as encoded-words, each filling what is left of its line (at most WORD characters);
+        the folding whitespace between two encoded-words is no part of the text (RFC 2047 6.2)."""
+        chunk = ""
+        for char in text:
+            encoded = "_" if char == " " else char if _Q_SAFE.fullmatch(char) else "".join(
+                f"={byte:02X}" for byte in char.encode("utf-8"))
+            limit = min(WORD, self.room())
+            if len(_PREFIX) + len(chunk) + len(encoded) + len(_SUFFIX) > limit:
+                if chunk:
+                    self.add(_PREFIX + chunk + _SUFFIX)
+                    chunk = ""
+                if len(_PREFIX) + len(encoded) + len(_SUFFIX) > min(WORD, self.room()) and self._has_words():
+                    self.lines.append("")
+            chunk += encoded
+        if chunk:
+            self.add(_PREFIX + chunk + _SUFFIX)
+
+    def value(self) -> Folded:
+        """The value after "Name: ", continuation lines starting with their folding space."""
+        first, *rest = self.lines
+        return Folded("\n".join([first.partition(":")[2][1:], *rest]))
+
+
+def _fits(words: list[str], name: str) -> bool:
+    return all(len(word) <= LINE - len(name) - 2 for word in words)
+
+
+def unstructured(name: str, text: str) -> Folded:
+    """An unstructured header (Subject): plain ASCII words as they are, folded between words; text
+    with anything else as encoded-words."""
+    lines = _Lines(name)
+    words = text.split(" ")
+    if text.isascii() and text.isprintable() and all(words) and _fits(words, name) and "=?" not in text:
+        for word in words:
+            lines.add(word)
+    else:
+        lines.add_encoded(text)
+    return lines.value()
+
+
+def address(name: str, display_name: str, addr_spec: str) -> Folded:
+    """An address header (To, From) of one mailbox: the display name as atoms when it is made of
+    them, as one quoted-string when it is ASCII with specials ("Ana (Nana)", "Smith, John"), else as
+    encoded-words; then <addr_spec> (plain ASCII: the envelope's form of the address)."""
+    lines = _Lines(name)
+    words = display_name.split(" ")
+    quoted = '"' + display_name.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    printable = display_name.isascii() and display_name.isprintable() and "=?" not in display_name
+    if not display_name:
+        pass
+    elif printable and all(_ATOM.fullmatch(word) for word in words) and _fits(words, name):
+        for word in words:
+            lines.add(word)
+    elif printable and _fits([quoted], name):
+        lines.add(quoted)
+    else:
+        lines.add_encoded(display_name)
+    lines.add(f"<{addr_spec}>")
+    return lines.value()
