@@ -1,17 +1,19 @@
-"""`flask --app service ...` commands: db-upgrade, new-game and sweep."""
+"""`flask --app service ...` commands: db-upgrade, backup, restore, new-game and sweep."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from pathlib import Path
 
 import click
 from flask import Flask, current_app
 
 import engine
+from service import backup
 from service.clocks.settings import parse_settings
 from service.errors import Invalid
 from service.games import adapter, every
-from service.migrate import upgrade
+from service.migrate import current, heads, revisions, upgrade
 from service.play import new_game
 from service.play.startform import parse_options, parse_players
 from service.play.timeouts import sweep
@@ -36,9 +38,51 @@ class NewGameCommand(click.Command):
 def register(app: Flask) -> None:
     @app.cli.command("db-upgrade")
     def db_upgrade() -> None:
-        """Create or upgrade the database schema (Alembic migrations shipped in service/)."""
-        upgrade(current_app.config["DATABASE_URL"])
+        """Create or upgrade the database schema (Alembic migrations shipped in service/).  A SQLite
+        database with tables is backed up first when a migration is to run (`flask backup`)."""
+        url = current_app.config["DATABASE_URL"]
+        at = current(url)
+        if at and at != heads():  # a database with our tables that a migration is about to change
+            if backup.sqlite_path(url) is None:
+                click.echo(f"not backed up here: take a pg_dump before upgrading ({backup.README_SECTION})")
+            else:
+                # A migration rewrites tables (SQLite's batch ALTERs copy them): keep the database as
+                # it was, so a failed or regretted upgrade can be undone with `flask restore`.
+                click.echo(f"backed up before upgrading: {_backup(url)}")
+        upgrade(url)
         click.echo("database is at the latest schema")
+
+    def _backup(url: str, to: str | None = None) -> str:
+        try:
+            made = backup.backup(url, Path(to or current_app.config["BACKUP_DIR"]), current_app.config["BACKUP_KEEP"])
+        except backup.CannotBackUp as exc:
+            raise click.ClickException(str(exc)) from None
+        removed = f", removed {len(made.removed)} older" if made.removed else ""
+        return (f"{made.path} ({_size(made.size)} in {made.seconds:.1f} s; "
+                f"the last {current_app.config['BACKUP_KEEP']} are kept{removed})")
+
+    @app.cli.command("backup")
+    @click.option("--to", "to", default=None, metavar="DIR",
+                  help="the folder for the backups (default: BACKUP_DIR, instance/backups)")
+    def backup_command(to: str | None) -> None:
+        """Copy the SQLite database to a dated file, consistently while the web and the worker write
+        (SQLite's online backup API), and keep the newest RIFTPOST_BACKUP_KEEP (default 10).
+        PostgreSQL: pg_dump (README, "Backups")."""
+        click.echo(f"backup written: {_backup(current_app.config['DATABASE_URL'], to)}")
+
+    @app.cli.command("restore")
+    @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+    def restore_command(file: Path) -> None:
+        """Put the SQLite backup FILE back as the database, after backing up the database as it is.
+        Stop the web, the worker and beat first (README, "Backups"), then run db-upgrade."""
+        url = current_app.config["DATABASE_URL"]
+        if backup.sqlite_path(url) is not None and backup.has_tables(url):
+            click.echo(f"the database as it was: {_backup(url)}")
+        try:
+            backup.restore(url, file, revisions())
+        except backup.CannotBackUp as exc:
+            raise click.ClickException(str(exc)) from None
+        click.echo(f"restored {file}; now run `flask --app service db-upgrade`, then start the services")
 
     @app.cli.command("new-game", cls=NewGameCommand, help=NEW_GAME_HELP)
     @click.argument("game")
@@ -92,3 +136,14 @@ def register(app: Flask) -> None:
         counts = sweep(moment)
         click.echo(f"swept as of {moment.isoformat()}: " + (
             ", ".join(f"{key} {value}" for key, value in sorted(counts.items()) if value) or "nothing was due"))
+
+
+def _size(size: int) -> str:
+    if size < 1024:
+        return f"{size} bytes"
+    value = size / 1024
+    for unit in ("KB", "MB"):
+        if value < 1024:
+            return f"{value:.1f} {unit}"
+        value /= 1024
+    return f"{value:.1f} GB"

@@ -107,6 +107,10 @@ def from_env(instance: Path | None = None) -> dict:
         "OUTBOX_KICK": True,
         "OUTBOX_DISPATCH_SECONDS": float(os.environ.get("RIFTPOST_DISPATCH_SECONDS") or 30),
         "OUTBOX_MAX_ATTEMPTS": 8,
+        # `flask backup` (and every db-upgrade that changes a SQLite database) writes dated copies
+        # here and keeps the newest N.
+        "BACKUP_DIR": os.environ.get("RIFTPOST_BACKUP_DIR") or str(instance / "backups"),
+        "BACKUP_KEEP": int(os.environ.get("RIFTPOST_BACKUP_KEEP") or 10),
     }
 
 
