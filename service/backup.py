@@ -13,6 +13,7 @@ consistent snapshot of a live server, and a dump made by our code would only be 
 from __future__ import annotations
 
 import os
+import re
 import sqlite3
 import time
 from dataclasses import dataclass, field
@@ -87,8 +88,12 @@ def _check(path: Path) -> None:
 
 
 def backups(directory: Path, stem: str) -> list[Path]:
-    """The backups of the database named `stem` in `directory`, oldest first (the names sort by date)."""
-    return sorted(directory.glob(f"{stem}-????-??-??T??????Z*{SUFFIX}"))
+    """The backups of the database named `stem` in `directory`, oldest first: by the time in the name,
+    then by the count after it (`-2` is a second backup within the same second, so newer)."""
+    named = re.compile(re.escape(stem) + r"-(\d{4}-\d\d-\d\dT\d{6}Z)(?:-(\d+))?" + re.escape(SUFFIX))
+    found = [(match, path) for path in directory.iterdir() if (match := named.fullmatch(path.name))]
+    found.sort(key=lambda pair: (pair[0][1], int(pair[0][2] or 1)))
+    return [path for _, path in found]
 
 
 def backup(url: str, directory: Path, keep: int, now: datetime | None = None) -> Backup:

@@ -68,8 +68,9 @@ def test_a_backup_is_a_whole_dated_standalone_copy_and_the_newest_n_are_kept(app
     assert backup_files(folder) == [made[1].path.name, made[2].path.name]
     assert made[2].size == made[2].path.stat().st_size > 0
     # The same second twice does not overwrite the first.
-    again = backup.backup(url, folder, keep=5, now=datetime(2026, 11, 26, 1, 30, tzinfo=UTC))
+    again = backup.backup(url, folder, keep=2, now=datetime(2026, 11, 26, 1, 30, tzinfo=UTC))
     assert again.path.name == "app-2026-11-26T013000Z-2.sqlite"
+    assert again.removed == [made[1].path]  # it counts as the newest: the 25th's goes
     # A file of its own: no -wal or -shm beside it, nothing half written left over.
     assert sorted(p.name for p in folder.iterdir()) == backup_files(folder)
     copy = sqlite3.connect(again.path)
