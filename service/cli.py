@@ -1,4 +1,4 @@
-"""`flask --app service ...` commands: db-upgrade, backup, restore, new-game and sweep."""
+"""`flask --app service ...` commands: db-upgrade, backup, restore, verify, new-game and sweep."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 from flask import Flask, current_app
+from sqlmodel import col, select
 
 import engine
 from service import backup
@@ -17,7 +18,9 @@ from service.migrate import current, heads, revisions, upgrade
 from service.play import new_game
 from service.play.startform import parse_options, parse_players
 from service.play.timeouts import sweep
-from service.store.models import utcnow
+from service.store import get_engine, read_session
+from service.store.check import problems
+from service.store.models import Game, utcnow
 
 NEW_GAME_HELP = """Create a GAME for the players at EMAILS (in seat order), queue their invitations and
 print the game's id.  An address may be given as NAME=EMAIL.
@@ -83,6 +86,21 @@ def register(app: Flask) -> None:
         except backup.CannotBackUp as exc:
             raise click.ClickException(str(exc)) from None
         click.echo(f"restored {file}; now run `flask --app service db-upgrade`, then start the services")
+
+    @app.cli.command("verify")
+    def verify_command() -> None:
+        """Check every game: its replay from event 1 equals its stored state, and its read model (status,
+        seats to act, result, seq) agrees.  Run it after a restore; exits 1 on any problem."""
+        found, count = [], 0
+        with read_session(get_engine()) as session:
+            for game in session.exec(select(Game).order_by(col(Game.id))):
+                count += 1
+                found += problems(session, game)
+        for line in found:
+            click.echo(line, err=True)
+        if found:
+            raise click.ClickException(f"{len(found)} problems in {count} games")
+        click.echo(f"{count} games verified: each replays from event 1 to its stored state")
 
     @app.cli.command("new-game", cls=NewGameCommand, help=NEW_GAME_HELP)
     @click.argument("game")

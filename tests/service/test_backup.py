@@ -159,6 +159,8 @@ def test_restore_drill_back_up_play_on_restore_and_the_games_replay_and_play(app
     # What was there before the restore was kept first, whole.
     (undo,) = [p for p in (tmp_path / "backups").glob("app-*.sqlite") if p != file]
     assert games_in(undo) == before_restore
+    verified = runner.invoke(args=["verify"])
+    assert verified.exit_code == 0 and verified.output.startswith("2 games verified"), verified.output
     # The restored games play on: the game that had finished is under way again, and takes a move.
     assert runner.invoke(args=["db-upgrade"]).exit_code == 0
     for game_id in (toy, riftforce):
@@ -304,3 +306,28 @@ def test_db_upgrade_on_postgresql_reminds_of_pg_dump_when_a_migration_is_due(tmp
         older.extensions["riftpost.db"].dispose()
     finally:
         services.drop_postgres(url)
+
+
+def test_flask_verify_names_each_game_whose_records_disagree(app):
+    """What `flask verify` (run after a restore) would find in a damaged database: a snapshot that is
+    not the replay of its events, a read model that is not what the engine says."""
+    from service.store import write_session
+    from service.store.models import Snapshot
+
+    games = [new_game(toygame.NAME, PLAYERS, {"target": 30}, seed=seed) for seed in (1, 2, 3)]
+    for game_id in games:
+        for _ in range(3):
+            play_one(game_id)
+    runner = app.test_cli_runner()
+    assert runner.invoke(args=["verify"]).output == "3 games verified: each replays from event 1 to its stored state\n"
+    with write_session(get_engine()) as session:
+        snapshot = session.exec(select(Snapshot).where(Snapshot.game_id == games[0]).order_by(Snapshot.seq.desc())).first()
+        snapshot.state = {**snapshot.state, "scores": [99, 99]}
+        session.add(snapshot)
+        session.execute(sa.update(Game).where(Game.id == games[2]).values(to_act=[5], status="finished"))
+    result = runner.invoke(args=["verify"])
+    assert result.exit_code == 1
+    assert f"game {games[0]}: the replay from event 1 differs from the state its snapshots give" in result.output
+    assert f"game {games[2]}: its status is 'finished' but the engine says active" in result.output
+    assert f"game {games[2]}: the seats to act are [5]" in result.output
+    assert f"game {games[1]}" not in result.output and "3 problems in 3 games" in result.output
