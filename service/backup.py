@@ -16,6 +16,7 @@ import os
 import re
 import sqlite3
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -96,14 +97,15 @@ def backups(directory: Path, stem: str) -> list[Path]:
     return [path for _, path in found]
 
 
-def backup(url: str, directory: Path, keep: int, now: datetime | None = None) -> Backup:
-    """A dated copy of the SQLite database in `directory`; the oldest beyond the last `keep` removed."""
+def backup(url: str, directory: Path, keep: int | None, now: datetime | None = None) -> Backup:
+    """A dated copy of the SQLite database in `directory`; the oldest beyond the last `keep` removed
+    (None: none removed)."""
     source = sqlite_path(url)
     if source is None:
         raise CannotBackUp(f"flask backup copies SQLite databases; back up PostgreSQL with pg_dump ({README_SECTION})")
     if not source.exists():
         raise CannotBackUp(f"there is no database at {source}")
-    if keep < 1:
+    if keep is not None and keep < 1:
         raise CannotBackUp("keep at least one backup")
     started = time.monotonic()
     directory.mkdir(parents=True, exist_ok=True)
@@ -121,10 +123,10 @@ def backup(url: str, directory: Path, keep: int, now: datetime | None = None) ->
     finally:
         partial.unlink(missing_ok=True)
     made = Backup(target, target.stat().st_size, time.monotonic() - started)
-    every = backups(directory, source.stem)
-    for old in every[:-keep]:
-        old.unlink()
-        made.removed.append(old)
+    if keep is not None:
+        for old in backups(directory, source.stem)[:-keep]:
+            old.unlink()
+            made.removed.append(old)
     return made
 
 
@@ -139,9 +141,10 @@ def schema_revision(path: Path) -> str | None:
     return row[0] if row else None
 
 
-def restore(url: str, backup_file: Path, known_revisions: set[str]) -> None:
+def restore(url: str, backup_file: Path, known_revisions: set[str], before: Callable[[], object] | None = None) -> None:
     """Put `backup_file` back as the database of `url`, through the backup API (SQLite's locks keep a
-    process that still has the database open from reading a half-restored file).
+    process that still has the database open from reading a half-restored file).  `before` runs once
+    the file passed its checks, right before the copy (the command line backs up the database there).
 
     Refused unless the file is a whole Riftpost database (SQLite's integrity check, a schema
     revision) whose revision this code knows: a backup made by a newer release would run under code
@@ -169,5 +172,7 @@ def restore(url: str, backup_file: Path, known_revisions: set[str]) -> None:
     if revision not in known_revisions:
         raise CannotBackUp(f"{backup_file} is at schema revision {revision}, which this version of Riftpost "
                            "does not know (a backup of a newer release?)")
+    if before is not None:
+        before()
     target.parent.mkdir(parents=True, exist_ok=True)
     _copy(backup_file, target)

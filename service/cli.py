@@ -55,14 +55,17 @@ def register(app: Flask) -> None:
         upgrade(url)
         click.echo("database is at the latest schema")
 
-    def _backup(url: str, to: str | None = None) -> str:
+    def _backup(url: str, to: str | None = None, prune: bool = True) -> str:
+        keep = current_app.config["BACKUP_KEEP"] if prune else None
         try:
-            made = backup.backup(url, Path(to or current_app.config["BACKUP_DIR"]), current_app.config["BACKUP_KEEP"])
+            made = backup.backup(url, Path(to or current_app.config["BACKUP_DIR"]), keep)
         except backup.CannotBackUp as exc:
             raise click.ClickException(str(exc)) from None
-        removed = f", removed {len(made.removed)} older" if made.removed else ""
-        return (f"{made.path} ({_size(made.size)} in {made.seconds:.1f} s; "
-                f"the last {current_app.config['BACKUP_KEEP']} are kept{removed})")
+        if keep is None:
+            kept = "no older one removed"
+        else:
+            kept = f"the last {keep} are kept" + (f", removed {len(made.removed)} older" if made.removed else "")
+        return f"{made.path} ({_size(made.size)} in {made.seconds:.1f} s; {kept})"
 
     @app.cli.command("backup")
     @click.option("--to", "to", default=None, metavar="DIR",
@@ -79,10 +82,14 @@ def register(app: Flask) -> None:
         """Put the SQLite backup FILE back as the database, after backing up the database as it is.
         Stop the web, the worker and beat first (README, "Backups"), then run db-upgrade."""
         url = current_app.config["DATABASE_URL"]
-        if backup.sqlite_path(url) is not None and backup.has_tables(url):
-            click.echo(f"the database as it was: {_backup(url)}")
+
+        def keep_the_database() -> None:
+            # Nothing removed: the oldest backup may be the very FILE being restored.
+            if backup.has_tables(url):
+                click.echo(f"the database as it was: {_backup(url, prune=False)}")
+
         try:
-            backup.restore(url, file, revisions())
+            backup.restore(url, file, revisions(), before=keep_the_database)
         except backup.CannotBackUp as exc:
             raise click.ClickException(str(exc)) from None
         click.echo(f"restored {file}; now run `flask --app service db-upgrade`, then start the services")

@@ -150,9 +150,11 @@ def test_restore_drill_back_up_play_on_restore_and_the_games_replay_and_play(app
     before_restore = every_game(get_engine())
     assert before_restore[toy][1] == "finished" and later in before_restore
 
+    app.config["BACKUP_KEEP"] = 1  # the file to restore is the oldest backup: it must not go first
     restored = runner.invoke(args=["restore", str(file)])
     assert restored.exit_code == 0, restored.output
     assert restored.output.startswith(f"the database as it was: {tmp_path / 'backups'}/app-")
+    assert "no older one removed" in restored.output
     assert "db-upgrade" in restored.output
     # The running app's own connections see the restored database: the games as they were.
     assert every_game(get_engine()) == at_backup
@@ -190,6 +192,7 @@ def test_restore_refuses_what_is_not_a_riftpost_backup(app, tmp_path, migrated_s
         result = runner.invoke(args=["restore", str(file)])
         assert result.exit_code != 0 and why in result.output, (file, result.output)
     assert len(every_game(get_engine())) == 1  # nothing was put back
+    assert not (tmp_path / "backups").exists()  # nor backed up for a restore that was refused
 
 
 def test_a_backup_taken_while_moves_are_written_is_consistent(app, tmp_path):
