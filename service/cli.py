@@ -1,4 +1,5 @@
-"""`flask --app service ...` commands: db-upgrade, new-game, sweep, outbox, bounce and bounce-server."""
+"""`flask --app service ...` commands: db-upgrade, backup, restore, verify, new-game, sweep, outbox, bounce
+and bounce-server."""
 
 from __future__ import annotations
 
@@ -8,20 +9,25 @@ import signal
 import sys
 import threading
 from datetime import UTC, datetime
+from pathlib import Path
 
 import click
 from flask import Flask, current_app
+from sqlmodel import col, select
 
 import engine
+from service import backup
 from service.clocks.settings import parse_settings
 from service.errors import Invalid
 from service.games import adapter, every
 from service.mail import bounces, outbox
-from service.migrate import upgrade
+from service.migrate import current, heads, revisions, upgrade
 from service.play import new_game
 from service.play.startform import parse_options, parse_players
 from service.play.timeouts import sweep
-from service.store.models import utcnow
+from service.store import get_engine, read_session
+from service.store.check import problems
+from service.store.models import Game, utcnow
 
 # sysexits.h EX_TEMPFAIL: an MTA's pipe delivery keeps the message and tries again later.
 EX_TEMPFAIL = 75
@@ -45,9 +51,73 @@ class NewGameCommand(click.Command):
 def register(app: Flask) -> None:
     @app.cli.command("db-upgrade")
     def db_upgrade() -> None:
-        """Create or upgrade the database schema (Alembic migrations shipped in service/)."""
-        upgrade(current_app.config["DATABASE_URL"])
+        """Create or upgrade the database schema (Alembic migrations shipped in service/).  A SQLite
+        database with tables is backed up first when a migration is to run (`flask backup`)."""
+        url = current_app.config["DATABASE_URL"]
+        at = current(url)
+        if at and at != heads():  # a database with our tables that a migration is about to change
+            if backup.sqlite_path(url) is None:
+                click.echo(f"not backed up here: take a pg_dump before upgrading ({backup.README_SECTION})")
+            else:
+                # A migration rewrites tables (SQLite's batch ALTERs copy them): keep the database as
+                # it was, so a failed or regretted upgrade can be undone with `flask restore`.
+                click.echo(f"backed up before upgrading: {_backup(url)}")
+        upgrade(url)
         click.echo("database is at the latest schema")
+
+    def _backup(url: str, to: str | None = None, prune: bool = True) -> str:
+        keep = current_app.config["BACKUP_KEEP"] if prune else None
+        try:
+            made = backup.backup(url, Path(to or current_app.config["BACKUP_DIR"]), keep)
+        except backup.CannotBackUp as exc:
+            raise click.ClickException(str(exc)) from None
+        if keep is None:
+            kept = "no older one removed"
+        else:
+            kept = f"the last {keep} are kept" + (f", removed {len(made.removed)} older" if made.removed else "")
+        return f"{made.path} ({_size(made.size)} in {made.seconds:.1f} s; {kept})"
+
+    @app.cli.command("backup")
+    @click.option("--to", "to", default=None, metavar="DIR",
+                  help="the folder for the backups (default: BACKUP_DIR, instance/backups)")
+    def backup_command(to: str | None) -> None:
+        """Copy the SQLite database to a dated file, consistently while the web and the worker write
+        (SQLite's online backup API), and keep the newest RIFTPOST_BACKUP_KEEP (default 10).
+        PostgreSQL: pg_dump (README, "Backups")."""
+        click.echo(f"backup written: {_backup(current_app.config['DATABASE_URL'], to)}")
+
+    @app.cli.command("restore")
+    @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+    def restore_command(file: Path) -> None:
+        """Put the SQLite backup FILE back as the database, after backing up the database as it is.
+        Stop the web, the worker and beat first (README, "Backups"), then run db-upgrade."""
+        url = current_app.config["DATABASE_URL"]
+
+        def keep_the_database() -> None:
+            # Nothing removed: the oldest backup may be the very FILE being restored.
+            if backup.has_tables(url):
+                click.echo(f"the database as it was: {_backup(url, prune=False)}")
+
+        try:
+            backup.restore(url, file, revisions(), before=keep_the_database)
+        except backup.CannotBackUp as exc:
+            raise click.ClickException(str(exc)) from None
+        click.echo(f"restored {file}; now run `flask --app service db-upgrade`, then start the services")
+
+    @app.cli.command("verify")
+    def verify_command() -> None:
+        """Check every game: its replay from event 1 equals its stored state, and its read model (status,
+        seats to act, result, seq) agrees.  Run it after a restore; exits 1 on any problem."""
+        found, count = [], 0
+        with read_session(get_engine()) as session:
+            for game in session.exec(select(Game).order_by(col(Game.id))):
+                count += 1
+                found += problems(session, game)
+        for line in found:
+            click.echo(line, err=True)
+        if found:
+            raise click.ClickException(f"{len(found)} problems in {count} games")
+        click.echo(f"{count} games verified: each replays from event 1 to its stored state")
 
     @app.cli.command("new-game", cls=NewGameCommand, help=NEW_GAME_HELP)
     @click.argument("game")
@@ -213,3 +283,13 @@ def problems_table(found: list[outbox.Problem], now: datetime) -> str:
             lines.append(f"    last error: {found[index - 1].last_error}")
     lines.append("send them again: flask --app service outbox requeue ID... (or --failed)")
     return "\n".join(lines)
+
+def _size(size: int) -> str:
+    if size < 1024:
+        return f"{size} bytes"
+    value = size / 1024
+    for unit in ("KB", "MB"):
+        if value < 1024:
+            return f"{value:.1f} {unit}"
+        value /= 1024
+    return f"{value:.1f} GB"

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from flask import Flask, Response, request
+from flask import Flask
 from flask_wtf.csrf import CSRFProtect
 
-from service.web import account, api, campaign, clock, devmail, errors, games, health, history, play
+from service.web import account, api, campaign, clock, devmail, errors, games, headers, health, history, play
 
 csrf = CSRFProtect()
 
@@ -21,17 +21,4 @@ def register(app: Flask) -> None:
     if app.config["DEV_MAILBOX"]:
         app.register_blueprint(devmail.bp)
     errors.register(app)
-
-    @app.after_request
-    def security_headers(response: Response) -> Response:
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        response.headers.setdefault("Referrer-Policy", "same-origin")  # links carry bearer tokens
-        response.headers.setdefault("X-Frame-Options", "DENY")
-        # Pages opened by a player's own links: keep them private.
-        if request.blueprint in ("play", "account") or request.endpoint in PRIVATE:
-            response.headers.setdefault("Cache-Control", "private, no-store")
-        return response
-
-
-# The history's endpoints reached only through a player's signed link.
-PRIVATE = {"history.player", "history.player_record", "history.set_public"}
+    headers.register(app)

@@ -19,9 +19,18 @@ bp = Blueprint("devmail", __name__, url_prefix="/dev/mail")
 
 LISTED = 200
 # An email's HTML shown as a page of its own: no script, no plugin, no form, nothing fetched but
-# images; a sandbox origin of its own, as a mail client would treat it.  Links still open.
+# images; a sandbox origin of its own, as a mail client would treat it.  Links still open.  Emails
+# carry their styles inline (mail clients drop stylesheets), hence 'unsafe-inline' for styles here
+# and nowhere else.
 HTML_PART_POLICY = ("sandbox allow-popups allow-top-navigation-by-user-activation; default-src 'none'; "
-                    "img-src data: http: https:; style-src 'unsafe-inline'")
+                    "img-src data: http: https:; style-src 'unsafe-inline'; frame-ancestors 'none'")
+# The same HTML framed in the message's page.  A frame of its own URL rather than a srcdoc: a srcdoc
+# document inherits its parent page's policy, whose style-src 'self' would strip the email of its
+# inline styles.  Framed by this site only; same origin (still without scripts) so that
+# static/devmail.js can measure the email's height.
+FRAME_POLICY = ("sandbox allow-same-origin allow-popups allow-top-navigation-by-user-activation; "
+                "default-src 'none'; img-src data: http: https:; style-src 'unsafe-inline'; "
+                "frame-ancestors 'self'")
 
 
 HEAD = re.compile(r"<head\b[^>]*>", re.I)
@@ -30,7 +39,7 @@ BASE = '<base target="_top">'
 
 
 def framed(html: str) -> str:
-    """The HTML part for the frame's srcdoc, its links opening in the tab: `<base target="_top">` goes
+    """The HTML part for the message page's frame, its links opening in the tab: `<base target="_top">` goes
     into the head (before the doctype it would throw the email into quirks mode)."""
     for where in (HEAD, DOCTYPE):
         found = where.search(html)
@@ -76,8 +85,7 @@ def inbox() -> ResponseReturnValue:
 def show(key: str) -> ResponseReturnValue:
     message = _message(key)
     html = _part(message, "html")
-    return render_template("dev/mail_show.html", key=key, message=message,
-                           text=_part(message, "plain"), html=html, srcdoc=framed(html) if html else "")
+    return render_template("dev/mail_show.html", key=key, message=message, text=_part(message, "plain"), html=html)
 
 
 @bp.get("/<key>/html")
@@ -88,4 +96,16 @@ def html_part(key: str) -> ResponseReturnValue:
         abort(404)
     response = Response(html, mimetype="text/html")
     response.headers["Content-Security-Policy"] = HTML_PART_POLICY
+    return response
+
+
+@bp.get("/<key>/frame")
+def html_frame(key: str) -> ResponseReturnValue:
+    """The HTML part as the message's page frames it."""
+    html = _part(_message(key), "html")
+    if not html:
+        abort(404)
+    response = Response(framed(html), mimetype="text/html")
+    response.headers["Content-Security-Policy"] = FRAME_POLICY
+    response.headers["X-Frame-Options"] = "SAMEORIGIN"
     return response

@@ -70,8 +70,10 @@ def compose(page, rules, steps, seat):
         else:  # a step of several: its choices are shown next
             page.locator(f'.composer-choices button[data-step="{step_key(rules, state, seat, move)}"]').click()
             direct.click()
-        page.wait_for_function(f"document.querySelectorAll('.composer-taken li').length === {index + 1}")
-        page.wait_for_function("!document.querySelector('.composer-confirm').disabled")
+        # Functions, not expressions: Playwright evaluates an expression with eval(), which the
+        # pages' Content-Security-Policy refuses (no 'unsafe-eval').
+        page.wait_for_function(f"() => document.querySelectorAll('.composer-taken li').length === {index + 1}")
+        page.wait_for_function("() => !document.querySelector('.composer-confirm').disabled")
 
 
 def composer_fits_and_taps(page):

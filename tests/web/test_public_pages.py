@@ -93,7 +93,7 @@ def test_dev_mailbox_shows_sink_messages(app, client):
     listing = text(client.get("/dev/mail/"))
     assert "[Toy #1] Your turn" in listing
     shown = text(client.get(f"/dev/mail/{key}"))
-    assert 'href="http://riftpost.test/m/abc"' in shown and "srcdoc" in shown
+    assert 'href="http://riftpost.test/m/abc"' in shown and f'src="/dev/mail/{key}/frame"' in shown
     assert client.get("/dev/mail/nope").status_code == 404
 
 

@@ -81,9 +81,23 @@ def test_the_html_part_is_framed_sandboxed_and_served_on_a_page_of_its_own(app, 
     assert alone.get_data(as_text=True).strip() == html  # as sent (MIME ends the part with a newline)
     policy = alone.headers["Content-Security-Policy"]
     assert policy.startswith("sandbox ") and "allow-scripts" not in policy and "default-src 'none'" in policy
+    assert "frame-ancestors 'none'" in policy  # no other page (nor this site) frames it
+    # The message page frames the same HTML from a URL of its own, framed by this site only.
+    assert f'src="/dev/mail/{key}/frame"' in shown and "srcdoc" not in shown
+    inside = client.get(f"/dev/mail/{key}/frame")
+    assert inside.status_code == 200 and inside.mimetype == "text/html"
+    assert inside.get_data(as_text=True).strip() == framed(html)
+    policy = inside.headers["Content-Security-Policy"]
+    assert policy.startswith("sandbox allow-same-origin ") and "allow-scripts" not in policy
+    assert "default-src 'none'" in policy and "frame-ancestors 'self'" in policy
+    # Emails are styled inline (mail clients drop stylesheets): the one policy allowing inline styles.
+    assert "style-src 'unsafe-inline'" in policy
+    assert inside.headers["X-Frame-Options"] == "SAMEORIGIN"
     assert client.get("/dev/mail/nope/html").status_code == 404
+    assert client.get("/dev/mail/nope/frame").status_code == 404
     plain = _deliver(app, None)
     assert client.get(f"/dev/mail/{plain}/html").status_code == 404
+    assert client.get(f"/dev/mail/{plain}/frame").status_code == 404
     assert "<iframe" not in text(client.get(f"/dev/mail/{plain}"))
 
 

@@ -1,0 +1,36 @@
+"""Whether a game's stored records agree with each other: what `flask verify` runs over every game,
+after a restore or whenever a database is in doubt.
+
+A game holds when its replay from event 1 (snapshots ignored) equals its state as the service loads
+it (latest snapshot plus the events after it), its read model (status, seats to act, result) is what
+the engine says of that state, and its seq is its last event's.  Problems are short lines naming
+what disagrees, never a state's contents (they hold hidden cards).
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from sqlmodel import Session, col
+
+import engine
+from service.store.log import load_state, replay_from_start
+from service.store.models import Event, Game
+
+
+def problems(session: Session, game: Game) -> list[str]:
+    found = []
+    last = session.execute(sa.select(sa.func.max(col(Event.seq))).where(col(Event.game_id) == game.id)).scalar()
+    if game.seq != last:
+        return [f"game {game.id}: its seq is {game.seq} but its last event is {last}"]
+    rules = engine.get(game.name)
+    loaded, _ = load_state(session, game)
+    if replay_from_start(session, game) != loaded:
+        found.append(f"game {game.id}: the replay from event 1 differs from the state its snapshots give")
+    result = rules.result(loaded)
+    if game.status != ("active" if result is None else "finished"):
+        found.append(f"game {game.id}: its status is {game.status!r} but the engine says {'active' if result is None else 'finished'}")
+    if game.to_act != rules.to_act(loaded):
+        found.append(f"game {game.id}: the seats to act are {game.to_act}, the engine says {rules.to_act(loaded)}")
+    if game.result != result:
+        found.append(f"game {game.id}: its recorded result differs from the engine's")
+    return found

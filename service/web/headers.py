@@ -1,0 +1,66 @@
+"""Security headers on every response, and the session cookie's flags.
+
+Player links carry bearer tokens in their paths (/p/<token>, /m/<token>, /u/<token>), so no page
+ever sends a Referer (`no-referrer`, also in base.html's meta tag): a click from a player page to
+anywhere would otherwise hand the token to that site.
+
+The Content-Security-Policy of the pages is as strict as they allow, which is strict: every script
+is a file under /static (composer.js, history.js, devmail.js) and every style a stylesheet there.
+No page carries a `style="..."` attribute, an inline <style> or <script>, or an event handler
+attribute; the only style set at run time is devmail.js's frame height, through the CSSOM, which a
+CSP does not govern.  So `style-src 'self'` with no 'unsafe-inline' and no hashes: a template
+that adds an inline style breaks visibly in the browser tests (tests/web/test_csp_browser.py)
+instead of loosening the policy for everyone.  Nothing needs `data:` images either.
+
+A response that is not HTML (the JSON API, static files, the favicon) gets a policy that lets
+nothing run or load, in case one is ever opened as a document.  A view may set its own policy
+(the dev mailbox's framed email does); the hook never overwrites one.
+"""
+
+from __future__ import annotations
+
+from flask import Flask, Response, request
+
+PAGE_POLICY = "; ".join([
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+])
+OTHER_POLICY = "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
+# The history's endpoints reached only through a player's signed link.
+PRIVATE = {"history.player", "history.player_record", "history.set_public"}
+
+
+def register(app: Flask) -> None:
+    https = app.config["BASE_URL"].startswith("https://")
+    app.config.update(
+        SESSION_COOKIE_HTTPONLY=True,
+        # Lax: the cookie (it only holds the CSRF token and flashed messages) goes with a top-level
+        # GET from an email link, never with another site's POST or in its frames.
+        SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_COOKIE_SECURE=https,
+        # Flask-WTF's strict check refuses an HTTPS form POST without a same-origin Referer, and
+        # these pages send none (see above), so every form would fail under https.  Authority here
+        # is the signed token in the URL, not the cookie; the CSRF token in a SameSite=Lax, Secure
+        # cookie still guards the forms.
+        WTF_CSRF_SSL_STRICT=False,
+    )
+
+    @app.after_request
+    def security_headers(response: Response) -> Response:
+        html = response.mimetype == "text/html"
+        response.headers.setdefault("Content-Security-Policy", PAGE_POLICY if html else OTHER_POLICY)
+        response.headers.setdefault("Referrer-Policy", "no-referrer")
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        # For browsers older than CSP's frame-ancestors, which newer ones obey instead.
+        response.headers.setdefault("X-Frame-Options", "DENY")
+        # Pages (and the play API's JSON) opened by a player's own links: keep them private.
+        if request.blueprint in ("play", "play_api", "account") or request.endpoint in PRIVATE:
+            response.headers.setdefault("Cache-Control", "private, no-store")
+        return response
