@@ -1,7 +1,7 @@
 """Backup benchmark: the size of a SQLite database of N games and the time `flask backup` takes
 (the online backup API plus the integrity check of the copy), then a restore of it.
 
-    .venv/bin/python bench/backup.py [--games 200] [--events 120]
+    .venv/bin/python bench/backup.py [--games 50] [--events 120]
 
 Games are Riftforce duels played with random legal moves through the service (`service.handle`,
 so events, snapshots, turn starts, clocks and outbox rows are written as in production) to about
@@ -48,7 +48,7 @@ def grow(events: int, seed: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--events", type=int, default=120)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
