@@ -5,6 +5,7 @@ Tokens are signed, not encrypted: they carry only ids, a seq and a move, nothing
 - move         {"p": player_id, "v": seq, "m": move}  bound to the position it was made for, so
                                                         it acts at most once and goes stale after
 - unsubscribe  {"p": player_id}                       RFC 8058 one-click target
+- invitation   {"i": invitation_id}                   the accept / decline page of an invitation
 A token of one purpose never verifies as another (different salts).
 """
 
@@ -21,6 +22,7 @@ from service.errors import LINK_TITLE, Gone, bad_link
 PLAYER = "riftpost.player-page"
 MOVE = "riftpost.move-link"
 UNSUBSCRIBE = "riftpost.unsubscribe"
+INVITATION = "riftpost.invitation"
 
 
 @dataclass(frozen=True)
@@ -86,3 +88,15 @@ def read_unsubscribe_token(token: str) -> PlayerLink:
     data = _load(UNSUBSCRIBE, token, current_app.config["PLAYER_LINK_MAX_AGE"])
     return PlayerLink(_player_id(data))
 
+
+
+def invitation_token(invitation_id: int) -> str:
+    return _serializer(INVITATION).dumps({"i": invitation_id})
+
+
+def read_invitation_token(token: str) -> int:
+    """The invitation's id (400 tampered, 410 expired: as long-lived as a player's page link)."""
+    data = _load(INVITATION, token, current_app.config["PLAYER_LINK_MAX_AGE"])
+    if not isinstance(data, dict) or not isinstance(data.get("i"), int):
+        raise bad_link()
+    return data["i"]

@@ -171,17 +171,21 @@ def _build(session: Session, kind: Kind, mail: Mail) -> EmailMessage:
     game, player, row = mail.game, mail.player, mail.row
     domain = current_app.config["MAIL_DOMAIN"]
     message = EmailMessage(policy=POLICY)
-    message["Subject"] = context["subject"]
+    message["Subject"] = kind.subject(context) if kind.subject is not None else context["subject"]
     message["From"] = formataddr(("Riftpost", current_app.config["MAIL_FROM"]))
-    message["To"] = formataddr((player.name, player.email))
+    # The seat's name was typed by whoever started the game: not shown to an address that never agreed.
+    message["To"] = player.email if kind.unsolicited else formataddr((player.name, player.email))
     message["Date"] = format_datetime(row.created_at.astimezone(UTC))
     message["Message-ID"] = row.message_id
     root = thread_root(game, player)
-    if row.message_id != root:  # everything else hangs under the invitation: one thread per player
+    # Everything else hangs under the game's first email: one thread per player.  The invitation stands
+    # apart (its own subject; the thread begins once the address accepts).
+    if row.message_id != root and not kind.unsolicited:
         message["In-Reply-To"] = root
         message["References"] = root
     message["List-Id"] = f"{context['title']} game {game.id} <game-{game.id}.{domain}>"
-    message["List-Unsubscribe"] = f"<{context['unsubscribe_url']}>"
+    # An invitation's "unsubscribe" is its decline (RFC 8058 one-click: the POST declines).
+    message["List-Unsubscribe"] = f"<{context['decline_url'] if kind.unsolicited else context['unsubscribe_url']}>"
     message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     message["Auto-Submitted"] = "auto-generated"
     message["X-Riftpost-Kind"] = kind.name  # what the email is, for mail filters (the subject is the thread's)

@@ -11,11 +11,15 @@ them all.  An outbox row names its kind and carries the kind's `params`; the ent
 - `tag`        its part of the deterministic Message-ID, from the params (the idempotency key)
 - `move_links` whether it carries the links to the turn's choices
 - `clock`      whether it states the deadline and the timeout policy (timed games)
+- `unsolicited` written to an address that has not agreed to our emails (the invitation): it is never
+               held, carries its own `subject`, no display name in To, no thread, and no text typed
+               by whoever started the game beyond the inviter's name made unlinkable (`unlinkable`)
 
 Every email of a game's thread has one subject, naming the game and its players (compose.subject);
 the first line says what the email is.
 
-The kinds: invite (the thread's root; a seat that starts gets its first turn email as its invitation
+The kinds: invitation (the one short email to an address that never played: accept or decline;
+service/play/consent.py), invite (the thread's root; a seat that starts gets its first turn email as its invitation
 instead, params {"invite": true}), turn, reminder, notice (a journal entry told at once: a pause),
 timed_out (what the sweep played for a seat whose time ran out), game_over, and partner (teammates'
 notes: no longer written, see service/play/emails.py; kept so that rows queued before still render).
@@ -31,7 +35,9 @@ from typing import Any
 import sqlalchemy as sa
 from sqlmodel import Session, col
 
-from service import store
+from flask import url_for
+
+from service import links, store
 from service.games import adapter
 from service.store.models import Deadline, Game, GameClock, JournalEntry, Outbox, Player, as_utc
 from service.views import followups
@@ -100,6 +106,8 @@ class Kind:
     tag: Callable[[dict[str, Any]], str] | None = None  # default: the kind's name
     move_links: bool = False
     clock: bool = False
+    unsolicited: bool = False
+    subject: Callable[[Context], str] | None = None  # default: the game's (compose.subject)
 
     @property
     def template_name(self) -> str:
@@ -319,6 +327,51 @@ def _partner_line(context: Context) -> str:
     return _with(context["summary"], f"Your partner {who} has played; we will email you when it is your turn.")
 
 
+# ---- the invitation: the only email an address that has not consented ever gets ----------------------
+
+# The inviter's name, as the invitation shows it: whoever fills in the form chooses it, so it is cut
+# short and stripped of everything a mail client could turn into a link.
+NAME_CAP = 40
+NAME_KEEPS = frozenset(" -'")
+
+
+def unlinkable(name: str, cap: int = NAME_CAP) -> str:
+    """`name` with only letters, digits, spaces, hyphens and apostrophes (any other character becomes a
+    space), at most `cap` characters: mail clients autolink "evil.example", "http://x", "a@b" and
+    "www.x", and each needs a dot, a colon, a slash or an @, which never survive.  "Someone" when
+    nothing is left."""
+    kept = "".join(ch if ch.isalnum() or ch in NAME_KEEPS else " " for ch in name)
+    return " ".join(kept.split())[:cap].strip() or "Someone"
+
+
+def _invitation(session: Session, mail: Mail) -> Context:
+    creator = next((p for p in mail.players if p.seat == 0), mail.player)
+    token = links.invitation_token(int(mail.params["invitation"]))
+    return {
+        "inviter": unlinkable(creator.name),
+        "self_invited": creator.id == mail.player.id,
+        "accept_url": url_for("invitations.page", token=token, _external=True),
+        # The one-click decline: also the email's List-Unsubscribe target.
+        "decline_url": url_for("invitations.decline", token=token, _external=True),
+        "decline_page_url": url_for("invitations.page", token=token, _external=True, answer="decline"),
+    }
+
+
+def _invitation_line(context: Context) -> str:
+    if context["self_invited"]:
+        return (f"Someone started a game of {context['title']} on Riftpost with this address as its first "
+                f"player, {context['inviter']}. Was it you?")
+    return f"{context['inviter']} invited you to play {context['title']} by email on Riftpost."
+
+
+def _invitation_subject(context: Context) -> str:
+    if context["self_invited"]:
+        return f"Did you start a game of {context['title']} on Riftpost?"
+    return f"{context['inviter']} invited you to play {context['title']}"
+
+
+register(Kind("invitation", _invitation_line, context=_invitation, unsolicited=True, subject=_invitation_subject,
+              tag=lambda p: f"invitation{p['invitation']}"))
 register(Kind("invite", _invite_line, context=_invite_context, clock=True))
 register(Kind("turn", _turn_line, since=_turn_since, context=_invite_context, wanted=_turn_wanted,
               tag=lambda p: "invite" if p.get("invite") else "turn", move_links=True, clock=True))

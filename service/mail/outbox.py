@@ -1,8 +1,11 @@
 """The transactional outbox: rows written with the events, delivered by the worker.
 
 Status machine of a row: pending -> sending -> sent | skipped | failed, and back to pending on a
-transient error (with a later next_attempt_at).  A delivery first *claims* its row with a
-conditional UPDATE, so however many times the kick and the beat scan enqueue the same row, only
+transient error (with a later next_attempt_at).  A row to an address that has not accepted its
+invitation yet is written `held` (held -> pending when the address accepts, held -> skipped when it
+declines; service/play/consent.py); none is written to an address that declined the game's creator.
+
+A delivery first *claims* its row with a conditional UPDATE, so however many times the kick and the beat scan enqueue the same row, only
 one delivery sends it; a crash between SMTP acceptance and "sent" is the only duplicate window,
 and then the resend carries the same Message-ID.
 """
@@ -36,25 +39,46 @@ class TransientMailError(Exception):
     """Sending failed in a way worth retrying (the row is pending again)."""
 
 
+HELD = "held"
+
+
+def mailable_status(player: Player, kind: str) -> str | None:
+    """The one place that says whether an email may go to a player's address: the status its outbox row
+    starts with.  "pending" (send it), HELD (the address has not accepted its invitation yet: the email
+    waits, and goes out once it does), or None (write nothing: the address declined the invitations of
+    this game's creator).  The invitation itself is what asks, so it is never held."""
+    if player.consent == "declined":
+        return None
+    if player.consent == "asked" and not kinds.get(kind).unsolicited:
+        return HELD
+    return "pending"
+
+
 def add(session: Session, game: Game, players: list[Player], kind: str, params: dict[str, Any] | None = None,
         seq: int | None = None) -> list[Outbox]:
     """Queue one email of a registered `kind` to each of `players`, about the game at `seq` (default:
-    now), in the caller's transaction; the rows (their ids are known once the session flushes)."""
+    now), in the caller's transaction; the rows (their ids are known once the session flushes).  Rows to
+    an address that has not consented are held (mailable_status); the kick sends nothing for them."""
     entry = kinds.get(kind)
     params = dict(params or {})
     seq = game.seq if seq is None else seq
     tag = entry.tag_of(params)
-    rows = [Outbox(game_id=game.id, player_id=p.id, kind=kind, params=params, seq=seq,
-                   message_id=message_id(game, p, tag, seq)) for p in players]
+    rows = []
+    for p in players:
+        status = mailable_status(p, kind)
+        if status is not None:
+            rows.append(Outbox(game_id=game.id, player_id=p.id, kind=kind, params=params, seq=seq, status=status,
+                               message_id=message_id(game, p, tag, seq)))
     session.add_all(rows)
     return rows
 
 
 def ids(session: Session, rows: list[Outbox]) -> list[int]:
-    """The ids of queued rows (flushing them), to kick the worker with after the commit."""
+    """The ids of queued rows to send now (flushing them), to kick the worker with after the commit;
+    held rows wait for their address's answer."""
     if rows:
         session.flush()
-    return [row.id for row in rows]
+    return [row.id for row in rows if row.status != HELD]
 
 
 def exists(session: Session, game: Game, player: Player, kind: str, params: dict[str, Any], seq: int) -> bool:
@@ -103,7 +127,7 @@ def deliver(row_id: int) -> str:
             row = session.get(Outbox, row_id)
             assert row is not None
             mail = compose.mail_of(session, row)
-            if not kinds.get(row.kind).wanted(session, mail):
+            if mailable_status(mail.player, row.kind) != "pending" or not kinds.get(row.kind).wanted(session, mail):
                 _finish(row_id, status="skipped", sent_at=utcnow())
                 return "skipped"
             message = compose.build(session, row, mail)
@@ -132,6 +156,14 @@ def due(limit: int = 500) -> list[int]:
             sa.update(Outbox)
             .where(col(Outbox.status) == "sending", col(Outbox.claimed_at) < now - CLAIM_TIMEOUT)
             .values(status="pending")
+        )
+        # A move that read a seat as not consented while its address was accepting (two transactions
+        # at once) wrote its row held after the acceptance released the others: released here.
+        session.execute(
+            sa.update(Outbox)
+            .where(col(Outbox.status) == HELD,
+                   col(Outbox.player_id).in_(sa.select(col(Player.id)).where(col(Player.consent) == "")))
+            .values(status="pending", next_attempt_at=now)
         )
         return list(
             session.exec(

@@ -10,6 +10,7 @@ service/migrations; these classes must match them (a test compares the two).
 - `journal`    what happened around a game that is not a move (reminders, vacations, pauses).
 - `game_clocks`, `deadlines`, `people`: time control (service/clocks).
 - `campaigns`, `campaign_games`: games played one after the other by the same party.
+- `invitations`: the one short email an address that never played gets, and its answer (consent).
 """
 
 from __future__ import annotations
@@ -59,6 +60,10 @@ class Player(SQLModel, table=True):
     email: str = Field(max_length=254)
     # RFC 8058 unsubscribe turns this off; the player page turns it back on.
     turn_emails: bool = True
+    # Whether this seat's address may be emailed for this game (service/play/consent.py): "" yes (it
+    # has played or accepted an invitation), "asked" not yet (its emails are held until the address
+    # accepts), "declined" never (the address declined the invitations of this game's creator).
+    consent: str = Field(default="", max_length=20, sa_column_kwargs={"server_default": ""})
 
 
 class Event(SQLModel, table=True):
@@ -118,7 +123,7 @@ class Outbox(SQLModel, table=True):
     params: dict[str, Any] = Field(default_factory=dict, sa_type=sa.JSON)
     seq: int  # the game position the email describes (its links are bound to it)
     message_id: str = Field(max_length=200, unique=True)  # deterministic: a retry is the same mail
-    status: str = Field(default="pending", max_length=20)  # pending | sending | sent | skipped | failed
+    status: str = Field(default="pending", max_length=20)  # pending | held | sending | sent | skipped | failed
     attempts: int = 0
     next_attempt_at: datetime = Field(default_factory=utcnow)
     claimed_at: datetime | None = None
@@ -204,6 +209,31 @@ class Person(SQLModel, table=True):
     vacation_until: datetime | None = None  # when the allowance runs out: the sweep ends it then
     allowance_year: int = 0  # the calendar year `allowance_used_seconds` counts
     allowance_used_seconds: int = 0
+    # When the address agreed to Riftpost's emails: it accepted an invitation (or had played before
+    # invitations existed: migration 0007).  None: it gets one short invitation, nothing else.
+    consented_at: datetime | None = None
+
+
+class Invitation(SQLModel, table=True):
+    """The one short email an address that has not consented gets when a game names it, and its
+    answer.  Addresses are kept lower-cased (one inbox, whatever the case typed): `address` the
+    invited one, `inviter` the address of the game's creator (seat 0).  An address declines per
+    inviter: that inviter can never again make the service email it; others still may invite it."""
+
+    __tablename__ = "invitations"
+    __table_args__ = (
+        sa.Index("ix_invitations_address_created", "address", "created_at"),
+        sa.Index("ix_invitations_address_inviter", "address", "inviter"),
+    )
+
+    id: int = Field(default=None, primary_key=True)  # set by the database on insert
+    address: str = Field(max_length=254)
+    inviter: str = Field(max_length=254)
+    game_id: int = Field(foreign_key="games.id")
+    player_id: int = Field(foreign_key="players.id")
+    status: str = Field(default="asked", max_length=20)  # asked | accepted | declined
+    created_at: datetime = Field(default_factory=utcnow)
+    answered_at: datetime | None = None
 
 
 # Vacations look up a person's seats in every game by address.

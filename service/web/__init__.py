@@ -5,7 +5,8 @@ from __future__ import annotations
 from flask import Flask, Response, request
 from flask_wtf.csrf import CSRFProtect
 
-from service.web import api, campaign, clock, devmail, errors, games, health, history, play
+from service.web import api, campaign, clock, devmail, errors, games, health, history, invitations, play
+from service.web.limits import limiter
 
 csrf = CSRFProtect()
 
@@ -13,7 +14,9 @@ csrf = CSRFProtect()
 def register(app: Flask) -> None:
     csrf.init_app(app)
     csrf.exempt(play.unsubscribe)  # RFC 8058: the mail provider POSTs without cookies; the token is the proof
-    for blueprint in (games.bp, play.bp, api.bp, clock.bp, history.bp, campaign.bp, health.bp):
+    csrf.exempt(invitations.decline)  # the invitation's List-Unsubscribe: the same one-click POST
+    limiter.init_app(app)
+    for blueprint in (games.bp, play.bp, api.bp, clock.bp, history.bp, campaign.bp, health.bp, invitations.bp):
         app.register_blueprint(blueprint)
     # The dev mailbox exists only in embedded mode: with SMTP_URL set, mail leaves the machine
     # and the route is not even registered.
@@ -33,4 +36,5 @@ def register(app: Flask) -> None:
 
 
 # The history's endpoints reached only through a player's signed link.
-PRIVATE = {"history.player", "history.player_record", "history.set_public"}
+PRIVATE = {"history.player", "history.player_record", "history.set_public", "invitations.page",
+           "invitations.accept", "invitations.decline"}

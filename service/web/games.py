@@ -10,10 +10,12 @@ import engine
 from service import store
 from service.games import every
 from service.play import new_game
+from service.errors import TooMany
 from service.play.startform import GameForm, parse_form
 from service.store import read_session
 from service.store.db import get_engine
-from service.views import history, positions
+from service.views import history, invitations, positions
+from service.web.limits import limiter, new_games
 
 bp = Blueprint("games", __name__)
 
@@ -31,6 +33,7 @@ def index() -> ResponseReturnValue:
 
 
 @bp.route("/games/new", methods=["GET", "POST"])
+@limiter.limit(new_games, methods=["POST"])  # the form emails the addresses typed into it: per client
 def create() -> ResponseReturnValue:
     if request.method == "GET":
         return _form_page("new_game.html", GameForm())
@@ -43,6 +46,9 @@ def create() -> ResponseReturnValue:
             errors.append(str(exc))
         except engine.IllegalMove as exc:
             errors.append(exc.reason)
+        except TooMany as exc:  # an address has had its day's invitations: the form again, to change it
+            body, status = _form_page("new_game.html", form, 429, [exc.message])  # type: ignore[misc]
+            return body, status, {"Retry-After": str(exc.retry_after)}
         else:
             return redirect(url_for("games.created", game_id=game_id), 303)
     return _form_page("new_game.html", form, 422, errors)
@@ -53,7 +59,8 @@ def created(game_id: int) -> ResponseReturnValue:
     with read_session(get_engine()) as session:
         game = store.get_game(session, game_id)
         players = store.players_of(session, game_id)
-    return render_template("created.html", game=game, players=players, title=positions.title(game))
+        notes = invitations.notes(session, players, fresh=True)
+    return render_template("created.html", game=game, players=players, title=positions.title(game), notes=notes)
 
 
 @bp.get("/games/<int:game_id>")
@@ -64,9 +71,10 @@ def spectate(game_id: int) -> ResponseReturnValue:
         names = store.seat_names(players)
         position = positions.build(session, game, None, recent=RECENT_EVENTS, players=players)
         chart = history.chart(session, game, names) if position.finished else None
+        notes = invitations.notes(session, players)
     return render_template(
         "spectate.html", game=game, position=position, names=names, title=positions.title(game),
-        result_words=positions.result_words(game, position.result, names), chart=chart,
+        result_words=positions.result_words(game, position.result, names), chart=chart, notes=notes,
     )
 
 

@@ -19,7 +19,7 @@ from service.play import handle
 from service.store import read_session, write_session
 from service.store.db import get_engine
 from service.store.models import Player
-from service.views import followups, history, positions
+from service.views import followups, history, invitations, positions
 from service.web.clock import panel
 from service.web.tokens import player_of
 
@@ -44,6 +44,7 @@ def _render_page(player: Player, status: int = 200, error: str | None = None, st
         offer = followups.offer(session, game)
         chart = history.chart(session, game, names) if position.finished else None
         clock = panel(session, player)
+        notes = invitations.notes(session, players)
     steps = position.first_steps() if position.decisions else []
     chosen = next((found for found in steps if found.key == step), None)
     if step is not None and chosen is None:
@@ -56,7 +57,7 @@ def _render_page(player: Player, status: int = 200, error: str | None = None, st
             token=links.player_token(player.id), error=error, title=positions.title(game),
             result_words=positions.result_words(game, position.result, names), clock=clock, chart=chart,
             offer=offer, follow_up_template=adapter(game.name).follow_up_template if offer else None,
-            chosen=chosen, **extra,
+            chosen=chosen, notes=notes, **extra,
         ),
         status,
     )
