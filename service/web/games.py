@@ -33,7 +33,9 @@ def index() -> ResponseReturnValue:
 
 
 @bp.route("/games/new", methods=["GET", "POST"])
-@limiter.limit(new_games, methods=["POST"])  # the form emails the addresses typed into it: per client
+# The form emails the addresses typed into it: limited per client.  Only games started count (a form
+# sent back to fix a mistake emails nobody), but every POST is refused once the limit is reached.
+@limiter.limit(new_games, methods=["POST"], deduct_when=lambda response: response.status_code == 303)
 def create() -> ResponseReturnValue:
     if request.method == "GET":
         return _form_page("new_game.html", GameForm())
