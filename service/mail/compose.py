@@ -162,6 +162,8 @@ def _context(session: Session, kind: Kind, mail: Mail) -> dict[str, Any]:
     if kind.clock:
         context.update(clock_context(session, mail))
     context.update(kind.context(session, mail))
+    if kind.subject is not None:  # its own (the invitation's names no player but the inviter)
+        context["subject"] = kind.subject(context)
     context["first_line"] = kind.first_line(context)
     return context
 
@@ -171,7 +173,7 @@ def _build(session: Session, kind: Kind, mail: Mail) -> EmailMessage:
     game, player, row = mail.game, mail.player, mail.row
     domain = current_app.config["MAIL_DOMAIN"]
     message = EmailMessage(policy=POLICY)
-    message["Subject"] = kind.subject(context) if kind.subject is not None else context["subject"]
+    message["Subject"] = context["subject"]
     message["From"] = formataddr(("Riftpost", current_app.config["MAIL_FROM"]))
     # The seat's name was typed by whoever started the game: not shown to an address that never agreed.
     message["To"] = player.email if kind.unsolicited else formataddr((player.name, player.email))

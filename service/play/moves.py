@@ -172,7 +172,6 @@ def new_game(
         ]
         session.add_all(seats)
         session.flush()
-        invitations = consent.invite(session, game, seats, seating, now)
         store.append(
             session, game, 0, setup, actor=None, kind="setup",
             read_model={
@@ -183,7 +182,9 @@ def new_game(
         )
         store.record_turn(session, game.id, game.seq, turn)
         store.save_snapshot(session, game, state)
-        rows = invitations + emails.on_create(session, game, seats, game.to_act if result is None else [])
+        # The invitations (about the game as set up) first: each is its address's first email from us.
+        rows = consent.invite(session, game, seats, seating, now)
+        rows += emails.on_create(session, game, seats, game.to_act if result is None else [])
         clocks.on_create(session, game, seats, hours, policy, ladder, now,
                          shares={s: rules.deadline_share(state, s) for s in rules.to_act(state)})
         game_id, row_ids = game.id, outbox.ids(session, rows)
