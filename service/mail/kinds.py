@@ -33,9 +33,8 @@ from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
-from sqlmodel import Session, col
-
 from flask import url_for
+from sqlmodel import Session, col
 
 from service import links, store
 from service.games import adapter

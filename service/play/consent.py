@@ -167,9 +167,9 @@ def decline(invitation_id: int, now: datetime) -> Invitation:
             invitation.status, invitation.answered_at = DECLINED, now
             session.add(invitation)
         creator = aliased(Player)
-        theirs = sa.select(col(Player.id)).join(creator, creator.game_id == col(Player.game_id)).where(
-            sa.func.lower(col(Player.email)) == invitation.address, creator.seat == 0,
-            sa.func.lower(creator.email) == invitation.inviter)
+        theirs = sa.select(col(Player.id)).join(creator, col(creator.game_id) == col(Player.game_id)).where(
+            sa.func.lower(col(Player.email)) == invitation.address, col(creator.seat) == 0,
+            sa.func.lower(col(creator.email)) == invitation.inviter)
         ids = session.execute(theirs).scalars().all()
         session.execute(sa.update(Outbox).where(col(Outbox.player_id).in_(ids),
                                                 col(Outbox.status).in_([outbox.HELD, "pending"]))

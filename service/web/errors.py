@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from flask import Flask, jsonify, render_template, request
+from flask import Flask, jsonify, make_response, render_template, request
 from flask.typing import ResponseReturnValue
 from flask_limiter.errors import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
@@ -30,8 +30,9 @@ def error_page(status: int, title: str, message: str, **extra: Any) -> ResponseR
 
 def too_many(title: str, message: str, wait: int) -> ResponseReturnValue:
     """A 429 page (JSON under /api/) with Retry-After: the seconds until it may be tried again."""
-    body, status = error_page(429, title, message, retry_after=wait)  # type: ignore[misc]
-    return body, status, {"Retry-After": str(wait)}
+    response = make_response(error_page(429, title, message, retry_after=wait))
+    response.headers["Retry-After"] = str(wait)
+    return response
 
 
 def _duration(seconds: int) -> str:

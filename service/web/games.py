@@ -3,14 +3,23 @@ site's icon at /favicon.ico (where browsers ask for it whatever the page links).
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, redirect, render_template, request, send_from_directory, url_for
+from flask import (
+    Blueprint,
+    current_app,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    send_from_directory,
+    url_for,
+)
 from flask.typing import ResponseReturnValue
 
 import engine
 from service import store
+from service.errors import TooMany
 from service.games import every
 from service.play import new_game
-from service.errors import TooMany
 from service.play.startform import GameForm, parse_form
 from service.store import read_session
 from service.store.db import get_engine
@@ -49,8 +58,9 @@ def create() -> ResponseReturnValue:
         except engine.IllegalMove as exc:
             errors.append(exc.reason)
         except TooMany as exc:  # an address has had its day's invitations: the form again, to change it
-            body, status = _form_page("new_game.html", form, 429, [exc.message])  # type: ignore[misc]
-            return body, status, {"Retry-After": str(exc.retry_after)}
+            response = make_response(_form_page("new_game.html", form, 429, [exc.message]))
+            response.headers["Retry-After"] = str(exc.retry_after)
+            return response
         else:
             return redirect(url_for("games.created", game_id=game_id), 303)
     return _form_page("new_game.html", form, 422, errors)

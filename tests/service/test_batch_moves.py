@@ -13,8 +13,8 @@ from service.play import handle, new_game
 from service.play.batch import Batch, secrets_of
 from service.store import get_engine, read_session
 from service.store.models import Outbox, Player, TurnStart
-from tests.consent import preconsent
 from tests.beyond_helpers import RULES as BEYOND
+from tests.consent import preconsent
 from tests.service import toygame
 from tests.service.helpers import current
 from tests.service.test_event_store import backend_app  # noqa: F401 - the SQLite/PostgreSQL fixture

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 from service.play import new_game
-from tests.consent import preconsent
 from tests.conftest import make_app
+from tests.consent import preconsent
 from tests.service import toygame
 from tests.service.helpers import current, outbox_rows, play_to_end
 from tests.web.pages import csrf_token, text

@@ -9,8 +9,8 @@ from email.message import EmailMessage
 
 from service.play import new_game
 from service.web.devmail import framed
-from tests.consent import preconsent
 from tests.conftest import make_app
+from tests.consent import preconsent
 from tests.service import toygame
 from tests.web.pages import text
 

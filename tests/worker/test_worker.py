@@ -8,8 +8,8 @@ import pytest
 
 from service.play import new_game
 from tests import services
-from tests.consent import preconsent
 from tests.conftest import make_app
+from tests.consent import preconsent
 from tests.service import toygame
 from tests.service.helpers import outbox_rows
 from tests.worker.processes import WorkerProcess, wait_until
