@@ -38,7 +38,7 @@ from sqlmodel import Session, col
 
 from service import links, store
 from service.games import adapter
-from service.store.models import Deadline, Game, GameClock, JournalEntry, Outbox, Player, as_utc
+from service.store.models import Deadline, Game, GameClock, Invitation, JournalEntry, Outbox, Player, as_utc
 from service.views import followups
 from service.views.positions import title
 from service.views.sentences import POLICY_WORDS, journal_sentence
@@ -356,6 +356,13 @@ def _invitation(session: Session, mail: Mail) -> Context:
     }
 
 
+def _invitation_wanted(session: Session, mail: Mail) -> bool:
+    """Only while the address has not answered: one that accepted (another inviter's, say) or declined
+    in the meantime needs no invitation."""
+    invitation = session.get(Invitation, int(mail.params["invitation"]))
+    return mail.player.consent == "asked" and invitation is not None and invitation.status == "asked"
+
+
 def _invitation_line(context: Context) -> str:
     if context["self_invited"]:
         return (f"Someone started a game of {context['title']} on Riftpost with this address as its first "
@@ -369,7 +376,8 @@ def _invitation_subject(context: Context) -> str:
     return f"{context['inviter']} invited you to play {context['title']}"
 
 
-register(Kind("invitation", _invitation_line, context=_invitation, unsolicited=True, subject=_invitation_subject,
+register(Kind("invitation", _invitation_line, context=_invitation, wanted=_invitation_wanted, unsolicited=True,
+              subject=_invitation_subject,
               tag=lambda p: f"invitation{p['invitation']}"))
 register(Kind("invite", _invite_line, context=_invite_context, clock=True))
 register(Kind("turn", _turn_line, since=_turn_since, context=_invite_context, wanted=_turn_wanted,

@@ -299,3 +299,28 @@ def test_the_game_waits_for_a_seat_that_has_not_accepted_and_others_play_on(app,
     bo = _player(game_id, 1)
     assert {r.status for r in rows if r.player_id == bo and r.kind != "invitation"} == {"held"}
     assert all(r.status == "pending" for r in rows if r.player_id != bo)
+
+
+def test_the_command_line_is_refused_past_an_addresses_limit_with_the_message(app):
+    limit = app.config["INVITATIONS_PER_ADDRESS_PER_DAY"]
+    runner = app.test_cli_runner()
+    for n in range(limit):
+        assert runner.invoke(args=["new-game", toygame.NAME, f"s{n}@example.org", "vic@example.org"]).exit_code == 0
+    refused = runner.invoke(args=["new-game", toygame.NAME, "z@example.org", "vic@example.org"])
+    assert refused.exit_code != 0 and "has been invited to" in refused.output and "Traceback" not in refused.output
+
+
+def test_an_invitation_not_yet_sent_when_the_address_accepts_another_is_not_sent(app, sink):
+    app.config["SMTP_URL"] = sink.url
+    preconsent("ann@example.org", "cy@example.org")
+    first = new_game(toygame.NAME, [("Cy", "cy@example.org"), ("Bo", "bo@example.org")], seed=3)
+    second = new_game(toygame.NAME, [("Ann", "ann@example.org"), ("Bo", "bo@example.org")], seed=4)
+    from service.play import consent
+    from service.store.models import utcnow
+
+    with read_session(get_engine()) as session:
+        cy_asks = session.execute(sa.select(Invitation.id).where(Invitation.game_id == first)).scalar_one()
+    consent.accept(cy_asks, utcnow())
+    (ann_asks,) = [r for r in outbox_rows(second) if r.kind == "invitation"]
+    assert outbox.deliver(ann_asks.id) == "skipped"  # Bo has consented: no invitation, the game's email instead
+    assert [r.status for r in outbox_rows(second) if r.kind == "invite"] == ["pending"]
