@@ -114,6 +114,8 @@ def test_a_two_hero_tutorial_played_from_the_emails(stack):
                 # found nothing to decide then; the engine gives the decision back without a second
                 # email (that one is still unanswered), so the player looks at the page again.
                 for seat in api["to_act"]:
+                    if seat not in page_links:  # it accepted its invitation; its first email is on its way
+                        continue
                     revisits += 1
                     decide_on_page(seat, browsers[seat].get(page_links[seat]))
                 quiet_since = time.monotonic()
