@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from service import cli, config, web
 from service.store import make_engine
@@ -32,6 +33,12 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     app.config.update(settings)
     app.config.setdefault("WTF_CSRF_TIME_LIMIT", None)  # a page may stay open for days
     app.config.setdefault("MAX_CONTENT_LENGTH", 256 * 1024)
+    # Rate limits count per client address: behind PROXY_HOPS trusted proxies it is the one they saw
+    # (X-Forwarded-For, read only that many hops deep); without proxies the header is ignored, since
+    # any client could write it.
+    app.config.setdefault("RATELIMIT_IN_MEMORY_FALLBACK_ENABLED", True)
+    if app.config.get("PROXY_HOPS"):
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=int(app.config["PROXY_HOPS"]))  # type: ignore[method-assign]
     app.extensions["riftpost.db"] = make_engine(app.config["DATABASE_URL"])
     web.register(app)
     app.register_blueprint(play_api.bp)

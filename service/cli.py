@@ -18,7 +18,7 @@ from sqlmodel import col, select
 import engine
 from service import backup
 from service.clocks.settings import parse_settings
-from service.errors import Invalid
+from service.errors import Invalid, TooMany
 from service.games import adapter, every
 from service.mail import bounces, outbox
 from service.migrate import current, heads, revisions, upgrade
@@ -151,6 +151,8 @@ def register(app: Flask) -> None:
             raise click.BadParameter(f"{exc} (known: {', '.join(engine.names())})", param_hint="GAME") from None
         except engine.IllegalMove as exc:
             raise click.ClickException(exc.reason) from None
+        except TooMany as exc:  # an address has had its day's invitations
+            raise click.ClickException(exc.message) from None
         click.echo(game_id)
 
     @app.cli.command("sweep")

@@ -148,6 +148,17 @@ def from_env(instance: Path | None = None) -> dict:
         # here and keeps the newest N.
         "BACKUP_DIR": os.environ.get("RIFTPOST_BACKUP_DIR") or str(instance / "backups"),
         "BACKUP_KEEP": int(os.environ.get("RIFTPOST_BACKUP_KEEP") or 10),
+        # Rate limits (Flask-Limiter, service/web/limits.py).  Its counters live in this storage: the
+        # process's memory by default (the embedded mode's one web process); with several gunicorn
+        # workers or machines point it at Redis (redis://host:6379/2), or each worker counts alone.
+        "RATELIMIT_STORAGE_URI": os.environ.get("RATELIMIT_STORAGE_URL") or "memory://",
+        # New games from one client (IP address): the public form emails the addresses typed into it.
+        "RATELIMIT_NEW_GAMES": os.environ.get("RATELIMIT_NEW_GAMES") or "5 per minute;20 per hour;50 per day",
+        # Invitations one address that has not played yet may get in a day, whoever sends them.
+        "INVITATIONS_PER_ADDRESS_PER_DAY": int(os.environ.get("INVITATIONS_PER_ADDRESS_PER_DAY") or 3),
+        # Proxies in front of the web process that append X-Forwarded-For (0: none; the client's
+        # address is the connection's).  Only trusted hops: a client can forge the header itself.
+        "PROXY_HOPS": int(os.environ.get("PROXY_HOPS") or 0),
     }
 
 

@@ -1,5 +1,5 @@
 """One root for every error the service answers with a 4xx: not found, conflict (a stale position among
-them), invalid, forbidden, gone.  Each carries a message for people and a page title; the web maps them
+them), invalid, forbidden, gone, too many (a limit).  Each carries a message for people and a page title; the web maps them
 to HTTP in one place (service/web/errors.py), the command line prints the message."""
 
 from __future__ import annotations
@@ -57,6 +57,18 @@ class TooSoon(RiftpostError):
 
     status = 429
     default_title = "Please wait a little"
+
+
+class TooMany(RiftpostError):
+    """A limit on how often something may be done was reached: 429, with `retry_after` seconds (the
+    Retry-After header) until it may be done again."""
+
+    status = 429
+    default_title = "Too many requests"
+
+    def __init__(self, message: str, retry_after: int, title: str | None = None):
+        super().__init__(message, title)
+        self.retry_after = max(1, int(retry_after))
 
 
 class GameNotFound(NotFound):

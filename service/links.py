@@ -8,6 +8,7 @@ address's own links) the address, nothing secret.
 - unsubscribe  {"p": player_id, "g": generation}         the body's "stop turn emails for this game"
 - never-email  {"e": address}                            RFC 8058 one-click target of List-Unsubscribe
 - account      {"e": address, "t": issued}               short-lived: the account page (vacation, emails)
+- invitation   {"i": invitation_id}                     the accept / decline page of an invitation
 A token of one purpose never verifies as another (different salts).
 
 The generation ("g") is the player's `link_generation` when the link was made; the web refuses a link
@@ -31,6 +32,7 @@ MOVE = "riftpost.move-link"
 UNSUBSCRIBE = "riftpost.unsubscribe"
 NEVER_EMAIL = "riftpost.never-email"
 ACCOUNT = "riftpost.account"
+INVITATION = "riftpost.invitation"
 
 
 @dataclass(frozen=True)
@@ -157,3 +159,15 @@ def read_account_token(token: str, now: float | None = None) -> AccountLink:
         raise Gone("This account link has expired: it works for one hour. Ask for a new one from the "
                    "button on any of your game pages.", LINK_TITLE)
     return AccountLink(email, issued)
+
+
+def invitation_token(invitation_id: int) -> str:
+    return _serializer(INVITATION).dumps({"i": invitation_id})
+
+
+def read_invitation_token(token: str) -> int:
+    """The invitation's id (400 tampered, 410 expired: as long-lived as a player's page link)."""
+    data = _load(INVITATION, token, current_app.config["PLAYER_LINK_MAX_AGE"])
+    if not isinstance(data, dict) or not isinstance(data.get("i"), int):
+        raise bad_link()
+    return data["i"]

@@ -200,11 +200,14 @@ def _build(session: Session, kind: Kind, mail: Mail) -> EmailMessage:
     # The envelope's form of each address: an internationalized domain as its ASCII (IDNA) name, so
     # that no server needs SMTPUTF8 for it.
     message["From"] = address("From", "Riftpost", addresses.ascii_form(current_app.config["MAIL_FROM"]))
-    message["To"] = address("To", player.name, addresses.ascii_form(player.email))
+    # The seat's name was typed by whoever started the game: not shown to an address that never agreed.
+    message["To"] = address("To", "" if kind.unsolicited else player.name, addresses.ascii_form(player.email))
     message["Date"] = format_datetime(row.created_at.astimezone(UTC))
     message["Message-ID"] = row.message_id
     root = thread_root(game, player)
-    if row.message_id != root and not context["own_thread"]:  # the rest hangs under the invitation: one thread per player
+    # The rest hangs under the game's first email: one thread per player.  The invitation stands apart
+    # (its own subject; the thread begins once the address accepts).
+    if row.message_id != root and not context["own_thread"]:
         message["In-Reply-To"] = root
         message["References"] = root
     message["List-Id"] = f"{context['title']} game {game.id} <game-{game.id}.{domain}>"

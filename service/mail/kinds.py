@@ -15,11 +15,15 @@ them all.  An outbox row names its kind and carries the kind's `params`; the ent
                it goes out even to an address that asked never to be emailed, since it is the only
                way back in; every other kind is skipped for such an address (service/mail/outbox.py)
 - `subject`    a subject of its own, for an email that is about the person rather than the game
+- `unsolicited` written to an address that has not agreed to our emails (the invitation): it is never
+               held, carries its own `subject`, no display name in To, no thread, and no text typed
+               by whoever started the game beyond the inviter's name made unlinkable (`unlinkable`)
 
 Every email of a game's thread has one subject, naming the game and its players (compose.subject);
 the first line says what the email is.
 
-The kinds: invite (the thread's root; a seat that starts gets its first turn email as its invitation
+The kinds: invitation (the one short email to an address that never played: accept or decline;
+service/play/consent.py), invite (the thread's root; a seat that starts gets its first turn email as its invitation
 instead, params {"invite": true}), turn, reminder, notice (a journal entry told at once: a pause),
 timed_out (what the sweep played for a seat whose time ran out), game_over, partner (teammates'
 notes: no longer written, see service/play/emails.py; kept so that rows queued before still render),
@@ -40,7 +44,7 @@ from sqlmodel import Session, col
 
 from service import links, store
 from service.games import adapter
-from service.store.models import Deadline, Game, GameClock, JournalEntry, Outbox, Player, as_utc
+from service.store.models import Deadline, Game, GameClock, Invitation, JournalEntry, Outbox, Player, as_utc
 from service.views import followups
 from service.views.positions import title
 from service.views.sentences import POLICY_WORDS, journal_sentence
@@ -108,7 +112,8 @@ class Kind:
     move_links: bool = False
     clock: bool = False
     requested: bool = False
-    subject: Callable[[Context], str] | None = None
+    unsolicited: bool = False
+    subject: Callable[[Context], str] | None = None  # default: the game's (compose.subject)
 
     @property
     def template_name(self) -> str:
@@ -368,6 +373,60 @@ def _account_line(context: Context) -> str:
             f"it works until {context['account_expires']}.")
 
 
+
+# ---- the invitation: the only email an address that has not consented ever gets ----------------------
+
+# The inviter's name, as the invitation shows it: whoever fills in the form chooses it, so it is cut
+# short and stripped of everything a mail client could turn into a link.
+NAME_CAP = 40
+NAME_KEEPS = frozenset(" -'")
+
+
+def unlinkable(name: str, cap: int = NAME_CAP) -> str:
+    """`name` with only letters, digits, spaces, hyphens and apostrophes (any other character becomes a
+    space), at most `cap` characters: mail clients autolink "evil.example", "http://x", "a@b" and
+    "www.x", and each needs a dot, a colon, a slash or an @, which never survive.  "Someone" when
+    nothing is left."""
+    kept = "".join(ch if ch.isalnum() or ch in NAME_KEEPS else " " for ch in name)
+    return " ".join(kept.split())[:cap].strip() or "Someone"
+
+
+def _invitation(session: Session, mail: Mail) -> Context:
+    creator = next((p for p in mail.players if p.seat == 0), mail.player)
+    token = links.invitation_token(int(mail.params["invitation"]))
+    return {
+        "inviter": unlinkable(creator.name),
+        "self_invited": creator.id == mail.player.id,
+        "accept_url": url_for("invitations.page", token=token, _external=True),
+        # The one-click decline: also the email's List-Unsubscribe target.
+        "decline_url": url_for("invitations.decline", token=token, _external=True),
+        "decline_page_url": url_for("invitations.page", token=token, _external=True, answer="decline"),
+    }
+
+
+def _invitation_wanted(session: Session, mail: Mail) -> bool:
+    """Only while the address has not answered: one that accepted (another inviter's, say) or declined
+    in the meantime needs no invitation."""
+    invitation = session.get(Invitation, int(mail.params["invitation"]))
+    return mail.player.consent == "asked" and invitation is not None and invitation.status == "asked"
+
+
+def _invitation_line(context: Context) -> str:
+    if context["self_invited"]:
+        return (f"Someone started a game of {context['title']} on Riftpost with this address as its first "
+                f"player, {context['inviter']}. Was it you?")
+    return f"{context['inviter']} invited you to play {context['title']} by email on Riftpost."
+
+
+def _invitation_subject(context: Context) -> str:
+    if context["self_invited"]:
+        return f"Did you start a game of {context['title']} on Riftpost?"
+    return f"{context['inviter']} invited you to play {context['title']}"
+
+
+register(Kind("invitation", _invitation_line, context=_invitation, wanted=_invitation_wanted, unsolicited=True,
+              subject=_invitation_subject,
+              tag=lambda p: f"invitation{p['invitation']}"))
 register(Kind("invite", _invite_line, context=_invite_context, clock=True))
 register(Kind("turn", _turn_line, since=_turn_since, context=_invite_context, wanted=_turn_wanted,
               tag=lambda p: "invite" if p.get("invite") else "turn", move_links=True, clock=True))

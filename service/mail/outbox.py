@@ -1,12 +1,15 @@
 """The transactional outbox: rows written with the events, delivered by the worker.
 
 Status machine of a row: pending -> sending -> sent | skipped | undeliverable | failed, and back to
-pending on a transient error.  A skipped row says why in `skip_reason`: "never_email" (the address
-asked never to be emailed; only the links a person asks for on a page still go) or "unwanted" (its
-kind's `wanted` said no at delivery: a reminder after the move, turn emails off).  "undeliverable":
-the address is marked so by its bounces (service/mail/bounces.py), and nothing was sent.  A delivery
-first *claims* its row with a conditional UPDATE, so however many times the kick and the beat scan
-enqueue the same row, only one delivery sends it.
+pending on a transient error.  A row to an address that has not accepted its invitation yet is written
+`held` (held -> pending when the address accepts, held -> skipped when it declines;
+service/play/consent.py); none is written to an address that declined the game's creator.  A skipped
+row says why in `skip_reason`: "no_consent" (declined meanwhile), "never_email" (the address asked
+never to be emailed; only the links a person asks for on a page still go) or "unwanted" (its kind's
+`wanted` said no at delivery: a reminder after the move, turn emails off).  "undeliverable": the
+address is marked so by its bounces (service/mail/bounces.py), and nothing was sent.  A delivery first
+*claims* its row with a conditional UPDATE, so however many times the kick and the beat scan enqueue
+the same row, only one delivery sends it.
 
 One retry policy, this module's: a transient failure (the server unreachable, a 4xx, a timeout) puts
 the row back to pending with `next_attempt_at` = now + `backoff(attempts)` (OUTBOX_RETRY_BASE_SECONDS,
@@ -60,25 +63,46 @@ SEND_SHARE = 0.75
 STUCK_AFTER = timedelta(minutes=5)
 
 
+HELD = "held"
+
+
+def mailable_status(player: Player, kind: str) -> str | None:
+    """The one place that says whether an email may go to a player's address: the status its outbox row
+    starts with.  "pending" (send it), HELD (the address has not accepted its invitation yet: the email
+    waits, and goes out once it does), or None (write nothing: the address declined the invitations of
+    this game's creator).  The invitation itself is what asks, so it is never held."""
+    if player.consent == "declined":
+        return None
+    if player.consent == "asked" and not kinds.get(kind).unsolicited:
+        return HELD
+    return "pending"
+
+
 def add(session: Session, game: Game, players: list[Player], kind: str, params: dict[str, Any] | None = None,
         seq: int | None = None) -> list[Outbox]:
     """Queue one email of a registered `kind` to each of `players`, about the game at `seq` (default:
-    now), in the caller's transaction; the rows (their ids are known once the session flushes)."""
+    now), in the caller's transaction; the rows (their ids are known once the session flushes).  Rows to
+    an address that has not consented are held (mailable_status); the kick sends nothing for them."""
     entry = kinds.get(kind)
     params = dict(params or {})
     seq = game.seq if seq is None else seq
     tag = entry.tag_of(params)
-    rows = [Outbox(game_id=game.id, player_id=p.id, kind=kind, params=params, seq=seq,
-                   message_id=message_id(game, p, tag, seq)) for p in players]
+    rows = []
+    for p in players:
+        status = mailable_status(p, kind)
+        if status is not None:
+            rows.append(Outbox(game_id=game.id, player_id=p.id, kind=kind, params=params, seq=seq, status=status,
+                               message_id=message_id(game, p, tag, seq)))
     session.add_all(rows)
     return rows
 
 
 def ids(session: Session, rows: list[Outbox]) -> list[int]:
-    """The ids of queued rows (flushing them), to kick the worker with after the commit."""
+    """The ids of queued rows to send now (flushing them), to kick the worker with after the commit;
+    held rows wait for their address's answer."""
     if rows:
         session.flush()
-    return [row.id for row in rows]
+    return [row.id for row in rows if row.status != HELD]
 
 
 def exists(session: Session, game: Game, player: Player, kind: str, params: dict[str, Any], seq: int) -> bool:
@@ -183,7 +207,9 @@ def deliver(row_id: int) -> str:
             mail = compose.mail_of(session, row)
             kind = kinds.get(row.kind)
             reason = None
-            if not kind.requested and store.person_of(session, mail.player.email).never_email_at is not None:
+            if mailable_status(mail.player, row.kind) != "pending":
+                reason = "no_consent"  # the address declined, or was asked again meanwhile
+            elif not kind.requested and store.person_of(session, mail.player.email).never_email_at is not None:
                 reason = "never_email"
             elif not kind.wanted(session, mail):
                 reason = "unwanted"
@@ -238,6 +264,14 @@ def due(limit: int = 500) -> list[int]:
             .where(col(Outbox.status) == "sending", col(Outbox.claimed_at) < now - rules.lease,
                    sa.func.coalesce(col(Outbox.requeued_at), col(Outbox.created_at)) < now - rules.horizon)
             .values(status="failed", last_error="the worker sending it stopped, and its retries ran out")
+        )
+        # A move that read a seat as not consented while its address was accepting (two transactions
+        # at once) wrote its row held after the acceptance released the others: released here.
+        session.execute(
+            sa.update(Outbox)
+            .where(col(Outbox.status) == HELD,
+                   col(Outbox.player_id).in_(sa.select(col(Player.id)).where(col(Player.consent) == "")))
+            .values(status="pending", next_attempt_at=now)
         )
         return list(
             session.exec(

@@ -24,7 +24,7 @@ from service.clocks import seats as clocks
 from service.clocks.settings import parse_settings
 from service.errors import Invalid
 from service.mail import addresses, outbox
-from service.play import emails, ending
+from service.play import consent, emails, ending
 from service.play.batch import Played, as_moves, begin
 from service.store import write_session
 from service.store.db import get_engine
@@ -123,10 +123,14 @@ def new_game(
 ) -> int:
     """Create a game for (name, email) players in seat order; queue the invitations; its id.
 
+    An address that has not consented gets one short invitation instead, and its other emails wait
+    for its answer (service/play/consent.py).
+
     `deadline_hours` None: no time control; else each turn's deadline, with the timeout `policy`
     and the `reminders` ladder (hours before the deadline), see service/clocks.
 
-    Raises engine.UnknownGame, engine.IllegalMove (code bad_options) for a bad player count or option.
+    Raises engine.UnknownGame, engine.IllegalMove (code bad_options) for a bad player count or option,
+    service.errors.TooMany when an address to invite has had its day's invitations.
     """
     try:
         hours, policy, ladder = parse_settings(deadline_hours, policy, reminders)
@@ -160,7 +164,10 @@ def new_game(
     state = engine.replay(rules, setup)
     result = rules.result(state)
     turn = rules.turn(state)
+    now = now or utcnow()
     with write_session(get_engine()) as session:
+        # Who may be emailed, who is asked first (before anything is written: a limit refuses the game).
+        seating = consent.seatings(session, [email for _, email in players], now)
         game = Game(
             name=name, rules_version=str(rules.rules_version), options=options, seed=seed,
             seq=0, to_act=[], status="active",
@@ -169,7 +176,8 @@ def new_game(
         session.flush()
         assert game.id is not None
         seats = [
-            Player(game_id=game.id, seat=seat, name=(who or email.partition("@")[0])[:80], email=email)
+            Player(game_id=game.id, seat=seat, name=(who or email.partition("@")[0])[:80], email=email,
+                   consent=seating[seat].consent)
             for seat, (who, email) in enumerate(players)
         ]
         session.add_all(seats)
@@ -184,8 +192,10 @@ def new_game(
         )
         store.record_turn(session, game.id, game.seq, turn)
         store.save_snapshot(session, game, state)
-        rows = emails.on_create(session, game, seats, game.to_act if result is None else [])
-        clocks.on_create(session, game, seats, hours, policy, ladder, now or utcnow(),
+        # The invitations (about the game as set up) first: each is its address's first email from us.
+        rows = consent.invite(session, game, seats, seating, now)
+        rows += emails.on_create(session, game, seats, game.to_act if result is None else [])
+        clocks.on_create(session, game, seats, hours, policy, ladder, now,
                          shares={s: rules.deadline_share(state, s) for s in rules.to_act(state)})
         game_id, row_ids = game.id, outbox.ids(session, rows)
     outbox.kick(row_ids)

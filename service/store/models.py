@@ -12,6 +12,7 @@ service/migrations; these classes must match them (a test compares the two).
 - `bounces`    bounce reports received for sent emails (service/mail/bounces.py); a person's row says
                when their address was judged undeliverable.
 - `campaigns`, `campaign_games`: games played one after the other by the same party.
+- `invitations`: the one short email an address that never played gets, and its answer (consent).
 """
 
 from __future__ import annotations
@@ -66,6 +67,10 @@ class Player(SQLModel, table=True):
     # link of this seat already out there (a forwarded email's among them).  Links made before
     # generations existed carry none and count as 0.
     link_generation: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
+    # Whether this seat's address may be emailed for this game (service/play/consent.py): "" yes (it
+    # has played or accepted an invitation), "asked" not yet (its emails are held until the address
+    # accepts), "declined" never (the address declined the invitations of this game's creator).
+    consent: str = Field(default="", max_length=20, sa_column_kwargs={"server_default": ""})
 
 
 class Event(SQLModel, table=True):
@@ -125,7 +130,7 @@ class Outbox(SQLModel, table=True):
     params: dict[str, Any] = Field(default_factory=dict, sa_type=sa.JSON)
     seq: int  # the game position the email describes (its links are bound to it)
     message_id: str = Field(max_length=200, unique=True)  # deterministic: a retry is the same mail
-    status: str = Field(default="pending", max_length=20)  # pending | sending | sent | skipped | undeliverable | failed
+    status: str = Field(default="pending", max_length=20)  # pending | held | sending | sent | skipped | undeliverable | failed
     attempts: int = 0
     next_attempt_at: datetime = Field(default_factory=utcnow)
     claimed_at: datetime | None = None
@@ -229,6 +234,9 @@ class Person(SQLModel, table=True):
     bounced_at: datetime | None = None
     bounce_status: str | None = Field(default=None, max_length=16)  # the RFC 3463 code that decided it
     bounces_cleared_at: datetime | None = None
+    # When the address agreed to Riftpost's emails: it accepted an invitation (or had played before
+    # invitations existed: migration 0007).  None: it gets one short invitation, nothing else.
+    consented_at: datetime | None = None
 
 
 class Bounce(SQLModel, table=True):
@@ -246,6 +254,29 @@ class Bounce(SQLModel, table=True):
     status: str = Field(max_length=16)  # RFC 3463 enhanced status code, e.g. 5.1.1; "" when none was given
     diagnostic: str = Field(default="", max_length=500)  # the remote server's words, shortened
     received_at: datetime = Field(default_factory=utcnow)
+
+
+
+class Invitation(SQLModel, table=True):
+    """The one short email an address that has not consented gets when a game names it, and its
+    answer.  Addresses are kept lower-cased (one inbox, whatever the case typed): `address` the
+    invited one, `inviter` the address of the game's creator (seat 0).  An address declines per
+    inviter: that inviter can never again make the service email it; others still may invite it."""
+
+    __tablename__ = "invitations"
+    __table_args__ = (
+        sa.Index("ix_invitations_address_created", "address", "created_at"),
+        sa.Index("ix_invitations_address_inviter", "address", "inviter"),
+    )
+
+    id: int = Field(default=None, primary_key=True)  # set by the database on insert
+    address: str = Field(max_length=254)
+    inviter: str = Field(max_length=254)
+    game_id: int = Field(foreign_key="games.id")
+    player_id: int = Field(foreign_key="players.id")
+    status: str = Field(default="asked", max_length=20)  # asked | accepted | declined
+    created_at: datetime = Field(default_factory=utcnow)
+    answered_at: datetime | None = None
 
 
 # Vacations look up a person's seats in every game by address.

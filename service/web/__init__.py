@@ -5,7 +5,21 @@ from __future__ import annotations
 from flask import Flask
 from flask_wtf.csrf import CSRFProtect
 
-from service.web import account, api, campaign, clock, devmail, errors, games, headers, health, history, play
+from service.web import (
+    account,
+    api,
+    campaign,
+    clock,
+    devmail,
+    errors,
+    games,
+    headers,
+    health,
+    history,
+    invitations,
+    play,
+)
+from service.web.limits import limiter
 
 csrf = CSRFProtect()
 
@@ -14,7 +28,10 @@ def register(app: Flask) -> None:
     csrf.init_app(app)
     csrf.exempt(play.unsubscribe)  # RFC 8058: the mail provider POSTs without cookies; the token is the proof
     csrf.exempt(account.one_click)  # the same, for the List-Unsubscribe header's "never email me"
-    for blueprint in (games.bp, play.bp, api.bp, clock.bp, history.bp, campaign.bp, account.bp, health.bp):
+    csrf.exempt(invitations.decline)  # the invitation's List-Unsubscribe: the same one-click POST
+    limiter.init_app(app)
+    for blueprint in (games.bp, play.bp, api.bp, clock.bp, history.bp, campaign.bp, account.bp, health.bp,
+                      invitations.bp):
         app.register_blueprint(blueprint)
     # The dev mailbox exists only in embedded mode: with SMTP_URL set, mail leaves the machine
     # and the route is not even registered.

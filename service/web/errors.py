@@ -7,13 +7,15 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from flask import Flask, jsonify, render_template, request
+from flask import Flask, jsonify, make_response, render_template, request
 from flask.typing import ResponseReturnValue
+from flask_limiter.errors import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
 import engine
-from service.errors import IllegalMoveAt, RiftpostError, StaleState
+from service.errors import IllegalMoveAt, RiftpostError, StaleState, TooMany
+from service.web.limits import retry_after
 
 log = logging.getLogger(__name__)
 
@@ -26,6 +28,22 @@ def error_page(status: int, title: str, message: str, **extra: Any) -> ResponseR
     return render_template("error.html", status=status, title=title, message=message), status
 
 
+def too_many(title: str, message: str, wait: int) -> ResponseReturnValue:
+    """A 429 page (JSON under /api/) with Retry-After: the seconds until it may be tried again."""
+    response = make_response(error_page(429, title, message, retry_after=wait))
+    response.headers["Retry-After"] = str(wait)
+    return response
+
+
+def _duration(seconds: int) -> str:
+    if seconds < 90:
+        return f"{seconds} second{'s' if seconds != 1 else ''}"
+    minutes = round(seconds / 60)
+    if minutes < 90:
+        return f"{minutes} minutes"
+    return f"about {round(minutes / 60)} hours"
+
+
 def register(app: Flask) -> None:
     @app.errorhandler(RiftpostError)
     def riftpost_error(exc: RiftpostError) -> ResponseReturnValue:
@@ -34,7 +52,16 @@ def register(app: Flask) -> None:
             extra["code"] = "stale"
             if exc.current_seq is not None:
                 extra["seq"] = exc.current_seq
+        if isinstance(exc, TooMany):
+            return too_many(exc.title, exc.message, exc.retry_after)
         return error_page(exc.status, exc.title, exc.message, **extra)
+
+    @app.errorhandler(RateLimitExceeded)
+    def rate_limited(exc: RateLimitExceeded) -> ResponseReturnValue:
+        wait = retry_after()
+        return too_many("Too many requests from your address",
+                        f"This address has made too many of these requests ({exc.description}). "
+                        f"Please try again in {_duration(wait)}.", wait)
 
     @app.errorhandler(engine.IllegalMove)
     def illegal_move(exc: engine.IllegalMove) -> ResponseReturnValue:  # pages answer their own; this is the net

@@ -3,17 +3,28 @@ site's icon at /favicon.ico (where browsers ask for it whatever the page links).
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, redirect, render_template, request, send_from_directory, url_for
+from flask import (
+    Blueprint,
+    current_app,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    send_from_directory,
+    url_for,
+)
 from flask.typing import ResponseReturnValue
 
 import engine
 from service import store
+from service.errors import TooMany
 from service.games import every
 from service.play import new_game
 from service.play.startform import GameForm, parse_form
 from service.store import read_session
 from service.store.db import get_engine
-from service.views import history, positions
+from service.views import history, invitations, positions
+from service.web.limits import limiter, new_games
 
 bp = Blueprint("games", __name__)
 
@@ -31,6 +42,9 @@ def index() -> ResponseReturnValue:
 
 
 @bp.route("/games/new", methods=["GET", "POST"])
+# The form emails the addresses typed into it: limited per client.  Only games started count (a form
+# sent back to fix a mistake emails nobody), but every POST is refused once the limit is reached.
+@limiter.limit(new_games, methods=["POST"], deduct_when=lambda response: response.status_code == 303)
 def create() -> ResponseReturnValue:
     if request.method == "GET":
         return _form_page("new_game.html", GameForm())
@@ -43,6 +57,10 @@ def create() -> ResponseReturnValue:
             errors.append(str(exc))
         except engine.IllegalMove as exc:
             errors.append(exc.reason)
+        except TooMany as exc:  # an address has had its day's invitations: the form again, to change it
+            response = make_response(_form_page("new_game.html", form, 429, [exc.message]))
+            response.headers["Retry-After"] = str(exc.retry_after)
+            return response
         else:
             return redirect(url_for("games.created", game_id=game_id), 303)
     return _form_page("new_game.html", form, 422, errors)
@@ -53,7 +71,8 @@ def created(game_id: int) -> ResponseReturnValue:
     with read_session(get_engine()) as session:
         game = store.get_game(session, game_id)
         players = store.players_of(session, game_id)
-    return render_template("created.html", game=game, players=players, title=positions.title(game))
+        notes = invitations.notes(session, players, fresh=True)
+    return render_template("created.html", game=game, players=players, title=positions.title(game), notes=notes)
 
 
 @bp.get("/games/<int:game_id>")
@@ -64,9 +83,10 @@ def spectate(game_id: int) -> ResponseReturnValue:
         names = store.seat_names(players)
         position = positions.build(session, game, None, recent=RECENT_EVENTS, players=players)
         chart = history.chart(session, game, names) if position.finished else None
+        notes = invitations.notes(session, players)
     return render_template(
         "spectate.html", game=game, position=position, names=names, title=positions.title(game),
-        result_words=positions.result_words(game, position.result, names), chart=chart,
+        result_words=positions.result_words(game, position.result, names), chart=chart, notes=notes,
     )
 
 

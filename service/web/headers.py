@@ -34,7 +34,8 @@ PAGE_POLICY = "; ".join([
 OTHER_POLICY = "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
 # The history's endpoints reached only through a player's signed link.
-PRIVATE = {"history.player", "history.player_record", "history.set_public"}
+PRIVATE = {"history.player", "history.player_record", "history.set_public", "invitations.page",
+           "invitations.accept", "invitations.decline"}
 
 
 def register(app: Flask) -> None:

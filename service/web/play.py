@@ -20,7 +20,7 @@ from service.play import handle
 from service.store import read_session, write_session
 from service.store.db import get_engine
 from service.store.models import Player
-from service.views import bounced, followups, history, positions
+from service.views import bounced, followups, history, invitations, positions
 from service.views.times import local_time
 from service.web.clock import panel
 from service.web.tokens import current_player, page_token, player_of
@@ -48,6 +48,7 @@ def _render_page(player: Player, status: int = 200, error: str | None = None, st
         clock = panel(session, player)
         mail_notices = bounced.notices(session, game, players, player)
         own_bounce = bounced.own(session, player)
+        notes = invitations.notes(session, players)
         # Only here, on the player's own page (the token is theirs): their address and what their mail
         # server said are nobody else's business.
         trouble = outbox.trouble(session, player)
@@ -66,7 +67,7 @@ def _render_page(player: Player, status: int = 200, error: str | None = None, st
             token=page_token(player), error=error, title=positions.title(game),
             result_words=positions.result_words(game, position.result, names), clock=clock, chart=chart,
             offer=offer, follow_up_template=adapter(game.name).follow_up_template if offer else None,
-            chosen=chosen, mail_notices=mail_notices, own_bounce=own_bounce, **extra,
+            chosen=chosen, mail_notices=mail_notices, own_bounce=own_bounce, notes=notes, **extra,
         ),
         status,
     )

@@ -11,6 +11,7 @@ from service.play import new_game
 from service.play.timeouts import sweep as sweep_at
 from service.store import get_engine, read_session
 from service.store.models import Deadline, Event, GameClock, JournalEntry, Outbox, Player, as_utc
+from tests.consent import preconsent
 from tests.service import toygame
 
 T0 = datetime(2026, 1, 5, 12, 0, tzinfo=UTC)  # a Monday, noon UTC
@@ -22,6 +23,7 @@ def at(hours: float) -> datetime:
 
 
 def timed_game(hours=48, policy="auto", reminders=(24, 2), target=60, players=PLAYERS, seed=7) -> int:
+    preconsent(*[email for _, email in players])  # about the clocks: players who played before
     return new_game(toygame.NAME, list(players), {"target": target}, seed=seed,
                     deadline_hours=hours, policy=policy, reminders=list(reminders), now=T0)
 

@@ -47,3 +47,17 @@ def move_form_choice(page, move: dict):
     form = next(f for f in page.forms() if "move" in f.radios)
     values = {json.dumps(json.loads(unescape(v)), sort_keys=True): v for v in form.radios["move"]}
     return form, values[json.dumps(move, sort_keys=True)]
+
+
+INVITATION_LINK = re.compile(r"^Accept and see the game: (https?://\S+/i/\S+)$", re.MULTILINE)
+
+
+def accept_invitation(browser, message) -> None:
+    """As a new player does: open the invitation's Accept link (a page: the GET answers nothing), then
+    press its Accept button.  The game's emails to that address follow."""
+    link = INVITATION_LINK.search(message.get_body(("plain",)).get_content()).group(1)
+    page = browser.get(link)
+    assert page.status == 200 and "Accept and play" in page.text
+    form = next(f for f in page.forms() if f.action.endswith("/accept"))
+    answer = browser.submit(page, form)
+    assert answer.status == 200 and "/p/" in answer.url and "you accepted" in answer.text, answer.text[:2000]

@@ -24,7 +24,7 @@ import engine
 from service import store
 from service.store import read_session
 from tests.e2e.browser import Browser
-from tests.e2e.mail import choices, first_line, kind_of, link_for, move_form_choice
+from tests.e2e.mail import accept_invitation, choices, first_line, kind_of, link_for, move_form_choice
 
 # The stack (web server, worker, SMTP sink) is the duel's fixture, not a copy of it.
 from tests.e2e.test_duel_by_email import PAGE_LINK, stack, text_of  # noqa: F401
@@ -155,6 +155,9 @@ class Table:
             message = messages[processed]
             processed += 1
             seat = next(s for s, address in self.emails.items() if address in message["To"])
+            if kind_of(message) == "invitation":  # a new address: it accepts once, as a person would
+                accept_invitation(self.browsers[seat], message)
+                continue
             subject = message["Subject"]
             self.subjects.add(subject)
             body = text_of(message)

@@ -21,7 +21,7 @@ import pytest
 from service import store
 from service.store import read_session
 from tests.e2e.browser import Browser, unescape
-from tests.e2e.mail import choices, first_line, kind_of, link_for
+from tests.e2e.mail import accept_invitation, choices, first_line, kind_of, link_for
 
 # The stack (web server, worker, SMTP sink) is the duel's fixture, not a copy of it.
 from tests.e2e.test_duel_by_email import PAGE_LINK, stack, text_of  # noqa: F401
@@ -96,6 +96,9 @@ def test_a_whole_three_player_riftwalker_game_played_from_the_emails(stack):
         message = messages[processed]
         processed += 1
         seat = seat_of(message)
+        if kind_of(message) == "invitation":  # a new address: it accepts once, as a person would
+            accept_invitation(browsers[seat], message)
+            continue
         subject = message["Subject"]
         assert subject == f"Riftwalker #{game_id}: Ann, Bob and Cy"  # one subject for the whole thread
         body = text_of(message)

@@ -37,6 +37,7 @@ from service.store.models import Outbox, Player
 from service.views import positions
 from service.views.positions import Position
 from tests.conftest import make_app
+from tests.consent import preconsent
 from tests.service import toygame
 
 T0 = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)  # a Monday
@@ -164,6 +165,7 @@ def sweep_at(catalog: Catalog, hours: float) -> None:
 def build(app) -> Catalog:
     catalog = Catalog(app)
     rng = random.Random(13)
+    preconsent(*[email for _, email in party(4)])  # the catalog is of the game's emails, not invitations
     # A duel, timed: Ana reads times in Paris; a reminder, then a timeout, then on to the end.
     people.set_time_zone("ana@example.org", "Europe/Paris")
     duel = new(catalog, "riftforce duel", "riftforce", party(2), seed=5, deadline_hours=48, policy="auto", now=T0)

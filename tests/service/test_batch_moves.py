@@ -14,6 +14,7 @@ from service.play.batch import Batch, secrets_of
 from service.store import get_engine, read_session
 from service.store.models import Outbox, Player, TurnStart
 from tests.beyond_helpers import RULES as BEYOND
+from tests.consent import preconsent
 from tests.service import toygame
 from tests.service.helpers import current
 from tests.service.test_event_store import backend_app  # noqa: F401 - the SQLite/PostgreSQL fixture
@@ -23,6 +24,7 @@ PLAYERS = [("Ann", "ann@example.org"), ("Bob", "bob@example.org")]
 
 
 def riftforce_at_play(seed):
+    preconsent(*[email for _, email in PLAYERS])  # the tests compare the game's emails
     game_id = new_game("riftforce", PLAYERS, seed=seed)
     game, state, seat = drive(game_id, not_drafting)
     return game_id, game, state, seat

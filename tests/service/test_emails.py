@@ -28,6 +28,7 @@ from service.play import handle, new_game
 from service.store import get_engine, read_session
 from service.store.models import Outbox, Player
 from service.views.sentences import POLICY_WORDS, merge_lines, summary
+from tests.consent import preconsent
 from tests.deadlines.helpers import at, outbox_kinds, sweep, timed_game
 from tests.service import toygame
 from tests.service.email_catalog import catalog, only_the_board  # noqa: F401  (catalog: the module's fixture)
@@ -360,6 +361,7 @@ def _played_out(name: str, count: int, options: dict, seed: int) -> tuple[int, C
 
     rng = random.Random(seed)
     rules = engine.get(name)
+    preconsent(*[f"p{s}@example.org" for s in range(count)])
     game_id = new_game(name, [(f"P{s}", f"p{s}@example.org") for s in range(count)], options, seed=seed)
     changes: Counter[int] = Counter()
     number, waiting = None, set()

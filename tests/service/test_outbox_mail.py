@@ -13,10 +13,16 @@ from service.mail import outbox, queue
 from service.play import new_game
 from service.store import get_engine, read_session, write_session
 from service.store.models import Outbox, as_utc, utcnow
+from tests.consent import preconsent
 from tests.service import toygame
 from tests.service.helpers import outbox_rows, play_one, play_to_end
 
 PLAYERS = [("Ann", "ann@example.org"), ("Bob", "bob@example.org")]
+
+
+@pytest.fixture(autouse=True)
+def _consented(app):
+    preconsent(*[email for _, email in PLAYERS])  # the game's own emails; the invitation: test_consent.py
 
 
 def body(message) -> str:

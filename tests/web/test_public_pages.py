@@ -6,6 +6,7 @@ import json
 
 from service.play import new_game
 from tests.conftest import make_app
+from tests.consent import preconsent
 from tests.service import toygame
 from tests.service.helpers import current, outbox_rows, play_to_end
 from tests.web.pages import csrf_token, text
@@ -24,10 +25,21 @@ def test_start_page_form_starts_a_game_and_queues_invitations(client):
     game_id = int(response.headers["Location"].split("/")[-2])
     game, _ = current(game_id)
     assert game.options == {"target": 5} and game.seed == 7
-    # Bob's invitation; Ann starts, and her first turn email is her invitation.
-    assert [(row.kind, row.params) for row in outbox_rows(game_id)] == [("invite", {}), ("turn", {"invite": True})]
+    # Neither address has played here: each gets the one short invitation now, and the game's own
+    # emails (Bob's invite; Ann starts, so her first turn email is hers) wait for its answer.
+    rows = outbox_rows(game_id)
+    assert [(row.kind, row.status) for row in rows] == [("invitation", "pending"), ("invitation", "pending"),
+                                                        ("invite", "held"), ("turn", "held")]
     created = text(client.get(response.headers["Location"]))
-    assert "Invitations are on their way" in created and "ann@example.org" not in created
+    assert "We asked Ann to join; the game starts emailing them once they accept." in created
+    assert "We asked Bob to join" in created and "ann@example.org" not in created
+    # Players who played before get the game's emails at once.
+    preconsent("ann@example.org", "bob@example.org")
+    again = client.post("/games/new", data=form)
+    rows = outbox_rows(int(again.headers["Location"].split("/")[-2]))
+    assert [(row.kind, row.params, row.status) for row in rows] == [("invite", {}, "pending"),
+                                                                    ("turn", {"invite": True}, "pending")]
+    assert "Invitations are on their way to 2 players" in text(client.get(again.headers["Location"]))
 
 
 def test_start_form_rejects_bad_input_with_reasons(client):
@@ -105,8 +117,10 @@ def test_cli_new_game_prints_the_id_and_queues_invitations(app):
     game_id = int(result.output.strip())
     game, _ = current(game_id)
     assert game.options == {"target": 4} and game.seed == 5
-    # One invitation each: Ann starts, so hers is her first turn email.
-    assert [(row.kind, row.params) for row in outbox_rows(game_id)] == [("invite", {}), ("turn", {"invite": True})]
+    # The command line is a start like the form: new addresses are asked first.
+    assert [row.kind for row in outbox_rows(game_id) if row.status == "pending"] == ["invitation", "invitation"]
+    assert [(row.kind, row.params) for row in outbox_rows(game_id) if row.status == "held"] == [
+        ("invite", {}), ("turn", {"invite": True})]
     bad = runner.invoke(args=["new-game", "nope", "a@example.org"])
     assert bad.exit_code != 0 and "unknown game" in bad.output
     bad = runner.invoke(args=["new-game", toygame.NAME, "a@example.org"])

@@ -18,6 +18,7 @@ from service.mail import compose as mail
 from service.play import new_game
 from service.store import get_engine, read_session
 from service.store.models import Outbox, Player
+from tests.consent import preconsent
 from tests.riftforce_helpers import fast
 from tests.service.helpers import current, outbox_rows, play_one
 from tests.web.pages import csrf_token, move_values, text
@@ -268,6 +269,7 @@ def rendered(row: Outbox):
 
 
 def test_team_partners_read_what_their_partner_did_in_their_next_turn_email_and_never_see_their_hand(app):
+    preconsent(*[email for _, email in FOUR])  # about the game's own emails, not the invitation
     game_id = new_game("riftforce", FOUR, {"mode": "team"}, seed=11)
     play_until(game_id, lambda game, state: state["phase"] == "play" and sum(state["actions"]) >= 8)
     rows = outbox_rows(game_id)

@@ -15,6 +15,7 @@ from service import links
 from service.play import handle, new_game
 from service.store import get_engine, read_session
 from service.store.models import Player
+from tests.consent import preconsent
 from tests.riftwalker_helpers import RULES, Secrets, choose
 from tests.service.helpers import current, outbox_rows
 from tests.web.pages import csrf_token, move_values, text
@@ -167,6 +168,7 @@ def test_the_start_form_starts_riftwalker_for_two_to_four_players(client, count)
     page = text(client.get("/"))
     assert "Riftwalker (2–4 players)" in page
     form = {"csrf_token": csrf_token(page), "game": "riftwalker", "seed": "11"}
+    preconsent(*[f"p{i}@example.org" for i in range(count)])  # about the game's own first emails
     for i in range(count):
         form.update({f"name{i}": f"P{i}", f"email{i}": f"p{i}@example.org"})
     response = client.post("/games/new", data=form)

@@ -10,6 +10,7 @@ from email.message import EmailMessage
 from service.play import new_game
 from service.web.devmail import framed
 from tests.conftest import make_app
+from tests.consent import preconsent
 from tests.service import toygame
 from tests.web.pages import text
 
@@ -46,6 +47,7 @@ def test_every_page_links_the_icon_and_the_site_stylesheet(client):
 
 
 def test_the_game_started_page_says_where_the_mail_went(client, tmp_path, migrated_sqlite, app):
+    preconsent(*[email for _, email in PLAYERS])  # players who played before: the game emails them at once
     game_id = new_game(toygame.NAME, PLAYERS, seed=3)
     embedded = text(client.get(f"/games/{game_id}/created"))
     assert "Invitations are on their way to 2 players" in embedded

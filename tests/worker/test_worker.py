@@ -9,6 +9,7 @@ import pytest
 from service.play import new_game
 from tests import services
 from tests.conftest import make_app
+from tests.consent import preconsent
 from tests.service import toygame
 from tests.service.helpers import outbox_rows
 from tests.worker.processes import WorkerProcess, wait_until
@@ -38,6 +39,7 @@ def running(request, tmp_path, migrated_sqlite, sink):
 
 def test_kicked_rows_are_sent_by_the_worker(running, sink):
     app, worker = running
+    preconsent(*[email for _, email in PLAYERS])  # the game's own emails
     game_id = new_game(toygame.NAME, PLAYERS, seed=1)
     messages = sink.wait_for(3, timeout=30)
     # Bob's and Cy's invitations, and Ann's first turn email (her invitation: she starts).
@@ -55,6 +57,7 @@ def test_kicked_rows_are_sent_by_the_worker(running, sink):
 def test_rows_without_a_kick_are_sent_by_the_beat_scan(running, sink):
     app, worker = running
     app.config["OUTBOX_KICK"] = False  # as if the broker had been down during the request
+    preconsent(*[email for _, email in PLAYERS])  # the game's own emails
     game_id = new_game(toygame.NAME, PLAYERS, seed=2)
     sink.wait_for(3, timeout=30)
     wait_until(lambda: all(row.status == "sent" for row in outbox_rows(game_id)))
@@ -69,6 +72,7 @@ def test_task_bodies_are_thin_calls_into_the_service(app, sink):
     from worker import tasks
 
     app.config["SMTP_URL"] = sink.url
+    preconsent(*[email for _, email in PLAYERS])  # the game's own emails
     game_id = new_game(toygame.NAME, PLAYERS, seed=6)
     with mock.patch("service.mail.outbox.enqueue") as enqueue:
         assert tasks.dispatch_outbox.run() == 3

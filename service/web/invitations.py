@@ -1,0 +1,52 @@
+"""The invitation's pages (service/play/consent.py): its emailed links open a page; only that page's
+POST buttons answer.  Mail scanners fetch every link of an email, so a GET never accepts or declines.
+The decline also answers the invitation's RFC 8058 one-click POST (its List-Unsubscribe)."""
+
+from __future__ import annotations
+
+from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
+
+from service import links, store
+from service.mail.kinds import unlinkable
+from service.play import consent
+from service.store import read_session
+from service.store.db import get_engine
+from service.store.models import utcnow
+from service.views import positions
+
+bp = Blueprint("invitations", __name__)
+
+
+def _page(token: str, status: int = 200, **extra: object) -> ResponseReturnValue:
+    with read_session(get_engine()) as session:
+        invitation = consent.get(session, links.read_invitation_token(token))
+        game = store.get_game(session, invitation.game_id)
+        players = store.players_of(session, game.id)
+    creator = next(p for p in players if p.seat == 0)
+    return render_template(
+        "invitation.html", invitation=invitation, game=game, title=positions.title(game), token=token,
+        # The page is the invited address's first sight of us: the same unlinkable name as the email.
+        inviter=unlinkable(creator.name), self_invited=creator.id == invitation.player_id,
+        answer=request.args.get("answer", ""), **extra,
+    ), status
+
+
+@bp.get("/i/<token>")
+def page(token: str) -> ResponseReturnValue:
+    return _page(token)
+
+
+@bp.post("/i/<token>/accept")
+def accept(token: str) -> ResponseReturnValue:
+    player_id = consent.accept(links.read_invitation_token(token), utcnow())
+    flash("Thank you: you accepted. The game's emails are on their way to you.")
+    return redirect(url_for("play.page", token=links.player_token(player_id)), 303)
+
+
+@bp.post("/i/<token>/decline")
+def decline(token: str) -> ResponseReturnValue:
+    consent.decline(links.read_invitation_token(token), utcnow())
+    if request.form.get("List-Unsubscribe") == "One-Click":
+        return "Declined: no more email from games this inviter starts.\n", 200, {"Content-Type": "text/plain"}
+    return _page(token, declined_now=True)
