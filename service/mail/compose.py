@@ -24,7 +24,7 @@ from service import links, store
 from service.games import adapter
 from service.mail import addresses
 from service.mail.kinds import NOT_NEWS, Kind, Mail, clock_context, get
-from service.mail.mime import POLICY, address, body_part, unstructured
+from service.mail.mime import POLICY, address, body_part, unstructured, url_header
 from service.mail.threads import thread_root
 from service.store.models import Game, Outbox, Player
 from service.views import positions
@@ -211,7 +211,7 @@ def _build(session: Session, kind: Kind, mail: Mail) -> EmailMessage:
         message["In-Reply-To"] = root
         message["References"] = root
     message["List-Id"] = f"{context['title']} game {game.id} <game-{game.id}.{domain}>"
-    message["List-Unsubscribe"] = f"<{context['one_click_url']}>"
+    message["List-Unsubscribe"] = url_header(context["one_click_url"])
     message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     message["Auto-Submitted"] = "auto-generated"
     message["X-Riftpost-Kind"] = kind.name  # what the email is, for mail filters (the subject is the thread's)

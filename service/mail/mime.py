@@ -40,8 +40,9 @@ class _Policy(email.policy.EmailPolicy):
 
 
 # The message's policy: lines of 78 (the standard library folds the plain ASCII headers, such as the
-# Content-Type's boundary and List-Unsubscribe, at whitespace), Folded values kept as they are.
-POLICY = _Policy()
+# Content-Type's boundary, at whitespace), Folded values kept as they are: refold_source "none", or a
+# Folded line over 78 (a List-Unsubscribe URL) would be refolded into encoded-words.
+POLICY = _Policy(refold_source="none")
 _SEVEN_BIT = email.policy.default
 _QUOTED_PRINTABLE = email.policy.default.clone(max_line_length=QP_LINE)
 
@@ -101,6 +102,14 @@ class _Lines:
 
 def _fits(words: list[str], name: str) -> bool:
     return all(len(word) <= LINE - len(name) - 2 for word in words)
+
+
+def url_header(url: str) -> Folded:
+    """A List-* header's one URL in angle brackets (RFC 2369), on one line however long: a URL has no
+    place to fold, and RFC 5322 allows a line of up to 998 characters (78 is its "SHOULD").  Left to
+    the standard library, a URL longer than a line becomes encoded-words, which no mail program reads
+    as a link."""
+    return Folded(f"<{url}>")
 
 
 def unstructured(name: str, text: str) -> Folded:

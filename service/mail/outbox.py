@@ -71,6 +71,8 @@ def mailable_status(player: Player, kind: str) -> str | None:
     starts with.  "pending" (send it), HELD (the address has not accepted its invitation yet: the email
     waits, and goes out once it does), or None (write nothing: the address declined the invitations of
     this game's creator).  The invitation itself is what asks, so it is never held."""
+    if kinds.get(kind).requested:
+        return "pending"  # the person asked for it on a page: the only way back in, never held
     if player.consent == "declined":
         return None
     if player.consent == "asked" and not kinds.get(kind).unsolicited:

@@ -173,8 +173,20 @@ def decline(invitation_id: int, now: datetime) -> Invitation:
         ids = session.execute(theirs).scalars().all()
         session.execute(sa.update(Outbox).where(col(Outbox.player_id).in_(ids),
                                                 col(Outbox.status).in_([outbox.HELD, "pending"]))
-                        .values(status="skipped", last_error="the address declined the invitation"))
+                        .values(status="skipped", skip_reason="no_consent",
+                                last_error="the address declined the invitation"))
         session.execute(sa.update(Player).where(col(Player.id).in_(ids)).values(consent=DECLINED))
         session.flush()
         session.expunge(invitation)
     return invitation
+
+
+def decline_unanswered(email: str, now: datetime) -> int:
+    """"Never email me" from an address that has unanswered invitations declines them all: their games
+    stop waiting for mail that will not come, and their players see the seat declined.  How many."""
+    with write_session(get_engine()) as session:
+        asked = session.execute(sa.select(col(Invitation.id)).where(
+            col(Invitation.address) == address_key(email), col(Invitation.status) == ASKED)).scalars().all()
+    for invitation_id in asked:
+        decline(invitation_id, now)
+    return len(asked)

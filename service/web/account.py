@@ -26,6 +26,7 @@ from flask.typing import ResponseReturnValue
 from service import links, store
 from service.clocks import access, people
 from service.errors import BadRequest
+from service.play import consent
 from service.store import read_session
 from service.store.db import get_engine
 from service.store.models import Player, as_utc, utcnow
@@ -128,6 +129,8 @@ def emails(token: str) -> ResponseReturnValue:
     if choice not in ("never", "allow"):
         raise BadRequest("Choose to stop every email or to allow them again.", TITLE)
     access.set_never_email(email, choice == "never", utcnow())
+    if choice == "never":
+        consent.decline_unanswered(email, utcnow())
     flash("We will not email you any more, in any game." if choice == "never"
           else "Emails are on again: you will hear from your games as before.")
     return redirect(url_for("account.page", token=token), 303)
@@ -138,6 +141,7 @@ def one_click(token: str) -> ResponseReturnValue:
     email = links.read_never_email_token(token)
     if request.method == "POST":
         access.set_never_email(email, True, utcnow())
+        consent.decline_unanswered(email, utcnow())
         if request.form.get("List-Unsubscribe") == "One-Click":
             return "We will not email this address any more.\n", 200, {"Content-Type": "text/plain"}
     with read_session(get_engine()) as session:

@@ -15,7 +15,7 @@ from sqlmodel import select
 
 import engine
 from service import backup, store
-from service.migrate import upgrade
+from service.migrate import heads, upgrade
 from service.play import handle, new_game
 from service.store import get_engine, make_engine, read_session
 from service.store.models import Event, Game
@@ -123,7 +123,7 @@ def test_db_upgrade_backs_up_a_database_with_tables_before_a_migration(tmp_path)
     assert result.exit_code == 0, result.output
     assert result.output.startswith(f"backed up before upgrading: {tmp_path / 'backups'}/older-")
     (kept,) = (tmp_path / "backups").glob("older-*.sqlite")
-    assert backup.schema_revision(kept) == "0005" and backup.schema_revision(older) == "0006"
+    assert backup.schema_revision(kept) == "0005" and {backup.schema_revision(older)} == heads()
     app.extensions["riftpost.db"].dispose()
 
 

@@ -61,12 +61,16 @@ def test_a_new_address_gets_one_short_invitation_with_nothing_linkable_of_the_at
     assert "evil.example" not in everything and "://x" not in everything and "<b>" not in everything
     assert "bob.example" not in everything and "Click" not in everything  # Bob's own typed name: not shown
     assert "money" not in everything  # past the cap
-    assert all(link.startswith("http://riftpost.test/i/") for link in links_in(bob))
+    # Its links: accept or decline, and never email me (every email has it).
+    assert all(link.startswith(("http://riftpost.test/i/", "http://riftpost.test/never/")) for link in links_in(bob))
+    assert any(link.startswith("http://riftpost.test/never/") for link in links_in(bob))
     html = bob.get_body(("html",)).get_content()
     assert "&lt;b&gt;" not in html and "<b>" not in html  # the tag was not escaped into view: it is gone
     assert re.findall(r'href="([^"]+)"', html) and all(
-        href.startswith("http://riftpost.test/i/") for href in re.findall(r'href="([^"]+)"', html))
-    assert bob["List-Unsubscribe"].startswith("<http://riftpost.test/i/") and bob["In-Reply-To"] is None
+        href.startswith(("http://riftpost.test/i/", "http://riftpost.test/never/"))
+        for href in re.findall(r'href="([^"]+)"', html))
+    # RFC 8058's one-click, as on every email: never email this address (it also declines the invitation).
+    assert bob["List-Unsubscribe"].startswith("<http://riftpost.test/never/") and bob["In-Reply-To"] is None
     # Seat 0's own address is asked whether it started the game.
     assert ann["Subject"] == "Did you start a game of Toy on Riftpost?"
 

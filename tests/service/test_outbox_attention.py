@@ -16,6 +16,7 @@ from service.store import get_engine, read_session, write_session
 from service.store.models import Outbox, as_utc, utcnow
 from tests import services
 from tests.conftest import make_app
+from tests.consent import preconsent
 from tests.service import toygame
 from tests.service.helpers import outbox_rows
 from tests.smtp import RefusingSink
@@ -38,6 +39,7 @@ def backend_app(request, tmp_path, migrated_sqlite):
         request.addfinalizer(lambda: services.drop_postgres(url))
     app = make_app(tmp_path, url)
     with app.app_context():
+        preconsent(*(email for _, email in PLAYERS))  # these tests are about retries, not invitations
         yield app
     app.extensions["riftpost.db"].dispose()
 

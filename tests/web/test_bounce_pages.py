@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
 from sqlmodel import select
 
 from service import links
@@ -12,12 +13,19 @@ from service.mail import bounces, outbox
 from service.play import new_game
 from service.store import get_engine, read_session, write_session
 from service.store.models import Person, Player, utcnow
+from tests.consent import preconsent
 from tests.service import bounce_samples as samples
 from tests.service import toygame
 from tests.service.helpers import outbox_rows, play_one
 from tests.web.pages import csrf_token, move_values, text
 
 PLAYERS = [("Ann", "ann@example.org"), ("Bo", "bo@example.org"), ("Cy", "cy@example.org")]
+
+
+@pytest.fixture(autouse=True)
+def consented(app):
+    """These tests are about bounces: the addresses accepted Riftpost's emails before."""
+    preconsent(*(email for _, email in PLAYERS))
 
 
 def seats(game_id: int) -> list[Player]:

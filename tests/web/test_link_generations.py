@@ -20,6 +20,7 @@ from service.store import get_engine, read_session, write_session
 from service.store.models import Outbox, Person, Player, utcnow
 from tests import services
 from tests.conftest import SECRET, make_app
+from tests.consent import preconsent
 from tests.service import toygame
 from tests.service.helpers import outbox_rows, play_one
 from tests.web.pages import csrf_token, text
@@ -42,6 +43,7 @@ def app(request, tmp_path, migrated_sqlite, sink):
         request.addfinalizer(lambda: services.drop_postgres(url))
     app = make_app(tmp_path, url, SMTP_URL=sink.url)
     with app.app_context():
+        preconsent(ANN[1], BOB[1], CY[1])  # these tests are about links: the addresses played before
         yield app
     app.extensions["riftpost.db"].dispose()
 
