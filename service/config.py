@@ -76,19 +76,26 @@ def _split(value: str | None) -> list[str]:
 
 
 def mail_domain(mail_from: str | None) -> str:
-    """The domain of MAIL_FROM: Message-IDs and the bounce address use it."""
-    return (mail_from or "riftpost@localhost").rpartition("@")[2] or "localhost"
+    """The domain of MAIL_FROM: Message-IDs, List-Id and the bounce address use it, so in its ASCII
+    (IDNA) form: an internationalized domain there would need SMTPUTF8 of every server."""
+    domain = (mail_from or "riftpost@localhost").rpartition("@")[2] or "localhost"
+    try:
+        return domain.encode("idna").decode("ascii")
+    except UnicodeError:  # not a valid domain name: left as given (the SMTP server will say so)
+        return domain
 
 
-def bounce_address(value: str | None, mail_domain: str) -> str:
+def bounce_address(value: str | None, mail_domain: str, smtp_url: str | None = None) -> str:
     """BOUNCE_ADDRESS as used: unset means `bounces@<MAIL_DOMAIN>`, a bare local part gets that
     domain, and "off" (or "none") is "" (no return path of our own: the envelope sender is MAIL_FROM,
-    as before bounces were read)."""
+    as before bounces were read).  Unset with an SMTP_URL that logs in means "off": submission servers
+    (SES, Gmail, most providers) refuse an envelope sender the account does not own, and every email
+    would fail; such a deployment sets BOUNCE_ADDRESS to an address its server lets it use."""
     value = (value or "").strip()
     if value.lower() in ("off", "none"):
         return ""
     if not value:
-        return f"bounces@{mail_domain}"
+        return "" if smtp_url and urlsplit(smtp_url).username else f"bounces@{mail_domain}"
     return value if "@" in value else f"{value}@{mail_domain}"
 
 
@@ -118,7 +125,7 @@ def from_env(instance: Path | None = None) -> dict:
         "MAIL_DOMAIN": domain,
         # The envelope sender of every email is `<local>+<signed outbox row>@<domain>` of this
         # address (VERP), so a bounce names the email it is about (service/mail/bounces.py).
-        "BOUNCE_ADDRESS": bounce_address(os.environ.get("BOUNCE_ADDRESS"), domain),
+        "BOUNCE_ADDRESS": bounce_address(os.environ.get("BOUNCE_ADDRESS"), domain, smtp_url),
         # Snapshot every N events (and at every change of the seats to act).
         "SNAPSHOT_EVERY": int(os.environ.get("RIFTPOST_SNAPSHOT_EVERY") or 25),
         # Links: a player's page link lives as long as a slow game; a move link a few weeks.

@@ -52,13 +52,6 @@ class Gone(RiftpostError):
     status = 410
 
 
-class TooSoon(RiftpostError):
-    """Asked again before the pause between two such requests is over (a link mailed to an address)."""
-
-    status = 429
-    default_title = "Please wait a little"
-
-
 class TooMany(RiftpostError):
     """A limit on how often something may be done was reached: 429, with `retry_after` seconds (the
     Retry-After header) until it may be done again."""

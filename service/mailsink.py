@@ -114,7 +114,8 @@ def main() -> None:
     from service import create_app
     from service.mail.bounces import Receiver
 
-    bounce_address = config.bounce_address(os.environ.get("BOUNCE_ADDRESS"), config.mail_domain(os.environ.get("MAIL_FROM")))
+    bounce_address = config.bounce_address(os.environ.get("BOUNCE_ADDRESS"), config.mail_domain(os.environ.get("MAIL_FROM")),
+                                            os.environ.get("SMTP_URL"))
     controller = start(args.maildir, args.host, args.port, bounces=Receiver(create_app, bounce_address))
     log.info("listening on %s:%s, keeping mail in %s", args.host, args.port, args.maildir)
     stop.wait()

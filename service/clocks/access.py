@@ -23,11 +23,11 @@ from sqlmodel import Session, col
 
 from service import store
 from service.clocks.people import person
-from service.errors import TooSoon
+from service.errors import Conflict, TooMany
 from service.mail import outbox
 from service.store import read_session, write_session
 from service.store.db import get_engine
-from service.store.models import Game, Player, as_utc
+from service.store.models import Game, Person, Player, as_utc
 
 LINK_MAIL_INTERVAL = timedelta(minutes=5)
 
@@ -44,9 +44,17 @@ def _pace(last: datetime | None, now: datetime, what: str) -> None:
     wait = as_utc(last) + LINK_MAIL_INTERVAL - now
     if wait > timedelta(0):
         minutes = max(1, round(wait.total_seconds() / 60))
-        raise TooSoon(f"We emailed you {what} at {as_utc(last):%H:%M} UTC, a few minutes ago: look for it in "
+        raise TooMany(f"We emailed you {what} at {as_utc(last):%H:%M} UTC, a few minutes ago: look for it in "
                       f"your inbox (and the spam folder). You can ask for another in {minutes} minute"
-                      f"{'' if minutes == 1 else 's'}.")
+                      f"{'' if minutes == 1 else 's'}.", int(wait.total_seconds()) + 1, "Please wait a little")
+
+
+def _reachable(who: Person) -> None:
+    """A link is mailed only where it can arrive: to an address whose mail bounces, renewing the links
+    would end the old ones and send the new ones nowhere."""
+    if who.bounced_at is not None:
+        raise Conflict("Mail to your address bounces, so a new link could not reach you (and your links "
+                       "would end). Press \"Email me again\" on your game page first.", "Your mail bounces")
 
 
 def games_of(session: Session, email: str) -> list[tuple[Player, Game]]:
@@ -64,6 +72,7 @@ def fresh_link(player_id: int, everywhere: bool, now: datetime) -> str:
     with write_session(get_engine()) as session:
         player = store.get_player(session, player_id)
         who = person(session, player.email, lock=True)  # one request per address at a time: the pacing holds
+        _reachable(who)
         _pace(who.fresh_link_sent_at, now, "a fresh link")
         where = col(Player.email) == player.email if everywhere else col(Player.id) == player.id
         session.execute(sa.update(Player).where(where).values(link_generation=col(Player.link_generation) + 1)
@@ -85,6 +94,7 @@ def account_link(player_id: int, now: datetime) -> str:
     with write_session(get_engine()) as session:
         player = store.get_player(session, player_id)
         who = person(session, player.email, lock=True)
+        _reachable(who)
         _pace(who.account_link_sent_at, now, "a link to your account")
         who.account_link_sent_at = now
         session.add(who)

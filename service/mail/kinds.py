@@ -44,7 +44,7 @@ from sqlmodel import Session, col
 
 from service import links, store
 from service.games import adapter
-from service.store.models import Deadline, Game, GameClock, Invitation, JournalEntry, Outbox, Player, as_utc
+from service.store.models import Deadline, Game, GameClock, Invitation, JournalEntry, Outbox, Player, as_utc, utcnow
 from service.views import followups
 from service.views.positions import title
 from service.views.sentences import POLICY_WORDS, journal_sentence
@@ -359,6 +359,13 @@ def _fresh_line(context: Context) -> str:
             "earlier emails for this game no longer work.")
 
 
+def _account_alive(session: Session, mail: Mail) -> bool:
+    """Only while its link still works: after a mail outage longer than its hour, the email would bring
+    a dead link (the person asks again, and the pacing lets them: it counts from the request)."""
+    issued = datetime.fromtimestamp(int(mail.params["issued_ms"]) / 1000, UTC)
+    return utcnow() < issued + timedelta(seconds=current_app.config["ACCOUNT_LINK_MAX_AGE"])
+
+
 def _account(session: Session, mail: Mail) -> Context:
     issued = int(mail.params["issued_ms"]) // 1000
     expires = datetime.fromtimestamp(issued, UTC) + timedelta(seconds=current_app.config["ACCOUNT_LINK_MAX_AGE"])
@@ -440,5 +447,5 @@ register(Kind("partner", _partner_line, since=_partner_since, context=_partner, 
 register(Kind("fresh_link", _fresh_line, context=_fresh_link, requested=True,
               tag=lambda p: f"fresh{'-all' if p.get('all') else ''}-{p['generation']}",
               subject=lambda c: "Fresh links to your Riftpost games" if c["params"].get("all") else c["subject"]))
-register(Kind("account_link", _account_line, context=_account, requested=True,
+register(Kind("account_link", _account_line, context=_account, requested=True, wanted=_account_alive,
               tag=lambda p: f"account-{p['issued_ms']}", subject=lambda c: "Your Riftpost account link"))

@@ -12,8 +12,9 @@ from service.mail.kinds import unlinkable
 from service.play import consent
 from service.store import read_session
 from service.store.db import get_engine
-from service.store.models import utcnow
+from service.store.models import Player, utcnow
 from service.views import positions
+from service.web.tokens import page_token
 
 bp = Blueprint("invitations", __name__)
 
@@ -40,8 +41,15 @@ def page(token: str) -> ResponseReturnValue:
 @bp.post("/i/<token>/accept")
 def accept(token: str) -> ResponseReturnValue:
     player_id = consent.accept(links.read_invitation_token(token), utcnow())
+    with read_session(get_engine()) as session:
+        player = session.get(Player, player_id)
+        assert player is not None
+    if player.link_generation:
+        # Its links were renewed since ("send me a fresh link"): an old invitation must not mint a
+        # current page link, or a forwarded invitation would undo the renewal.
+        return _page(token, renewed=True)
     flash("Thank you: you accepted. The game's emails are on their way to you.")
-    return redirect(url_for("play.page", token=links.player_token(player_id)), 303)
+    return redirect(url_for("play.page", token=page_token(player)), 303)
 
 
 @bp.post("/i/<token>/decline")

@@ -13,6 +13,7 @@ from flask.typing import ResponseReturnValue
 
 import engine
 from service import jsontext, links, store
+from service.clocks import access
 from service.errors import StaleState
 from service.games import adapter
 from service.mail import bounces, outbox
@@ -54,6 +55,8 @@ def _render_page(player: Player, status: int = 200, error: str | None = None, st
         trouble = outbox.trouble(session, player)
     if trouble is not None:
         extra["mail_trouble"] = trouble
+        # Masked, as every page reached by a link shows an address: links get forwarded.
+        extra["mail_trouble_address"] = access.masked(trouble.address)
         extra["mail_trouble_since"] = local_time(trouble.since, clock["time_zone"])
     steps = position.first_steps() if position.decisions else []
     chosen = next((found for found in steps if found.key == step), None)

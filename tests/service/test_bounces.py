@@ -452,3 +452,15 @@ def test_flask_bounce_server_listens_where_it_is_told(tmp_path, migrated_sqlite)
     with app.app_context():
         assert [(b.kind, b.status) for b in recorded()] == [("hard", "5.1.1")]
     app.extensions["riftpost.db"].dispose()
+
+
+def test_the_return_path_is_ascii_and_off_by_default_behind_a_login():
+    """An internationalized MAIL_FROM domain goes into Message-IDs and the return path in its IDNA
+    form (or every server would need SMTPUTF8); a submission server that logs in refuses envelope
+    senders the account does not own, so BOUNCE_ADDRESS unset means off there."""
+    assert config.mail_domain("riftpost@bücher.example") == "xn--bcher-kva.example"
+    assert config.bounce_address(None, "riftpost.test") == "bounces@riftpost.test"
+    assert config.bounce_address(None, "riftpost.test", "smtp://127.0.0.1:25") == "bounces@riftpost.test"
+    assert config.bounce_address(None, "riftpost.test", "smtp+starttls://me:pw@smtp.example.com:587") == ""
+    assert config.bounce_address("bounces@mine.example", "riftpost.test", "smtps://me:pw@smtp.example.com") \
+        == "bounces@mine.example"

@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from service.errors import TooMany
 from service.mail import outbox
 from service.play import handle, new_game
-from service.store import get_engine, read_session
+from service.store import get_engine, read_session, write_session
 from service.store.models import Invitation, Outbox, Player
 from tests import services
 from tests.conftest import make_app
@@ -328,3 +328,22 @@ def test_an_invitation_not_yet_sent_when_the_address_accepts_another_is_not_sent
     (ann_asks,) = [r for r in outbox_rows(second) if r.kind == "invitation"]
     assert outbox.deliver(ann_asks.id) == "skipped"  # Bo has consented: no invitation, the game's email instead
     assert [r.status for r in outbox_rows(second) if r.kind == "invite"] == ["pending"]
+
+
+def test_an_invitation_accepted_again_after_the_links_were_renewed_mints_no_page_link(app, client, sink):
+    """The invitation is a link too: once the player's links were renewed ("send me a fresh link"), an old
+    (perhaps forwarded) invitation must not lead to a working page link."""
+    app.config["SMTP_URL"] = sink.url
+    preconsent("ann@example.org")
+    game_id = new_game(toygame.NAME, [("Ann", "ann@example.org"), ("Bo", "bo@example.org")], {"target": 5}, seed=3)
+    deliver_all(game_id)
+    (invitation,) = [m for m in sink.wait_for(2) if m["X-Riftpost-Kind"] == "invitation"]
+    token = _invitation_link(invitation).split("/i/")[1]
+    page = text(client.get(f"/i/{token}"))
+    first = client.post(f"/i/{token}/accept", data={"csrf_token": csrf_token(page)})
+    assert first.status_code == 303 and "/p/" in first.headers["Location"]
+    with write_session(get_engine()) as session:
+        session.execute(sa.update(Player).where(Player.id == _player(game_id, 1)).values(link_generation=1))
+    again = client.post(f"/i/{token}/accept", data={"csrf_token": csrf_token(page)})
+    assert again.status_code == 200 and "open the game from your latest email" in text(again)
+    assert "/p/" not in again.get_data(as_text=True)

@@ -359,3 +359,35 @@ def test_the_new_routes_answer_bad_tokens_and_fields_with_a_4xx(client, games):
             assert response.status_code == 400, (url, value, response.status_code)
     assert person(ANN[1]) is None or (person(ANN[1]).vacation_since is None and person(ANN[1]).never_email_at is None)
     assert client.get(f"/p/{page_token}").status_code == 200  # no reset happened
+
+
+# ---- where links meet bounces, consent and the retry policy (seams found after the merge) ----------------
+
+
+def test_a_fresh_link_is_refused_while_the_address_bounces_and_ends_no_link(client, games):
+    ann = seats(games[0])[0]
+    with write_session(get_engine()) as session:
+        session.execute(sa.update(Person).where(Person.email == ANN[1]).values(bounced_at=utcnow(), bounce_status="5.1.1"))
+    refused = fresh(client, links.player_token(ann.id))
+    assert refused.status_code == 409 and "Email me again" in text(refused)
+    assert seats(games[0])[0].link_generation == 0 and client.get(f"/p/{links.player_token(ann.id)}").status_code == 200
+    assert not [row for row in outbox_rows() if row.kind == "fresh_link"]
+
+
+def test_asking_again_too_soon_is_a_429_with_retry_after(client, games):
+    ann = seats(games[0])[0]
+    assert fresh(client, links.player_token(ann.id)).status_code == 200
+    again = fresh(client, links.player_token(ann.id, 1))
+    assert again.status_code == 429 and 0 < int(again.headers["Retry-After"]) <= 300
+
+
+def test_an_account_link_email_delayed_past_its_hour_is_not_sent(client, games, sink):
+    ann = seats(games[0])[0]
+    page = text(client.get(f"/p/{links.player_token(ann.id)}/account"))
+    assert client.post(f"/p/{links.player_token(ann.id)}/account", data={"csrf_token": csrf_token(page)}).status_code == 200
+    (row,) = [row for row in outbox_rows() if row.kind == "account_link"]
+    with write_session(get_engine()) as session:  # an SMTP outage of more than an hour since the request
+        session.execute(sa.update(Outbox).where(Outbox.id == row.id).values(
+            params={"issued_ms": int((time.time() - 3700) * 1000)}))
+    assert outbox.deliver(row.id) == "skipped"
+    assert [r.skip_reason for r in outbox_rows() if r.id == row.id] == ["unwanted"]

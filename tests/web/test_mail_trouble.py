@@ -90,7 +90,7 @@ def test_a_refused_address_is_shown_on_that_players_own_page_only(backend_app, t
     page = text(client.get(f"/p/{links.player_token(bob.id)}"))
     since = local_time(as_utc(failed[0].created_at), None)
     assert notice(page) == (
-        f"We could not reach you at bob@example.org since {since}: the mail server refused your address. "
+        f"We could not reach you at b***@example.org since {since}: the mail server refused your address. "
         "We stopped trying; the people who run this site can see it. Until your emails arrive again, "
         "this page is where to follow the game: it always shows it as it stands.")
     assert 'role="alert" id="mail-trouble"' in page
@@ -118,7 +118,7 @@ def test_the_page_tells_of_retries_after_an_hour_and_forgets_them_once_mail_gets
     set_row(invite.id, created_at=queued)
     words = notice(text(client.get(bob_url)))
     assert words == (
-        f"We could not reach you at bob@example.org since {local_time(queued, None)}: our mail server could "
+        f"We could not reach you at b***@example.org since {local_time(queued, None)}: our mail server could "
         "not be reached. We keep trying. Until your emails arrive again, this page is where to follow the "
         "game: it always shows it as it stands.")
     # In the zone Bob chose.
