@@ -347,12 +347,14 @@ def problems(now: datetime | None = None) -> list[Problem]:
 
 def requeue(row_ids: list[int], every_failed: bool = False) -> tuple[list[int], dict[int, str]]:
     """Put rows back to pending, due now, with their attempts and give-up horizon starting afresh:
-    the given ids (failed, pending, or sending past the lease) and, with `every_failed`, every failed
+    the given ids (failed, undeliverable, pending, or sending past the lease) and, with `every_failed`, every failed
     row.  (requeued ids, {id: why not} for the ids that cannot be re-queued); kicks the worker."""
     now = utcnow()
     rules = policy()
     allowed = sa.or_(
-        col(Outbox.status).in_(("failed", "pending")),
+        # "undeliverable" too: an operator who knows the address works again may send one such email
+        # (if its bounce mark is still set, the delivery just says so again).
+        col(Outbox.status).in_(("failed", "pending", "undeliverable")),
         sa.and_(col(Outbox.status) == "sending", col(Outbox.claimed_at) < now - rules.lease),
     )
     chosen: sa.ColumnElement[bool] = col(Outbox.id).in_(row_ids)

@@ -170,6 +170,19 @@ def test_flask_outbox_requeue_by_id_says_which_ids_it_could_not_requeue(backend_
     assert cli(app, "requeue", "seven").exit_code == 2  # not an id: click's usage error
 
 
+def test_an_undeliverable_email_can_be_requeued_once_the_address_works_again(backend_app, sink):
+    """A row not sent because its address bounced: once the operator knows the address works again,
+    `flask outbox requeue ID` sends it (it was refused as "nothing to send again")."""
+    app = backend_app
+    app.config["SMTP_URL"] = sink.url
+    game_id = new_game(toygame.NAME, PLAYERS, seed=1)
+    row = outbox_rows(game_id)[0]
+    set_row(row.id, status="undeliverable", last_error="not sent: the address bounced (5.1.1)")
+    result = cli(app, "requeue", str(row.id))
+    assert result.exit_code == 0 and f"re-queued 1 email: #{row.id}" in result.output
+    assert outbox.deliver(row.id) == "sent" and row_of(row.id).status == "sent"
+
+
 def test_a_row_whose_worker_died_past_the_horizon_fails_instead_of_looping(backend_app):
     """A message that kills every worker sending it never reaches the failure path of `deliver`; the
     scan fails it once its lease and its horizon have both run out, so it is shown, not retried forever."""
