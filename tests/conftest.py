@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+from contextlib import contextmanager
 
 import pytest
 
@@ -41,6 +42,32 @@ def make_app(tmp_path, database_url=None, **overrides):
     }
     settings.update(overrides)
     return create_app(settings)
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def backend_url(request, tmp_path, migrated_sqlite):
+    """A fresh database at the latest migration on each backend: a copy of the SQLite template, or a
+    PostgreSQL database of its own (dropped afterwards)."""
+    if request.param == "sqlite":
+        path = tmp_path / "app.sqlite"
+        shutil.copy(migrated_sqlite, path)
+        return f"sqlite:///{path}"
+    from service.migrate import upgrade
+    from tests import services
+
+    url = services.postgres_database()
+    request.addfinalizer(lambda: services.drop_postgres(url))
+    upgrade(url)
+    return url
+
+
+@contextmanager
+def app_on(tmp_path, database_url, **overrides):
+    """The app on `database_url`, its context pushed; its engine disposed afterwards."""
+    app = make_app(tmp_path, database_url, **overrides)
+    with app.app_context():
+        yield app
+    app.extensions["riftpost.db"].dispose()
 
 
 @pytest.fixture

@@ -21,7 +21,7 @@ from service.play import new_game
 from service.store import get_engine, read_session, write_session
 from service.store.models import Bounce, Outbox, Person, utcnow
 from tests import services
-from tests.conftest import SECRET, make_app
+from tests.conftest import SECRET, app_on, make_app
 from tests.consent import preconsent
 from tests.service import bounce_samples as samples
 from tests.service import toygame
@@ -32,24 +32,12 @@ PLAYERS = [("Ann", "ann@example.org"), ("Bo", "bo@example.org")]
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def backend_app(request, tmp_path, migrated_sqlite):
-    if request.param == "sqlite":
-        path = tmp_path / "app.sqlite"
-        shutil.copy(migrated_sqlite, path)
-        url = f"sqlite:///{path}"
-    else:
-        from service.migrate import upgrade
-
-        url = services.postgres_database()
-        upgrade(url)
-        request.addfinalizer(lambda: services.drop_postgres(url))
-    app = make_app(tmp_path, url, MAIL_FROM="riftpost@riftpost.test", MAIL_DOMAIN="riftpost.test",
-                   BOUNCE_ADDRESS="bounces@riftpost.test")
-    with app.app_context():
+@pytest.fixture
+def backend_app(backend_url, tmp_path):
+    with app_on(tmp_path, backend_url, MAIL_FROM="riftpost@riftpost.test", MAIL_DOMAIN="riftpost.test",
+                   BOUNCE_ADDRESS="bounces@riftpost.test") as app:
         preconsent("ann@example.org", "bo@example.org", "cy@example.org")  # these tests are about bounces
         yield app
-    app.extensions["riftpost.db"].dispose()
 
 
 def bo_rows(game_id: int) -> list[Outbox]:

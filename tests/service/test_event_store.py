@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 import threading
 
 import pytest
@@ -16,30 +15,17 @@ from service.errors import StaleState
 from service.play import handle, new_game
 from service.store import get_engine, read_session, write_session
 from service.store.models import Event, Snapshot
-from tests import services
-from tests.conftest import make_app
+from tests.conftest import app_on
 from tests.service import toygame
 from tests.service.helpers import current, play_one, play_to_end
 
 PLAYERS = [("Ann", "ann@example.org"), ("Bob", "bob@example.org")]
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def backend_app(request, tmp_path, migrated_sqlite):
-    if request.param == "sqlite":
-        path = tmp_path / "app.sqlite"
-        shutil.copy(migrated_sqlite, path)
-        url = f"sqlite:///{path}"
-    else:
-        from service.migrate import upgrade
-
-        url = services.postgres_database()
-        upgrade(url)
-        request.addfinalizer(lambda: services.drop_postgres(url))
-    app = make_app(tmp_path, url, SNAPSHOT_EVERY=4)
-    with app.app_context():
+@pytest.fixture
+def backend_app(backend_url, tmp_path):
+    with app_on(tmp_path, backend_url, SNAPSHOT_EVERY=4) as app:
         yield app
-    app.extensions["riftpost.db"].dispose()
 
 
 class TestEventStoreContract:

@@ -4,7 +4,6 @@ the failed and stuck emails and `flask outbox requeue` sends them again."""
 from __future__ import annotations
 
 import re
-import shutil
 from datetime import timedelta
 
 import pytest
@@ -14,8 +13,7 @@ from service.mail import outbox
 from service.play import new_game
 from service.store import get_engine, read_session, write_session
 from service.store.models import Outbox, as_utc, utcnow
-from tests import services
-from tests.conftest import make_app
+from tests.conftest import app_on
 from tests.consent import preconsent
 from tests.service import toygame
 from tests.service.helpers import outbox_rows
@@ -25,23 +23,11 @@ PLAYERS = [("Ann", "ann@example.org"), ("Bob", "bob@example.org"), ("Cy", "cy@ex
 DOWN = "smtp://127.0.0.1:1"  # nothing listens there: the SMTP server is down
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def backend_app(request, tmp_path, migrated_sqlite):
-    if request.param == "sqlite":
-        path = tmp_path / "app.sqlite"
-        shutil.copy(migrated_sqlite, path)
-        url = f"sqlite:///{path}"
-    else:
-        from service.migrate import upgrade
-
-        url = services.postgres_database()
-        upgrade(url)
-        request.addfinalizer(lambda: services.drop_postgres(url))
-    app = make_app(tmp_path, url)
-    with app.app_context():
+@pytest.fixture
+def backend_app(backend_url, tmp_path):
+    with app_on(tmp_path, backend_url) as app:
         preconsent(*(email for _, email in PLAYERS))  # these tests are about retries, not invitations
         yield app
-    app.extensions["riftpost.db"].dispose()
 
 
 @pytest.fixture

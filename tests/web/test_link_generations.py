@@ -5,7 +5,6 @@ Run on SQLite and on the real PostgreSQL; emails go through a real SMTP sink (ai
 from __future__ import annotations
 
 import re
-import shutil
 import time
 from datetime import timedelta
 
@@ -18,8 +17,7 @@ from service.mail import outbox
 from service.play import new_game
 from service.store import get_engine, read_session, write_session
 from service.store.models import Outbox, Person, Player, utcnow
-from tests import services
-from tests.conftest import SECRET, make_app
+from tests.conftest import SECRET, app_on
 from tests.consent import preconsent
 from tests.service import toygame
 from tests.service.helpers import outbox_rows, play_one
@@ -29,23 +27,11 @@ ANN, BOB, CY = ("Ann", "ann@example.org"), ("Bob", "bob@example.org"), ("Cy", "c
 BASE = "http://riftpost.test"
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def app(request, tmp_path, migrated_sqlite, sink):
-    if request.param == "sqlite":
-        path = tmp_path / "app.sqlite"
-        shutil.copy(migrated_sqlite, path)
-        url = f"sqlite:///{path}"
-    else:
-        from service.migrate import upgrade
-
-        url = services.postgres_database()
-        upgrade(url)
-        request.addfinalizer(lambda: services.drop_postgres(url))
-    app = make_app(tmp_path, url, SMTP_URL=sink.url)
-    with app.app_context():
+@pytest.fixture
+def app(backend_url, tmp_path, sink):
+    with app_on(tmp_path, backend_url, SMTP_URL=sink.url) as app:
         preconsent(ANN[1], BOB[1], CY[1])  # these tests are about links: the addresses played before
         yield app
-    app.extensions["riftpost.db"].dispose()
 
 
 @pytest.fixture

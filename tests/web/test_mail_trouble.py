@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import html
-import shutil
 from datetime import timedelta
 
 import pytest
@@ -16,8 +15,7 @@ from service.play import new_game
 from service.store import get_engine, read_session, write_session
 from service.store.models import Outbox, Player, as_utc, utcnow
 from service.views.times import local_time
-from tests import services
-from tests.conftest import make_app
+from tests.conftest import app_on
 from tests.service import toygame
 from tests.service.helpers import outbox_rows
 from tests.smtp import RefusingSink
@@ -27,22 +25,10 @@ PLAYERS = [("Ann", "ann@example.org"), ("Bob", "bob@example.org")]
 DOWN = "smtp://127.0.0.1:1"  # nothing listens there
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def backend_app(request, tmp_path, migrated_sqlite):
-    if request.param == "sqlite":
-        path = tmp_path / "app.sqlite"
-        shutil.copy(migrated_sqlite, path)
-        url = f"sqlite:///{path}"
-    else:
-        from service.migrate import upgrade
-
-        url = services.postgres_database()
-        upgrade(url)
-        request.addfinalizer(lambda: services.drop_postgres(url))
-    app = make_app(tmp_path, url)
-    with app.app_context():
+@pytest.fixture
+def backend_app(backend_url, tmp_path):
+    with app_on(tmp_path, backend_url) as app:
         yield app
-    app.extensions["riftpost.db"].dispose()
 
 
 def players(game_id):
