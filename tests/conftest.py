@@ -119,3 +119,13 @@ def live(tmp_path, migrated_sqlite):
     threading.Thread(target=server.serve_forever, daemon=True).start()
     yield app
     server.shutdown()
+
+
+@pytest.fixture
+def everyone_played_before(monkeypatch):
+    """For tests about pages, not invitations: every address counts as one that played here before
+    (as migration 0007_consent counts the addresses of earlier games), so a game emails its players
+    from its first move.  Consent itself is tested in tests/service/test_consent.py and the e2e games."""
+    from service.play import consent
+
+    monkeypatch.setattr(consent, "consented", lambda session, address: True)

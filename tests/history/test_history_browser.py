@@ -13,7 +13,8 @@ from tests.history.helpers import player_ids
 from tests.service import toygame
 from tests.service.helpers import current, play_one
 
-pytestmark = pytest.mark.browser  # Chromium and its launch settings: tests/conftest.py
+# Chromium and its launch settings: tests/conftest.py; pages, not invitations: every address played before.
+pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("everyone_played_before")]
 
 
 def where(page) -> int:

@@ -9,7 +9,8 @@ from service import links
 from service.play import new_game
 from tests.service import toygame
 
-pytestmark = pytest.mark.browser  # Chromium and its launch settings: tests/conftest.py
+# Chromium and its launch settings: tests/conftest.py; pages, not invitations: every address played before.
+pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("everyone_played_before")]
 
 
 @pytest.fixture

@@ -31,7 +31,8 @@ from tests.turns import (
 from tests.web import looks
 from tests.web.looks import DESKTOP, PHONE, WIDTHS
 
-pytestmark = pytest.mark.browser  # Chromium and its launch settings: tests/conftest.py
+# Chromium and its launch settings: tests/conftest.py; pages, not invitations: every address played before.
+pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("everyone_played_before")]
 
 PLAYERS = [("Ann", "ann@example.org"), ("Bob", "bob@example.org")]
 SHOTS = os.environ.get("RIFTPOST_SHOTS")  # a folder to keep a screenshot of each composed turn in

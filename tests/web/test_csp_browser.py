@@ -19,7 +19,8 @@ from tests.web.looks import DESKTOP
 from tests.web.test_composer import play_planned
 from tests.web.test_site_pages import site  # noqa: F401 - the fixture: mail, a game under way, a finished one
 
-pytestmark = pytest.mark.browser  # Chromium and its launch settings: tests/conftest.py
+# Chromium and its launch settings: tests/conftest.py; pages, not invitations: every address played before.
+pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("everyone_played_before")]
 
 PLAYERS = [("Ann", "ann@example.org"), ("Bob", "bob@example.org")]
 # Every violation the page's documents see, whatever the console says about it.

@@ -19,7 +19,8 @@ from tests.service.helpers import outbox_rows, play_one, play_to_end
 from tests.services import free_port
 from tests.web.looks import DESKTOP, PHONE, assert_accessible, assert_fits
 
-pytestmark = pytest.mark.browser  # Chromium and its launch settings: tests/conftest.py
+# Chromium and its launch settings: tests/conftest.py; pages, not invitations: every address played before.
+pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("everyone_played_before")]
 
 PLAYERS = [("Ann", "ann@example.org"), ("Bob", "bob@example.org")]
 MINIMUM = 44  # CSS px each way (WCAG 2.5.5)

@@ -26,6 +26,7 @@ from service.store import get_engine, read_session
 from service.store.models import Event, Outbox
 from tests import services
 from tests.conftest import SECRET, make_app
+from tests.consent import preconsent
 from tests.deadlines.helpers import timed_game
 from tests.service import toygame
 from tests.worker.processes import ROOT, WorkerProcess, wait_until
@@ -247,6 +248,7 @@ def test_beat_recovers_after_the_embedded_broker_was_locked_for_a_minute(embedde
     "channel disconnected" until a restart: emails queued meanwhile stayed pending, no sweep ran."""
     app, start, broker_file = embedded_stack
     worker = start(dispatch_seconds=2.0, sweep_seconds=10.0)
+    preconsent(*[email for _, email in PLAYERS])  # the game's own emails, not invitations
     new_game(toygame.NAME, PLAYERS, seed=1)
     sink.wait_for(3, timeout=60)
     wait_until(lambda: sweeps_done(worker) >= 1, timeout=60)
@@ -335,6 +337,7 @@ def test_beat_recovers_after_redis_was_down(tmp_path, migrated_sqlite, sink):
                            sweep_seconds=10.0)
     try:
         with app.app_context():
+            preconsent(*[email for _, email in PLAYERS])  # the game's own emails, not invitations
             new_game(toygame.NAME, PLAYERS, seed=1)
             sink.wait_for(3, timeout=60)
             wait_until(lambda: sweeps_done(worker) >= 1, timeout=60)  # beat has its producer

@@ -19,6 +19,7 @@ from service.play import new_game
 from service.store.models import as_utc
 from tests import services
 from tests.conftest import make_app
+from tests.consent import preconsent
 from tests.service import toygame
 from tests.service.helpers import outbox_rows, play_one
 from tests.smtp import StallingSink
@@ -70,6 +71,7 @@ def test_an_smtp_outage_loses_no_email(tmp_path, migrated_sqlite, sink, broker, 
         with app.app_context():
             sink.stop()  # the outage begins
             down_at = time.monotonic()
+            preconsent(*[email for _, email in PLAYERS])  # the game's own emails, not invitations
             games = []
             for seed in range(10):  # 30 emails: invitations and first turns ...
                 games.append(new_game(toygame.NAME, PLAYERS, {"target": 30}, seed=seed))
@@ -117,6 +119,7 @@ def test_a_worker_killed_mid_send_loses_nothing_and_duplicates_at_most_once(tmp_
     second = None
     try:
         with app.app_context():
+            preconsent(*[email for _, email in PLAYERS])  # the game's own emails, not invitations
             game_id = new_game(toygame.NAME, PLAYERS, seed=1)
             assert server.stalled.wait(30), "".join(worker.log[-30:])
             stuck = wait_until(lambda: [row for row in outbox_rows(game_id) if row.status == "sending"])
