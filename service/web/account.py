@@ -29,24 +29,19 @@ from service.errors import BadRequest
 from service.play import consent
 from service.store import read_session
 from service.store.db import get_engine
-from service.store.models import Player, as_utc, utcnow
+from service.store.models import as_utc, utcnow
 from service.views import positions
 from service.views.times import local_time
 from service.web.clock import zone_names
-from service.web.tokens import page_token, player_of
+from service.web.tokens import load_player, page_token
 
 bp = Blueprint("account", __name__)
 TITLE = "That did not work"
 
 
-def _player(token: str) -> Player:
-    with read_session(get_engine()) as session:
-        return player_of(session, token)
-
-
 @bp.post("/p/<token>/fresh-link")
 def fresh_link(token: str) -> ResponseReturnValue:
-    player = _player(token)
+    player = load_player(token)
     scope = request.form.get("scope")
     if scope not in ("game", "all"):
         raise BadRequest("Choose a fresh link for this game or for all your games.", TITLE)
@@ -60,14 +55,14 @@ def fresh_link(token: str) -> ResponseReturnValue:
 
 @bp.get("/p/<token>/account")
 def ask(token: str) -> ResponseReturnValue:
-    player = _player(token)
+    player = load_player(token)
     return render_template("account/ask.html", title="Your account", token=token, never=request.args.get("why") == "never",
                            address=access.masked(player.email))
 
 
 @bp.post("/p/<token>/account")
 def send(token: str) -> ResponseReturnValue:
-    player = _player(token)
+    player = load_player(token)
     email = access.account_link(player.id, utcnow())
     return render_template("account/sent.html", title="We sent you a link to your account",
                            address=access.masked(email), what="a link to your account", ended=None,

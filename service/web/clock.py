@@ -19,12 +19,10 @@ from service import store
 from service.clocks import people
 from service.clocks.seats import status_for
 from service.errors import BadRequest
-from service.store import read_session
-from service.store.db import get_engine
 from service.store.models import Player, as_utc, utcnow
 from service.views.sentences import POLICY_WORDS
 from service.views.times import local_time
-from service.web.tokens import player_of
+from service.web.tokens import load_player
 
 bp = Blueprint("clock", __name__)
 TITLE = "That did not work"
@@ -35,14 +33,9 @@ def zone_names() -> list[str]:
     return sorted(name for name in available_timezones() if "/" in name or name == "UTC")
 
 
-def _player(token: str) -> Player:
-    with read_session(get_engine()) as session:
-        return player_of(session, token)
-
-
 @bp.post("/p/<token>/time-zone")
 def time_zone(token: str) -> ResponseReturnValue:
-    player = _player(token)
+    player = load_player(token)
     name = (request.form.get("time_zone") or "").strip()
     if name not in zone_names():
         raise BadRequest(f"{name[:64]!r} is not a time zone we know; pick one from the list.", TITLE)

@@ -24,17 +24,12 @@ from service.store.models import Player
 from service.views import bounced, followups, history, invitations, positions
 from service.views.times import local_time
 from service.web.clock import panel
-from service.web.tokens import current_player, page_token, player_of
+from service.web.tokens import current_player, load_player, page_token, player_of
 
 bp = Blueprint("play", __name__)
 
 RECENT_EVENTS = 12
 STEP_MAX = 200  # characters of a step's key (a move's text form) in a link
-
-
-def _player(token: str) -> Player:
-    with read_session(get_engine()) as session:
-        return player_of(session, token)
 
 
 def _render_page(player: Player, status: int = 200, error: str | None = None, step: str | None = None,
@@ -89,12 +84,12 @@ def _stale(player: Player) -> ResponseReturnValue:
 def page(token: str) -> ResponseReturnValue:
     """The player's page; `?step=<text form>` (a turn email's link) opens it with that first step
     chosen.  A step no longer open is ignored with a short note."""
-    return _render_page(_player(token), step=request.args.get("step", "")[:STEP_MAX].strip() or None)
+    return _render_page(load_player(token), step=request.args.get("step", "")[:STEP_MAX].strip() or None)
 
 
 @bp.post("/p/<token>/move")
 def move(token: str) -> ResponseReturnValue:
-    player = _player(token)
+    player = load_player(token)
     try:
         expected_seq = int(request.form.get("seq", ""))
         chosen = jsontext.loads(request.form.get("move", ""))
@@ -158,7 +153,7 @@ def mail_again(token: str) -> ResponseReturnValue:
     not that their mail works again (they may be playing from an old email, or a bookmark), and
     emailing a dead address just to learn it is dead costs the server's reputation with every bounce.
     The button is on the very page they play on, with the reason."""
-    player = _player(token)
+    player = load_player(token)
     if bounces.clear(player.email):
         flash("We will email you again. If your mail still bounces, this page will say so.")
     return redirect(url_for("play.page", token=token), 303)

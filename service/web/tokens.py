@@ -9,6 +9,8 @@ from sqlmodel import Session
 from service import links, store
 from service.clocks.access import masked
 from service.errors import Gone
+from service.store import read_session
+from service.store.db import get_engine
 from service.store.models import Player
 
 REPLACED = "This link was replaced"
@@ -26,6 +28,12 @@ def current_player(session: Session, player_id: int, generation: int) -> Player:
 def player_of(session: Session, token: str) -> Player:
     link = links.read_player_token(token)
     return current_player(session, link.player_id, link.generation)
+
+
+def load_player(token: str) -> Player:
+    """The player a page link stands for, read in a session of its own (for routes that need no more)."""
+    with read_session(get_engine()) as session:
+        return player_of(session, token)
 
 
 def page_token(player: Player) -> str:

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import sqlalchemy as sa
 from sqlmodel import select
 
 import engine
 from service import store
-from service.store import get_engine, read_session
+from service.store import get_engine, read_session, write_session
 from service.store.models import Outbox
 
 
@@ -49,3 +50,14 @@ def outbox_rows(game_id: int | None = None) -> list[Outbox]:
         if game_id is not None:
             query = query.where(Outbox.game_id == game_id)
         return list(session.exec(query))
+
+
+def set_row(row_id: int, **values) -> None:
+    """Change an outbox row directly (a state a drill needs: failed, stuck, long retrying)."""
+    with write_session(get_engine()) as session:
+        session.execute(sa.update(Outbox).where(Outbox.id == row_id).values(**values))
+
+
+def row_of(row_id: int) -> Outbox:
+    with read_session(get_engine()) as session:
+        return session.get(Outbox, row_id)

@@ -7,16 +7,14 @@ import re
 from datetime import timedelta
 
 import pytest
-import sqlalchemy as sa
 
 from service.mail import outbox
 from service.play import new_game
-from service.store import get_engine, read_session, write_session
-from service.store.models import Outbox, as_utc, utcnow
+from service.store.models import as_utc, utcnow
 from tests.conftest import app_on
 from tests.consent import preconsent
 from tests.service import toygame
-from tests.service.helpers import outbox_rows
+from tests.service.helpers import outbox_rows, row_of, set_row
 from tests.smtp import RefusingSink
 
 PLAYERS = [("Ann", "ann@example.org"), ("Bob", "bob@example.org"), ("Cy", "cy@example.org")]
@@ -35,16 +33,6 @@ def refusing(tmp_path):
     server = RefusingSink(tmp_path / "refusing", refused={"bob@example.org"})
     yield server
     server.stop()
-
-
-def set_row(row_id: int, **values) -> None:
-    with write_session(get_engine()) as session:
-        session.execute(sa.update(Outbox).where(Outbox.id == row_id).values(**values))
-
-
-def row_of(row_id: int) -> Outbox:
-    with read_session(get_engine()) as session:
-        return session.get(Outbox, row_id)
 
 
 def cli(app, *args):

@@ -15,7 +15,7 @@ from service.store import get_engine, read_session, write_session
 from service.store.models import Outbox, as_utc, utcnow
 from tests.consent import preconsent
 from tests.service import toygame
-from tests.service.helpers import outbox_rows, play_one, play_to_end
+from tests.service.helpers import outbox_rows, play_one, play_to_end, row_of, set_row
 
 PLAYERS = [("Ann", "ann@example.org"), ("Bob", "bob@example.org")]
 
@@ -93,16 +93,6 @@ def test_a_retry_renders_the_same_message_id(app, sink):
     outbox.deliver(row.id)
     first, second = sink.wait_for(2)
     assert first["Message-ID"] == second["Message-ID"] == row.message_id
-
-
-def set_row(row_id: int, **values) -> None:
-    with write_session(get_engine()) as session:
-        session.execute(sa.update(Outbox).where(Outbox.id == row_id).values(**values))
-
-
-def row_of(row_id: int) -> Outbox:
-    with read_session(get_engine()) as session:
-        return session.get(Outbox, row_id)
 
 
 def test_smtp_down_puts_the_row_back_with_a_doubling_capped_backoff_and_claim_honours_it(app):
