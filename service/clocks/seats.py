@@ -24,7 +24,7 @@ of `reminders_done` under a row lock plus a unique Message-ID.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -35,6 +35,7 @@ from service import store
 from service.clocks.settings import DEFAULT_REMINDERS
 from service.mail import kinds, outbox
 from service.store import write_session
+from service.store.current import AnyGame, AnyPlayer
 from service.store.db import get_engine
 from service.store.models import Deadline, Game, GameClock, JournalEntry, Person, Player, as_utc
 
@@ -55,7 +56,7 @@ def _steps_before(start: datetime, due_at: datetime, ladder: list[int]) -> int:
     return sum(1 for h in ladder if due_at - timedelta(hours=h) <= start)
 
 
-def _start_clock(session: Session, game_id: int, clock: GameClock, player: Player, now: datetime,
+def _start_clock(session: Session, game_id: int, clock: GameClock, player: AnyPlayer, now: datetime,
                  share: float = 1.0, cap: datetime | None = None) -> None:
     """`share`: the part of the game's deadline this decision gets (engine `deadline_share`); `cap`:
     the deadline of a window the seat joins, which it never outlasts."""
@@ -102,7 +103,7 @@ def on_create(
 
 
 def after_move(
-    session: Session, game: Game, players: list[Player], actor: int, before: Collection[int],
+    session: Session, game: AnyGame, players: Sequence[AnyPlayer], actor: int, before: Collection[int],
     after: Collection[int], restart: set[int], kind: str, finished: bool, now: datetime,
     shares: dict[int, float] | None = None,
 ) -> None:
@@ -158,7 +159,7 @@ def _window_due(session: Session, game_id: int, staying: set[int]) -> datetime |
 
 
 def pause(
-    session: Session, game: Game, clock: GameClock, players: list[Player], seat: int | None,
+    session: Session, game: AnyGame, clock: GameClock, players: Sequence[AnyPlayer], seat: int | None,
     now: datetime, reason: str,
 ) -> None:
     """Stop every clock of the game and tell everyone (the pause policy and the stall rule)."""
@@ -179,13 +180,13 @@ def pause(
 
 
 def journal_entry(
-    session: Session, game: Game, kind: str, seat: int | None, payload: dict[str, Any], now: datetime,
+    session: Session, game: AnyGame, kind: str, seat: int | None, payload: dict[str, Any], now: datetime,
 ) -> int:
     assert game.id is not None
     return store.journal_record(session, game.id, game.seq, kind, seat, payload, at=now)
 
 
-def tell(session: Session, game: Game, players: list[Player], entry_id: int) -> list[int]:
+def tell(session: Session, game: AnyGame, players: Sequence[AnyPlayer], entry_id: int) -> list[int]:
     """Email a journal entry to `players` (a notice each) if its kind is told at once (a pause); the
     outbox row ids.  Other entries wait for each reader's next turn or game-over email, which tells
     them among what happened since (service/play/emails.py)."""

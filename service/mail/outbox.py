@@ -37,6 +37,7 @@ from __future__ import annotations
 import logging
 import smtplib
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -49,8 +50,9 @@ from service import store
 from service.mail import bounces, compose, kinds, queue, smtp
 from service.mail.threads import message_id
 from service.store import read_session, write_session
+from service.store.current import AnyGame, AnyPlayer
 from service.store.db import get_engine
-from service.store.models import Game, Outbox, Player, as_utc, utcnow
+from service.store.models import Outbox, Player, as_utc, utcnow
 
 log = logging.getLogger(__name__)
 
@@ -66,7 +68,7 @@ STUCK_AFTER = timedelta(minutes=5)
 HELD = "held"
 
 
-def mailable_status(player: Player, kind: str) -> str | None:
+def mailable_status(player: AnyPlayer, kind: str) -> str | None:
     """The one place that says whether an email may go to a player's address: the status its outbox row
     starts with.  "pending" (send it), HELD (the address has not accepted its invitation yet: the email
     waits, and goes out once it does), or None (write nothing: the address declined the invitations of
@@ -80,34 +82,50 @@ def mailable_status(player: Player, kind: str) -> str | None:
     return "pending"
 
 
-def add(session: Session, game: Game, players: list[Player], kind: str, params: dict[str, Any] | None = None,
-        seq: int | None = None) -> list[Outbox]:
+@dataclass(frozen=True, slots=True)
+class Queued:
+    """An outbox row just written: its id, and whether it waits for its address's consent."""
+
+    id: int
+    status: str
+
+
+OUTBOX = Outbox.__table__  # type: ignore[attr-defined]
+_QUEUE = sa.insert(OUTBOX).returning(OUTBOX.c.id, sort_by_parameter_order=True)
+
+
+def add(session: Session, game: AnyGame, players: Sequence[AnyPlayer], kind: str,
+        params: dict[str, Any] | None = None, seq: int | None = None) -> list[Queued]:
     """Queue one email of a registered `kind` to each of `players`, about the game at `seq` (default:
-    now), in the caller's transaction; the rows (their ids are known once the session flushes).  Rows to
-    an address that has not consented are held (mailable_status); the kick sends nothing for them."""
+    now), in the caller's transaction, in one statement; the rows written.  Rows to an address that has
+    not consented are held (mailable_status); the kick sends nothing for them."""
     entry = kinds.get(kind)
     params = dict(params or {})
     seq = game.seq if seq is None else seq
     tag = entry.tag_of(params)
-    rows = []
+    now = utcnow()
+    values: list[dict[str, Any]] = []
     for p in players:
         status = mailable_status(p, kind)
         if status is not None:
-            rows.append(Outbox(game_id=game.id, player_id=p.id, kind=kind, params=params, seq=seq, status=status,
-                               message_id=message_id(game, p, tag, seq)))
-    session.add_all(rows)
-    return rows
+            values.append({
+                "game_id": game.id, "player_id": p.id, "kind": kind, "params": params, "seq": seq,
+                "status": status, "message_id": message_id(game, p, tag, seq), "attempts": 0,
+                "next_attempt_at": now, "created_at": now,
+            })
+    if not values:
+        return []
+    written = session.connection().execute(_QUEUE, values)
+    return [Queued(row_id, row["status"]) for row_id, row in zip(written.scalars(), values, strict=True)]
 
 
-def ids(session: Session, rows: list[Outbox]) -> list[int]:
-    """The ids of queued rows to send now (flushing them), to kick the worker with after the commit;
-    held rows wait for their address's answer."""
-    if rows:
-        session.flush()
+def ids(session: Session, rows: list[Queued]) -> list[int]:
+    """The ids of queued rows to send now, to kick the worker with after the commit; held rows wait for
+    their address's answer."""
     return [row.id for row in rows if row.status != HELD]
 
 
-def exists(session: Session, game: Game, player: Player, kind: str, params: dict[str, Any], seq: int) -> bool:
+def exists(session: Session, game: AnyGame, player: AnyPlayer, kind: str, params: dict[str, Any], seq: int) -> bool:
     """Whether that email was queued already (its deterministic Message-ID is taken)."""
     wanted = message_id(game, player, kinds.get(kind).tag_of(params), seq)
     return session.execute(sa.select(col(Outbox.id)).where(col(Outbox.message_id) == wanted)).first() is not None
@@ -391,7 +409,7 @@ class Trouble:
     given_up: bool  # True: we stopped trying (a refusal, or the horizon passed)
 
 
-def trouble(session: Session, player: Player, now: datetime | None = None) -> Trouble | None:
+def trouble(session: Session, player: AnyPlayer, now: datetime | None = None) -> Trouble | None:
     """Whether `player`'s emails are not getting through: a row of theirs failed, or has been retrying
     for longer than OUTBOX_NOTICE_AFTER_SECONDS, and none of theirs was delivered since it was queued
     (then their address works again, whatever an older email met).  None when all is well."""

@@ -7,21 +7,21 @@ import hashlib
 
 from flask import current_app
 
-from service.store.models import Game, Player
+from service.store.current import AnyGame, AnyPlayer
 
 
-def thread_key(game: Game) -> str:
+def thread_key(game: AnyGame) -> str:
     """A short stable key per game, so Message-IDs never collide with an earlier database's."""
     raw = f"{game.id}:{game.seed}:{game.created_at:%Y%m%d%H%M%S}"
     return hashlib.sha256(raw.encode()).hexdigest()[:12]
 
 
-def thread_root(game: Game, player: Player) -> str:
+def thread_root(game: AnyGame, player: AnyPlayer) -> str:
     """The Message-ID of the player's invitation: the root of their thread for this game."""
     return f"<riftpost.{thread_key(game)}.g{game.id}.p{player.id}@{current_app.config['MAIL_DOMAIN']}>"
 
 
-def message_id(game: Game, player: Player, tag: str, seq: int) -> str:
+def message_id(game: AnyGame, player: AnyPlayer, tag: str, seq: int) -> str:
     """The Message-ID of an email of kind `tag` (its details included, e.g. "reminder-24h") about the
     game at `seq`; the invitation is the thread's root."""
     if tag == "invite":

@@ -25,6 +25,7 @@ import engine
 from service import store
 from service.errors import IllegalMoveAt, StaleState
 from service.games import adapter
+from service.store.current import AnyGame
 from service.store.models import Game
 
 log = logging.getLogger(__name__)
@@ -115,7 +116,7 @@ def withheld(rules: engine.Game, event: dict[str, Any], seat: int) -> set[str]:
     return strings(event) - strings(redacted)
 
 
-def secrets_of(session: Session, game: Game, seat: int) -> set[str]:
+def secrets_of(session: Session, game: AnyGame, seat: int) -> set[str]:
     """Every string the game has kept from `seat` so far: what the redaction of each event (and of the
     start options) for that seat took out.  Card ids in a deck, another hand, a face-down pile."""
     rules = engine.get(game.name)

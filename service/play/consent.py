@@ -30,6 +30,7 @@ from sqlmodel import Session, col
 from service.clocks.people import person
 from service.errors import Conflict, NotFound, TooMany
 from service.mail import outbox
+from service.mail.outbox import Queued
 from service.store import write_session
 from service.store.db import get_engine
 from service.store.models import Game, Invitation, Outbox, Person, Player
@@ -103,10 +104,10 @@ def _within_limit(session: Session, email: str, address: str, limit: int, now: d
                       "Too many invitations for one address")
 
 
-def invite(session: Session, game: Game, players: list[Player], seating: list[Seating], now: datetime) -> list[Outbox]:
+def invite(session: Session, game: Game, players: list[Player], seating: list[Seating], now: datetime) -> list[Queued]:
     """Record and queue the invitations of a new game's seats (in its transaction); the outbox rows."""
     inviter = address_key(players[0].email)
-    rows: list[Outbox] = []
+    rows: list[Queued] = []
     for player, seat in zip(players, seating):
         if not seat.invite:
             continue

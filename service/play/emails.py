@@ -34,7 +34,7 @@ happened since their last move, partner moves, vacations and a resumed game incl
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from typing import Any
 
 import sqlalchemy as sa
@@ -42,17 +42,19 @@ from sqlmodel import Session, col, select
 
 from service import store
 from service.mail import outbox
-from service.store.models import Deadline, Game, Outbox, Player, as_utc
+from service.mail.outbox import Queued
+from service.store.current import AnyGame, AnyPlayer
+from service.store.models import Deadline, Outbox, as_utc
 
 
-def on_create(session: Session, game: Game, players: list[Player], starting: Collection[int]) -> list[Outbox]:
+def on_create(session: Session, game: AnyGame, players: Sequence[AnyPlayer], starting: Collection[int]) -> list[Queued]:
     """The invitations: a seat the game starts with gets its first turn email as its invitation."""
     waiting = [p for p in players if p.seat not in starting]
     return (outbox.add(session, game, waiting, "invite")
             + outbox.add(session, game, [p for p in players if p.seat in starting], "turn", {"invite": True}))
 
 
-def unanswered(session: Session, game: Game, player: Player) -> bool:
+def unanswered(session: Session, game: AnyGame, player: AnyPlayer) -> bool:
     """Whether the player still has a turn email for a simultaneous need: their last turn email came
     after their last own decision, and it went out with others' (several seats were asked at once; in
     turn-by-turn games a seat never leaves the seats to act without deciding, so this never holds
@@ -74,15 +76,18 @@ def unanswered(session: Session, game: Game, player: Player) -> bool:
 
 def on_change(
     session: Session,
-    game: Game,
-    players: list[Player],
+    game: AnyGame,
+    players: Sequence[AnyPlayer],
     actor: int,
     before: Collection[int],
     after: Collection[int],
     starts: Collection[int],
-) -> list[Outbox]:
+    *,
+    timed: bool = True,
+) -> list[Queued]:
     """The outbox rows of one move by `actor`: `starts` are the seats whose turn began with it.
-    Partners get no emails of their own: they read each other's moves in their next turn email."""
+    Partners get no emails of their own: they read each other's moves in their next turn email.
+    `timed`: the game may have deadlines to state (an untimed game has none: no query)."""
     starts = set(starts)
     asked = set(after) - set(before)
     if actor not in before:
@@ -95,10 +100,12 @@ def on_change(
     if not turn:
         return []
     # The deadlines just started (service/clocks ran first): each email states its own, as of now.
-    with session.no_autoflush:
-        due = dict(session.execute(sa.select(col(Deadline.seat), col(Deadline.due_at)).where(
-            col(Deadline.game_id) == game.id, col(Deadline.seat).in_([p.seat for p in turn]))).all())
-    rows: list[Outbox] = []
+    due: dict[int, Any] = {}
+    if timed:
+        with session.no_autoflush:
+            due = dict(session.execute(sa.select(col(Deadline.seat), col(Deadline.due_at)).where(
+                col(Deadline.game_id) == game.id, col(Deadline.seat).in_([p.seat for p in turn]))).all())
+    rows: list[Queued] = []
     for player in turn:
         params: dict[str, Any] = {} if player.seat in starts else {"asked": True}
         if due.get(player.seat) is not None:

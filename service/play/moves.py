@@ -17,16 +17,17 @@ from datetime import datetime
 from typing import Any
 
 from flask import current_app
+from sqlmodel import Session
 
 import engine
 from service import store
 from service.clocks import seats as clocks
 from service.clocks.settings import parse_settings
-from service.errors import Invalid
+from service.errors import Invalid, StaleState
 from service.mail import addresses, outbox
 from service.play import consent, emails, ending
-from service.play.batch import Played, as_moves, begin
-from service.store import write_session
+from service.play.batch import Batch, GameOver, Played, as_moves, secrets_of
+from service.store import current, write_session
 from service.store.db import get_engine
 from service.store.models import Game, Player, utcnow
 
@@ -43,6 +44,7 @@ class Outcome:
     result: Mapping[str, Any] | None
     outbox_ids: list[int] = field(default_factory=list)
     played: list[Played] = field(default_factory=list)  # the moves, read and worded
+    state: dict[str, Any] | None = None  # the state the moves produced (the caller's to read, not to change)
 
 
 def _snapshot_due(snapshot_seq: int, new_seq: int, before: Collection[int], after: Collection[int],
@@ -71,43 +73,66 @@ def handle(
     """
     todo = as_moves(moves)
     with write_session(get_engine()) as session:
-        game, walk, snapshot_seq = begin(session, game_id, seat, expected_seq)
-        rules = walk.rules
-        for index, move in enumerate(todo):
-            walk.play(index, move, judge=index < len(todo) - 1)
-        state, before, new_events = walk.state, walk.before, walk.events
-        after = rules.to_act(state)
-        result = rules.result(state)
-        status = "finished" if result is not None else "active"
-        store.append(
-            session, game, expected_seq, new_events, actor=seat, kind=kind,
-            read_model={"to_act": after, "status": status, "result": result},
-        )
-        turn = rules.turn(state)
-        starts: set[int] = set()
-        if walk.turn_began is not None:  # the seq after which the turn in progress at the end began
-            store.record_turn(session, game_id, walk.turn_began, turn)
-            starts = set(turn.seats)
-        if result is not None or _snapshot_due(
-            snapshot_seq, game.seq, before, after, current_app.config["SNAPSHOT_EVERY"]
-        ):
-            store.save_snapshot(session, game, state)
-        players = store.players_of(session, game_id)
-        # The clocks follow the turns (service/clocks).  A result stops them and marks the end as due:
-        # the end-of-game task records it once and sends the game_over emails.
-        clocks.after_move(
-            session, game, players, seat, before, after, starts | (set(after) - set(before)), kind,
-            result is not None, now or utcnow(), shares={s: rules.deadline_share(state, s) for s in after},
-        )
-        rows = []
-        if result is None and (set(before) ^ set(after) or starts):
-            rows = emails.on_change(session, game, players, seat, before, after, starts)
-        outcome = Outcome(game_id, game.seq, list(new_events), after, status, result,
-                          outbox.ids(session, rows), walk.played)
+        outcome = apply(session, game_id, seat, todo, expected_seq, kind=kind, now=now or utcnow())
     outbox.kick(outcome.outbox_ids)
-    if result is not None:
+    if outcome.result is not None:
         ending.kick(game_id)
     return outcome
+
+
+def apply(
+    session: Session, game_id: int, seat: int, todo: list[dict[str, Any] | str], expected_seq: int, *,
+    kind: str, now: datetime,
+) -> Outcome:
+    """`handle` inside the caller's write transaction (its own, or a sweep's batch); the outbox rows
+    are the caller's to kick after the commit.
+
+    The lean path (service/store/current.py): one read of the game with its state row, the seats only
+    when an email or a clock needs them, Core writes.  A game whose state row is missing or stale (made
+    before the row existed, or by an older engine) is rebuilt from its snapshots and events once."""
+    conn = session.connection()
+    loaded = current.read(conn, game_id)
+    game = loaded.game
+    if game.seq != expected_seq:
+        raise StaleState(game_id, expected_seq, game.seq)
+    if game.status != "active":
+        raise GameOver()
+    rules = engine.get(game.name)
+    state, snapshot_seq = loaded.state, loaded.snapshot_seq
+    if state is None:
+        state, snapshot_seq = store.load_state(session, game)
+    walk = Batch(rules, game.seed, state, seat, expected_seq, secrets=lambda: secrets_of(session, game, seat))
+    for index, move in enumerate(todo):
+        walk.play(index, move, judge=index < len(todo) - 1)
+    state, before, new_events = walk.state, walk.before, walk.events
+    after = rules.to_act(state)
+    result = rules.result(state)
+    current.advance(conn, game, expected_seq, new_events, actor=seat, kind=kind, to_act=after, result=result,
+                    at=utcnow())
+    turn = rules.turn(state)
+    starts: set[int] = set()
+    if walk.turn_began is not None:  # the seq after which the turn in progress at the end began
+        current.turn_began(conn, game_id, walk.turn_began, turn.number, list(turn.seats))
+        starts = set(turn.seats)
+    if result is not None or _snapshot_due(snapshot_seq, game.seq, before, after, current_app.config["SNAPSHOT_EVERY"]):
+        current.snapshot(conn, game_id, game.seq, rules.rules_version, state, utcnow())
+        snapshot_seq = game.seq
+    current.keep_state(conn, game_id, game.seq, rules.rules_version, state, exists=loaded.kept,
+                       snapshot_seq=snapshot_seq)
+    restart = starts | (set(after) - set(before))
+    mailed = result is None and bool(set(before) ^ set(after) or starts)
+    players = current.players(conn, game_id) if mailed or result is not None or not loaded.clock_idle else []
+    if result is not None or not loaded.clock_idle:
+        # The clocks follow the turns (service/clocks).  A result stops them and marks the end as due:
+        # the end-of-game task records it once and sends the game_over emails.  An untimed game that
+        # is not paused and has no timeout streak has nothing to move on, and pays nothing here.
+        clocks.after_move(
+            session, game, players, seat, before, after, restart, kind, result is not None, now,
+            shares={s: rules.deadline_share(state, s) for s in after},
+        )
+    rows = emails.on_change(session, game, players, seat, before, after, starts, timed=not loaded.clock_idle) if mailed else []
+    return Outcome(game_id, game.seq, list(new_events), after, game.status, result, outbox.ids(session, rows),
+                   walk.played, state)
 
 
 def new_game(
@@ -192,6 +217,8 @@ def new_game(
         )
         store.record_turn(session, game.id, game.seq, turn)
         store.save_snapshot(session, game, state)
+        current.keep_state(session.connection(), game.id, game.seq, rules.rules_version, state, exists=False,
+                           snapshot_seq=game.seq)
         # The invitations (about the game as set up) first: each is its address's first email from us.
         rows = consent.invite(session, game, seats, seating, now)
         rows += emails.on_create(session, game, seats, game.to_act if result is None else [])

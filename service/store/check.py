@@ -2,7 +2,7 @@
 after a restore or whenever a database is in doubt.
 
 A game holds when its replay from event 1 (snapshots ignored) equals its state as the service loads
-it (latest snapshot plus the events after it), its read model (status, seats to act, result) is what
+it (latest snapshot plus the events after it) and its current-state row (when that row is up to date), its read model (status, seats to act, result) is what
 the engine says of that state, and its seq is its last event's.  Problems are short lines naming
 what disagrees, never a state's contents (they hold hidden cards).
 """
@@ -13,6 +13,7 @@ import sqlalchemy as sa
 from sqlmodel import Session, col
 
 import engine
+from service.store import current
 from service.store.log import load_state, replay_from_start
 from service.store.models import Event, Game
 
@@ -23,9 +24,13 @@ def problems(session: Session, game: Game) -> list[str]:
     if game.seq != last:
         return [f"game {game.id}: its seq is {game.seq} but its last event is {last}"]
     rules = engine.get(game.name)
-    loaded, _ = load_state(session, game)
-    if replay_from_start(session, game) != loaded:
+    loaded, _ = load_state(session, game, state_row=False)
+    replayed = replay_from_start(session, game)
+    if replayed != loaded:
         found.append(f"game {game.id}: the replay from event 1 differs from the state its snapshots give")
+    kept = current.fresh_state(session.connection(), game.id, game.seq, rules.rules_version)
+    if kept is not None and kept[0] != replayed:
+        found.append(f"game {game.id}: the replay from event 1 differs from its current-state row")
     result = rules.result(loaded)
     if game.status != ("active" if result is None else "finished"):
         found.append(f"game {game.id}: its status is {game.status!r} but the engine says {'active' if result is None else 'finished'}")

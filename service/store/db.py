@@ -9,6 +9,7 @@ SQLite needs care to behave like a real server under the web + worker processes:
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, cast
@@ -50,10 +51,22 @@ def read_session(engine: sa.Engine) -> Iterator[Session]:
         yield session
 
 
+# engine -> the same engine marked for writing (see _sqlite_begin), made once: making one per
+# transaction cost more than some moves' SQL.
+_WRITERS: weakref.WeakKeyDictionary[sa.Engine, sa.Engine] = weakref.WeakKeyDictionary()
+
+
+def writer(engine: sa.Engine) -> sa.Engine:
+    found = _WRITERS.get(engine)
+    if found is None:
+        found = _WRITERS[engine] = engine.execution_options(riftpost_write=True)
+    return found
+
+
 @contextmanager
 def write_session(engine: sa.Engine) -> Iterator[Session]:
     """A session whose transaction is committed on success and rolled back on any exception."""
-    with Session(engine.execution_options(riftpost_write=True), expire_on_commit=False) as session, session.begin():
+    with Session(writer(engine), expire_on_commit=False) as session, session.begin():
         yield session
 
 

@@ -24,13 +24,15 @@ from sqlmodel import Session, col, select
 
 import engine
 from service.errors import StaleState
+from service.store import current
+from service.store.current import AnyGame
 from service.store.models import Event, Game, Snapshot, TurnStart, utcnow
 
 # Events of this kind are the service's own (the recorded end of a game): engines never see them.
 SYSTEM = "system"
 
 
-def upcaster(game: Game, rules: engine.Game) -> Callable[[dict[str, Any]], dict[str, Any]] | None:
+def upcaster(game: AnyGame, rules: engine.Game) -> Callable[[dict[str, Any]], dict[str, Any]] | None:
     """A function bringing this game's stored events to the engine's current shape (None: nothing to do)."""
     if game.rules_version == rules.rules_version:
         return None
@@ -46,7 +48,7 @@ def stored_events(session: Session, game_id: int, after: int = 0, upto: int | No
     return list(session.exec(query.order_by(col(Event.seq))))
 
 
-def events(session: Session, game: Game, after: int = 0, upto: int | None = None) -> list[Event]:
+def events(session: Session, game: AnyGame, after: int = 0, upto: int | None = None) -> list[Event]:
     """Event rows with after < seq <= upto, in order, their payloads upcast (the rows are not changed
     in the database: they are detached copies when an upcast applies)."""
     assert game.id is not None
@@ -58,7 +60,7 @@ def events(session: Session, game: Game, after: int = 0, upto: int | None = None
             for row in rows]
 
 
-def _engine_payloads(session: Session, game: Game, after: int, upto: int) -> list[dict[str, Any]]:
+def _engine_payloads(session: Session, game: AnyGame, after: int, upto: int) -> list[dict[str, Any]]:
     later = session.execute(
         sa.select(col(Event.payload))
         .where(col(Event.game_id) == game.id, col(Event.seq) > after, col(Event.seq) <= upto, col(Event.kind) != SYSTEM)
@@ -68,12 +70,19 @@ def _engine_payloads(session: Session, game: Game, after: int, upto: int) -> lis
     return list(later) if upcast is None else [upcast(p) for p in later]
 
 
-def load_state(session: Session, game: Game, upto: int | None = None) -> tuple[dict[str, Any], int]:
-    """The state after event `upto` (default: now) and the seq of the snapshot it started from."""
+def load_state(session: Session, game: AnyGame, upto: int | None = None, *,
+               state_row: bool = True) -> tuple[dict[str, Any], int]:
+    """The state after event `upto` (default: now) and the seq of the snapshot it started from (of the
+    latest snapshot, when the state row gave it).  `state_row` False: from the snapshots and events
+    only (what `flask verify` compares)."""
     upto = game.seq if upto is None else upto
     if not 1 <= upto <= game.seq:
         raise ValueError(f"game {game.id} has no position {upto}")
     rules = engine.get(game.name)
+    if state_row and upto == game.seq:  # the position now: one row, when the state row holds it
+        found = current.fresh_state(session.connection(), game.id, upto, rules.rules_version)
+        if found is not None:
+            return found
     # Plain column queries, not ORM objects: this is on every move's path.
     snapshot = session.execute(
         sa.select(col(Snapshot.seq), col(Snapshot.state))
@@ -92,7 +101,7 @@ def load_state(session: Session, game: Game, upto: int | None = None) -> tuple[d
     return state, base_seq
 
 
-def replay_from_start(session: Session, game: Game) -> dict[str, Any]:
+def replay_from_start(session: Session, game: AnyGame) -> dict[str, Any]:
     """The state rebuilt from event 1, ignoring snapshots (the reference the snapshots must match)."""
     return engine.replay(engine.get(game.name), _engine_payloads(session, game, 0, game.seq))
 

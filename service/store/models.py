@@ -5,6 +5,8 @@ service/migrations; these classes must match them (a test compares the two).
 - `players`    one row per seat, with the email address and mail preferences.
 - `events`     the append-only log: UNIQUE(game_id, seq); nothing updates or deletes a row.
 - `snapshots`  cached states at some seqs (a cache only: deleting them changes nothing but speed).
+- `game_states` each game's current state, one row beside `games`: what a move reads and rewrites
+               (a cache too, trusted only while its seq and rules_version are the game's).
 - `turns`      where each turn began, as the engine counts turns (`Game.turn`).
 - `outbox`     emails to send, written in the same transaction as the events that caused them.
 - `journal`    what happened around a game that is not a move (reminders, vacations, pauses).
@@ -97,6 +99,22 @@ class Snapshot(SQLModel, table=True):
     # a snapshot of another version is not used (the state is replayed from the events instead).
     rules_version: str | None = Field(default=None, max_length=20)
     created_at: datetime = Field(default_factory=utcnow)
+
+
+class GameState(SQLModel, table=True):
+    """The state after the game's latest event: the one row a move reads and rewrites (in the move's
+    transaction), so playing never replays.  A cache like the snapshots: used only while its `seq` is
+    the game's and its `rules_version` the engine's, rebuilt from the log otherwise."""
+
+    __tablename__ = "game_states"
+
+    game_id: int = Field(foreign_key="games.id", primary_key=True, sa_column_kwargs={"autoincrement": False})
+    seq: int
+    rules_version: str = Field(max_length=20)
+    state: dict[str, Any] = Field(sa_type=sa.JSON)
+    # The seq of the game's latest snapshot: when the next one is due (every SNAPSHOT_EVERY events)
+    # is known without a query.
+    snapshot_seq: int = 0
 
 
 class TurnStart(SQLModel, table=True):

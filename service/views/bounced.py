@@ -8,6 +8,7 @@ from datetime import datetime
 
 from sqlmodel import Session, col, select
 
+from service.store.current import AnyPlayer
 from service.store.models import Game, Person, Player
 
 # The codes a bounce is marked for (service/mail/dsn.py), said for a player; by class and subject after.
@@ -48,7 +49,7 @@ def undeliverable(session: Session, emails: list[str]) -> dict[str, Person]:
     return {person.email: person for person in found}
 
 
-def notices(session: Session, game: Game, players: list[Player], reader: Player) -> list[str]:
+def notices(session: Session, game: Game, players: list[Player], reader: AnyPlayer) -> list[str]:
     """What `reader` is told about the other players of an active game whose mail bounces."""
     if game.status != "active":
         return []
@@ -65,7 +66,7 @@ def notices(session: Session, game: Game, players: list[Player], reader: Player)
     return lines
 
 
-def own(session: Session, reader: Player) -> dict[str, object] | None:
+def own(session: Session, reader: AnyPlayer) -> dict[str, object] | None:
     """What a player whose own address bounces is told on their page: when and why, or None."""
     person = undeliverable(session, [reader.email]).get(reader.email)
     if person is None:

@@ -19,7 +19,8 @@ from service import store
 from service.clocks import people
 from service.clocks.seats import status_for
 from service.errors import BadRequest
-from service.store.models import Player, as_utc, utcnow
+from service.store.current import AnyPlayer
+from service.store.models import as_utc, utcnow
 from service.views.sentences import POLICY_WORDS
 from service.views.times import local_time
 from service.web.tokens import load_player
@@ -44,7 +45,7 @@ def time_zone(token: str) -> ResponseReturnValue:
     return redirect(url_for("play.page", token=token), 303)
 
 
-def panel(session: Session, player: Player) -> dict[str, Any]:
+def panel(session: Session, player: AnyPlayer) -> dict[str, Any]:
     """What the player page shows: the seat's deadline in the person's zone, vacation, allowance."""
     now = utcnow()
     who = store.person_of(session, player.email)

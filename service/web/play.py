@@ -19,8 +19,8 @@ from service.games import adapter
 from service.mail import bounces, outbox
 from service.play import handle
 from service.store import read_session, write_session
+from service.store.current import AnyPlayer
 from service.store.db import get_engine
-from service.store.models import Player
 from service.views import bounced, followups, history, invitations, positions
 from service.views.times import local_time
 from service.web.clock import panel
@@ -32,7 +32,7 @@ RECENT_EVENTS = 12
 STEP_MAX = 200  # characters of a step's key (a move's text form) in a link
 
 
-def _render_page(player: Player, status: int = 200, error: str | None = None, step: str | None = None,
+def _render_page(player: AnyPlayer, status: int = 200, error: str | None = None, step: str | None = None,
                  **extra: Any) -> ResponseReturnValue:
     with read_session(get_engine()) as session:
         game = store.get_game(session, player.game_id)
@@ -71,7 +71,7 @@ def _render_page(player: Player, status: int = 200, error: str | None = None, st
     )
 
 
-def _stale(player: Player) -> ResponseReturnValue:
+def _stale(player: AnyPlayer) -> ResponseReturnValue:
     """The answer to a link or form made for an earlier position: 409 and the current position."""
     return _render_page(
         player, 409,
@@ -100,7 +100,7 @@ def move(token: str) -> ResponseReturnValue:
     return _act(player, chosen, expected_seq, token)
 
 
-def _act(player: Player, chosen: dict[str, Any], expected_seq: int, token: str | None = None) -> ResponseReturnValue:
+def _act(player: AnyPlayer, chosen: dict[str, Any], expected_seq: int, token: str | None = None) -> ResponseReturnValue:
     try:
         handle(player.game_id, player.seat, chosen, expected_seq)
     except StaleState:

@@ -31,12 +31,13 @@ from service.play import handle
 from service.play.batch import MAX_MOVES, Played
 from service.play.preview import preview as preview_moves
 from service.store import read_session
+from service.store.current import PlayerRow
 from service.store.db import get_engine
-from service.store.models import Player, as_utc
+from service.store.models import as_utc
 from service.views import positions
 from service.views.positions import Position
 from service.web.api import identity
-from service.web.tokens import current_player
+from service.web.tokens import seat_of
 
 bp = Blueprint("play_api", __name__, url_prefix="/api/play")
 
@@ -52,11 +53,10 @@ def private(response: Response) -> Response:
     return response
 
 
-def _player(token: str) -> Player:
+def _player(token: str) -> PlayerRow:
     try:
         link = links.read_player_token(token)
-        with read_session(get_engine()) as session:
-            return current_player(session, link.player_id, link.generation)  # a replaced link: 410
+        return seat_of(link.player_id, link.generation)  # a replaced link: 410
     except (BadRequest, NotFound):
         raise Forbidden("This is not a valid player link: use the address of your game page.",
                         "Not a player link") from None
@@ -88,7 +88,7 @@ def _body() -> dict[str, Any]:
     return body
 
 
-def _request(token: str, *, empty: bool) -> tuple[Player, int, list[dict[str, Any] | str]]:
+def _request(token: str, *, empty: bool) -> tuple[PlayerRow, int, list[dict[str, Any] | str]]:
     """What both POSTs read: the token's player, then the JSON body's `seq` and `moves` (`empty`: an
     empty list of moves is allowed)."""
     player = _player(token)
@@ -147,7 +147,7 @@ def _played(played: list[Played]) -> list[dict[str, Any]]:
     return [{"index": p.index, "move": p.move, "text": p.text, "label": p.label} for p in played]
 
 
-def _deadline(player: Player) -> dict[str, Any] | None:
+def _deadline(player: PlayerRow) -> dict[str, Any] | None:
     """The seat's clock in a timed game (None: untimed): `due` in UTC (None while stopped)."""
     with read_session(get_engine()) as session:
         status = status_for(session, player.game_id, player.seat)

@@ -313,9 +313,10 @@ def test_db_upgrade_on_postgresql_reminds_of_pg_dump_when_a_migration_is_due(tmp
 
 def test_flask_verify_names_each_game_whose_records_disagree(app):
     """What `flask verify` (run after a restore) would find in a damaged database: a snapshot that is
-    not the replay of its events, a read model that is not what the engine says."""
+    not the replay of its events, a current-state row that is not either, a read model that is not what
+    the engine says."""
     from service.store import write_session
-    from service.store.models import Snapshot
+    from service.store.models import GameState, Snapshot
 
     games = [new_game(toygame.NAME, PLAYERS, {"target": 30}, seed=seed) for seed in (1, 2, 3)]
     for game_id in games:
@@ -328,9 +329,14 @@ def test_flask_verify_names_each_game_whose_records_disagree(app):
         snapshot.state = {**snapshot.state, "scores": [99, 99]}
         session.add(snapshot)
         session.execute(sa.update(Game).where(Game.id == games[2]).values(to_act=[5], status="finished"))
+        kept = session.get(GameState, games[1])
+        kept.state = {**kept.state, "scores": [98, 98]}
+        session.add(kept)
     result = runner.invoke(args=["verify"])
     assert result.exit_code == 1
     assert f"game {games[0]}: the replay from event 1 differs from the state its snapshots give" in result.output
     assert f"game {games[2]}: its status is 'finished' but the engine says active" in result.output
     assert f"game {games[2]}: the seats to act are [5]" in result.output
-    assert f"game {games[1]}" not in result.output and "3 problems in 3 games" in result.output
+    assert f"game {games[1]}: the replay from event 1 differs from its current-state row" in result.output
+    assert f"game {games[0]}: the replay from event 1 differs from its current-state row" not in result.output
+    assert "4 problems in 3 games" in result.output

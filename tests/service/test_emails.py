@@ -440,9 +440,8 @@ def test_a_partner_email_queued_before_the_change_still_renders(app):
     with read_session(get_engine()) as session:
         game = store.get_game(session, game_id)
         cat = session.exec(select(Player).where(Player.game_id == game_id, Player.seat == 2)).one()
-        row = outbox.add(session, game, [cat], "partner")[0]
-        session.flush()
-        message = compose.build(session, row)
+        queued = outbox.add(session, game, [cat], "partner")[0]
+        message = compose.build(session, session.get(Outbox, queued.id))
         session.rollback()
     text = message.get_body(("plain",)).get_content()
     assert message["Subject"] == f"Riftforce #{game_id}: Ann & Cat vs Bob & Dan"

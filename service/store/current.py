@@ -1,0 +1,197 @@
+"""The move path's reads and writes: SQLAlchemy Core on the caller's connection, no ORM objects.
+
+A move reads one row (the game, its current state and whether its clock needs work, joined) and the
+seats when it needs them, then writes a handful: the compare-and-set UPDATE of `games`, the events in
+one statement, the `game_states` row, and a turn start, snapshot, outbox rows when due.  Everything
+runs in the caller's transaction, so the guarantees of service/store/log.py hold unchanged: of two
+writers that read seq N exactly one appends N+1 (the UPDATE's `WHERE seq = N`, backed by
+UNIQUE(game_id, seq)), and the state row, like the snapshots, is only a cache: it is trusted while its
+seq and rules_version are the game's, and rebuilt from the log when not.
+
+The rows come back as small dataclasses (`GameRow`, `PlayerRow`) with the attributes of the ORM
+classes they stand for, so the functions that word emails and move clocks take either.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import sqlalchemy as sa
+
+import engine
+from service.errors import GameNotFound, StaleState
+from service.store.models import Event, Game, GameClock, GameState, Player, Snapshot, TurnStart
+from service.store.rows import MAX_ID
+
+GAMES = Game.__table__  # type: ignore[attr-defined]
+STATES = GameState.__table__  # type: ignore[attr-defined]
+CLOCKS = GameClock.__table__  # type: ignore[attr-defined]
+PLAYERS = Player.__table__  # type: ignore[attr-defined]
+EVENTS = Event.__table__  # type: ignore[attr-defined]
+SNAPSHOTS = Snapshot.__table__  # type: ignore[attr-defined]
+TURNS = TurnStart.__table__  # type: ignore[attr-defined]
+
+
+@dataclass(slots=True)
+class GameRow:
+    """A `games` row as the move path reads it (the ORM `Game`'s attributes)."""
+
+    id: int
+    name: str
+    rules_version: str
+    options: dict[str, Any]
+    seed: int
+    seq: int
+    status: str
+    to_act: list[int]
+    result: Mapping[str, Any] | None
+    created_at: datetime
+    history_public: bool
+
+
+@dataclass(slots=True)
+class PlayerRow:
+    """A `players` row (the ORM `Player`'s attributes)."""
+
+    id: int
+    game_id: int
+    seat: int
+    name: str
+    email: str
+    turn_emails: bool
+    link_generation: int
+    consent: str
+
+
+# What the functions that word emails and move clocks accept: an ORM row or the move path's.
+AnyGame = Game | GameRow
+AnyPlayer = Player | PlayerRow
+
+
+@dataclass(slots=True)
+class Loaded:
+    game: GameRow
+    state: dict[str, Any] | None  # the state after game.seq, when the state row holds it
+    kept: bool  # whether the game has a state row (to update) at all
+    snapshot_seq: int  # the seq of its latest snapshot, as the state row knows it (0: not known)
+    clock_idle: bool  # no clock to move on: untimed, not paused, no timeout streak
+
+
+_GAME_COLUMNS = [GAMES.c[name] for name in GameRow.__slots__]
+_READ = (
+    sa.select(
+        *_GAME_COLUMNS,
+        STATES.c.seq.label("state_seq"), STATES.c.rules_version.label("state_version"), STATES.c.state,
+        STATES.c.snapshot_seq,
+        CLOCKS.c.game_id.label("clock"), CLOCKS.c.deadline_hours, CLOCKS.c.paused_at, CLOCKS.c.timeout_streak,
+    )
+    .select_from(GAMES.outerjoin(STATES, STATES.c.game_id == GAMES.c.id).outerjoin(CLOCKS, CLOCKS.c.game_id == GAMES.c.id))
+    .where(GAMES.c.id == sa.bindparam("game_id"))
+)
+_PLAYERS = (
+    sa.select(*[PLAYERS.c[name] for name in PlayerRow.__slots__])
+    .where(PLAYERS.c.game_id == sa.bindparam("game_id"))
+    .order_by(PLAYERS.c.seat)
+)
+
+
+def read(conn: sa.Connection, game_id: int) -> Loaded:
+    """The game (GameNotFound if there is none) with its current state when the state row holds the
+    state after the game's seq made by today's engine."""
+    if not 0 < game_id < MAX_ID:
+        raise GameNotFound(game_id)
+    row = conn.execute(_READ, {"game_id": game_id}).first()
+    if row is None:
+        raise GameNotFound(game_id)
+    game = GameRow(*row[: len(_GAME_COLUMNS)])
+    fresh = row.state_seq == game.seq and row.state_version == engine.get(game.name).rules_version
+    idle = row.clock is None or (row.deadline_hours is None and row.paused_at is None and not row.timeout_streak)
+    return Loaded(game, row.state if fresh else None, row.state_seq is not None, row.snapshot_seq or 0, idle)
+
+
+_PLAYER = sa.select(*[PLAYERS.c[name] for name in PlayerRow.__slots__]).where(PLAYERS.c.id == sa.bindparam("player_id"))
+
+
+def player(conn: sa.Connection, player_id: int) -> PlayerRow | None:
+    """The seat a signed link names (None: no such player here)."""
+    row = conn.execute(_PLAYER, {"player_id": player_id}).first() if 0 < player_id < MAX_ID else None
+    return None if row is None else PlayerRow(*row)
+
+
+def players(conn: sa.Connection, game_id: int) -> list[PlayerRow]:
+    return [PlayerRow(*row) for row in conn.execute(_PLAYERS, {"game_id": game_id})]
+
+
+_FRESH = sa.select(STATES.c.state, STATES.c.snapshot_seq).where(
+    STATES.c.game_id == sa.bindparam("game_id"), STATES.c.seq == sa.bindparam("seq"),
+    STATES.c.rules_version == sa.bindparam("rules_version"))
+
+
+def fresh_state(conn: sa.Connection, game_id: int, seq: int, rules_version: str) -> tuple[dict[str, Any], int] | None:
+    """The state after `seq` from the game's state row, and its latest snapshot's seq, when the row
+    holds that state as an engine of `rules_version` made it."""
+    row = conn.execute(_FRESH, {"game_id": game_id, "seq": seq, "rules_version": rules_version}).first()
+    return None if row is None else (row.state, row.snapshot_seq)
+
+
+_MOVE_ON = (
+    sa.update(GAMES)
+    .where(GAMES.c.id == sa.bindparam("b_game_id"), GAMES.c.seq == sa.bindparam("b_seq"))
+    .values(seq=sa.bindparam("new_seq"), updated_at=sa.bindparam("at"), to_act=sa.bindparam("to_act"),
+            status=sa.bindparam("status"), result=sa.bindparam("result"))
+)
+_APPEND = sa.insert(EVENTS)
+_STATE_UPDATE = (
+    sa.update(STATES).where(STATES.c.game_id == sa.bindparam("b_game_id"))
+    .values(seq=sa.bindparam("seq"), rules_version=sa.bindparam("rules_version"), state=sa.bindparam("state"),
+            snapshot_seq=sa.bindparam("snapshot_seq"))
+)
+_STATE_INSERT = sa.insert(STATES)
+_SNAPSHOT = sa.insert(SNAPSHOTS)
+_TURN = sa.insert(TURNS)
+
+
+def advance(
+    conn: sa.Connection, game: GameRow, expected_seq: int, new_events: list[dict[str, Any]], *,
+    actor: int | None, kind: str, to_act: list[int], result: Mapping[str, Any] | None, at: datetime,
+) -> None:
+    """Append events after `expected_seq` and move the read model on (the seats `to_act`, the
+    `result`), or raise StaleState; `game` follows (its seq and read model are the new ones)."""
+    new_seq = expected_seq + len(new_events)
+    status = "active" if result is None else "finished"
+    moved = conn.execute(_MOVE_ON, {"b_game_id": game.id, "b_seq": expected_seq, "new_seq": new_seq, "at": at,
+                                    "to_act": to_act, "status": status, "result": result})
+    if moved.rowcount != 1:
+        raise StaleState(game.id, expected_seq)
+    try:
+        conn.execute(_APPEND, [
+            {"game_id": game.id, "seq": expected_seq + offset, "type": str(event.get("type", "event"))[:60],
+             "payload": event, "actor": actor, "kind": kind, "created_at": at}
+            for offset, event in enumerate(new_events, start=1)
+        ])
+    except sa.exc.IntegrityError as exc:  # a writer that bypassed the games row; the UNIQUE holds anyway
+        raise StaleState(game.id, expected_seq) from exc
+    game.seq, game.to_act, game.status, game.result = new_seq, to_act, status, result
+
+
+def keep_state(conn: sa.Connection, game_id: int, seq: int, rules_version: str, state: dict[str, Any], *,
+               exists: bool, snapshot_seq: int) -> None:
+    """Write the game's state row: `state` is the state after `seq`."""
+    values = {"seq": seq, "rules_version": rules_version, "state": state, "snapshot_seq": snapshot_seq}
+    if exists:
+        conn.execute(_STATE_UPDATE, {"b_game_id": game_id, **values})
+    else:
+        conn.execute(_STATE_INSERT, {"game_id": game_id, **values})
+
+
+def snapshot(conn: sa.Connection, game_id: int, seq: int, rules_version: str, state: dict[str, Any],
+             at: datetime) -> None:
+    conn.execute(_SNAPSHOT, {"game_id": game_id, "seq": seq, "state": state, "created_at": at,
+                             "rules_version": rules_version})
+
+
+def turn_began(conn: sa.Connection, game_id: int, seq: int, number: int, seats: list[int]) -> None:
+    conn.execute(_TURN, {"game_id": game_id, "seq": seq, "number": number, "seats": seats})
