@@ -35,7 +35,7 @@ from service import store
 from service.clocks.settings import DEFAULT_REMINDERS
 from service.mail import kinds, outbox
 from service.store import write_session
-from service.store.current import AnyGame, AnyPlayer
+from service.store.current import AnyGame, AnyPlayer, ClockRow
 from service.store.db import get_engine
 from service.store.models import Deadline, Game, GameClock, JournalEntry, Person, Player, as_utc
 
@@ -56,27 +56,39 @@ def _steps_before(start: datetime, due_at: datetime, ladder: list[int]) -> int:
     return sum(1 for h in ladder if due_at - timedelta(hours=h) <= start)
 
 
-def _start_clock(session: Session, game_id: int, clock: GameClock, player: AnyPlayer, now: datetime,
-                 share: float = 1.0, cap: datetime | None = None) -> None:
-    """`share`: the part of the game's deadline this decision gets (engine `deadline_share`); `cap`:
-    the deadline of a window the seat joins, which it never outlasts."""
-    assert clock.deadline_hours is not None
-    session.execute(sa.delete(Deadline).where(col(Deadline.game_id) == game_id, col(Deadline.seat) == player.seat))
-    total = timedelta(hours=clock.deadline_hours * share)
-    if cap is not None:
-        total = max(timedelta(0), min(total, cap - now))
-    due = now + total
-    ladder = list(clock.reminders)
-    done = _steps_before(now, due, ladder)
-    away = session.get(Person, player.email)
-    stopped = away is not None and away.vacation_since is not None
-    session.execute(sa.insert(Deadline), [{
-        "game_id": game_id, "seat": player.seat, "player_id": player.id, "started_at": now,
-        "due_at": None if stopped else due,
-        "remaining_seconds": int(total.total_seconds()) if stopped else None,
-        "reminders_done": done,
-        "next_at": None if stopped else next_at(due, done, ladder),
-    }])
+DEADLINES = Deadline.__table__  # type: ignore[attr-defined]
+CLOCKS = GameClock.__table__  # type: ignore[attr-defined]
+PEOPLE = Person.__table__  # type: ignore[attr-defined]
+_AWAY = sa.select(PEOPLE.c.email).where(PEOPLE.c.email.in_(sa.bindparam("emails", expanding=True)),
+                                        PEOPLE.c.vacation_since.is_not(None))
+_START = sa.insert(DEADLINES)
+
+
+def _start_clocks(conn: sa.Connection, game_id: int, hours: int, ladder: list[int], players: Sequence[AnyPlayer],
+                  now: datetime, shares: dict[int, float] | None = None, cap: datetime | None = None) -> None:
+    """Start the clocks of `players` (their rows must be gone: the caller deleted them), in one
+    statement.  `shares`: the part of the game's deadline each seat's decision gets (engine
+    `deadline_share`); `cap`: the deadline of a window the seats join, which they never outlast.  A seat
+    whose person is on vacation gets a stopped clock holding the time it will have."""
+    if not players:
+        return
+    away = set(conn.execute(_AWAY, {"emails": sorted({p.email for p in players})}).scalars())
+    rows = []
+    for player in players:
+        total = timedelta(hours=hours * (shares or {}).get(player.seat, 1.0))
+        if cap is not None:
+            total = max(timedelta(0), min(total, cap - now))
+        due = now + total
+        done = _steps_before(now, due, ladder)
+        stopped = player.email in away
+        rows.append({
+            "game_id": game_id, "seat": player.seat, "player_id": player.id, "started_at": now,
+            "due_at": None if stopped else due,
+            "remaining_seconds": int(total.total_seconds()) if stopped else None,
+            "reminders_done": done,
+            "next_at": None if stopped else next_at(due, done, ladder),
+        })
+    conn.execute(_START, rows)
 
 
 def clock_of(session: Session, game_id: int, lock: bool = False) -> GameClock:
@@ -97,53 +109,65 @@ def on_create(
     session.add(clock)
     session.flush()
     if hours is not None and game.result is None:
-        for player in players:
-            if player.seat in game.to_act:
-                _start_clock(session, game.id, clock, player, now, (shares or {}).get(player.seat, 1.0))
+        _start_clocks(session.connection(), game.id, hours, list(reminders),
+                      [p for p in players if p.seat in game.to_act], now, shares)
+
+
+_CLOCK = sa.select(*[CLOCKS.c[name] for name in ClockRow.__slots__]).where(CLOCKS.c.game_id == sa.bindparam("game_id"))
 
 
 def after_move(
     session: Session, game: AnyGame, players: Sequence[AnyPlayer], actor: int, before: Collection[int],
     after: Collection[int], restart: set[int], kind: str, finished: bool, now: datetime,
-    shares: dict[int, float] | None = None,
+    shares: dict[int, float] | None = None, clock: ClockRow | None = None,
 ) -> None:
-    """Inside the move's transaction: move the clocks on after `actor`'s decision of `kind`.
+    """Inside the move's transaction: move the clocks on after `actor`'s decision of `kind`; `clock`:
+    the game's clock row when the caller read it already (service/store/current.py `read`).
 
     `restart`: the seats whose clock (re)starts: those whose turn began with this move and those newly
-    asked to decide (service/play/moves.py says which)."""
+    asked to decide (service/play/moves.py says which).  Core statements only, and only those a change
+    needs: a turn passing from one seat to another in a timed game costs three (read the clock, delete
+    the two seats' rows, insert the new one) plus the vacation look-up."""
     assert game.id is not None
-    clock = clock_of(session, game.id)
-    by_seat = {p.seat: p for p in players}
+    conn = session.connection()
+    if clock is None:
+        found = conn.execute(_CLOCK, {"game_id": game.id}).first()
+        clock = None if found is None else ClockRow(*found)
     if finished:
         # The end-of-game task records the end; until then no clock may run.
-        session.execute(sa.delete(Deadline).where(col(Deadline.game_id) == game.id))
-        clock.end_due_at = now
-        session.add(clock)
+        conn.execute(sa.delete(DEADLINES).where(DEADLINES.c.game_id == game.id))
+        if clock is None:  # a game from before deadlines existed: its (untimed) row now
+            clock_of(session, game.id)
+        conn.execute(sa.update(CLOCKS).where(CLOCKS.c.game_id == game.id).values(end_due_at=now))
         return
+    if clock is None:  # a game from before deadlines existed: untimed, nothing to move on
+        return
+    by_seat = {p.seat: p for p in players}
     restart = set(restart)
+    streak, paused = clock.timeout_streak, clock.paused_at
     if kind == "timeout":
         if actor not in after or actor in restart:  # the timed-out turn is over
-            clock.timeout_streak += 1
+            streak += 1
     else:
-        clock.timeout_streak = 0
-        if clock.paused_at is not None:
-            clock.paused_at = None
+        streak = 0
+        if paused is not None:
+            paused = None
             restart = set(after)
             entry = journal_entry(session, game, "resumed", actor, {"by": by_seat[actor].name}, now)
             tell(session, game, players, entry)  # sent by the outbox scan
-    session.execute(sa.delete(Deadline).where(
-        col(Deadline.game_id) == game.id, col(Deadline.seat).in_(sorted(set(before) - set(after)))))
-    if clock.deadline_hours is not None and clock.paused_at is None:
+    hours = clock.deadline_hours if paused is None else None  # None: no clock runs
+    gone = (set(before) - set(after)) | (restart if hours is not None else set())
+    if gone:
+        conn.execute(sa.delete(DEADLINES).where(DEADLINES.c.game_id == game.id, DEADLINES.c.seat.in_(sorted(gone))))
+    if (streak, paused) != (clock.timeout_streak, clock.paused_at):
+        conn.execute(sa.update(CLOCKS).where(CLOCKS.c.game_id == game.id).values(timeout_streak=streak, paused_at=paused))
+    if hours is not None:
         # only when a clock (re)starts: a follow-up decision of the same turn needs no query
         cap = _window_due(session, game.id, set(before) & set(after) - restart) if restart else None
-        for seat in sorted(restart):
-            _start_clock(session, game.id, clock, by_seat[seat], now, (shares or {}).get(seat, 1.0), cap)
-        if (
-            kind == "timeout" and clock.policy in ("auto", "skip")
-            and clock.timeout_streak >= STREAK_ROUNDS * len(players)
-        ):
-            pause(session, game, clock, players, actor, now, reason="timeouts")
-    session.add(clock)
+        _start_clocks(conn, game.id, hours, list(clock.reminders),
+                      [by_seat[seat] for seat in sorted(restart)], now, shares, cap)
+        if kind == "timeout" and clock.policy in ("auto", "skip") and streak >= STREAK_ROUNDS * len(players):
+            pause(session, game, clock_of(session, game.id), players, actor, now, reason="timeouts")
 
 
 def _window_due(session: Session, game_id: int, staying: set[int]) -> datetime | None:

@@ -128,7 +128,7 @@ def apply(
         # is not paused and has no timeout streak has nothing to move on, and pays nothing here.
         clocks.after_move(
             session, game, players, seat, before, after, restart, kind, result is not None, now,
-            shares={s: rules.deadline_share(state, s) for s in after},
+            shares={s: rules.deadline_share(state, s) for s in after}, clock=loaded.clock,
         )
     rows = emails.on_change(session, game, players, seat, before, after, starts, timed=not loaded.clock_idle) if mailed else []
     return Outcome(game_id, game.seq, list(new_events), after, game.status, result, outbox.ids(session, rows),

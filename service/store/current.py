@@ -66,6 +66,17 @@ class PlayerRow:
     consent: str
 
 
+@dataclass(slots=True)
+class ClockRow:
+    """A `game_clocks` row's time control (the ORM `GameClock`'s attributes of that name)."""
+
+    deadline_hours: int | None
+    policy: str
+    reminders: list[int]
+    paused_at: datetime | None
+    timeout_streak: int
+
+
 # What the functions that word emails and move clocks accept: an ORM row or the move path's.
 AnyGame = Game | GameRow
 AnyPlayer = Player | PlayerRow
@@ -77,7 +88,13 @@ class Loaded:
     state: dict[str, Any] | None  # the state after game.seq, when the state row holds it
     kept: bool  # whether the game has a state row (to update) at all
     snapshot_seq: int  # the seq of its latest snapshot, as the state row knows it (0: not known)
-    clock_idle: bool  # no clock to move on: untimed, not paused, no timeout streak
+    clock: ClockRow | None  # None: a game from before deadlines existed (untimed)
+
+    @property
+    def clock_idle(self) -> bool:
+        """No clock to move on: untimed, not paused, no timeout streak."""
+        clock = self.clock
+        return clock is None or (clock.deadline_hours is None and clock.paused_at is None and not clock.timeout_streak)
 
 
 _GAME_COLUMNS = [GAMES.c[name] for name in GameRow.__slots__]
@@ -86,7 +103,7 @@ _READ = (
         *_GAME_COLUMNS,
         STATES.c.seq.label("state_seq"), STATES.c.rules_version.label("state_version"), STATES.c.state,
         STATES.c.snapshot_seq,
-        CLOCKS.c.game_id.label("clock"), CLOCKS.c.deadline_hours, CLOCKS.c.paused_at, CLOCKS.c.timeout_streak,
+        CLOCKS.c.game_id.label("clock"), *[CLOCKS.c[name] for name in ClockRow.__slots__],
     )
     .select_from(GAMES.outerjoin(STATES, STATES.c.game_id == GAMES.c.id).outerjoin(CLOCKS, CLOCKS.c.game_id == GAMES.c.id))
     .where(GAMES.c.id == sa.bindparam("game_id"))
@@ -108,8 +125,8 @@ def read(conn: sa.Connection, game_id: int) -> Loaded:
         raise GameNotFound(game_id)
     game = GameRow(*row[: len(_GAME_COLUMNS)])
     fresh = row.state_seq == game.seq and row.state_version == engine.get(game.name).rules_version
-    idle = row.clock is None or (row.deadline_hours is None and row.paused_at is None and not row.timeout_streak)
-    return Loaded(game, row.state if fresh else None, row.state_seq is not None, row.snapshot_seq or 0, idle)
+    clock = None if row.clock is None else ClockRow(*(row._mapping[name] for name in ClockRow.__slots__))
+    return Loaded(game, row.state if fresh else None, row.state_seq is not None, row.snapshot_seq or 0, clock)
 
 
 _PLAYER = sa.select(*[PLAYERS.c[name] for name in PlayerRow.__slots__]).where(PLAYERS.c.id == sa.bindparam("player_id"))
