@@ -24,7 +24,7 @@ from service.store.db import get_engine
 from service.views import bounced, followups, history, invitations, positions
 from service.views.times import local_time
 from service.web.clock import panel
-from service.web.tokens import current_player, load_player, page_token, player_of
+from service.web.tokens import current_player, load_player, page_token, player_of, seat_of
 
 bp = Blueprint("play", __name__)
 
@@ -115,6 +115,10 @@ def _act(player: AnyPlayer, chosen: dict[str, Any], expected_seq: int, token: st
 def confirm(token: str) -> ResponseReturnValue:
     """The target of an emailed move link: GET shows what it would do, only the POST does it."""
     link = links.read_move_token(token)
+    if request.method == "POST":
+        # Straight to the move: `handle` checks the link's seq itself (a stale link is the 409 page),
+        # so the position the GET shows is not built for nothing.
+        return _act(seat_of(link.player_id, link.generation), link.move, link.seq)
     with read_session(get_engine()) as session:
         player = current_player(session, link.player_id, link.generation)
         game = store.get_game(session, player.game_id)
@@ -124,8 +128,6 @@ def confirm(token: str) -> ResponseReturnValue:
             position = positions.build(session, game, player.seat, players=players)
     if not current:
         return _stale(player)
-    if request.method == "POST":
-        return _act(player, link.move, link.seq)
     return render_template(
         "play/confirm.html", player=player, game=game, position=position, label=position.describe_move(link.move),
         names=store.seat_names(players), title=positions.title(game),
