@@ -75,6 +75,18 @@ def _split(value: str | None) -> list[str]:
     return [part.strip() for part in (value or "").split(",") if part.strip()]
 
 
+def _yes(name: str, default: bool) -> bool:
+    """An on/off setting from the environment: 1/true/yes/on or 0/false/no/off; unset or empty: `default`."""
+    value = os.environ.get(name)
+    if not value:
+        return default
+    if value.strip().lower() in ("1", "true", "yes", "on"):
+        return True
+    if value.strip().lower() in ("0", "false", "no", "off"):
+        return False
+    raise ValueError(f"{name} must be on or off, not {value!r}")
+
+
 def mail_domain(mail_from: str | None) -> str:
     """The domain of MAIL_FROM: Message-IDs, List-Id and the bounce address use it, so in its ASCII
     (IDNA) form: an internationalized domain there would need SMTPUTF8 of every server."""
@@ -106,11 +118,16 @@ def from_env(instance: Path | None = None) -> dict:
     smtp_url = os.environ.get("SMTP_URL") or ""
     mail_from = os.environ.get("MAIL_FROM") or "riftpost@localhost"
     domain = mail_domain(mail_from)
+    broker = os.environ.get("CELERY_BROKER_URL") or f"sqla+sqlite:///{instance / 'broker.sqlite'}"
+    # Publishing to the embedded SQLite broker costs ~4 ms of CPU and a synced commit per message, more
+    # than a whole move: there the web publishes nothing and beat's outbox scan runs every 2 s instead
+    # (the outbox is the queue; the kick only shortens the wait).  A Redis publish costs ~0.7 ms of CPU,
+    # off the request's path.
+    embedded_broker = broker.startswith("sqla+")
     return {
         "INSTANCE_PATH": str(instance),
         "DATABASE_URL": os.environ.get("DATABASE_URL") or f"sqlite:///{instance / 'app.sqlite'}",
-        "CELERY_BROKER_URL": os.environ.get("CELERY_BROKER_URL")
-        or f"sqla+sqlite:///{instance / 'broker.sqlite'}",
+        "CELERY_BROKER_URL": broker,
         # SMTP_URL unset (or set to the sink's own address) means "embedded mode": mail goes to the
         # Procfile's local sink and the dev mailbox page shows it.  With SMTP_URL naming another
         # server that page does not exist at all.
@@ -134,8 +151,8 @@ def from_env(instance: Path | None = None) -> dict:
         # The account link (vacation, never-email) stands for the address itself: one hour.
         "ACCOUNT_LINK_MAX_AGE": 3600,
         # After a commit the web nudges the worker; the beat scan is what guarantees delivery.
-        "OUTBOX_KICK": True,
-        "OUTBOX_DISPATCH_SECONDS": float(os.environ.get("RIFTPOST_DISPATCH_SECONDS") or 30),
+        "OUTBOX_KICK": _yes("RIFTPOST_OUTBOX_KICK", not embedded_broker),
+        "OUTBOX_DISPATCH_SECONDS": float(os.environ.get("RIFTPOST_DISPATCH_SECONDS") or (2 if embedded_broker else 30)),
         # The one retry policy of the outbox (service/mail/outbox.py): after a transient failure the
         # next attempt waits BASE, then twice that, and so on up to CAP; the row fails for good (and is
         # shown to the operator and on the player's page) only once GIVE_UP hours passed since it was
