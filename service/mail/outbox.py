@@ -99,18 +99,22 @@ def add(session: Session, game: AnyGame, players: Sequence[AnyPlayer], kind: str
     """Queue one email of a registered `kind` to each of `players`, about the game at `seq` (default:
     now), in the caller's transaction, in one statement; the rows written.  Rows to an address that has
     not consented are held (mailable_status); the kick sends nothing for them."""
+    return add_each(session, game, kind, [(p, params or {}) for p in players], seq)
+
+
+def add_each(session: Session, game: AnyGame, kind: str, emails: Sequence[tuple[AnyPlayer, dict[str, Any]]],
+             seq: int | None = None) -> list[Queued]:
+    """`add` with each player's own params (a turn email states each seat's own deadline)."""
     entry = kinds.get(kind)
-    params = dict(params or {})
     seq = game.seq if seq is None else seq
-    tag = entry.tag_of(params)
     now = utcnow()
     values: list[dict[str, Any]] = []
-    for p in players:
+    for p, params in emails:
         status = mailable_status(p, kind)
         if status is not None:
             values.append({
-                "game_id": game.id, "player_id": p.id, "kind": kind, "params": params, "seq": seq,
-                "status": status, "message_id": message_id(game, p, tag, seq), "attempts": 0,
+                "game_id": game.id, "player_id": p.id, "kind": kind, "params": dict(params), "seq": seq,
+                "status": status, "message_id": message_id(game, p, entry.tag_of(params), seq), "attempts": 0,
                 "next_attempt_at": now, "created_at": now,
             })
     if not values:

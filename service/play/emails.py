@@ -105,10 +105,10 @@ def on_change(
         with session.no_autoflush:
             due = dict(session.execute(sa.select(col(Deadline.seat), col(Deadline.due_at)).where(
                 col(Deadline.game_id) == game.id, col(Deadline.seat).in_([p.seat for p in turn]))).all())
-    rows: list[Queued] = []
+    each = []
     for player in turn:
         params: dict[str, Any] = {} if player.seat in starts else {"asked": True}
         if due.get(player.seat) is not None:
             params["due"] = as_utc(due[player.seat]).isoformat()
-        rows += outbox.add(session, game, [player], "turn", params)
-    return rows
+        each.append((player, params))
+    return outbox.add_each(session, game, "turn", each)

@@ -38,8 +38,10 @@ def make_engine(url: str) -> sa.Engine:
 
         @event.listens_for(engine, "begin")
         def _sqlite_begin(conn: sa.Connection) -> None:
-            immediate = conn.get_execution_options().get("riftpost_write")
-            conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+            options = conn.get_execution_options()
+            if options.get("riftpost_single"):
+                return  # `single_reads`: each statement its own transaction
+            conn.exec_driver_sql("BEGIN IMMEDIATE" if options.get("riftpost_write") else "BEGIN")
 
         return engine
     return sa.create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
@@ -60,6 +62,21 @@ def writer(engine: sa.Engine) -> sa.Engine:
     found = _WRITERS.get(engine)
     if found is None:
         found = _WRITERS[engine] = engine.execution_options(riftpost_write=True)
+    return found
+
+
+_READERS: weakref.WeakKeyDictionary[sa.Engine, sa.Engine] = weakref.WeakKeyDictionary()
+
+
+def single_reads(engine: sa.Engine) -> sa.Engine:
+    """The engine in autocommit mode, for a route that reads one row and nothing else (the player a
+    link names): no BEGIN and ROLLBACK around it, which on PostgreSQL are two round trips of three."""
+    found = _READERS.get(engine)
+    if found is None:
+        # Not SQLAlchemy's AUTOCOMMIT on SQLite: resetting it on check-in gives the connection
+        # pysqlite's implicit transactions back, which write transactions must not have.
+        found = _READERS[engine] = (engine.execution_options(riftpost_single=True) if engine.dialect.name == "sqlite"
+                                    else engine.execution_options(isolation_level="AUTOCOMMIT"))
     return found
 
 

@@ -13,7 +13,7 @@ from service.clocks.access import masked
 from service.errors import Gone, NotFound
 from service.store import current
 from service.store.current import AnyPlayer, PlayerRow
-from service.store.db import get_engine
+from service.store.db import get_engine, single_reads
 from service.store.models import Player
 
 REPLACED = "This link was replaced"
@@ -27,7 +27,7 @@ def current_player(session: Session, player_id: int, generation: int) -> Player:
 def seat_of(player_id: int, generation: int) -> PlayerRow:
     """The player as a plain row read in a connection of its own (for pages and moves: they change
     no player), if a link of this generation still stands for them."""
-    with get_engine().connect() as conn:
+    with single_reads(get_engine()).connect() as conn:
         player = current.player(conn, player_id)
     if player is None:
         raise NotFound("This link belongs to no game here.", "This link cannot be used")
