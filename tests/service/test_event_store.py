@@ -14,7 +14,7 @@ from service import store
 from service.errors import StaleState
 from service.play import handle, new_game
 from service.store import get_engine, read_session, write_session
-from service.store.models import Event, Snapshot
+from service.store.models import Event, GameState, Snapshot
 from tests.conftest import app_on
 from tests.service import toygame
 from tests.service.helpers import current, play_one, play_to_end
@@ -154,3 +154,67 @@ class TestEventStoreContract:
         with pytest.raises(engine.IllegalMove) as info:
             handle(game_id, 0, {"type": "end_turn"}, game.seq)
         assert info.value.code == "game_over"
+
+
+class TestCurrentStateRow:
+    """The state after each game's latest event, in one row beside `games` (game_states): what a move
+    reads and rewrites in its own transaction; a cache like the snapshots."""
+
+    def test_each_move_leaves_the_row_equal_to_the_replay_from_event_one(self, backend_app):
+        game_id = new_game(toygame.NAME, PLAYERS, {"target": 9}, seed=5)
+        while True:
+            game, _ = current(game_id)
+            with read_session(get_engine()) as session:
+                row = session.get(GameState, game_id)
+                assert row.seq == game.seq and row.rules_version == toygame.GAME.rules_version
+                assert row.state == store.replay_from_start(session, game)
+            if game.status != "active":
+                break
+            play_one(game_id, pick=lambda moves: moves[-1])
+
+    @pytest.mark.parametrize("damage", ["gone", "older engine", "behind"])
+    def test_a_missing_or_stale_row_is_rebuilt_from_the_log_by_the_next_move(self, backend_app, damage):
+        game_id = new_game(toygame.NAME, PLAYERS, {"target": 30}, seed=2)
+        for _ in range(3):
+            play_one(game_id, pick=lambda moves: moves[0])
+        with write_session(get_engine()) as session:
+            if damage == "gone":
+                session.execute(sa.delete(GameState).where(GameState.game_id == game_id))
+            else:  # a row the current engine did not make, or one a writer left behind: never trusted
+                values = {"rules_version": "0"} if damage == "older engine" else {"seq": 1}
+                session.execute(sa.update(GameState).where(GameState.game_id == game_id)
+                                .values(state={"garbage": True}, **values))
+        game, state = current(game_id)
+        assert "garbage" not in state
+        play_one(game_id, pick=lambda moves: moves[0])
+        game, state = current(game_id)
+        with read_session(get_engine()) as session:
+            row = session.get(GameState, game_id)
+            assert row.seq == game.seq and row.rules_version == toygame.GAME.rules_version
+            assert row.state == state == store.replay_from_start(session, game)
+
+    def test_a_move_reads_one_row_and_writes_a_handful(self, backend_app):
+        """The lean path, counted in statements (not timed): a move that passes the turn reads the
+        game with its state, reads the seats (for the turn email), then writes the games row, the
+        events, a turn start, a snapshot, the state row and the outbox rows; a follow-up decision of the
+        same turn reads one row and writes three."""
+        game_id = new_game(toygame.NAME, PLAYERS, {"target": 30}, seed=2)
+        statements: list[str] = []
+
+        def count(_conn, _cursor, statement, *_args):
+            statements.append(statement.split()[0].upper())
+
+        sa.event.listen(get_engine(), "before_cursor_execute", count)
+        try:
+            game, state = current(game_id)
+            statements.clear()
+            handle(game_id, 0, toygame.GAME.legal_moves(state, 0)[0], game.seq)  # a card: the seat decides on
+            same_turn = [s for s in statements if s not in ("BEGIN", "COMMIT")]
+            game, state = current(game_id)
+            statements.clear()
+            handle(game_id, 0, {"type": "end_turn"}, game.seq)
+            passing = [s for s in statements if s not in ("BEGIN", "COMMIT")]
+        finally:
+            sa.event.remove(get_engine(), "before_cursor_execute", count)
+        assert same_turn == ["SELECT", "UPDATE", "INSERT", "UPDATE"]
+        assert passing.count("SELECT") == 2 and len(passing) <= 8, passing
