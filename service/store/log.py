@@ -59,21 +59,31 @@ def events(session: Session, game: Game, after: int = 0, upto: int | None = None
             for row in rows]
 
 
-# The lean read of a log (replay and history's hot path): Core, not ORM rows, and the payloads'
-# JSON text fetched as text (a CAST, so no driver or SQLAlchemy type decodes it row by row) and
-# decoded by one json.loads over the joined texts: the C decoder then does all of the work.
+# The lean read of a log (replay and history's hot path): Core, not ORM rows, and the JSON fetched
+# as text (a CAST, so neither the driver nor SQLAlchemy decodes it row by row) and decoded by one
+# json.loads over the joined texts: the C decoder then does all of the work.  The statements are
+# built once, with bound parameters: building a select costs more than running it on a small game.
 _EVENTS = Event.__table__  # type: ignore[attr-defined]  # SQLModel declares no type for it
-_PAYLOAD_TEXT = sa.cast(_EVENTS.c.payload, sa.Text)
+_SNAPSHOTS = Snapshot.__table__  # type: ignore[attr-defined]
+_PAYLOAD_TEXTS = (
+    sa.select(sa.cast(_EVENTS.c.payload, sa.Text))
+    .where(_EVENTS.c.game_id == sa.bindparam("game_id"), _EVENTS.c.seq > sa.bindparam("after"),
+           _EVENTS.c.seq <= sa.bindparam("upto"), _EVENTS.c.kind != SYSTEM)
+    .order_by(_EVENTS.c.seq)
+)
+_NEAREST_SNAPSHOT = (
+    sa.select(_SNAPSHOTS.c.seq, sa.cast(_SNAPSHOTS.c.state, sa.Text))
+    .where(_SNAPSHOTS.c.game_id == sa.bindparam("game_id"), _SNAPSHOTS.c.seq <= sa.bindparam("upto"),
+           _SNAPSHOTS.c.rules_version == sa.bindparam("rules_version"))
+    .order_by(_SNAPSHOTS.c.seq.desc())
+    .limit(1)
+)
 
 
 def _payload_texts(session: Session, game_id: int, after: int, upto: int) -> list[str]:
     """The engines' events with after < seq <= upto, in order, as their stored JSON texts."""
-    query = (
-        sa.select(_PAYLOAD_TEXT)
-        .where(_EVENTS.c.game_id == game_id, _EVENTS.c.seq > after, _EVENTS.c.seq <= upto, _EVENTS.c.kind != SYSTEM)
-        .order_by(_EVENTS.c.seq)
-    )
-    return list(session.connection().execute(query).scalars().all())
+    found = session.connection().execute(_PAYLOAD_TEXTS, {"game_id": game_id, "after": after, "upto": upto})
+    return list(found.scalars().all())
 
 
 def decode_all(texts: list[str]) -> list[Any]:
@@ -98,18 +108,12 @@ def load_state(session: Session, game: Game, upto: int | None = None) -> tuple[d
     if not 1 <= upto <= game.seq:
         raise ValueError(f"game {game.id} has no position {upto}")
     rules = engine.get(game.name)
-    # Plain column queries, not ORM objects: this is on every move's path.
-    snapshot = session.execute(
-        sa.select(col(Snapshot.seq), col(Snapshot.state))
-        .where(col(Snapshot.game_id) == game.id, col(Snapshot.seq) <= upto, col(Snapshot.rules_version) == rules.rules_version)
-        .order_by(col(Snapshot.seq).desc())
-        .limit(1)
+    snapshot = session.connection().execute(
+        _NEAREST_SNAPSHOT, {"game_id": game.id, "upto": upto, "rules_version": rules.rules_version}
     ).first()
-    base_seq = snapshot.seq if snapshot else 0
-    later = _engine_payloads(session, game, base_seq, upto) if base_seq < upto else []
-    # The snapshot's JSON was just decoded for us alone, so the game may evolve it in place.
-    state = snapshot.state if snapshot else None
-    for event in later:
+    base_seq, state = (snapshot[0], json.loads(snapshot[1])) if snapshot else (0, None)
+    # The JSON was just decoded for us alone, so the game may evolve it in place.
+    for event in _engine_payloads(session, game, base_seq, upto) if base_seq < upto else ():
         state = rules.evolve(state, event)
     if state is None:
         raise ValueError(f"game {game.id} has no events up to {upto}")
