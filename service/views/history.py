@@ -250,13 +250,44 @@ def shown_seq(session: Session, game: Game, at: int) -> int:
     """The position drawn for `at`.  A game is created in one step from its setup events, so the
     states between them never existed for anyone (and engines need not be able to draw them):
     a position inside the setup is drawn as the game was once set up."""
-    return max(at, min(store.setup_end(session, game), game.seq))
+    # The setup is written once, with the game: its end never changes (and its query reads every row
+    # of the game's log, so a page asks it once per process, not once per view).
+    setup_end = _cached((*_game_key(session, game), "setup_end"), lambda: store.setup_end(session, game))
+    return max(at, min(setup_end, game.seq))
+
+
+# The states of positions looked at lately, per process.  A position's state never changes (the
+# log is append-only), so an entry is keyed by the game's identity and the position, and by the
+# rules versions it was built under: the game's (whose events were upcast) and the engine's (whose
+# evolve made it; a new engine makes new entries rather than reading its predecessor's states).
+# The entries are never handed out: every caller gets its own copy (`copy_state` is cheap next to
+# a load), since a state is a mutable dict and the move path's habit is to evolve states in place.
+_STATES: OrderedDict[tuple, dict[str, Any]] = OrderedDict()
+_STATES_SIZE = 64
+_STATES_LOCK = threading.Lock()
+
+
+def state_at(session: Session, game: Game, at: int) -> dict[str, Any]:
+    """The state after the first `at` events, the caller's own (from the cache when looked at lately)."""
+    rules = engine.get(game.name)
+    key = (*_game_key(session, game), game.name, game.rules_version, rules.rules_version, at)
+    with _STATES_LOCK:
+        state = _STATES.get(key)
+        if state is not None:
+            _STATES.move_to_end(key)
+    if state is None:
+        state, _ = store.load_state(session, game, at)
+        with _STATES_LOCK:
+            _STATES[key] = state
+            while len(_STATES) > _STATES_SIZE:
+                _STATES.popitem(last=False)
+    own = rules.copy_state(state)
+    assert own is not None
+    return own
 
 
 def _load(session: Session, game: Game, at: int):
-    rules = engine.get(game.name)
-    state, _ = store.load_state(session, game, shown_seq(session, game, at))
-    return rules, state
+    return engine.get(game.name), state_at(session, game, shown_seq(session, game, at))
 
 
 def _view(rules: engine.Game, state: dict, seat: int | None, game: Game, at: int) -> dict:
