@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from typing import Any
+from datetime import datetime
+from typing import Any, NamedTuple
 
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
@@ -47,16 +48,30 @@ def stored_events(session: Session, game_id: int, after: int = 0, upto: int | No
     return list(session.exec(query.order_by(col(Event.seq))))
 
 
-def events(session: Session, game: Game, after: int = 0, upto: int | None = None) -> list[Event]:
-    """Event rows with after < seq <= upto, in order, their payloads upcast (the rows are not changed
-    in the database: they are detached copies when an upcast applies)."""
+class LogRow(NamedTuple):
+    """An event as `events` hands it out: its row's columns, the payload in today's shape.  A plain
+    tuple, not an ORM object: a long game's history reads thousands of them at once."""
+
+    seq: int
+    type: str
+    payload: dict[str, Any]
+    actor: int | None
+    kind: str
+    created_at: datetime | None
+
+
+def events(session: Session, game: Game, after: int = 0, upto: int | None = None) -> list[LogRow]:
+    """The events with after < seq <= upto, in order, their payloads upcast (the database is not
+    changed), decoded for the caller alone."""
     assert game.id is not None
-    rows = stored_events(session, game.id, after, upto)
+    found = session.connection().execute(_LOG_ROWS, {"game_id": game.id, "after": after,
+                                                    "upto": game.seq if upto is None else upto}).all()
+    payloads = decode_all([row[2] for row in found])
     upcast = upcaster(game, engine.get(game.name))
-    if upcast is None:
-        return rows
-    return [row if row.kind == SYSTEM else Event(**{**row.model_dump(), "payload": upcast(row.payload)})
-            for row in rows]
+    if upcast is not None:
+        payloads = [payload if row[4] == SYSTEM else upcast(payload) for row, payload in zip(found, payloads, strict=True)]
+    return [LogRow(seq, kind_of, payload, actor, kind, created_at)
+            for (seq, kind_of, _, actor, kind, created_at), payload in zip(found, payloads, strict=True)]
 
 
 # The lean read of a log (replay and history's hot path): Core, not ORM rows, and the JSON fetched
@@ -69,6 +84,13 @@ _PAYLOAD_TEXTS = (
     sa.select(sa.cast(_EVENTS.c.payload, sa.Text))
     .where(_EVENTS.c.game_id == sa.bindparam("game_id"), _EVENTS.c.seq > sa.bindparam("after"),
            _EVENTS.c.seq <= sa.bindparam("upto"), _EVENTS.c.kind != SYSTEM)
+    .order_by(_EVENTS.c.seq)
+)
+_LOG_ROWS = (
+    sa.select(_EVENTS.c.seq, _EVENTS.c.type, sa.cast(_EVENTS.c.payload, sa.Text), _EVENTS.c.actor, _EVENTS.c.kind,
+              _EVENTS.c.created_at)
+    .where(_EVENTS.c.game_id == sa.bindparam("game_id"), _EVENTS.c.seq > sa.bindparam("after"),
+           _EVENTS.c.seq <= sa.bindparam("upto"))
     .order_by(_EVENTS.c.seq)
 )
 _NEAREST_SNAPSHOT = (
@@ -235,7 +257,7 @@ def run_start(session: Session, game_id: int, seq: int, actor: int | None) -> in
     ).one()
 
 
-def recent_events(session: Session, game: Game, limit: int) -> list[Event]:
+def recent_events(session: Session, game: Game, limit: int) -> list[LogRow]:
     first = max(0, game.seq - limit)
     return events(session, game, after=first)
 

@@ -37,7 +37,8 @@ import engine
 from service import store
 from service.errors import BadRequest, Forbidden, Invalid, NotFound
 from service.games import adapter
-from service.store.models import Event, Game, JournalEntry
+from service.store.log import LogRow
+from service.store.models import Game, JournalEntry
 from service.views import charts, positions, sentences
 
 BY = ("event", "turn")
@@ -165,8 +166,8 @@ def affects(rules: engine.Game, payload: dict[str, Any], actor: int | None, view
     return viewer in rules.seats_affected(payload, state)
 
 
-def with_states(rules: engine.Game, rows: list[Event], state: dict[str, Any] | None = None
-                ) -> Iterator[tuple[Event, dict[str, Any] | None]]:
+def with_states(rules: engine.Game, rows: list[LogRow], state: dict[str, Any] | None = None
+                ) -> Iterator[tuple[LogRow, dict[str, Any] | None]]:
     """Each row with the state it was applied to (`state`: the state before the first row, owned by
     the caller and evolved in place), for words made from state."""
     for row in rows:
@@ -364,7 +365,7 @@ def _event_records(session: Session, game: Game, viewer: int | None, names: dict
     return [_event_record(rules, row, before, viewer, names, full=full) for row, before in with_states(rules, rows, state)]
 
 
-def _event_record(rules: engine.Game, row: Event, state: dict[str, Any] | None, viewer: int | None,
+def _event_record(rules: engine.Game, row: LogRow, state: dict[str, Any] | None, viewer: int | None,
                   names: dict[int, str], *, full: bool) -> dict[str, Any]:
     if full or row.kind == store.SYSTEM:  # system rows are the service's own public facts
         payload = row.payload
