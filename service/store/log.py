@@ -65,7 +65,7 @@ def events(session: Session, game: Game, after: int = 0, upto: int | None = None
     changed), decoded for the caller alone."""
     assert game.id is not None
     found = session.connection().execute(_LOG_ROWS, {"game_id": game.id, "after": after,
-                                                    "upto": game.seq if upto is None else upto}).all()
+                                                    "upto": _NO_END if upto is None else upto}).all()
     payloads = decode_all([row[2] for row in found])
     upcast = upcaster(game, engine.get(game.name))
     if upcast is not None:
@@ -86,6 +86,7 @@ _PAYLOAD_TEXTS = (
            _EVENTS.c.seq <= sa.bindparam("upto"), _EVENTS.c.kind != SYSTEM)
     .order_by(_EVENTS.c.seq)
 )
+_NO_END = 2**31 - 1  # "up to the last event": seq is a 32-bit integer column
 _LOG_ROWS = (
     sa.select(_EVENTS.c.seq, _EVENTS.c.type, sa.cast(_EVENTS.c.payload, sa.Text), _EVENTS.c.actor, _EVENTS.c.kind,
               _EVENTS.c.created_at)
