@@ -15,7 +15,8 @@ fresh SQLite database, then for random N:
          those recorded while growing the game), with their count and stored bytes beside.
 - page:  the whole public history page `GET /games/<id>/history?at=N` through the Flask stack
          (board, sentences of the turn, score chart and turn list; the per-game timeline and
-         score series are cached per position of the game, as in a running server).
+         score series are cached per position of the game, as in a running server); and the
+         first look after a move, when those per-game caches are rebuilt (samples / 20 looks).
 
 Games: a Riftforce duel stopped at 100 events, a 4-player Riftwalker game played at random to
 2,000 events (Riftforce games end after 300-450 events; a Riftwalker game that ends sooner is
@@ -161,6 +162,15 @@ def measure(app, game_id: int, samples: int, rng: random.Random, spacings: list[
         pages.append(time.perf_counter() - started)
         assert answer.status_code == 200, answer.status_code
     print(f"  history page      {percentiles(pages)}")
+    cold = []
+    for _ in range(max(1, samples // 20)):  # the first look after a move: the per-game caches are empty
+        history._CACHE.clear()
+        history._STATES.clear()
+        at = rng.randint(1, game.seq)
+        started = time.perf_counter()
+        assert client.get(f"/games/{game_id}/history?at={at}").status_code == 200
+        cold.append(time.perf_counter() - started)
+    print(f"  history page, first look after a move (timeline, scores and states rebuilt)  {percentiles(cold)}")
 
 
 def _players(session, game_id: int) -> int:
