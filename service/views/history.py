@@ -37,7 +37,8 @@ import engine
 from service import store
 from service.errors import BadRequest, Forbidden, Invalid, NotFound
 from service.games import adapter
-from service.store.models import Event, Game, JournalEntry
+from service.store.log import LogRow
+from service.store.models import Game, JournalEntry
 from service.views import charts, positions, sentences
 
 BY = ("event", "turn")
@@ -165,8 +166,8 @@ def affects(rules: engine.Game, payload: dict[str, Any], actor: int | None, view
     return viewer in rules.seats_affected(payload, state)
 
 
-def with_states(rules: engine.Game, rows: list[Event], state: dict[str, Any] | None = None
-                ) -> Iterator[tuple[Event, dict[str, Any] | None]]:
+def with_states(rules: engine.Game, rows: list[LogRow], state: dict[str, Any] | None = None
+                ) -> Iterator[tuple[LogRow, dict[str, Any] | None]]:
     """Each row with the state it was applied to (`state`: the state before the first row, owned by
     the caller and evolved in place), for words made from state."""
     for row in rows:
@@ -250,13 +251,44 @@ def shown_seq(session: Session, game: Game, at: int) -> int:
     """The position drawn for `at`.  A game is created in one step from its setup events, so the
     states between them never existed for anyone (and engines need not be able to draw them):
     a position inside the setup is drawn as the game was once set up."""
-    return max(at, min(store.setup_end(session, game), game.seq))
+    # The setup is written once, with the game: its end never changes (and its query reads every row
+    # of the game's log, so a page asks it once per process, not once per view).
+    setup_end = _cached((*_game_key(session, game), "setup_end"), lambda: store.setup_end(session, game))
+    return max(at, min(setup_end, game.seq))
+
+
+# The states of positions looked at lately, per process.  A position's state never changes (the
+# log is append-only), so an entry is keyed by the game's identity and the position, and by the
+# rules versions it was built under: the game's (whose events were upcast) and the engine's (whose
+# evolve made it; a new engine makes new entries rather than reading its predecessor's states).
+# The entries are never handed out: every caller gets its own copy (`copy_state` is cheap next to
+# a load), since a state is a mutable dict and the move path's habit is to evolve states in place.
+_STATES: OrderedDict[tuple, dict[str, Any]] = OrderedDict()
+_STATES_SIZE = 64
+_STATES_LOCK = threading.Lock()
+
+
+def state_at(session: Session, game: Game, at: int) -> dict[str, Any]:
+    """The state after the first `at` events, the caller's own (from the cache when looked at lately)."""
+    rules = engine.get(game.name)
+    key = (*_game_key(session, game), game.name, game.rules_version, rules.rules_version, at)
+    with _STATES_LOCK:
+        state = _STATES.get(key)
+        if state is not None:
+            _STATES.move_to_end(key)
+    if state is None:
+        state, _ = store.load_state(session, game, at)
+        with _STATES_LOCK:
+            _STATES[key] = state
+            while len(_STATES) > _STATES_SIZE:
+                _STATES.popitem(last=False)
+    own = rules.copy_state(state)
+    assert own is not None
+    return own
 
 
 def _load(session: Session, game: Game, at: int):
-    rules = engine.get(game.name)
-    state, _ = store.load_state(session, game, shown_seq(session, game, at))
-    return rules, state
+    return engine.get(game.name), state_at(session, game, shown_seq(session, game, at))
 
 
 def _view(rules: engine.Game, state: dict, seat: int | None, game: Game, at: int) -> dict:
@@ -333,7 +365,7 @@ def _event_records(session: Session, game: Game, viewer: int | None, names: dict
     return [_event_record(rules, row, before, viewer, names, full=full) for row, before in with_states(rules, rows, state)]
 
 
-def _event_record(rules: engine.Game, row: Event, state: dict[str, Any] | None, viewer: int | None,
+def _event_record(rules: engine.Game, row: LogRow, state: dict[str, Any] | None, viewer: int | None,
                   names: dict[int, str], *, full: bool) -> dict[str, Any]:
     if full or row.kind == store.SYSTEM:  # system rows are the service's own public facts
         payload = row.payload

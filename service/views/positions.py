@@ -18,7 +18,8 @@ from sqlmodel import Session
 import engine
 from service import store
 from service.games import adapter
-from service.store.models import Event, Game, Player
+from service.store.log import LogRow
+from service.store.models import Game, Player
 from service.views.sentences import event_sentence, named
 
 
@@ -148,7 +149,7 @@ class Position:
                                       **found.board_words(self.view)))
 
 
-def described(session: Session, game: Game, rows: Sequence[Event], viewer: int | None,
+def described(session: Session, game: Game, rows: Sequence[LogRow], viewer: int | None,
               names: dict[int, str] | None = None) -> tuple[list[tuple[int, str]], dict[str, Any] | None]:
     """(seq, sentence) for the events of `rows` (consecutive, in order, at least one) worth a line, as
     `viewer` may read them, each worded from the state it was applied to; and the state after the

@@ -98,7 +98,14 @@ def _render(game: Game, viewer: int | None, *, player: Player | None = None, tok
     base = (url_for("history.player", token=token) if token is not None
             else url_for("history.public", game_id=game.id))
 
+    # Most links differ only in `at` (one per turn and per line: hundreds in a long game), so the
+    # rest of their query is encoded once; the same strings as the general case makes.
+    rest = urlencode({k: v for k, v in (("by", by), ("view", raw_view)) if v and not (k == "by" and v == "event")})
+    at_prefix, at_suffix = f"{base}?at=", f"&{rest}" if rest else ""
+
     def step_url(n: int | None = None, **changes) -> str:
+        if not changes:
+            return f"{at_prefix}{at if n is None else n}{at_suffix}"
         params = {"at": at if n is None else n, "by": by, "view": raw_view or None}
         params.update(changes)
         params = {k: v for k, v in params.items() if v not in (None, "") and not (k == "by" and v == "event")}
