@@ -10,7 +10,7 @@ import engine
 from service import store
 from service.play import new_game
 from service.store import get_engine, read_session, write_session
-from service.store.models import Game, Snapshot
+from service.store.models import Game, GameState, Snapshot
 from service.views import history
 from tests.conftest import app_on
 from tests.service import toygame
@@ -115,6 +115,7 @@ def test_events_of_an_older_rules_version_are_upcast_on_every_read(backend_app, 
     with write_session(get_engine()) as session:
         session.execute(sa.update(Game).where(Game.id == game_id).values(rules_version="0"))
         session.execute(sa.delete(Snapshot).where(Snapshot.game_id == game_id))  # made from stored shapes
+        session.execute(sa.delete(GameState).where(GameState.game_id == game_id))  # the same
 
     def upcast(event, version):
         assert version == "0"
