@@ -1,0 +1,510 @@
+"""Move-path benchmark over real HTTP: gunicorn serving `service:create_app()` as the Procfile does.
+
+    .venv/bin/python bench/moves.py [--games 3] [--rounds 15] [--moves 336] [--backend sqlite|postgres]
+
+For each backend (SQLite with the embedded `sqla+sqlite:` broker; PostgreSQL with the Redis broker) on a
+throwaway instance:
+
+1. Latency, one gunicorn worker: p50/p95 of `GET /healthz` (the do-nothing baseline), the form move
+   `POST /p/<token>/move`, the page GET it redirects to, the JSON API move `POST /api/play/<token>` and
+   the emailed link's confirm `POST /m/<move token>`, in Riftforce games grown to about 50 and 500
+   events; each beside its ratio to /healthz.  Targets of the issue "A lean write path": a move POST
+   within 2x /healthz on SQLite, within 4 ms on PostgreSQL.
+2. Throughput, two gunicorn workers: moves/s (`POST /api/play/<token>`, one move each) with 1, 4 and
+   16 concurrent clients, each a thread with its own connection and its own games.  Target: 500 moves/s
+   on 2 cores.
+3. The RSS of each gunicorn process after those moves (1,008 by default).
+
+The client (this process) knows every legal move without asking the server: it plays each game along
+locally with the engine and the server's own RNG per position (service/play/batch.py `rng`), so the
+only requests are the measured ones.  No Celery worker runs: the outbox rows a move queues stay queued,
+while the kick to the broker after each commit happens as in production.
+
+Gunicorn's default (sync) worker, as in the Procfile, closes the connection after each response: the
+client keeps its connection open when the server allows it (`--worker-class gthread` does) and
+reconnects otherwise, so the figures include a loopback TCP connect per request under the sync worker.
+The machine is shared: the load average is printed before and after; repeat a run and take medians.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import random
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from dataclasses import dataclass, field
+from http.cookies import SimpleCookie
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode, urlsplit
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import sqlalchemy as sa
+
+import engine
+from service import create_app, links
+from service.migrate import upgrade
+from service.play import new_game
+from service.play.batch import rng as position_rng
+from service.store import get_engine, read_session
+from service.store.models import Player
+
+POSTGRES_ADMIN = os.environ.get("RIFTPOST_TEST_POSTGRES", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+REDIS = os.environ.get("RIFTPOST_TEST_REDIS", "redis://127.0.0.1:6379") + "/13"
+SECRET = "bench-moves-secret"
+CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
+RULES = engine.get("riftforce")
+KINDS = [
+    ("healthz", "GET /healthz"),
+    ("form", "POST /p/<t>/move (form)"),
+    ("page", "GET /p/<t> (after 303)"),
+    ("api", "POST /api/play/<t> (JSON)"),
+    ("confirm", "POST /m/<move token>"),
+]
+
+
+# ---- the games, played along locally ----------------------------------------------------------------
+
+
+def patient(moves: list[dict], rng: random.Random) -> dict:
+    """Long games (as bench/service.py): end plays at once, prefer discarding and checking."""
+    for move in moves:
+        if move["type"] in ("done", "end_play"):
+            return move
+    quiet = [m for m in moves if m["type"] in ("activate", "check")]
+    if quiet and rng.random() < 0.7:
+        return rng.choice(quiet)
+    return rng.choice(moves)
+
+
+@dataclass
+class Mirror:
+    """A game as the server holds it: the same setup from the seed, each move played with the RNG of
+    its position, so the events (and the seq) match the server's."""
+
+    game_id: int
+    seed: int
+    tokens: dict[int, str]  # seat -> page token
+    player_ids: dict[int, int]
+    state: Any = None
+    seq: int = 0
+    choice: random.Random = field(default_factory=random.Random)
+
+    def __post_init__(self) -> None:
+        setup = RULES.start(players=2, options={}, seed=self.seed)
+        self.state = engine.replay(RULES, setup)
+        self.seq = len(setup)
+        self.choice = random.Random(self.seed)
+
+    @property
+    def over(self) -> bool:
+        return RULES.result(self.state) is not None or not RULES.to_act(self.state)
+
+    def next_move(self) -> tuple[int, dict]:
+        seat = RULES.to_act(self.state)[0]
+        return seat, patient(RULES.legal_moves(self.state, seat), self.choice)
+
+    def play(self, seat: int, move: dict) -> None:
+        for event in RULES.play(self.state, seat, move, position_rng(self.seed, self.seq)):
+            self.state = RULES.evolve(self.state, event)
+            self.seq += 1
+
+
+def make_games(app, count: int, first_seed: int) -> list[Mirror]:
+    """`count` new two-player Riftforce games (each player a fresh address: invitations are limited per
+    address and day)."""
+    games = []
+    with app.app_context():
+        for seed in range(first_seed, first_seed + count):
+            game_id = new_game("riftforce", [("A", f"a{seed}@bench.example.org"), ("B", f"b{seed}@bench.example.org")],
+                               seed=seed)
+            with read_session(get_engine()) as session:
+                ids = {p.seat: p.id for p in session.exec(sa.select(Player).where(Player.game_id == game_id)).scalars()}
+            games.append(Mirror(game_id, seed, {seat: links.player_token(pid) for seat, pid in ids.items()}, ids))
+    return games
+
+
+# ---- HTTP ----------------------------------------------------------------------------------------------
+
+
+class Client:
+    """One browser-like client: a connection kept open while the server allows it, and its cookies."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+        self.cookies: dict[str, str] = {}
+
+    def request(self, method: str, path: str, body: bytes | None = None,
+                headers: dict[str, str] | None = None) -> tuple[int, http.client.HTTPResponse, bytes, float]:
+        headers = dict(headers or {})
+        if self.cookies:
+            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        for attempt in (1, 2):
+            started = time.perf_counter()
+            try:
+                self.connection.request(method, path, body, headers)
+                response = self.connection.getresponse()
+                data = response.read()
+                break
+            except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
+                # the server closed a kept-alive connection between two requests: open a new one
+                self.connection.close()
+                if attempt == 2:
+                    raise
+        elapsed = time.perf_counter() - started
+        if response.will_close:
+            self.connection.close()  # the next request opens a new connection
+        for header in response.headers.get_all("Set-Cookie") or []:
+            for name, morsel in SimpleCookie(header).items():
+                self.cookies[name] = morsel.value
+        return response.status, response, data, elapsed
+
+    def close(self) -> None:
+        self.connection.close()
+
+
+class Seat:
+    """A player's browser: their client, page path and CSRF token (from their page)."""
+
+    def __init__(self, port: int, token: str) -> None:
+        self.client = Client(port)
+        self.path = f"/p/{token}"
+        self.token = token
+        status, _, data, _ = self.client.request("GET", self.path)
+        assert status == 200, (status, data[:300])
+        self.csrf = CSRF.search(data.decode()).group(1)
+
+    def form(self, path: str, fields: dict[str, str]) -> tuple[int, http.client.HTTPResponse, bytes, float]:
+        body = urlencode({"csrf_token": self.csrf, **fields}).encode()
+        return self.client.request("POST", path, body, {"Content-Type": "application/x-www-form-urlencoded"})
+
+
+def api_move(client: Client, game: Mirror, seat: int, move: dict) -> float:
+    body = json.dumps({"seq": game.seq, "moves": [move]}).encode()
+    status, _, data, elapsed = client.request("POST", f"/api/play/{game.tokens[seat]}", body,
+                                              {"Content-Type": "application/json"})
+    assert status == 200, (status, data[:300])
+    game.play(seat, move)
+    answer = json.loads(data)
+    assert answer["seq"] == game.seq, f"the local game diverged from the server's: {answer['seq']} != {game.seq}"
+    return elapsed
+
+
+def grow(port: int, game: Mirror, events: int) -> bool:
+    """Play the game on over the API (untimed) until it has `events` events; False if it ended first."""
+    client = Client(port)
+    try:
+        while game.seq < events:
+            if game.over:
+                return False
+            api_move(client, game, *game.next_move())
+        return not game.over
+    finally:
+        client.close()
+
+
+# ---- the server -----------------------------------------------------------------------------------------
+
+
+@dataclass
+class Instance:
+    label: str
+    url: str
+    broker: str
+    tmp: Path
+    env: dict[str, str]
+    app: Any
+    seeds: int = 1
+
+    def games(self, count: int) -> list[Mirror]:
+        made = make_games(self.app, count, self.seeds)
+        self.seeds += count
+        return made
+
+
+class Server:
+    """gunicorn as the Procfile runs it (its access log included), on a port of its own."""
+
+    def __init__(self, instance: Instance, workers: int, worker_class: str) -> None:
+        self.port = free_port()
+        self.log = open(instance.tmp / f"gunicorn-{self.port}.log", "wb")  # noqa: SIM115
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{self.port}", "--workers", str(workers),
+             "--worker-class", worker_class, "--access-logfile", "-", "service:create_app()"],
+            cwd=ROOT, env=instance.env, stdout=self.log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                probe = Client(self.port)
+                if probe.request("GET", "/healthz")[0] == 200:
+                    probe.close()
+                    break
+            except OSError:
+                pass
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                raise SystemExit(f"gunicorn did not start; see {self.log.name}")
+            time.sleep(0.1)
+        while len(self.children()) < workers:  # each worker imports the app itself
+            time.sleep(0.1)
+        warm = Client(self.port)
+        for _ in range(20 * workers):  # first requests of a fresh worker are slower (imports, pools)
+            warm.request("GET", "/healthz")
+        warm.close()
+
+    def children(self) -> list[int]:
+        path = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children")
+        return [int(pid) for pid in path.read_text().split()]
+
+    def rss(self) -> list[tuple[str, float]]:
+        """(process, MiB) of the master and each worker."""
+        out = [("master", rss_mib(self.process.pid))]
+        out += [(f"worker {pid}", rss_mib(pid)) for pid in self.children()]
+        return out
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(30)
+        self.log.close()
+
+
+def rss_mib(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+# ---- the measurements -----------------------------------------------------------------------------------
+
+
+def percentile(samples: list[float], fraction: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, max(0, round(fraction * len(ordered)) - 1))] * 1000
+
+
+def latency(instance: Instance, server: Server, size: int, games: int, rounds: int) -> dict[str, list[float]]:
+    """Samples (seconds) of each kind of request in `games` games grown to `size` events; each round
+    is a form move (and the page it redirects to), an API move and a confirmed move link."""
+    samples: dict[str, list[float]] = {kind: [] for kind, _ in KINDS}
+    grown: list[Mirror] = []
+    while len(grown) < games:
+        grown += [game for game in instance.games(games - len(grown)) if grow(server.port, game, size)]
+    for game in grown:
+        seats = {seat: Seat(server.port, token) for seat, token in game.tokens.items()}
+        for _ in range(rounds):
+            samples["healthz"].append(seats[0].client.request("GET", "/healthz")[3])
+            if game.over:
+                break
+            seat, move = game.next_move()
+            status, response, data, elapsed = seats[seat].form(
+                f"{seats[seat].path}/move", {"seq": str(game.seq), "move": json.dumps(move)})
+            assert status == 303, (status, data[:300])
+            samples["form"].append(elapsed)
+            game.play(seat, move)
+            samples["page"].append(follow(seats[seat], response))
+            if game.over:
+                break
+            seat, move = game.next_move()
+            samples["api"].append(api_move(seats[seat].client, game, seat, move))
+            if game.over:
+                break
+            seat, move = game.next_move()
+            with instance.app.app_context():
+                token = links.move_token(game.player_ids[seat], game.seq, move)
+            status, response, data, elapsed = seats[seat].form(f"/m/{token}", {})
+            assert status == 303, (status, data[:300])
+            samples["confirm"].append(elapsed)
+            game.play(seat, move)
+            samples["page"].append(follow(seats[seat], response))  # it shows (and so clears) the flash
+        for seat in seats.values():
+            seat.client.close()
+    return samples
+
+
+def follow(seat: Seat, response: http.client.HTTPResponse) -> float:
+    location = urlsplit(response.headers["Location"])
+    path = location.path + (f"?{location.query}" if location.query else "")
+    status, _, data, elapsed = seat.client.request("GET", path)
+    assert status == 200, (status, data[:300])
+    return elapsed
+
+
+def report_latency(by_size: dict[int, dict[str, list[float]]]) -> None:
+    sizes = sorted(by_size)
+    head = "".join(f"{f'~{size} events':^28}" for size in sizes)
+    print(f"  {'':<28}{head}")
+    print(f"  {'request':<28}" + "".join(f"{'p50 ms':>8}{'p95 ms':>8}{'x healthz':>11} " for _ in sizes))
+    for kind, label in KINDS:
+        row = f"  {label:<28}"
+        for size in sizes:
+            samples = by_size[size][kind]
+            if not samples:
+                row += f"{'-':>8}{'-':>8}{'-':>11} "
+                continue
+            base = percentile(by_size[size]["healthz"], .5)
+            p50 = percentile(samples, .5)
+            row += f"{p50:8.2f}{percentile(samples, .95):8.2f}{p50 / base:10.1f}x "
+        print(row + f"  (n={sum(len(by_size[s][kind]) for s in sizes)})")
+
+
+def throughput(instance: Instance, server: Server, clients: int, total: int) -> tuple[int, float, list[float]]:
+    """(moves, seconds, samples): `clients` threads, each with its own connection and games, play
+    `total` moves between them as fast as the server answers."""
+    each = total // clients
+    # a patient game lasts a few hundred moves; enough games that none runs out
+    games = [instance.games(each // 150 + 1) for _ in range(clients)]
+    start = threading.Barrier(clients + 1)
+    done = [0] * clients
+    samples: list[list[float]] = [[] for _ in range(clients)]
+    errors: list[BaseException] = []
+
+    def run(index: int) -> None:
+        client = Client(server.port)
+        try:
+            start.wait()
+            playing = list(games[index])
+            while done[index] < each and playing:
+                game = playing[done[index] % len(playing)]
+                if game.over:
+                    playing.remove(game)
+                    continue
+                samples[index].append(api_move(client, game, *game.next_move()))
+                done[index] += 1
+        except BaseException as exc:  # noqa: BLE001 - reported by the main thread
+            errors.append(exc)
+        finally:
+            client.close()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(clients)]
+    for thread in threads:
+        thread.start()
+    start.wait()
+    began = time.perf_counter()
+    for thread in threads:
+        thread.join()
+    elapsed = time.perf_counter() - began
+    if errors:
+        raise errors[0]
+    return sum(done), elapsed, [s for per in samples for s in per]
+
+
+def run_backend(instance: Instance, args: argparse.Namespace) -> None:
+    print(f"\n== {instance.label}")
+    server = Server(instance, 1, args.worker_class)
+    try:
+        by_size = {size: latency(instance, server, size, args.games, args.rounds) for size in (50, 500)}
+        print(f"latency, gunicorn 1 {args.worker_class} worker ({args.games} games per size, "
+              f"{args.rounds} rounds each; games grown over the API beforehand):")
+        report_latency(by_size)
+    finally:
+        server.stop()
+
+    server = Server(instance, 2, args.worker_class)
+    total = 0
+    try:
+        print(f"throughput, gunicorn 2 {args.worker_class} workers, POST /api/play/<t> one move each:")
+        for clients in (1, 4, 16):
+            moves, seconds, samples = throughput(instance, server, clients, args.moves)
+            total += moves
+            print(f"  {clients:>2} client{'s' if clients > 1 else ' '} {moves:>5} moves in {seconds:6.2f} s: "
+                  f"{moves / seconds:7.1f} moves/s  (p50 {percentile(samples, .5):6.2f} ms, "
+                  f"p95 {percentile(samples, .95):6.2f} ms)")
+        print(f"RSS after {total} moves (games grown beforehand not counted):")
+        for name, mib in server.rss():
+            print(f"  {name:<16} {mib:7.1f} MiB")
+    finally:
+        server.stop()
+
+
+# ---- instances ------------------------------------------------------------------------------------------
+
+
+def instance_for(label: str, url: str, broker: str) -> Instance:
+    tmp = Path(tempfile.mkdtemp(prefix="riftpost-bench-moves-"))
+    upgrade(url)
+    env = dict(os.environ, RIFTPOST_INSTANCE=str(tmp), DATABASE_URL=url, CELERY_BROKER_URL=broker,
+               SECRET_KEY=SECRET, BASE_URL="http://bench.local")
+    app = create_app({"INSTANCE_PATH": str(tmp), "DATABASE_URL": url, "SECRET_KEY": SECRET,
+                      "CELERY_BROKER_URL": broker, "BASE_URL": "http://bench.local", "OUTBOX_KICK": False})
+    return Instance(label, url, broker, tmp, env, app)
+
+
+def postgres_url() -> str | None:
+    name = f"riftpost_bench_{uuid.uuid4().hex[:8]}"
+    try:
+        admin = sa.create_engine(POSTGRES_ADMIN, isolation_level="AUTOCOMMIT")
+        with admin.connect() as connection:
+            connection.exec_driver_sql(f'CREATE DATABASE "{name}"')
+        admin.dispose()
+    except Exception as exc:  # noqa: BLE001
+        print(f"PostgreSQL not reachable ({exc.__class__.__name__}); skipped")
+        return None
+    return POSTGRES_ADMIN.rsplit("/", 1)[0] + f"/{name}"
+
+
+def drop(url: str) -> None:
+    admin = sa.create_engine(POSTGRES_ADMIN, isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.exec_driver_sql(f'DROP DATABASE IF EXISTS "{url.rsplit("/", 1)[1]}" WITH (FORCE)')
+    admin.dispose()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="Riftpost move path over real HTTP (gunicorn)")
+    parser.add_argument("--games", type=int, default=3, help="games per size for the latencies")
+    parser.add_argument("--rounds", type=int, default=15, help="rounds (3 moves each) per game")
+    parser.add_argument("--moves", type=int, default=336, help="moves per throughput level (1, 4, 16 clients)")
+    parser.add_argument("--backend", choices=("sqlite", "postgres"), action="append",
+                        help="only this backend (repeatable; default both)")
+    parser.add_argument("--worker-class", default="sync", help="gunicorn worker class (the Procfile: sync)")
+    args = parser.parse_args()
+    backends = args.backend or ["sqlite", "postgres"]
+
+    print(f"{os.cpu_count()} CPUs, load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} (1, 5, 15 min)")
+    extra = {k: v for k, v in os.environ.items() if k in ("SQLITE_SYNCHRONOUS",)}
+    if extra:
+        print(f"settings: {extra}")
+    if "sqlite" in backends:
+        tmp = Path(tempfile.mkdtemp(prefix="riftpost-bench-moves-db-"))
+        instance = instance_for("SQLite + embedded broker (sqla+sqlite)", f"sqlite:///{tmp / 'app.sqlite'}",
+                                f"sqla+sqlite:///{tmp / 'broker.sqlite'}")
+        try:
+            run_backend(instance, args)
+        finally:
+            instance.app.extensions["riftpost.db"].dispose()
+            shutil.rmtree(instance.tmp, ignore_errors=True)
+            shutil.rmtree(tmp, ignore_errors=True)
+    if "postgres" in backends:
+        url = postgres_url()
+        if url:
+            instance = instance_for("PostgreSQL + Redis broker", url, REDIS)
+            try:
+                run_backend(instance, args)
+            finally:
+                instance.app.extensions["riftpost.db"].dispose()
+                shutil.rmtree(instance.tmp, ignore_errors=True)
+                drop(url)
+    print(f"\nload average {' '.join(f'{x:.2f}' for x in os.getloadavg())} (1, 5, 15 min)")
+
+
+if __name__ == "__main__":
+    main()
