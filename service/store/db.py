@@ -60,10 +60,11 @@ def _server_engine(url: str) -> sa.Engine:
     - psycopg 3 prepares a statement on the server once the connection has run it PREPARE_THRESHOLD
       times; the move path runs the same few statements on every request, so they are parsed and
       planned once per pooled connection (bench/moves.py measured the value).
-    - Instead of pool_pre_ping (a `SELECT 1` before every transaction), a checkout looks whether the
-      server hung up the idle connection (see `_closed_by_server`) and takes a fresh one if so; a
-      connection lost in the middle of a transaction fails that request and SQLAlchemy then
-      invalidates every pooled connection older than it; pool_recycle retires connections before
+    - Instead of pool_pre_ping (a `SELECT 1` before every transaction), a checkout pings only a
+      connection whose socket has something to read while idle (`_maybe_closed`): the server ended
+      it (a restart, pg_terminate_backend); a dead one is replaced before the request uses it.  A
+      connection lost in the middle of a transaction fails that request, and SQLAlchemy then
+      invalidates every pooled connection older than it.  pool_recycle retires connections before
       a firewall's or server's idle timeout can cut them silently.
     """
     connect_args: dict[str, Any] = {}
@@ -73,8 +74,13 @@ def _server_engine(url: str) -> sa.Engine:
 
     @event.listens_for(engine, "checkout")
     def _checkout(dbapi_connection: Any, _record: Any, _proxy: Any) -> None:
-        if _closed_by_server(dbapi_connection):
-            raise sa.exc.DisconnectionError("the server closed this pooled connection")  # the pool reconnects
+        if not _maybe_closed(dbapi_connection):
+            return
+        try:
+            engine.dialect.do_ping(dbapi_connection)  # pool_pre_ping's own ping, only when in doubt
+        except Exception as exc:  # noqa: BLE001 - any failure: this connection is no good
+            # the pool drops this connection and checks out a fresh one (PoolEvents.checkout)
+            raise sa.exc.DisconnectionError("the server closed this pooled connection") from exc
 
     return engine
 
@@ -82,13 +88,15 @@ def _server_engine(url: str) -> sa.Engine:
 PREPARE_THRESHOLD = 5
 
 
-def _closed_by_server(dbapi_connection: Any) -> bool:
-    """Whether the server has ended an idle pooled connection (a restart, pg_terminate_backend): it
-    then sent its last words and closed the socket, so there is something to read, while a live idle
-    connection has nothing (no LISTEN here, so nothing arrives unasked).  One poll(2), no round trip."""
+def _maybe_closed(dbapi_connection: Any) -> bool:
+    """Whether an idle pooled connection may have been ended by the server: it then sent its last
+    words and closed the socket, so there is something to read, while a live idle connection has
+    nothing (no LISTEN here, so nothing arrives unasked).  One poll(2), no round trip."""
+    if getattr(dbapi_connection, "closed", False):
+        return True
     try:
         fileno = dbapi_connection.fileno()
-    except Exception:  # noqa: BLE001 - a connection closed on our side has no socket left
+    except Exception:  # noqa: BLE001 - no socket to look at: let the ping decide
         return True
     poller = select.poll()
     poller.register(fileno, select.POLLIN)
