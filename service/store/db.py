@@ -78,7 +78,7 @@ def _server_engine(url: str) -> sa.Engine:
             return
         try:
             engine.dialect.do_ping(dbapi_connection)  # pool_pre_ping's own ping, only when in doubt
-        except Exception as exc:  # noqa: BLE001 - any failure: this connection is no good
+        except Exception as exc:  # any failure: this connection is no good
             # the pool drops this connection and checks out a fresh one (PoolEvents.checkout)
             raise sa.exc.DisconnectionError("the server closed this pooled connection") from exc
 
