@@ -29,6 +29,7 @@ The machine is shared: the load average is printed before and after; repeat a ru
 from __future__ import annotations
 
 import argparse
+import contextlib
 import http.client
 import json
 import os
@@ -192,8 +193,10 @@ class Seat:
         return self.client.request("POST", path, body, {"Content-Type": "application/x-www-form-urlencoded"})
 
 
-def api_move(client: Client, game: Mirror, seat: int, move: dict) -> float:
+def api_move(client: Client, game: Mirror, seat: int, move: dict, meter: Meter | None = None) -> float:
     body = json.dumps({"seq": game.seq, "moves": [move]}).encode()
+    if meter is not None:
+        meter.start("api")
     status, _, data, elapsed = client.request("POST", f"/api/play/{game.tokens[seat]}", body,
                                               {"Content-Type": "application/json"})
     assert status == 200, (status, data[:300])
@@ -280,6 +283,17 @@ class Server:
         self.log.close()
 
 
+def cpu_seconds(pids: list[int]) -> float:
+    """CPU time of these processes so far, every thread (the kick to the broker runs in one of its
+    own), from /proc's schedstat (nanoseconds; /proc/<pid>/stat counts in 10 ms ticks)."""
+    total = 0
+    for pid in pids:
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            with contextlib.suppress(FileNotFoundError, ProcessLookupError):  # a thread that just ended
+                total += int((task / "schedstat").read_text().split()[0])
+    return total / 1e9
+
+
 def rss_mib(pid: int) -> float:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -301,72 +315,103 @@ def percentile(samples: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(fraction * len(ordered)) - 1))] * 1000
 
 
-def latency(instance: Instance, server: Server, size: int, games: int, rounds: int) -> dict[str, list[float]]:
-    """Samples (seconds) of each kind of request in `games` games grown to `size` events; each round
-    is a form move (and the page it redirects to), an API move and a confirmed move link."""
-    samples: dict[str, list[float]] = {kind: [] for kind, _ in KINDS}
+class Meter:
+    """The wall-clock time of each request, and the server's CPU time for it: from just before it to
+    just before the next request (the server is otherwise idle), so what a request leaves to a
+    background thread (the kick to the broker) counts too.  CPU time hardly depends on the load of a
+    shared machine, which the wall-clock does."""
+
+    def __init__(self, pids: list[int]) -> None:
+        self.pids = pids
+        self.wall: dict[str, list[float]] = {kind: [] for kind, _ in KINDS}
+        self.cpu: dict[str, list[float]] = {kind: [] for kind, _ in KINDS}
+        self._open: str | None = None
+        self._mark = 0.0
+
+    def start(self, kind: str) -> str:
+        self.finish()
+        self._open, self._mark = kind, cpu_seconds(self.pids)
+        return kind
+
+    def finish(self) -> None:
+        if self._open is not None:
+            self.cpu[self._open].append(cpu_seconds(self.pids) - self._mark)
+            self._open = None
+
+
+def latency(instance: Instance, server: Server, size: int, games: int, rounds: int) -> Meter:
+    """Each kind of request in `games` games grown to `size` events; each round is a form move (and
+    the page it redirects to), an API move and a confirmed move link."""
+    meter = Meter([server.process.pid, *server.children()])
     grown: list[Mirror] = []
     while len(grown) < games:
         grown += [game for game in instance.games(games - len(grown)) if grow(server.port, game, size)]
     for game in grown:
         seats = {seat: Seat(server.port, token) for seat, token in game.tokens.items()}
         for _ in range(rounds):
-            samples["healthz"].append(seats[0].client.request("GET", "/healthz")[3])
+            meter.start("healthz")
+            meter.wall["healthz"].append(seats[0].client.request("GET", "/healthz")[3])
             if game.over:
                 break
             seat, move = game.next_move()
+            meter.start("form")
             status, response, data, elapsed = seats[seat].form(
                 f"{seats[seat].path}/move", {"seq": str(game.seq), "move": json.dumps(move)})
             assert status == 303, (status, data[:300])
-            samples["form"].append(elapsed)
+            meter.wall["form"].append(elapsed)
             game.play(seat, move)
-            samples["page"].append(follow(seats[seat], response))
+            meter.wall["page"].append(follow(seats[seat], response, meter))
             if game.over:
                 break
             seat, move = game.next_move()
-            samples["api"].append(api_move(seats[seat].client, game, seat, move))
+            meter.wall["api"].append(api_move(seats[seat].client, game, seat, move, meter))
             if game.over:
                 break
             seat, move = game.next_move()
             with instance.app.app_context():
                 token = links.move_token(game.player_ids[seat], game.seq, move)
+            meter.start("confirm")
             status, response, data, elapsed = seats[seat].form(f"/m/{token}", {})
             assert status == 303, (status, data[:300])
-            samples["confirm"].append(elapsed)
+            meter.wall["confirm"].append(elapsed)
             game.play(seat, move)
-            samples["page"].append(follow(seats[seat], response))  # it shows (and so clears) the flash
-        for seat in seats.values():
-            seat.client.close()
-    return samples
+            meter.wall["page"].append(follow(seats[seat], response, meter))  # it shows (and so clears) the flash
+        time.sleep(0.05)  # the last request's background work
+        meter.finish()
+        for browser in seats.values():
+            browser.client.close()
+    return meter
 
 
-def follow(seat: Seat, response: http.client.HTTPResponse) -> float:
+def follow(seat: Seat, response: http.client.HTTPResponse, meter: Meter) -> float:
     location = urlsplit(response.headers["Location"])
     path = location.path + (f"?{location.query}" if location.query else "")
+    meter.start("page")
     status, _, data, elapsed = seat.client.request("GET", path)
     assert status == 200, (status, data[:300])
     return elapsed
 
 
-def report_latency(by_size: dict[int, dict[str, list[float]]]) -> None:
+def report_latency(by_size: dict[int, Meter]) -> None:
     sizes = sorted(by_size)
-    head = "".join(f"{f'~{size} events':^28}" for size in sizes)
-    print(f"  {'':<28}{head}")
-    print(f"  {'request':<28}" + "".join(f"{'p50 ms':>8}{'p95 ms':>8}{'x healthz':>11} " for _ in sizes))
+    print(f"  {'':<28}" + "".join(f"{f'~{size} events':^40}" for size in sizes))
+    print(f"  {'request':<28}" + "".join(f"{'p50 ms':>8}{'p95 ms':>8}{'x healthz':>11}{'CPU p50':>10}   "
+                                         for _ in sizes))
     for kind, label in KINDS:
         row = f"  {label:<28}"
         for size in sizes:
-            samples = by_size[size][kind]
-            if not samples:
-                row += f"{'-':>8}{'-':>8}{'-':>11} "
+            wall, cpu = by_size[size].wall[kind], by_size[size].cpu[kind]
+            if not wall:
+                row += f"{'-':>8}{'-':>8}{'-':>11}{'-':>10}   "
                 continue
-            base = percentile(by_size[size]["healthz"], .5)
-            p50 = percentile(samples, .5)
-            row += f"{p50:8.2f}{percentile(samples, .95):8.2f}{p50 / base:10.1f}x "
-        print(row + f"  (n={sum(len(by_size[s][kind]) for s in sizes)})")
+            p50 = percentile(wall, .5)
+            ratio = p50 / percentile(by_size[size].wall["healthz"], .5)
+            row += f"{p50:8.2f}{percentile(wall, .95):8.2f}{ratio:10.1f}x{percentile(cpu, .5):10.2f}   "
+        print(row + f"(n={sum(len(by_size[s].wall[kind]) for s in sizes)})")
+    print("  (CPU p50: the server's CPU time per request, ms, its background threads included)")
 
 
-def throughput(instance: Instance, server: Server, clients: int, total: int) -> tuple[int, float, list[float]]:
+def throughput(instance: Instance, server: Server, clients: int, total: int) -> tuple[int, float, list[float], Usage]:
     """(moves, seconds, samples): `clients` threads, each with its own connection and games, play
     `total` moves between them as fast as the server answers."""
     each = total // clients
@@ -397,14 +442,23 @@ def throughput(instance: Instance, server: Server, clients: int, total: int) -> 
     threads = [threading.Thread(target=run, args=(i,)) for i in range(clients)]
     for thread in threads:
         thread.start()
+    workers = server.children()
     start.wait()
-    began = time.perf_counter()
+    began, server_cpu, client_cpu = time.perf_counter(), cpu_seconds(workers), time.process_time()
     for thread in threads:
         thread.join()
     elapsed = time.perf_counter() - began
+    time.sleep(0.05)  # the last requests' background work
+    usage = Usage(cpu_seconds(workers) - server_cpu, time.process_time() - client_cpu)
     if errors:
         raise errors[0]
-    return sum(done), elapsed, [s for per in samples for s in per]
+    return sum(done), elapsed, [s for per in samples for s in per], usage
+
+
+@dataclass
+class Usage:
+    server: float  # CPU seconds of the gunicorn workers
+    client: float  # CPU seconds of this process (the clients)
 
 
 def run_backend(instance: Instance, args: argparse.Namespace) -> None:
@@ -422,13 +476,15 @@ def run_backend(instance: Instance, args: argparse.Namespace) -> None:
     total = 0
     try:
         print(f"throughput, gunicorn 2 {args.worker_class} workers, POST /api/play/<t> one move each:")
+        throughput(instance, server, 2, 40)  # not counted: the workers' first moves (lazy imports, templates)
         for clients in (1, 4, 16):
-            moves, seconds, samples = throughput(instance, server, clients, args.moves)
+            moves, seconds, samples, usage = throughput(instance, server, clients, args.moves)
             total += moves
             print(f"  {clients:>2} client{'s' if clients > 1 else ' '} {moves:>5} moves in {seconds:6.2f} s: "
                   f"{moves / seconds:7.1f} moves/s  (p50 {percentile(samples, .5):6.2f} ms, "
-                  f"p95 {percentile(samples, .95):6.2f} ms)")
-        print(f"RSS after {total} moves (games grown beforehand not counted):")
+                  f"p95 {percentile(samples, .95):6.2f} ms; CPU per move: server {usage.server / moves * 1000:5.2f} ms, "
+                  f"clients {usage.client / moves * 1000:5.2f} ms)")
+        print(f"RSS after {total} moves (and 40 to warm up; games grown beforehand not counted):")
         for name, mib in server.rss():
             print(f"  {name:<16} {mib:7.1f} MiB")
     finally:
