@@ -53,14 +53,15 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import sqlalchemy as sa
+from sqlmodel import Session
 
 import engine
 from service import create_app, links
 from service.migrate import upgrade
 from service.play import new_game
 from service.play.batch import rng as position_rng
-from service.store import get_engine, read_session
-from service.store.models import Player
+from service.store import get_engine, make_engine, read_session
+from service.store.models import Event, Game, Player, Snapshot
 
 POSTGRES_ADMIN = os.environ.get("RIFTPOST_TEST_POSTGRES", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 REDIS = os.environ.get("RIFTPOST_TEST_REDIS", "redis://127.0.0.1:6379") + "/13"
@@ -491,6 +492,87 @@ def run_backend(instance: Instance, args: argparse.Namespace) -> None:
         server.stop()
 
 
+# ---- the PostgreSQL connection settings alone ------------------------------------------------------
+
+
+def transaction(engine: sa.Engine, game_id: int, write: bool) -> None:
+    """A move's shape without its Python: read the game, its players, its newest snapshot and the
+    events after it, then (`write`) write the game row (a no-op update, so a commit that flushes the
+    WAL), in one transaction of one checkout."""
+    with Session(engine) as session, session.begin():
+        game = session.get(Game, game_id, with_for_update=True)
+        assert game is not None
+        session.exec(sa.select(Player).where(Player.game_id == game_id)).all()
+        newest = session.exec(sa.select(Snapshot.seq).where(Snapshot.game_id == game_id)
+                              .order_by(Snapshot.seq.desc()).limit(1)).scalar()
+        session.exec(sa.select(Event).where(Event.game_id == game_id, Event.seq > (newest or 0) - 10)).all()
+        if write:
+            session.execute(sa.update(Game).where(Game.id == game_id).values(seq=Game.seq))
+
+
+def settings_variants(url: str) -> dict[str, Any]:
+    """The engines compared: main's before this work, and make_engine with each prepare_threshold."""
+    from service.store import db
+
+    variants: dict[str, Any] = {
+        "pool_pre_ping, psycopg's default threshold (5)":
+            lambda: sa.create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20),
+    }
+    for threshold in (None, 0, 5):
+        def build(threshold: int | None = threshold) -> sa.Engine:
+            kept, db.PREPARE_THRESHOLD = db.PREPARE_THRESHOLD, threshold
+            try:
+                return make_engine(url)
+            finally:
+                db.PREPARE_THRESHOLD = kept
+        variants[f"make_engine, prepare_threshold={threshold}"] = build
+    return variants
+
+
+def backend_pids(engine: sa.Engine) -> list[int]:
+    """The PostgreSQL server processes of this database (the pooled connections of every engine)."""
+    with engine.connect() as connection:
+        return list(connection.execute(sa.text(
+            "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )).scalars())
+
+
+def bench_settings(instance: Instance, count: int, repeats: int) -> None:
+    """Per move-shaped transaction (`transaction`) with each engine: the wall-clock, this process's CPU
+    time and the PostgreSQL server process's CPU time (a ping or a statement parsed and planned
+    again costs both; on a loaded machine the wall-clock mostly shows the waits for a CPU at each
+    round trip).  The variants interleaved `repeats` times; the medians."""
+    game_id = instance.games(1)[0].game_id
+    variants = settings_variants(instance.url)
+    engines = {name: build() for name, build in variants.items()}
+    timings: dict[tuple[str, bool], list[tuple[float, float, float]]] = {
+        (name, w): [] for name in engines for w in (False, True)}
+    admin = instance.app.extensions["riftpost.db"]
+    try:
+        for _ in range(repeats):
+            for (name, write), samples in timings.items():
+                for _ in range(20):  # warm: the pool's connection, its prepared statements
+                    transaction(engines[name], game_id, write)
+                pids = backend_pids(admin)
+                started, client, server = time.perf_counter(), time.process_time(), cpu_seconds(pids)
+                for _ in range(count):
+                    transaction(engines[name], game_id, write)
+                samples.append(((time.perf_counter() - started) / count, (time.process_time() - client) / count,
+                                (cpu_seconds(pids) - server) / count))
+    finally:
+        for engine_ in engines.values():
+            engine_.dispose()
+    print(f"PostgreSQL connection settings, in this process: one move-shaped transaction on one checkout,"
+          f" median of {repeats} x {count}, microseconds (wall / client CPU / server CPU):")
+    print(f"  {'engine':<48} {'4 SELECTs':>22} {'4 SELECTs + UPDATE':>22}")
+    for name in engines:
+        row = f"  {name:<48}"
+        for write in (False, True):
+            medians = [sorted(sample[i] for sample in timings[name, write])[repeats // 2] * 1e6 for i in range(3)]
+            row += " {:>6.0f} / {:>5.0f} / {:>5.0f}".format(*medians)
+        print(row)
+
+
 # ---- instances ------------------------------------------------------------------------------------------
 
 
@@ -531,9 +613,12 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=336, help="moves per throughput level (1, 4, 16 clients)")
     parser.add_argument("--backend", choices=("sqlite", "postgres"), action="append",
                         help="only this backend (repeatable; default both)")
+    parser.add_argument("--settings", type=int, default=1000,
+                        help="transactions per PostgreSQL engine setting compared (0: skip)")
+    parser.add_argument("--settings-only", action="store_true", help="only the PostgreSQL settings compared")
     parser.add_argument("--worker-class", default="sync", help="gunicorn worker class (the Procfile: sync)")
     args = parser.parse_args()
-    backends = args.backend or ["sqlite", "postgres"]
+    backends = ["postgres"] if args.settings_only else args.backend or ["sqlite", "postgres"]
 
     print(f"{os.cpu_count()} CPUs, load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} (1, 5, 15 min)")
     extra = {k: v for k, v in os.environ.items() if k in ("SQLITE_SYNCHRONOUS",)}
@@ -554,7 +639,11 @@ def main() -> None:
         if url:
             instance = instance_for("PostgreSQL + Redis broker", url, REDIS)
             try:
-                run_backend(instance, args)
+                if not args.settings_only:
+                    run_backend(instance, args)
+                if args.settings:
+                    print()
+                    bench_settings(instance, args.settings, 5)
             finally:
                 instance.app.extensions["riftpost.db"].dispose()
                 shutil.rmtree(instance.tmp, ignore_errors=True)
