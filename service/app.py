@@ -39,7 +39,8 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     app.config.setdefault("RATELIMIT_IN_MEMORY_FALLBACK_ENABLED", True)
     if app.config.get("PROXY_HOPS"):
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=int(app.config["PROXY_HOPS"]))  # type: ignore[method-assign]
-    app.extensions["riftpost.db"] = make_engine(app.config["DATABASE_URL"])
+    app.extensions["riftpost.db"] = make_engine(app.config["DATABASE_URL"],
+                                               sqlite_synchronous=app.config["SQLITE_SYNCHRONOUS"])
     web.register(app)
     app.register_blueprint(play_api.bp)
     web.csrf.exempt(play_api.bp)  # the signed token in the path is the proof; no cookie, so no CSRF

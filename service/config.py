@@ -111,6 +111,20 @@ def bounce_address(value: str | None, mail_domain: str, smtp_url: str | None = N
     return value if "@" in value else f"{value}@{mail_domain}"
 
 
+# SQLite's `PRAGMA synchronous` under WAL (README, "Configuration"): NORMAL, the default, may lose the
+# last commits to a power cut or an OS crash (never corrupting the file); FULL syncs every commit.
+SQLITE_SYNCHRONOUS = ("NORMAL", "FULL")
+
+
+def sqlite_synchronous(value: str | None) -> str:
+    """SQLITE_SYNCHRONOUS as used: unset means NORMAL; anything but NORMAL or FULL (any case) is refused
+    here, at start, rather than left to SQLite (which would quietly take other levels, OFF included)."""
+    chosen = (value or "NORMAL").strip().upper()
+    if chosen not in SQLITE_SYNCHRONOUS:
+        raise ValueError(f"SQLITE_SYNCHRONOUS must be NORMAL or FULL (see README.md), not {value!r}")
+    return chosen
+
+
 def from_env(instance: Path | None = None) -> dict:
     """The settings as a dict of Flask config keys."""
     instance = instance or default_instance_path()
@@ -127,6 +141,7 @@ def from_env(instance: Path | None = None) -> dict:
     return {
         "INSTANCE_PATH": str(instance),
         "DATABASE_URL": os.environ.get("DATABASE_URL") or f"sqlite:///{instance / 'app.sqlite'}",
+        "SQLITE_SYNCHRONOUS": sqlite_synchronous(os.environ.get("SQLITE_SYNCHRONOUS")),
         "CELERY_BROKER_URL": broker,
         # SMTP_URL unset (or set to the sink's own address) means "embedded mode": mail goes to the
         # Procfile's local sink and the dev mailbox page shows it.  With SMTP_URL naming another
