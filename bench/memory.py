@@ -38,10 +38,10 @@ sys.path.insert(0, str(ROOT))
 import sqlalchemy as sa
 
 from service import create_app, links
+from service.clocks.people import person
 from service.mailsink import start as start_sink
 from service.migrate import upgrade
 from service.play import new_game
-from service.clocks.people import person
 from service.store import get_engine, read_session, write_session
 from service.store.models import Outbox, Player, utcnow
 
@@ -213,7 +213,7 @@ def run_once(moves: int, seed: int) -> dict[str, dict[str, tuple[int, int]]]:
     lines = procfile()
     processes = {
         role: subprocess.Popen(["sh", "-c", f"exec {lines[role].strip()}"], cwd=ROOT, env=env,
-                               stdout=subprocess.DEVNULL, stderr=open(tmp / f"{role}.log", "w"),
+                               stdout=subprocess.DEVNULL, stderr=open(tmp / f"{role}.log", "w"),  # noqa: SIM115 - the log outlives this call
                                start_new_session=True)
         for role in ("web", "worker", "beat")
     }
