@@ -207,7 +207,8 @@ def run_once(moves: int, seed: int) -> dict[str, dict[str, tuple[int, int]]]:
     base = f"http://127.0.0.1:{web_port}"
     env = dict(os.environ, RIFTPOST_INSTANCE=str(tmp), SMTP_URL=f"smtp://127.0.0.1:{smtp_port}",
                SECRET_KEY=SECRET, BASE_URL=base, PORT=str(web_port),
-               PATH=f"{Path(sys.executable).parent}:{os.environ['PATH']}")
+               PATH=f"{Path(sys.executable).parent}:{os.environ['PATH']}",
+               PYTHONPATH=str(ROOT))  # this checkout's code, whatever the venv's editable install names
     for key in ("DATABASE_URL", "CELERY_BROKER_URL"):
         env.pop(key, None)  # the embedded defaults under the instance directory
     lines = procfile()
