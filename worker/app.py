@@ -9,6 +9,7 @@ that keeps about half of the worker's memory out of the beat process (bench/memo
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -19,6 +20,11 @@ from service import create_app
 
 if TYPE_CHECKING:
     from flask import Flask
+
+
+# What only the worker imports, as it starts (start_worker below): the tasks, which register
+# themselves on the app (shared_task).
+WORKER_MODULES = ("worker.tasks",)
 
 
 class Riftpost(Celery):
@@ -51,8 +57,7 @@ def create_celery(flask_app: Flask | None = None) -> Celery:
     with the Flask app made only when a task first needs it."""
     # create_app() takes its settings from the environment the same way (service/app.py).
     config = flask_app.config if flask_app is not None else service_config.from_env()
-    # The tasks (worker/tasks.py) are imported by the worker as it starts (start_worker below), not
-    # through `include`, which beat imports too.
+    # No `include`: beat imports those too; the worker imports WORKER_MODULES as it starts.
     app = Riftpost("riftpost", task_cls=FlaskTask)
     app.settings = config
     broker = config["CELERY_BROKER_URL"]
@@ -102,8 +107,8 @@ def create_celery(flask_app: Flask | None = None) -> Celery:
 def start_worker(instance: Any = None, **_: Any) -> None:
     """A worker (never beat) starting: its tasks, and the Flask app they run in, made now rather than
     at the first task, so that a broken configuration stops the worker at once."""
-    import worker.tasks  # noqa: F401 - registers the tasks (shared_task) on every app
-
+    for module in WORKER_MODULES:
+        importlib.import_module(module)
     app = getattr(instance, "app", None)
     if isinstance(app, Riftpost):
         app.flask_app  # noqa: B018 - made on first use
