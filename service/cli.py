@@ -21,7 +21,6 @@ from service.clocks.settings import parse_settings
 from service.errors import Invalid, TooMany
 from service.games import adapter, every
 from service.mail import bounces, outbox
-from service.migrate import current, heads, revisions, upgrade
 from service.play import new_game
 from service.play.startform import parse_options, parse_players
 from service.play.timeouts import sweep
@@ -53,6 +52,10 @@ def register(app: Flask) -> None:
     def db_upgrade() -> None:
         """Create or upgrade the database schema (Alembic migrations shipped in service/).  A SQLite
         database with tables is backed up first when a migration is to run (`flask backup`)."""
+        # Alembic (with Mako and Pygments, ~11 MB) only for the commands that migrate: every process
+        # creates the app, and so registers these commands, but only these commands need it.
+        from service.migrate import current, heads, upgrade
+
         url = current_app.config["DATABASE_URL"]
         at = current(url)
         if at and at != heads():  # a database with our tables that a migration is about to change
@@ -91,6 +94,8 @@ def register(app: Flask) -> None:
     def restore_command(file: Path) -> None:
         """Put the SQLite backup FILE back as the database, after backing up the database as it is.
         Stop the web, the worker and beat first (README, "Backups"), then run db-upgrade."""
+        from service.migrate import revisions  # Alembic only here (see db-upgrade)
+
         url = current_app.config["DATABASE_URL"]
 
         def keep_the_database() -> None:

@@ -1,6 +1,8 @@
 """Riftpost's Celery worker: thin tasks around service/ (send an outbox email, scan the outbox).
 
-    celery -A worker worker -B      # `worker.celery` is the app, built from the Flask app's config
+    celery -A worker worker -B      # `worker.celery` is the app, from the settings the Flask app reads
+
+The worker makes the Flask app (and imports the tasks) as it starts; beat never does (worker/app.py).
 """
 
 from worker.app import celery, create_celery

@@ -1,24 +1,65 @@
 """The Celery app, configured from the same environment as the web (service/config.py), with the
-Flask app pushed around every task (Flask's documented Celery pattern)."""
+Flask app pushed around every task (Flask's documented Celery pattern).
+
+Only the worker runs tasks, so only the worker loads them and the Flask app (the whole service, the
+web layer with it: `url_for` builds the emails' links), when it starts (`celeryd_init`, sent by
+`celery worker` alone).  Beat, which publishes tasks by name and reads a few settings, never does:
+that keeps about half of the worker's memory out of the beat process (bench/memory.py).
+"""
 
 from __future__ import annotations
 
-from celery import Celery, Task
-from flask import Flask
+import importlib
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
+from celery import Celery, Task, signals
+
+from service import config as service_config
 from service import create_app
+
+if TYPE_CHECKING:
+    from flask import Flask
+
+
+# What only the worker imports, as it starts (start_worker below): the tasks, which register
+# themselves on the app (shared_task).
+WORKER_MODULES = ("worker.tasks",)
+
+
+class Riftpost(Celery):
+    """Celery with the settings it was configured from, and the Flask app made on first use."""
+
+    settings: Mapping[str, Any]
+    _flask_app: Flask | None = None
+
+    @property
+    def flask_app(self) -> Flask:
+        if self._flask_app is None:
+            self.bind(create_app())
+        assert self._flask_app is not None
+        return self._flask_app
+
+    def bind(self, flask_app: Flask) -> None:
+        # Kicks from inside tasks (service/mail/queue.py) reuse this app.
+        flask_app.extensions["riftpost.celery"] = self
+        self._flask_app = flask_app
+
+
+class FlaskTask(Task):
+    def __call__(self, *args, **kwargs):
+        with self.app.flask_app.app_context():
+            return self.run(*args, **kwargs)
 
 
 def create_celery(flask_app: Flask | None = None) -> Celery:
-    flask_app = flask_app or create_app()
-    config = flask_app.config
-
-    class FlaskTask(Task):
-        def __call__(self, *args, **kwargs):
-            with flask_app.app_context():
-                return self.run(*args, **kwargs)
-
-    app = Celery("riftpost", task_cls=FlaskTask, include=["worker.tasks"])
+    """The app, from `flask_app`'s config, or (None) from the environment as create_app() reads it,
+    with the Flask app made only when a task first needs it."""
+    # create_app() takes its settings from the environment the same way (service/app.py).
+    config = flask_app.config if flask_app is not None else service_config.from_env()
+    # No `include`: beat imports those too; the worker imports WORKER_MODULES as it starts.
+    app = Riftpost("riftpost", task_cls=FlaskTask)
+    app.settings = config
     broker = config["CELERY_BROKER_URL"]
     app.conf.update(
         broker_url=broker,
@@ -57,10 +98,20 @@ def create_celery(flask_app: Flask | None = None) -> Celery:
     if broker.startswith("sqla+"):
         _tune_sqlalchemy_transport()
     app.set_default()
-    # Kicks from inside tasks (service/mail/queue.py) reuse this app.
-    flask_app.extensions["riftpost.celery"] = app
-    app.flask_app = flask_app
+    if flask_app is not None:
+        app.bind(flask_app)
     return app
+
+
+@signals.celeryd_init.connect
+def start_worker(instance: Any = None, **_: Any) -> None:
+    """A worker (never beat) starting: its tasks, and the Flask app they run in, made now rather than
+    at the first task, so that a broken configuration stops the worker at once."""
+    for module in WORKER_MODULES:
+        importlib.import_module(module)
+    app = getattr(instance, "app", None)
+    if isinstance(app, Riftpost):
+        app.flask_app  # noqa: B018 - made on first use
 
 
 def _tune_sqlalchemy_transport() -> None:

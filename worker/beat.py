@@ -166,7 +166,7 @@ class Scheduler(PersistentScheduler):
         worker = _embedding_worker()
         if worker is not None:
             die_with_parent(worker)
-        config = app.flask_app.config
+        config = app.settings  # not the Flask app: beat never loads it (worker/app.py)
         self.beat_lock = BeatLock(config["DATABASE_URL"], config["INSTANCE_PATH"])
         # A lazy scheduler only describes itself (`celery beat` prints one in its banner before it
         # builds the one that runs) and opens no schedule file: it takes no lock.  The one that runs

@@ -12,7 +12,6 @@ from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import sqlalchemy as sa
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session, col
 
 from service import store
@@ -27,7 +26,12 @@ ALLOWANCE = timedelta(days=21)
 
 
 def _ensure_person(session: Session, email: str) -> None:
-    insert = postgresql.insert if session.get_bind().dialect.name == "postgresql" else sqlite.insert
+    # The dialect's own module, imported here: the engine loads only its own, and importing both at
+    # the top mapped PostgreSQL's (~2 MB) into every process of a SQLite deployment.
+    if session.get_bind().dialect.name == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert
+    else:  # the same on_conflict_do_nothing(), another class to mypy
+        from sqlalchemy.dialects.sqlite import insert  # type: ignore[assignment]
     # Concurrent first visits both insert; the loser's row is simply not needed.
     session.execute(insert(Person).values(
         email=email, time_zone="UTC", allowance_year=0, allowance_used_seconds=0,

@@ -16,7 +16,6 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import css_inline
 from flask import current_app, render_template, url_for
 from sqlmodel import Session
 
@@ -44,6 +43,8 @@ def stylesheet(game_name: str) -> str:
 def inline(html: str, game_name: str) -> str:
     """The HTML part with every class's style written into its elements: mail clients drop <style>,
     <link> and SVG, so the inline styles are all they see."""
+    import css_inline  # here: only the worker renders emails; the web need not map the library
+
     return seams(css_inline.inline(html, extra_css=stylesheet(game_name), load_remote_stylesheets=False))
 
 

@@ -1,0 +1,15 @@
+"""gunicorn's settings for the Procfile's `web` (`gunicorn -c gunicorn.conf.py`; the Procfile gives the
+address, from $PORT).
+
+One worker process with threads, not several processes: each process holds its own copy of the app
+(about 90 MB, mostly the imported modules: SQLAlchemy, SQLModel, Flask, Celery's client), and preloading
+the app in the master shares those pages only until the workers' reference counts write to them (two
+preloaded workers still hold about 150 MB PSS after 1,000 moves, bench/memory.py).  Threads serve
+several requests at once in that one copy; a request spends much of its time waiting on the database
+and the broker.  One process is also what the rate limits' default in-memory counters
+(RATELIMIT_STORAGE_URL=memory://) count right.  Scale out with more machines or processes, and a
+shared rate-limit storage (README, configuration).
+"""
+
+workers = 1
+threads = 4  # gthread: the app is thread-safe (SQLAlchemy's pool, locks around the history cache)

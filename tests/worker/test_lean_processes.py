@@ -1,0 +1,62 @@
+"""What each long-running process loads (bench/memory.py measures what it costs): every process
+imports only what it runs.  Each check runs in a fresh interpreter, configured through the
+environment like the Procfile's processes, since this test process has imported everything."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.worker.processes import ROOT
+
+
+def loaded(tmp_path: Path, code: str, modules: list[str]) -> dict[str, bool]:
+    """Run `code` in a new interpreter; which of `modules` it imported (at least one, by prefix)."""
+    env = dict(os.environ, RIFTPOST_INSTANCE=str(tmp_path), SECRET_KEY="lean",
+               DATABASE_URL=f"sqlite:///{tmp_path / 'app.sqlite'}",
+               CELERY_BROKER_URL=f"sqla+sqlite:///{tmp_path / 'broker.sqlite'}")
+    report = (f"import json, sys; print(json.dumps({{m: any(k == m or k.startswith(m + '.') "
+              f"for k in sys.modules) for m in {modules!r}}}))")
+    done = subprocess.run([sys.executable, "-c", f"{code}\n{report}"], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=120, check=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_the_web_app_loads_no_migrations_no_email_inliner_no_unused_dialect(tmp_path):
+    found = loaded(tmp_path, "import service; service.create_app()",
+                   ["alembic", "css_inline", "sqlalchemy.dialects.postgresql", "flask_wtf"])
+    assert found == {"alembic": False, "css_inline": False, "sqlalchemy.dialects.postgresql": False,
+                     "flask_wtf": True}
+
+
+def test_beat_loads_neither_the_tasks_nor_the_flask_app(tmp_path):
+    # What `celery -A worker beat` runs before its scheduler: the app module, then the loader's
+    # default modules (celery/apps/beat.py, init_loader).
+    code = ("import worker; worker.celery.loader.init_worker(); "
+            "assert worker.celery.settings['DATABASE_URL'].endswith('app.sqlite')")
+    found = loaded(tmp_path, code, ["worker.tasks", "service.app", "service.web", "service.mail", "flask"])
+    assert not any(found.values()), found
+
+
+def test_the_worker_loads_its_tasks_and_the_flask_app_as_it_starts(tmp_path):
+    # `celery worker` sends celeryd_init before it consumes (celery/apps/worker.py, on_before_init).
+    code = ("import types, worker; from celery import signals; "
+            "signals.celeryd_init.send(sender='w', instance=types.SimpleNamespace(app=worker.celery), "
+            "conf=worker.celery.conf, options={}); "
+            "assert 'riftpost.send_email' in worker.celery.tasks; "
+            "assert worker.celery._flask_app.extensions['riftpost.celery'] is worker.celery")
+    assert loaded(tmp_path, code, ["worker.tasks", "service.web"]) == {"worker.tasks": True, "service.web": True}
+
+
+def test_the_procfile_web_is_one_process_with_threads():
+    """One copy of the app (each gunicorn worker process holds its own), threads for concurrency; and
+    the default in-memory rate limits (RATELIMIT_STORAGE_URL=memory://) count for the whole web only
+    in one process."""
+    web = next(line for line in (ROOT / "Procfile").read_text().splitlines() if line.startswith("web:"))
+    assert "-c gunicorn.conf.py" in web and "--workers" not in web and "--preload" not in web
+    settings: dict = {}
+    exec((ROOT / "gunicorn.conf.py").read_text(), settings)
+    assert settings["workers"] == 1 and settings["threads"] > 1
