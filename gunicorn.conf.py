@@ -11,5 +11,10 @@ and the broker.  One process is also what the rate limits' default in-memory cou
 shared rate-limit storage (README, configuration).
 """
 
-workers = 1
+import os
+
+# WEB_CONCURRENCY (gunicorn's own variable) where CPU, not memory, is short: a process runs Python on
+# one core at a time, so on N cores with PostgreSQL and a shared rate-limit storage N processes carry
+# about N times the moves per second (bench/moves.py measures 1 process for latency, 2 for throughput).
+workers = int(os.environ.get("WEB_CONCURRENCY") or 1)
 threads = 4  # gthread: the app is thread-safe (SQLAlchemy's pool, locks around the history cache)

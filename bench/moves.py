@@ -18,11 +18,12 @@ throwaway instance:
 The client (this process) knows every legal move without asking the server: it plays each game along
 locally with the engine and the server's own RNG per position (service/play/batch.py `rng`), so the
 only requests are the measured ones.  No Celery worker runs: the outbox rows a move queues stay queued,
-while the kick to the broker after each commit happens as in production.
+while the kick to the broker after each commit happens as in production (with Redis; the embedded
+broker gets none: service/config.py).
 
-Gunicorn's default (sync) worker, as in the Procfile, closes the connection after each response: the
-client keeps its connection open when the server allows it (`--worker-class gthread` does) and
-reconnects otherwise, so the figures include a loopback TCP connect per request under the sync worker.
+gunicorn runs with the Procfile's gunicorn.conf.py (the gthread worker, 4 threads), which keeps a
+client's connection open; `--worker-class sync` closes it after each response, and the client then
+reconnects, so those figures include a loopback TCP connect per request.
 The machine is shared: the load average is printed before and after; repeat a run and take medians.
 """
 
@@ -246,8 +247,9 @@ class Server:
         self.port = free_port()
         self.log = open(instance.tmp / f"gunicorn-{self.port}.log", "wb")  # noqa: SIM115
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{self.port}", "--workers", str(workers),
-             "--worker-class", worker_class, "--access-logfile", "-", "service:create_app()"],
+            [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "--bind", f"127.0.0.1:{self.port}",
+             "--workers", str(workers), "--worker-class", worker_class, "--access-logfile", "-",
+             "service:create_app()"],
             cwd=ROOT, env=instance.env, stdout=self.log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 60
         while True:
@@ -616,7 +618,8 @@ def main() -> None:
     parser.add_argument("--settings", type=int, default=1000,
                         help="transactions per PostgreSQL engine setting compared (0: skip)")
     parser.add_argument("--settings-only", action="store_true", help="only the PostgreSQL settings compared")
-    parser.add_argument("--worker-class", default="sync", help="gunicorn worker class (the Procfile: sync)")
+    parser.add_argument("--worker-class", default="gthread",
+                        help="gunicorn worker class (the Procfile's gunicorn.conf.py: gthread, 4 threads)")
     args = parser.parse_args()
     backends = ["postgres"] if args.settings_only else args.backend or ["sqlite", "postgres"]
 
