@@ -18,7 +18,7 @@ def create_celery(flask_app: Flask | None = None) -> Celery:
             with flask_app.app_context():
                 return self.run(*args, **kwargs)
 
-    app = Celery("riftpost", task_cls=FlaskTask, include=["worker.tasks"])
+    app = Celery("riftpost", task_cls=FlaskTask, include=["worker.tasks", "worker.signals"])
     broker = config["CELERY_BROKER_URL"]
     app.conf.update(
         broker_url=broker,
