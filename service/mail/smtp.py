@@ -91,12 +91,11 @@ class _Watchdog:
     blocked read.  It follows the send from a stale connection to the one opened in its place."""
 
     def __init__(self, deadline: float):
+        self.deadline = deadline
         self.cut = threading.Event()
         self._client: smtplib.SMTP | None = None
         self._lock = threading.Lock()
-        self._timer = threading.Timer(max(0.0, deadline - time.monotonic()), self._fire)
-        self._timer.daemon = True
-        self._timer.start()
+        _alarms().arm(self)
 
     def watch(self, client: smtplib.SMTP) -> None:
         with self._lock:
@@ -104,14 +103,64 @@ class _Watchdog:
             if self.cut.is_set():  # the time ran out while this connection was being opened
                 _shut(client)
 
-    def _fire(self) -> None:
+    def fire(self) -> None:
         with self._lock:
             self.cut.set()
             if self._client is not None:
                 _shut(self._client)
 
     def cancel(self) -> None:
-        self._timer.cancel()
+        _alarms().disarm(self)
+
+
+class _Alarms:
+    """The one thread of a process that fires the watchdogs at their deadlines: a thread started per
+    message (threading.Timer) cost more than the rest of a reused connection's send."""
+
+    def __init__(self) -> None:
+        self._changed = threading.Condition()
+        self._armed: set[_Watchdog] = set()
+        self._thread: threading.Thread | None = None
+
+    def arm(self, watchdog: _Watchdog) -> None:
+        with self._changed:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="riftpost-smtp-deadlines", daemon=True)
+                self._thread.start()
+            self._armed.add(watchdog)
+            self._changed.notify()
+
+    def disarm(self, watchdog: _Watchdog) -> None:
+        with self._changed:
+            self._armed.discard(watchdog)  # the thread wakes at its old deadline, and finds nothing due
+
+    def _run(self) -> None:
+        with self._changed:
+            while True:
+                now = time.monotonic()
+                for watchdog in [w for w in self._armed if w.deadline <= now]:
+                    self._armed.discard(watchdog)
+                    watchdog.fire()
+                earliest = min((w.deadline for w in self._armed), default=None)
+                self._changed.wait(None if earliest is None else earliest - now)
+
+
+# Its thread starts at the first send.
+_process_alarms = _Alarms()
+
+
+def _alarms() -> _Alarms:
+    return _process_alarms
+
+
+def _forget_parents_alarms() -> None:
+    """A forked child has none of its parent's threads, and maybe a lock the parent held: it starts
+    an alarms thread of its own when it first sends."""
+    global _process_alarms
+    _process_alarms = _Alarms()
+
+
+os.register_at_fork(after_in_child=_forget_parents_alarms)
 
 
 def _shut(client: smtplib.SMTP) -> None:

@@ -18,8 +18,8 @@ from tests.services import free_port
 
 class Server:
     """A real SMTP server (aiosmtpd) that records which connection (the client's address and port)
-    each message came over, and can be told to misbehave: refuse the next message with a 4xx, stall
-    in DATA, or answer a reused connection's next MAIL FROM with 421 and hang up."""
+    each message came over, and can be told to misbehave: refuse the next message with a 4xx, drip
+    its reply to DATA, or answer a reused connection's next MAIL FROM with 421 and hang up."""
 
     def __init__(self, **smtp_parameters) -> None:
         from aiosmtpd.controller import Controller
@@ -28,7 +28,7 @@ class Server:
         self.peers: list[tuple[str, int]] = []  # one per message accepted
         self.connections = 0
         self.refuse_next = False
-        self.stall_next = False
+        self.drip_next = False
         self.hang_up_next = False
         self.release = threading.Event()
         self.controller = Controller(self, hostname="127.0.0.1", port=self.port, **smtp_parameters)
@@ -58,10 +58,13 @@ class Server:
         if self.refuse_next:
             self.refuse_next = False
             return "451 4.3.0 try again later"
-        if self.stall_next:
-            self.stall_next = False
+        if self.drip_next:
+            # A reply's continuation lines, one every 0.1 s: each socket read succeeds in time, so only
+            # the deadline's watchdog can end the wait.
+            self.drip_next = False
             while not self.release.is_set():
-                await asyncio.sleep(0.02)
+                await server.push("250-still working")
+                await asyncio.sleep(0.1)
         self.peers.append(session.peer)
         return "250 OK"
 
@@ -143,7 +146,7 @@ def test_an_idle_connection_past_the_limit_is_not_trusted(server, app):
 
 def test_the_deadline_still_cuts_a_send_on_a_reused_connection(server):
     smtp.send(message(1), server.url, deadline=time.monotonic() + 10)
-    server.stall_next = True
+    server.drip_next = True
     started = time.monotonic()
     with pytest.raises(smtp.SendTimeout):
         smtp.send(message(2), server.url, deadline=time.monotonic() + 0.5)
@@ -153,18 +156,30 @@ def test_the_deadline_still_cuts_a_send_on_a_reused_connection(server):
     assert server.peers[-1] != server.peers[0] and server.connections == 2
 
 
-def test_a_forked_process_does_not_use_its_parents_connection(server):
-    smtp.send(message(1), server.url)
+def test_a_forked_process_does_not_use_its_parents_connection_nor_its_deadline_thread(server):
+    smtp.send(message(1), server.url, deadline=time.monotonic() + 10)
+    server.drip_next = True  # the child's message: its own deadline must cut it
     child = os.fork()
     if child == 0:  # the child: a Celery prefork process
         code = 1
         try:
-            smtp.send(message(2), server.url)
-            code = 0
+            started = time.monotonic()
+            try:
+                smtp.send(message(2), server.url, deadline=time.monotonic() + 0.5)
+            except smtp.SendTimeout:
+                code = 0 if time.monotonic() - started < 2.0 else 2
         finally:
             os._exit(code)
-    _, status = os.waitpid(child, 0)
+    waited_until = time.monotonic() + 5
+    ended, status = os.waitpid(child, os.WNOHANG)
+    while not ended and time.monotonic() < waited_until:
+        time.sleep(0.05)
+        ended, status = os.waitpid(child, os.WNOHANG)
+    server.release.set()  # a child whose deadline never fired ends now, its email sent: a failure
+    if not ended:
+        _, status = os.waitpid(child, 0)
     assert os.waitstatus_to_exitcode(status) == 0
-    smtp.send(message(3), server.url)  # the parent's connection is still its own, and alive
-    assert len(server.peers) == 3
-    assert server.peers[0] == server.peers[2] != server.peers[1]
+    smtp.send(message(3), server.url, deadline=time.monotonic() + 10)
+    # The parent's connection is still its own, and alive; the child's came and went.
+    assert server.connections == 2
+    assert server.peers[0] == server.peers[-1]
