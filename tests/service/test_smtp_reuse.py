@@ -75,6 +75,7 @@ class Server:
 
 @pytest.fixture
 def server():
+    smtp.close_all()  # connections other tests of this process kept, to their own servers
     running = Server()
     yield running
     smtp.close_all()
@@ -183,3 +184,16 @@ def test_a_forked_process_does_not_use_its_parents_connection_nor_its_deadline_t
     # The parent's connection is still its own, and alive; the child's came and went.
     assert server.connections == 2
     assert server.peers[0] == server.peers[-1]
+
+
+def test_a_4xx_refusal_of_the_sender_or_the_recipients_is_retried_not_given_up():
+    """A greylisting 450 to RCPT, or a 421 to MAIL FROM (a server closing a connection), asks for a
+    later attempt: the outbox's row goes back to pending rather than failing for good."""
+    import smtplib
+
+    from service.mail import outbox
+
+    assert not outbox._permanent(smtplib.SMTPRecipientsRefused({"ann@example.org": (450, b"greylisted")}))
+    assert not outbox._permanent(smtplib.SMTPSenderRefused(421, b"closing the channel", "bounces@example.org"))
+    assert outbox._permanent(smtplib.SMTPRecipientsRefused({"ann@example.org": (550, b"no such user")}))
+    assert outbox._permanent(smtplib.SMTPSenderRefused(553, b"not allowed", "bounces@example.org"))
