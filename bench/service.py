@@ -1,12 +1,11 @@
-"""Service benchmark: the move POST and the mail worker.
+"""Service benchmark: the move POST (the mail worker's: bench/delivery.py).
 
-    .venv/bin/python bench/service.py [--games 5] [--moves 30] [--emails 300] [--no-postgres]
+    .venv/bin/python bench/service.py [--games 5] [--moves 30] [--no-postgres]
 
 1. Latency of the move POST (`POST /p/<token>/move`, the whole web stack: signed link, CSRF,
    `service.handle`, snapshot, outbox rows and the kick to the broker) in Riftforce games grown
    to about 50 and 500 events, on SQLite (embedded broker) and PostgreSQL (Redis broker).
    Target: p95 under 30 ms per move on SQLite at 500 events.
-2. Emails per second a real Celery worker (`--pool=solo`) delivers to a local SMTP sink (aiosmtpd).
 
 Riftforce games last 300-400 events when played at random; the games here are grown with a
 patient policy (discarding and checking rather than fighting) so that 500 events are reachable.
@@ -20,8 +19,6 @@ import os
 import random
 import re
 import shutil
-import socket
-import subprocess
 import sys
 import tempfile
 import time
@@ -38,7 +35,7 @@ from service import create_app, links, store
 from service.migrate import upgrade
 from service.play import new_game
 from service.store import get_engine, read_session
-from service.store.models import Outbox, Player
+from service.store.models import Player
 
 POSTGRES_ADMIN = os.environ.get("RIFTPOST_TEST_POSTGRES", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 REDIS = os.environ.get("RIFTPOST_TEST_REDIS", "redis://127.0.0.1:6379") + "/14"
@@ -154,59 +151,6 @@ def bench_moves(label: str, url: str, broker: str, games: int, moves: int) -> No
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def bench_mail(label: str, broker: str, emails: int) -> None:
-    from service.mailsink import start
-
-    tmp = Path(tempfile.mkdtemp(prefix="riftpost-bench-mail-"))
-    url = f"sqlite:///{tmp / 'app.sqlite'}"
-    upgrade(url)
-    port = free_port()
-    sink = start(tmp / "mail", "127.0.0.1", port)
-    env = dict(os.environ, RIFTPOST_INSTANCE=str(tmp), DATABASE_URL=url, CELERY_BROKER_URL=broker,
-               SMTP_URL=f"smtp://127.0.0.1:{port}", SECRET_KEY=SECRET, BASE_URL="http://bench.local")
-    worker = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "worker", "worker", "--pool=solo", "--loglevel=WARNING",
-         "--without-heartbeat", "--without-mingle", "--without-gossip"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    app = app_for(tmp, url, broker)
-    try:
-        with app.app_context():
-            app.config["OUTBOX_KICK"] = False  # queue everything first, then release it at once
-            for seed in range(emails // 3):  # 2 invitations + 1 turn email per game
-                new_game("riftforce", [("A", "a@bench.example.org"), ("B", "b@bench.example.org")], seed=seed)
-            with read_session(get_engine()) as session:
-                ids = list(session.exec(sa.select(Outbox.id)).scalars())
-            time.sleep(3)  # let the worker finish starting
-            from service.mail import outbox
-
-            started = time.perf_counter()
-            outbox.enqueue(ids)
-            while True:
-                with read_session(get_engine()) as session:
-                    left = session.exec(sa.select(sa.func.count()).select_from(Outbox)
-                                        .where(Outbox.status != "sent")).scalars().one()
-                if not left:
-                    break
-                if time.perf_counter() - started > 600:
-                    raise SystemExit("the worker did not deliver everything in 10 minutes")
-                time.sleep(0.05)
-            elapsed = time.perf_counter() - started
-        print(f"{label:<22} {len(ids)} emails in {elapsed:5.1f} s: {len(ids) / elapsed:6.1f} emails/s "
-              "(one worker, --pool=solo, rendering included)")
-    finally:
-        worker.terminate()
-        worker.wait(20)
-        sink.stop()
-        app.extensions["riftpost.db"].dispose()
-        shutil.rmtree(tmp, ignore_errors=True)
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def postgres_url() -> str | None:
     name = f"riftpost_bench_{uuid.uuid4().hex[:8]}"
     try:
@@ -231,7 +175,6 @@ def main() -> None:
     parser = argparse.ArgumentParser(description="Riftpost service benchmark")
     parser.add_argument("--games", type=int, default=5, help="games per size")
     parser.add_argument("--moves", type=int, default=30, help="timed moves per game")
-    parser.add_argument("--emails", type=int, default=300)
     parser.add_argument("--no-postgres", action="store_true")
     args = parser.parse_args()
 
@@ -251,11 +194,6 @@ def main() -> None:
                 bench_moves("PostgreSQL + Redis", url, REDIS, args.games, args.moves)
             finally:
                 drop(url)
-    print("mail delivery")
-    bench_mail("Redis broker", REDIS, args.emails)
-    broker_dir = Path(tempfile.mkdtemp(prefix="riftpost-bench-broker-"))
-    bench_mail("embedded SQLite broker", f"sqla+sqlite:///{broker_dir / 'broker.sqlite'}", args.emails)
-    shutil.rmtree(broker_dir, ignore_errors=True)
 
 
 if __name__ == "__main__":

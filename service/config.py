@@ -149,6 +149,9 @@ def from_env(instance: Path | None = None) -> dict:
         "SMTP_URL": smtp_url or MAIL_SINK_URL,
         "DEV_MAILBOX": is_local_sink(smtp_url),
         "MAILDIR": str(instance / "mail"),
+        # The worker keeps its SMTP connection for the next email; one unused this long is not trusted
+        # (servers drop idle clients) but closed, and a new one opened (service/mail/smtp.py).
+        "SMTP_IDLE_SECONDS": float(os.environ.get("SMTP_IDLE_SECONDS") or 60),
         "BASE_URL": (os.environ.get("BASE_URL") or "http://127.0.0.1:5000").rstrip("/"),
         "SECRET_KEY": _secret_key(instance),
         # Older keys still verify links and sessions after a rotation (newest is SECRET_KEY).

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 # What only the worker imports, as it starts (start_worker below): the tasks, which register
 # themselves on the app (shared_task).
-WORKER_MODULES = ("worker.tasks",)
+WORKER_MODULES = ("worker.tasks", "worker.signals")
 
 
 class Riftpost(Celery):

@@ -40,7 +40,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
 import sqlalchemy as sa
 from flask import current_app
@@ -176,9 +176,12 @@ def policy() -> Policy:
 
 
 def _permanent(exc: Exception) -> bool:
-    if isinstance(exc, (smtplib.SMTPRecipientsRefused, smtplib.SMTPSenderRefused)):
-        return True
-    code = getattr(exc, "smtp_code", None)
+    """A 5xx only: a 4xx refusal of the sender or the recipient (a greylisting 450, a 421 "closing the
+    channel", a full mailbox's 452) asks us to try again later."""
+    if isinstance(exc, smtplib.SMTPRecipientsRefused):
+        codes = [code for code, _ in exc.recipients.values()]
+        return bool(codes) and all(500 <= code < 600 for code in codes)
+    code = getattr(exc, "smtp_code", None)  # SMTPSenderRefused, SMTPDataError...
     return isinstance(code, int) and 500 <= code < 600
 
 
@@ -190,29 +193,39 @@ def _claimable(now: datetime, lease: timedelta) -> sa.ColumnElement[bool]:
     )
 
 
+# claim and _finish run for every email: Core statements on the table, executed on the write session's
+# connection, cost a third of the CPU of ORM-enabled UPDATEs (which also evaluate the session's objects);
+# the claim's is built once, with its values bound per call.
+_TABLE = cast(sa.Table, Outbox.__table__)  # type: ignore[attr-defined]  # set by SQLModel on table classes
+_CLAIM = (
+    sa.update(_TABLE)
+    .where(_TABLE.c.id == sa.bindparam("row_id"),
+           sa.or_(sa.and_(_TABLE.c.status == "pending", _TABLE.c.next_attempt_at <= sa.bindparam("now")),
+                  sa.and_(_TABLE.c.status == "sending", _TABLE.c.claimed_at < sa.bindparam("expired"))))
+    .values(status="sending", claimed_at=sa.bindparam("now"), attempts=_TABLE.c.attempts + 1)
+    .returning(_TABLE.c.attempts)
+)
+
+
 def claim(row_id: int, now: datetime | None = None) -> int | None:
-    """Take the row for one delivery attempt if it is due; the attempt's number (which fences the
-    outcome this delivery records), or None when it is not due, sent, or being sent."""
+    """Take the row for one delivery attempt if it is due (as `_claimable` says); the attempt's number
+    (which fences the outcome this delivery records), or None when it is not due, sent, or being sent."""
     now = now or utcnow()
     with write_session(get_engine()) as session:
-        claimed = session.execute(
-            sa.update(Outbox)
-            .where(col(Outbox.id) == row_id, _claimable(now, policy().lease))
-            .values(status="sending", claimed_at=now, attempts=col(Outbox.attempts) + 1)
-            .returning(col(Outbox.attempts))
-        ).first()
+        claimed = session.connection().execute(
+            _CLAIM, {"row_id": row_id, "now": now, "expired": now - policy().lease}).first()
         return None if claimed is None else int(claimed[0])
 
 
 def _finish(row_id: int, attempt: int, **values: Any) -> bool:
     """Record the outcome of attempt number `attempt`, unless another delivery took the row over."""
     with write_session(get_engine()) as session:
-        done = session.execute(
-            sa.update(Outbox)
-            .where(col(Outbox.id) == row_id, col(Outbox.status) == "sending", col(Outbox.attempts) == attempt)
+        done = session.connection().execute(
+            sa.update(_TABLE)
+            .where(_TABLE.c.id == row_id, _TABLE.c.status == "sending", _TABLE.c.attempts == attempt)
             .values(**values)
         )
-        return done.rowcount == 1  # type: ignore[attr-defined,no-any-return]  # a CursorResult
+        return done.rowcount == 1
 
 
 def deliver(row_id: int) -> str:

@@ -1,25 +1,179 @@
-"""Handing a message to the SMTP server of SMTP_URL."""
+"""Handing a message to the SMTP server of SMTP_URL, over one connection per process kept for the next.
+
+A connection costs a TCP (and TLS) handshake, the greeting, EHLO, STARTTLS and the login, and a QUIT:
+more round trips than a message itself.  So each process keeps its connection to a server open after
+a message, and sends the next one on it:
+
+- **One per process.**  Connections are kept per `os.getpid()`: a process forked by Celery's prefork
+  pool never writes to its parent's socket (two processes interleaving commands on one SMTP session
+  would corrupt both).  A connection is taken out while it sends, so two threads never share one.
+- **Trusted only while fresh.**  One idle for longer than SMTP_IDLE_SECONDS (60 s by default) is
+  closed and a new one opened: servers drop idle clients (Postfix after 300 s, many relays sooner).
+- **Discarded after any error**, and after the deadline's cut: whatever state the session is in, the
+  next message starts on a new one.  A failed message never poisons the next.
+- **Reopened once when the server closed it while it idled.**  That shows as the server hanging up
+  (SMTPServerDisconnected) or answering 421 ("closing the channel") to a reused connection's first
+  command, MAIL FROM, before any of the message went out: the message is then sent on a fresh
+  connection in the same attempt.  The first command is the liveness test, rather than a RSET or NOOP
+  before it, which would cost a round trip per message to learn the same thing.  Once DATA has
+  started the message is never sent again within the attempt: the server may have kept it, so a
+  failure there is a failed attempt, as it always was (the outbox retries it).
+- **Closed at the worker's shutdown** (`close_all`, from worker/signals.py), with a QUIT.
+
+The deadline (see `send`) bounds each message exactly as when every message had a connection of its
+own: the reconnect, the STARTTLS and login of a new connection included.
+"""
 
 from __future__ import annotations
 
 import contextlib
+import os
 import smtplib
 import socket
 import ssl
 import threading
 import time
+from dataclasses import dataclass
 from email.message import EmailMessage
 
-from flask import current_app
+from flask import current_app, has_app_context
 
 from service.config import smtp_address
 
 # Each socket operation's own limit (connect, a reply) when the caller sets no overall deadline.
 OPERATION_TIMEOUT = 30.0
+# How long an unused connection is trusted, unless the app's SMTP_IDLE_SECONDS says otherwise.
+IDLE_SECONDS = 60.0
+# How long the QUIT of a connection closed at shutdown may take: a polite goodbye, never a wait.
+QUIT_TIMEOUT = 2.0
 
 
 class SendTimeout(TimeoutError):
     """The server did not finish the transaction before the caller's deadline (a transient failure)."""
+
+
+class _Tracking:
+    """Notes when DATA starts: before it, the server has none of the message, and a send that failed
+    on a connection it closed may be made again on a new one."""
+
+    data_started = False
+
+    def data(self, msg):  # type: ignore[no-untyped-def]
+        self.data_started = True
+        return super().data(msg)  # type: ignore[misc]
+
+
+class _SMTP(_Tracking, smtplib.SMTP):
+    pass
+
+
+class _SMTPSSL(_Tracking, smtplib.SMTP_SSL):
+    pass
+
+
+@dataclass
+class _Connection:
+    client: _SMTP | _SMTPSSL
+    url: str
+    pid: int
+    idle_since: float  # time.monotonic() when its last message ended
+    messages: int = 0
+
+
+# The kept connections, by (process, SMTP_URL); a connection is in here only while nobody uses it.
+_kept: dict[tuple[int, str], _Connection] = {}
+_kept_lock = threading.Lock()
+
+
+class _Watchdog:
+    """Shuts the watched connection's socket down at the deadline: smtplib's timeout is per socket
+    operation, so a server dripping replies could hold a send for minutes; the shutdown wakes the
+    blocked read.  It follows the send from a stale connection to the one opened in its place."""
+
+    def __init__(self, deadline: float):
+        self.deadline = deadline
+        self.cut = threading.Event()
+        self._client: smtplib.SMTP | None = None
+        self._lock = threading.Lock()
+        _alarms().arm(self)
+
+    def watch(self, client: smtplib.SMTP) -> None:
+        with self._lock:
+            self._client = client
+            if self.cut.is_set():  # the time ran out while this connection was being opened
+                _shut(client)
+
+    def fire(self) -> None:
+        with self._lock:
+            self.cut.set()
+            if self._client is not None:
+                _shut(self._client)
+
+    def cancel(self) -> None:
+        _alarms().disarm(self)
+
+
+class _Alarms:
+    """The one thread of a process that fires the watchdogs at their deadlines: a thread started per
+    message (threading.Timer) cost more than the rest of a reused connection's send."""
+
+    def __init__(self) -> None:
+        self._changed = threading.Condition()
+        self._armed: set[_Watchdog] = set()
+        self._thread: threading.Thread | None = None
+
+    def arm(self, watchdog: _Watchdog) -> None:
+        with self._changed:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="riftpost-smtp-deadlines", daemon=True)
+                self._thread.start()
+            self._armed.add(watchdog)
+            self._changed.notify()
+
+    def disarm(self, watchdog: _Watchdog) -> None:
+        with self._changed:
+            self._armed.discard(watchdog)  # the thread wakes at its old deadline, and finds nothing due
+
+    def _run(self) -> None:
+        with self._changed:
+            while True:
+                now = time.monotonic()
+                for watchdog in [w for w in self._armed if w.deadline <= now]:
+                    self._armed.discard(watchdog)
+                    watchdog.fire()
+                earliest = min((w.deadline for w in self._armed), default=None)
+                self._changed.wait(None if earliest is None else earliest - now)
+
+
+# Its thread starts at the first send.
+_process_alarms = _Alarms()
+
+
+def _alarms() -> _Alarms:
+    return _process_alarms
+
+
+def _forget_parents_alarms() -> None:
+    """A forked child has none of its parent's threads, and maybe a lock the parent held: it starts
+    an alarms thread of its own when it first sends."""
+    global _process_alarms
+    _process_alarms = _Alarms()
+
+
+os.register_at_fork(after_in_child=_forget_parents_alarms)
+
+
+def _shut(client: smtplib.SMTP) -> None:
+    sock = client.sock
+    if sock is not None:
+        with contextlib.suppress(OSError):  # closed meanwhile: the send ended on its own
+            sock.shutdown(socket.SHUT_RDWR)
+
+
+def idle_limit() -> float:
+    if has_app_context():
+        return float(current_app.config.get("SMTP_IDLE_SECONDS", IDLE_SECONDS))
+    return IDLE_SECONDS
 
 
 def send(message: EmailMessage, smtp_url: str | None = None, deadline: float | None = None,
@@ -32,44 +186,139 @@ def send(message: EmailMessage, smtp_url: str | None = None, deadline: float | N
     finish, one way or the other, before its lease lets another worker send the same row.
     """
     url = smtp_url or current_app.config["SMTP_URL"]
-    host, port, user, password, starttls = smtp_address(url)
-    client_class = smtplib.SMTP_SSL if url.split(":", 1)[0] == "smtps" else smtplib.SMTP
     timeout = OPERATION_TIMEOUT
     if deadline is not None:
         timeout = min(timeout, deadline - time.monotonic())
         if timeout <= 0:
             raise SendTimeout("no time was left to send before the delivery's deadline")
-    cut = threading.Event()
-    watchdog: threading.Timer | None = None
+    watchdog = _Watchdog(deadline) if deadline is not None else None
+    connection = _take(url)
     try:
-        with client_class(host, port, timeout=timeout) as client:
+        if connection is not None:
+            try:
+                _transaction(connection, message, envelope_from, timeout, watchdog)
+            except (smtplib.SMTPServerDisconnected, smtplib.SMTPSenderRefused) as exc:
+                if not _closed_while_idle(connection, exc) or (watchdog is not None and watchdog.cut.is_set()):
+                    raise
+                _discard(connection)
+                connection = None
+        if connection is None:
             if deadline is not None:
-                # smtplib's timeout is per socket operation, so a server dripping replies could hold a
-                # send for minutes; shutting the socket down wakes the blocked read at the deadline.
-                # It covers the QUIT too: the row is not "sent" until this returns.
-                watchdog = threading.Timer(max(0.0, deadline - time.monotonic()), _cut_off, (client, cut))
-                watchdog.daemon = True
-                watchdog.start()
-            if starttls:
-                client.starttls(context=ssl.create_default_context())
-            if user:
-                client.login(user, password or "")
-            client.send_message(message, from_addr=envelope_from)
+                timeout = min(timeout, deadline - time.monotonic())
+                if timeout <= 0:
+                    raise SendTimeout("no time was left to send before the delivery's deadline")
+            connection = _open(url, timeout, watchdog)
+            _transaction(connection, message, envelope_from, timeout, watchdog)
     except (smtplib.SMTPException, OSError) as exc:
+        if connection is not None:
+            _discard(connection)
         # The watchdog cut the connection, or the socket's own timeout (never longer than what was
         # left) ran out at the deadline: either way the time was up.
-        if cut.is_set() or (deadline is not None and time.monotonic() >= deadline):
+        if (watchdog is not None and watchdog.cut.is_set()) or (deadline is not None and time.monotonic() >= deadline):
             raise SendTimeout("the SMTP server did not finish in time; the connection was cut") from exc
+        raise
+    except BaseException:
+        if connection is not None:
+            _discard(connection)  # an interrupted transaction (a Celery time limit): the session is unknown
         raise
     finally:
         if watchdog is not None:
             watchdog.cancel()
-
-
-def _cut_off(client: smtplib.SMTP, cut: threading.Event) -> None:
-    sock = client.sock
-    if sock is None:
+    if watchdog is not None and watchdog.cut.is_set():
+        # The server accepted the message before the cut, which came too late to matter to it but
+        # shut the socket down: the message is sent, the connection is not worth keeping.
+        _discard(connection)
         return
-    cut.set()
-    with contextlib.suppress(OSError):  # closed meanwhile: the send ended on its own
-        sock.shutdown(socket.SHUT_RDWR)
+    _keep(connection)
+
+
+def _transaction(connection: _Connection, message: EmailMessage, envelope_from: str | None, timeout: float,
+                 watchdog: _Watchdog | None) -> None:
+    client = connection.client
+    if watchdog is not None:
+        watchdog.watch(client)
+    if client.sock is not None:
+        # Each socket operation's limit, for this message: never past what is left before the deadline.
+        client.sock.settimeout(timeout)
+    client.data_started = False
+    client.send_message(message, from_addr=envelope_from)
+    connection.messages += 1
+
+
+def _closed_while_idle(connection: _Connection, exc: smtplib.SMTPException) -> bool:
+    """Whether a reused connection failed because its server had hung up, before any of the message
+    went: the server gone, or its 421 ("closing the transmission channel") to MAIL FROM."""
+    if connection.messages == 0 or connection.client.data_started:
+        return False
+    return isinstance(exc, smtplib.SMTPServerDisconnected) or getattr(exc, "smtp_code", None) == 421
+
+
+def _open(url: str, timeout: float, watchdog: _Watchdog | None) -> _Connection:
+    host, port, user, password, starttls = smtp_address(url)
+    client_class = _SMTPSSL if url.split(":", 1)[0] == "smtps" else _SMTP
+    client = client_class(host, port, timeout=timeout)
+    connection = _Connection(client, url, os.getpid(), time.monotonic())
+    try:
+        if watchdog is not None:
+            watchdog.watch(client)
+        if starttls:
+            client.starttls(context=ssl.create_default_context())
+        if user:
+            client.login(user, password or "")
+    except BaseException:
+        _discard(connection)
+        raise
+    return connection
+
+
+def _take(url: str) -> _Connection | None:
+    """This process's kept connection to `url`, if it is fresh enough to trust (out of the store:
+    the caller owns it until `_keep` or `_discard`)."""
+    with _kept_lock:
+        connection = _kept.pop((os.getpid(), url), None)
+    if connection is not None and time.monotonic() - connection.idle_since > idle_limit():
+        _discard(connection)  # no QUIT: the server has likely dropped it; a new one is opened
+        return None
+    return connection
+
+
+def _keep(connection: _Connection) -> None:
+    connection.idle_since = time.monotonic()
+    if connection.client.sock is not None:
+        connection.client.sock.settimeout(OPERATION_TIMEOUT)
+    with _kept_lock:
+        key = (connection.pid, connection.url)
+        if key not in _kept:
+            _kept[key] = connection
+            return
+    _quit(connection)  # another thread kept one meanwhile: one per process is enough
+
+
+def _discard(connection: _Connection) -> None:
+    """Close without a QUIT: after an error the session's state is unknown."""
+    with contextlib.suppress(OSError):
+        connection.client.close()
+
+
+def _quit(connection: _Connection) -> None:
+    client = connection.client
+    try:
+        if client.sock is not None:
+            client.sock.settimeout(QUIT_TIMEOUT)
+        client.quit()
+    except (smtplib.SMTPException, OSError):
+        pass  # the server went first: nothing to say goodbye to
+    finally:
+        _discard(connection)
+
+
+def close_all() -> int:
+    """QUIT and close this process's kept connections (at the worker's shutdown); how many there were.
+    A parent's connections inherited through a fork are left alone: they are the parent's to close."""
+    pid = os.getpid()
+    with _kept_lock:
+        mine = [key for key in _kept if key[0] == pid]
+        connections = [_kept.pop(key) for key in mine]
+    for connection in connections:
+        _quit(connection)
+    return len(connections)
