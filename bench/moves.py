@@ -82,7 +82,8 @@ KINDS = [
 
 
 def patient(moves: list[dict], rng: random.Random) -> dict:
-    """Long games (as bench/service.py): end plays at once, prefer discarding and checking."""
+    """Long games: end plays at once, prefer discarding and checking (Riftforce games played at random
+    end after 300-450 events)."""
     for move in moves:
         if move["type"] in ("done", "end_play"):
             return move
