@@ -31,6 +31,7 @@ import sys
 import tempfile
 import time
 import uuid
+from collections import Counter
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -120,6 +121,7 @@ def main() -> None:
     parser.add_argument("--due-percent", type=float, default=1.0)
     parser.add_argument("--keep", action="store_true", help="keep the database")
     parser.add_argument("--no-state-rows", action="store_true", help="load no game_states rows")
+    parser.add_argument("--statements", action="store_true", help="print the sweep's statements by kind, with counts")
     parser.add_argument("--profile", type=int, default=0, metavar="N", help="print the sweep's N costliest functions")
     args = parser.parse_args()
     name = f"riftpost_bench_{uuid.uuid4().hex[:8]}"
@@ -148,9 +150,11 @@ def main() -> None:
             "CELERY_BROKER_URL": "memory://", "BASE_URL": "http://bench.test",
         })
         statements = [0]
+        kinds: Counter[str] = Counter()
 
-        def count(*_args: object) -> None:
+        def count(_conn: object, _cursor: object, sql: str, *_args: object) -> None:
             statements[0] += 1
+            kinds[" ".join(sql.split())[:90]] += 1
 
         sa.event.listen(app.extensions["riftpost.db"], "before_cursor_execute", count)
         with app.app_context():
@@ -167,6 +171,9 @@ def main() -> None:
                   f"{cpu / max(1, due) * 1000:.2f} ms of this process's CPU, "
                   f"{statements[0] / max(1, due):.1f} round trips per due timeout) -> "
                   + ", ".join(f"{k} {v}" for k, v in sorted(counts.items()) if v))
+            if args.statements:
+                for sql, n in kinds.most_common():
+                    print(f"    {n:6d}  {sql}")
             if profiler is not None:
                 pstats.Stats(profiler).sort_stats("cumulative").print_stats(args.profile)
             if counts["timeouts"] != due:
