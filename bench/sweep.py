@@ -121,6 +121,7 @@ def main() -> None:
     parser.add_argument("--due-percent", type=float, default=1.0)
     parser.add_argument("--keep", action="store_true", help="keep the database")
     parser.add_argument("--no-state-rows", action="store_true", help="load no game_states rows")
+    parser.add_argument("--sort", default="cumulative", help="the profile's order (cumulative, tottime)")
     parser.add_argument("--statements", action="store_true", help="print the sweep's statements by kind, with counts")
     parser.add_argument("--profile", type=int, default=0, metavar="N", help="print the sweep's N costliest functions")
     args = parser.parse_args()
@@ -175,7 +176,7 @@ def main() -> None:
                 for sql, n in kinds.most_common():
                     print(f"    {n:6d}  {sql}")
             if profiler is not None:
-                pstats.Stats(profiler).sort_stats("cumulative").print_stats(args.profile)
+                pstats.Stats(profiler).sort_stats(args.sort).print_stats(args.profile)
             if counts["timeouts"] != due:
                 raise SystemExit(f"expected {due} timeouts, got {counts['timeouts']}")
             statements[0] = 0

@@ -137,7 +137,10 @@ class _Batch:
         gone: list[int] = []
         reminders: list[current.Due] = []
         moved: set[int] = set()
-        for row_id in ids:
+        # In the order of the games (stable: a game's rows keep the claim's order), so two sweeps whose
+        # batches share games lock their rows in the same order and never deadlock each other.
+        order = sorted(ids, key=lambda row_id: found[row_id].loaded.game.id if row_id in found else 0)
+        for row_id in order:
             due = found.get(row_id)
             if due is None or due.due_at is None:
                 continue  # the turn is over, or the clock stopped meanwhile
