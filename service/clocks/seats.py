@@ -18,8 +18,9 @@ a move: timeouts are the play layer's, above this one.
 
 Concurrency: the sweep claims due rows with `SELECT ... FOR UPDATE SKIP LOCKED` (PostgreSQL; SQLite
 write transactions are serialised by BEGIN IMMEDIATE) and leases them by moving `next_at` LEASE into
-the future, so two sweeps never work on the same row; and even then a reminder is a conditional step
-of `reminders_done` under a row lock plus a unique Message-ID.
+the future, so two sweeps never work on the same row (a batch does its rows in one transaction, the
+lease holding them between its claim and its commit); and even then a reminder is only written while
+its deterministic Message-ID is free, and that column is UNIQUE.
 """
 
 from __future__ import annotations

@@ -86,13 +86,13 @@ def _sweep_batch(ids: list[int], now: datetime, counts: Counter[str]) -> None:
     except Exception:
         log.exception("a batch of %s deadlines failed and was rolled back; each is done on its own", len(ids))
         counts["batch_failures"] += 1
-        batch.forfeits = list(ids)  # today's path, a transaction (or a few) per row
+        batch.one_by_one = list(ids)  # the path of a failed batch: a transaction (or a few) per row
     else:
         counts.update(batch.counts)
         outbox.kick(batch.kick_ids)
         for game_id in sorted(batch.ended):
             ending.kick(game_id)
-    for row_id in batch.forfeits:
+    for row_id in batch.one_by_one:
         try:
             _process(row_id, now, counts)
         except Exception:
@@ -118,7 +118,7 @@ class _Batch:
         self.counts: Counter[str] = Counter()
         self.kick_ids: list[int] = []
         self.ended: set[int] = set()
-        self.forfeits: list[int] = []  # rows to do after the commit, one by one
+        self.one_by_one: list[int] = []  # rows to do after the commit through `_process` (forfeits)
         self.looks: Counter[int] = Counter()  # row id -> passes that looked at it
         self.timed_out: dict[int, _TimedOut] = {}  # row id -> its seat's timed-out turn, until told
 
@@ -162,7 +162,7 @@ class _Batch:
                       due.seat, now, reason="timeout")
                 self.counts["paused"] += 1
             elif clock.policy == "forfeit":
-                self.forfeits.append(row_id)
+                self.one_by_one.append(row_id)  # ending.record_end runs transactions of its own
             else:
                 moved.add(game.id)
                 self.move(session, due, again, gone)
