@@ -4,11 +4,11 @@ every minute and `flask --app service sweep [--now ISO8601]` runs it by hand.
 - vacations whose allowance ran out end (service/clocks/people.py);
 - ends of games still to record are recorded (service/play/ending.py);
 - due reminders are emailed (service/clocks/seats.py);
-- timeouts enter through `handle(..., kind="timeout")`, so history shows them, with the move the
-  engine's `timeout_move` gives for the game's policy: `auto` plays the engine's documented default
-  for each remaining decision of the turn; `skip` passes where the rules offer a pass, else as `auto`;
-  `forfeit` ends the game through the end-of-game path (the other seats win); `pause` stops every clock
-  of the game and tells everyone.
+- timeouts enter through the move path (`apply(..., kind="timeout")`, what `handle` runs), so history
+  shows them, with the move the engine's `timeout_move` gives for the game's policy: `auto` plays the
+  engine's documented default for each remaining decision of the turn; `skip` passes where the rules
+  offer a pass, else as `auto`; `forfeit` ends the game through the end-of-game path (the other seats
+  win); `pause` stops every clock of the game and tells everyone.
 
 The sweep works in batches: `claim_due` leases up to BATCH due rows to it (SKIP LOCKED: other sweeps
 skip them), and one transaction per batch does all of them (`_Batch`): one query loads every row with
