@@ -4,23 +4,34 @@
 
 On the local PostgreSQL (a database of its own, dropped afterwards unless --keep).  The rows are
 bulk-loaded with COPY: 100,000 Riftforce games (2 players each, a game clock and one seat clock
-each).  The due games are real: their setup events and snapshot are loaded too, so the sweep's
-timeouts go through `handle` exactly as in production (default moves, events, snapshots, outbox).
+each).  The due games are real: their setup events, snapshot and current-state row (`game_states`)
+are loaded too, so the sweep's timeouts go through the move path exactly as in production (default
+moves, events, snapshots, outbox) and read the state row as a game made today would;
+`--no-state-rows` leaves the state rows out (games from before the row existed: the first move of
+each rebuilds its state from the snapshot and the log).
 
 Prints the EXPLAIN plan of the sweep's claim query (it must use ix_deadlines_next_at, not scan the
-table), the time of the sweep that finds the 1% due, and the time of a sweep that finds nothing.
+table), the time of the sweep that finds the 1% due (ms per due timeout, of which the bench process's CPU,
+and SQL round trips per due timeout, counted by a before_cursor_execute listener: one per statement
+sent, an executemany batch counting once; on a shared machine the wall time swings with the load,
+the CPU time and the round trips much less),
+and the time of a sweep that finds nothing.  `--profile N`: the N costliest functions of the sweep
+(cProfile, cumulative), to see what bounds it.
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
 import json
 import os
+import pstats
 import random
 import sys
 import tempfile
 import time
 import uuid
+from collections import Counter
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -48,7 +59,7 @@ def copy(connection, table: str, columns: list[str], rows) -> None:
             writer.write_row(row)
 
 
-def load(url: str, games: int, due_every: int) -> int:
+def load(url: str, games: int, due_every: int, state_rows: bool = True) -> int:
     rules = engine.get("riftforce")
     setup = rules.start(players=2, options={}, seed=1)
     state = engine.replay(rules, setup)
@@ -75,6 +86,9 @@ def load(url: str, games: int, due_every: int) -> int:
             snapshot = json.dumps(state)
             copy(connection, "snapshots", ["game_id", "seq", "state", "created_at"],
                  ((g, len(setup), snapshot, created) for g in due))
+            if state_rows:
+                copy(connection, "game_states", ["game_id", "seq", "rules_version", "state", "snapshot_seq"],
+                     ((g, len(setup), str(rules.rules_version), snapshot, len(setup)) for g in due))
             copy(connection, "game_clocks", ["game_id", "deadline_hours", "policy", "reminders", "timeout_streak"],
                  ((g, 72, "auto", "[24, 2]", 0) for g in range(1, games + 1)))
 
@@ -106,6 +120,10 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100_000)
     parser.add_argument("--due-percent", type=float, default=1.0)
     parser.add_argument("--keep", action="store_true", help="keep the database")
+    parser.add_argument("--no-state-rows", action="store_true", help="load no game_states rows")
+    parser.add_argument("--sort", default="cumulative", help="the profile's order (cumulative, tottime)")
+    parser.add_argument("--statements", action="store_true", help="print the sweep's statements by kind, with counts")
+    parser.add_argument("--profile", type=int, default=0, metavar="N", help="print the sweep's N costliest functions")
     args = parser.parse_args()
     name = f"riftpost_bench_{uuid.uuid4().hex[:8]}"
     admin = sa.create_engine(POSTGRES_ADMIN, isolation_level="AUTOCOMMIT")
@@ -115,8 +133,9 @@ def main() -> None:
     try:
         upgrade(url)
         started = time.perf_counter()
-        due = load(url, args.games, max(1, round(100 / args.due_percent)))
-        print(f"loaded {args.games:,} active games ({due:,} due) with COPY in {time.perf_counter() - started:.1f} s")
+        due = load(url, args.games, max(1, round(100 / args.due_percent)), state_rows=not args.no_state_rows)
+        print(f"loaded {args.games:,} active games ({due:,} due, "
+              f"{'without' if args.no_state_rows else 'with'} state rows) with COPY in {time.perf_counter() - started:.1f} s")
         raw_engine = sa.create_engine(url)
         with raw_engine.connect() as connection:
             plan = connection.exec_driver_sql("EXPLAIN " + CLAIM_SQL, {"now": NOW}).scalars().all()
@@ -131,18 +150,40 @@ def main() -> None:
             "INSTANCE_PATH": str(tmp), "DATABASE_URL": url, "SECRET_KEY": "bench", "OUTBOX_KICK": False,
             "CELERY_BROKER_URL": "memory://", "BASE_URL": "http://bench.test",
         })
+        statements = [0]
+        kinds: Counter[str] = Counter()
+
+        def count(_conn: object, _cursor: object, sql: str, *_args: object) -> None:
+            statements[0] += 1
+            kinds[" ".join(sql.split())[:90]] += 1
+
+        sa.event.listen(app.extensions["riftpost.db"], "before_cursor_execute", count)
         with app.app_context():
-            started = time.perf_counter()
+            profiler = cProfile.Profile() if args.profile else None
+            started, cpu = time.perf_counter(), time.process_time()
+            if profiler is not None:
+                profiler.enable()
             counts = timeouts.sweep(NOW)
-            elapsed = time.perf_counter() - started
+            elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
+            if profiler is not None:
+                profiler.disable()
             print(f"sweep with {due:,} of {args.games:,} games due: {elapsed:.2f} s "
-                  f"({elapsed / max(1, due) * 1000:.1f} ms per due game) -> "
+                  f"({elapsed / max(1, due) * 1000:.2f} ms per due timeout, "
+                  f"{cpu / max(1, due) * 1000:.2f} ms of this process's CPU, "
+                  f"{statements[0] / max(1, due):.1f} round trips per due timeout) -> "
                   + ", ".join(f"{k} {v}" for k, v in sorted(counts.items()) if v))
+            if args.statements:
+                for sql, n in kinds.most_common():
+                    print(f"    {n:6d}  {sql}")
+            if profiler is not None:
+                pstats.Stats(profiler).sort_stats(args.sort).print_stats(args.profile)
             if counts["timeouts"] != due:
                 raise SystemExit(f"expected {due} timeouts, got {counts['timeouts']}")
+            statements[0] = 0
             started = time.perf_counter()
             counts = timeouts.sweep(NOW)
-            print(f"a second sweep at the same time (nothing due): {(time.perf_counter() - started) * 1000:.1f} ms")
+            print(f"a second sweep at the same time (nothing due): {(time.perf_counter() - started) * 1000:.1f} ms, "
+                  f"{statements[0]} round trips")
         app.extensions["riftpost.db"].dispose()
     finally:
         if not args.keep:

@@ -18,8 +18,9 @@ a move: timeouts are the play layer's, above this one.
 
 Concurrency: the sweep claims due rows with `SELECT ... FOR UPDATE SKIP LOCKED` (PostgreSQL; SQLite
 write transactions are serialised by BEGIN IMMEDIATE) and leases them by moving `next_at` LEASE into
-the future, so two sweeps never work on the same row; and even then a reminder is a conditional step
-of `reminders_done` under a row lock plus a unique Message-ID.
+the future, so two sweeps never work on the same row (a batch does its rows in one transaction, the
+lease holding them between its claim and its commit); and even then a reminder is only written while
+its deterministic Message-ID is free, and that column is UNIQUE.
 """
 
 from __future__ import annotations
@@ -35,10 +36,11 @@ from service import store
 from service.clocks.settings import DEFAULT_REMINDERS
 from service.mail import kinds, outbox
 from service.store import write_session
-from service.store.current import AnyGame, AnyPlayer, ClockRow
+from service.store.current import AnyGame, AnyPlayer, ClockRow, Due
 from service.store.db import get_engine
 from service.store.models import Deadline, Game, GameClock, JournalEntry, Person, Player, as_utc
 
+JOURNAL = JournalEntry.__table__  # type: ignore[attr-defined]
 LEASE = timedelta(minutes=5)
 STREAK_ROUNDS = 2
 BATCH = 200
@@ -235,25 +237,39 @@ def claim_due(now: datetime) -> list[int]:
     return list(ids)
 
 
-def remind(session: Session, row: Deadline, game: Game, clock: GameClock, now: datetime) -> list[int]:
-    """The reminder step of a deadline still ahead: email the latest ladder step that is due (once per
-    deadline) and schedule the next look; the outbox row ids."""
-    assert row.due_at is not None
-    ladder = list(clock.reminders)
-    due_at = as_utc(row.due_at)
-    steps = [i for i in range(row.reminders_done, len(ladder)) if due_at - timedelta(hours=ladder[i]) <= now]
-    sent: list[int] = []
+_STEP = (
+    sa.update(Deadline).where(col(Deadline.id) == sa.bindparam("b_id"))
+    .values(reminders_done=sa.bindparam("done"), next_at=sa.bindparam("look"))
+)
+
+
+def remind(session: Session, rows: Sequence[Due], now: datetime) -> list[int]:
+    """The reminder step of deadlines still ahead (a sweep's batch): email each the latest ladder step
+    that is due (once per deadline) and schedule its next look; the outbox row ids.  The emails, journal
+    lines and row updates of the batch are one statement each."""
+    emails: list[outbox.Email] = []
+    steps: list[dict[str, Any]] = []
+    for row in rows:
+        assert row.due_at is not None
+        due_at = as_utc(row.due_at)
+        done = row.reminders_done
+        assert row.loaded.clock is not None
+        ladder = list(row.loaded.clock.reminders)
+        passed = [i for i in range(done, len(ladder)) if due_at - timedelta(hours=ladder[i]) <= now]
+        if passed:
+            emails.append((row.loaded.game, row.player, "reminder", {"hours": ladder[passed[-1]]}, None))
+            done = passed[-1] + 1
+        steps.append({"b_id": row.id, "done": done, "look": next_at(due_at, done, ladder)})
+    taken = outbox.taken(session, emails)
+    emails = [email for email in emails if outbox.message_id_of(email) not in taken]
+    sent = outbox.ids(session, outbox.add_many(session, emails))
+    if emails:
+        session.connection().execute(sa.insert(JOURNAL), [
+            {"game_id": game.id, "after_seq": game.seq, "kind": "reminder", "seat": player.seat,
+             "payload": params, "created_at": now}
+            for game, player, _, params, _ in emails])
     if steps:
-        hours = ladder[steps[-1]]
-        player = session.get(Player, row.player_id)
-        assert player is not None and game.id is not None
-        params = {"hours": hours}
-        if not outbox.exists(session, game, player, "reminder", params, game.seq):
-            sent = outbox.ids(session, outbox.add(session, game, [player], "reminder", params))
-            store.journal_record(session, game.id, game.seq, "reminder", row.seat, {"hours": hours}, at=now)
-        row.reminders_done = steps[-1] + 1
-    row.next_at = next_at(due_at, row.reminders_done, ladder)
-    session.add(row)
+        session.connection().execute(_STEP, steps)
     return sent
 
 

@@ -99,28 +99,49 @@ def add(session: Session, game: AnyGame, players: Sequence[AnyPlayer], kind: str
     """Queue one email of a registered `kind` to each of `players`, about the game at `seq` (default:
     now), in the caller's transaction, in one statement; the rows written.  Rows to an address that has
     not consented are held (mailable_status); the kick sends nothing for them."""
-    return add_each(session, game, kind, [(p, params or {}) for p in players], seq)
+    return add_many(session, [(game, p, kind, params, seq) for p in players])
 
 
 def add_each(session: Session, game: AnyGame, kind: str, emails: Sequence[tuple[AnyPlayer, dict[str, Any]]],
              seq: int | None = None) -> list[Queued]:
     """`add` with each player's own params (a turn email states each seat's own deadline)."""
-    entry = kinds.get(kind)
-    seq = game.seq if seq is None else seq
+    return add_many(session, [(game, p, kind, params, seq) for p, params in emails])
+
+
+Email = tuple[AnyGame, AnyPlayer, str, dict[str, Any] | None, int | None]  # (game, player, kind, params, seq)
+
+
+def add_many(session: Session, emails: Sequence[Email]) -> list[Queued]:
+    """`add` for emails of any games, kinds and params (a sweep's batch), in one statement."""
     now = utcnow()
     values: list[dict[str, Any]] = []
-    for p, params in emails:
+    for game, p, kind, params, seq in emails:
         status = mailable_status(p, kind)
         if status is not None:
+            params = dict(params or {})
+            seq = game.seq if seq is None else seq
             values.append({
-                "game_id": game.id, "player_id": p.id, "kind": kind, "params": dict(params), "seq": seq,
-                "status": status, "message_id": message_id(game, p, entry.tag_of(params), seq), "attempts": 0,
-                "next_attempt_at": now, "created_at": now,
+                "game_id": game.id, "player_id": p.id, "kind": kind, "params": params, "seq": seq,
+                "status": status, "message_id": message_id(game, p, kinds.get(kind).tag_of(params), seq),
+                "attempts": 0, "next_attempt_at": now, "created_at": now,
             })
     if not values:
         return []
     written = session.connection().execute(_QUEUE, values)
     return [Queued(row_id, row["status"]) for row_id, row in zip(written.scalars(), values, strict=True)]
+
+
+def message_id_of(email: Email) -> str:
+    game, player, kind, params, seq = email
+    return message_id(game, player, kinds.get(kind).tag_of(dict(params or {})), game.seq if seq is None else seq)
+
+
+def taken(session: Session, emails: Sequence[Email]) -> set[str]:
+    """Of these emails, the Message-IDs already queued (`exists` for a batch, in one query)."""
+    if not emails:
+        return set()
+    wanted = [message_id_of(email) for email in emails]
+    return set(session.execute(sa.select(col(Outbox.message_id)).where(col(Outbox.message_id).in_(wanted))).scalars())
 
 
 def ids(session: Session, rows: list[Queued]) -> list[int]:

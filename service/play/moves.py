@@ -82,16 +82,18 @@ def handle(
 
 def apply(
     session: Session, game_id: int, seat: int, todo: list[dict[str, Any] | str], expected_seq: int, *,
-    kind: str, now: datetime,
+    kind: str, now: datetime, loaded: current.Loaded | None = None,
 ) -> Outcome:
     """`handle` inside the caller's write transaction (its own, or a sweep's batch); the outbox rows
-    are the caller's to kick after the commit.
+    are the caller's to kick after the commit.  `loaded`: the game as `current.read` (or the sweep's
+    `current.read_due`) loaded it in this transaction, not read again; its seq is checked anyway by
+    the compare-and-set UPDATE, so a move made since makes this StaleState.
 
     The lean path (service/store/current.py): one read of the game with its state row, the seats only
     when an email or a clock needs them, Core writes.  A game whose state row is missing or stale (made
     before the row existed, or by an older engine) is rebuilt from its snapshots and events once."""
     conn = session.connection()
-    loaded = current.read(conn, game_id)
+    loaded = loaded or current.read(conn, game_id)
     game = loaded.game
     if game.seq != expected_seq:
         raise StaleState(game_id, expected_seq, game.seq)

@@ -4,14 +4,24 @@ every minute and `flask --app service sweep [--now ISO8601]` runs it by hand.
 - vacations whose allowance ran out end (service/clocks/people.py);
 - ends of games still to record are recorded (service/play/ending.py);
 - due reminders are emailed (service/clocks/seats.py);
-- timeouts enter through `handle(..., kind="timeout")`, so history shows them, with the move the
-  engine's `timeout_move` gives for the game's policy: `auto` plays the engine's documented default
-  for each remaining decision of the turn; `skip` passes where the rules offer a pass, else as `auto`;
-  `forfeit` ends the game through the end-of-game path (the other seats win); `pause` stops every clock
-  of the game and tells everyone.
+- timeouts enter through the move path (`apply(..., kind="timeout")`, what `handle` runs), so history
+  shows them, with the move the engine's `timeout_move` gives for the game's policy: `auto` plays the
+  engine's documented default for each remaining decision of the turn; `skip` passes where the rules
+  offer a pass, else as `auto`; `forfeit` ends the game through the end-of-game path (the other seats
+  win); `pause` stops every clock of the game and tells everyone.
 
-A timeout is a `handle` bound to the seq that was read with the deadline row, so a second sweep (or
-the player moving at the last second) makes it StaleState, and the row is looked at again.
+The sweep works in batches: `claim_due` leases up to BATCH due rows to it (SKIP LOCKED: other sweeps
+skip them), and one transaction per batch does all of them (`_Batch`): one query loads every row with
+its game, state row and clock (service/store/current.py `read_due`), the reminders, journal lines and
+timed_out emails of the batch are one statement each, and the timeout moves go through the move
+path's `apply` on the game as loaded, so they write what `handle` would.  The outbox rows and the
+ends of the batch are kicked after its commit.  A batch works in passes: a game moves once per pass,
+and a row whose seat still has a decision of the timed-out turn to make, or whose move was StaleState
+(the player moved at the last second: the compare-and-set on the seq that was read writes nothing),
+is looked at again in the next pass.  A forfeit records the end in transactions of its own
+(service/play/ending.py), after the batch's commit.  An unexpected error rolls the whole batch back
+and its rows are done again one by one, each in transactions of its own (`_process`), so one bad row
+costs the others nothing and never leaves a game half written.
 
 Once a seat's timed-out turn is over, the seat gets a `timed_out` email: what the game played for it
 and what comes next (service/play/emails.py says when another email tells it instead).
@@ -21,11 +31,12 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
-from sqlmodel import col
+from sqlmodel import Session, col
 
 import engine
 from service import store
@@ -34,8 +45,9 @@ from service.clocks.seats import BATCH, claim_due, clock_of, pause, remind
 from service.errors import StaleState
 from service.mail import outbox
 from service.play import ending
-from service.play.moves import handle
-from service.store import write_session
+from service.play.moves import apply, handle
+from service.store import current, write_session
+from service.store.current import GameRow, PlayerRow
 from service.store.db import get_engine
 from service.store.models import Deadline, Game, GameClock, Outbox, as_utc
 
@@ -62,13 +74,151 @@ def sweep(now: datetime) -> Counter[str]:
             log.exception("the end of game %s could not be recorded", game_id)
             counts["errors"] += 1
     while ids := claim_due(now):
-        for row_id in ids:
-            try:
-                _process(row_id, now, counts)
-            except Exception:
-                log.exception("deadline %s could not be processed; its lease will bring it back", row_id)
-                counts["errors"] += 1
+        _sweep_batch(ids, now, counts)
     return counts
+
+
+def _sweep_batch(ids: list[int], now: datetime, counts: Counter[str]) -> None:
+    batch = _Batch(now)
+    try:
+        with write_session(get_engine()) as session:
+            batch.run(session, ids)
+    except Exception:
+        log.exception("a batch of %s deadlines failed and was rolled back; each is done on its own", len(ids))
+        counts["batch_failures"] += 1
+        batch.one_by_one = list(ids)  # the path of a failed batch: a transaction (or a few) per row
+    else:
+        counts.update(batch.counts)
+        outbox.kick(batch.kick_ids)
+        for game_id in sorted(batch.ended):
+            ending.kick(game_id)
+    for row_id in batch.one_by_one:
+        try:
+            _process(row_id, now, counts)
+        except Exception:
+            log.exception("deadline %s could not be processed; its lease will bring it back", row_id)
+            counts["errors"] += 1
+
+
+@dataclass(slots=True)
+class _TimedOut:
+    """A row whose seat was played for in this batch: for its timed_out email."""
+
+    game: GameRow
+    player: PlayerRow
+    since: int  # the seq before its first default move
+    played: list[str] = field(default_factory=list)  # the default moves in words
+
+
+class _Batch:
+    """One transaction's work on a batch of leased deadline rows (see the module's docstring)."""
+
+    def __init__(self, now: datetime) -> None:
+        self.now = now
+        self.counts: Counter[str] = Counter()
+        self.kick_ids: list[int] = []
+        self.ended: set[int] = set()
+        self.one_by_one: list[int] = []  # rows to do after the commit through `_process` (forfeits)
+        self.looks: Counter[int] = Counter()  # row id -> passes that looked at it
+        self.timed_out: dict[int, _TimedOut] = {}  # row id -> its seat's timed-out turn, until told
+
+    def run(self, session: Session, ids: list[int]) -> None:
+        look = list(ids)
+        while look:
+            # The clock rows the last pass's moves changed through the ORM are read by Core below.
+            session.flush()
+            look = self.step(session, look)
+
+    def step(self, session: Session, ids: list[int]) -> list[int]:
+        """One pass over `ids`: a game moves at most once; the rows to look at again."""
+        now = self.now
+        found = {due.id: due for due in current.read_due(session.connection(), ids)}
+        again: list[int] = []
+        gone: list[int] = []
+        reminders: list[current.Due] = []
+        moved: set[int] = set()
+        # In the order of the games (stable: a game's rows keep the claim's order), so two sweeps whose
+        # batches share games lock their rows in the same order and never deadlock each other.
+        order = sorted(ids, key=lambda row_id: found[row_id].loaded.game.id if row_id in found else 0)
+        for row_id in order:
+            due = found.get(row_id)
+            if due is None or due.due_at is None:
+                continue  # the turn is over, or the clock stopped meanwhile
+            game = due.loaded.game
+            if game.id in moved:
+                again.append(row_id)  # another seat of this game moved in this pass: read it again
+                continue
+            self.looks[row_id] += 1
+            if self.looks[row_id] > MAX_DEFAULTS_PER_TURN:
+                log.error("deadline %s: still due after %s default moves", row_id, MAX_DEFAULTS_PER_TURN)
+                continue
+            clock = due.loaded.clock
+            if game.status != "active" or due.seat not in game.to_act or clock is None or clock.deadline_hours is None:
+                gone.append(row_id)
+            elif as_utc(due.due_at) > now:
+                reminders.append(due)
+            elif clock.policy == "pause":
+                pause(session, game, clock_of(session, game.id), current.players(session.connection(), game.id),
+                      due.seat, now, reason="timeout")
+                self.counts["paused"] += 1
+            elif clock.policy == "forfeit":
+                self.one_by_one.append(row_id)  # ending.record_end runs transactions of its own
+            else:
+                moved.add(game.id)
+                self.move(session, due, again, gone)
+        if gone:
+            session.execute(sa.delete(Deadline).where(col(Deadline.id).in_(gone)))
+        if reminders:
+            sent = remind(session, reminders, now)
+            self.counts["reminders"] += len(sent)
+            self.kick_ids += sent
+        # A row whose loop ended (its timed-out turn is over, or anything else happened to it) says
+        # what the game played for its seat; one looked at again says it later.
+        later = set(again)
+        timed_out = [self.timed_out.pop(row_id) for row_id in ids if row_id in self.timed_out and row_id not in later]
+        if timed_out:
+            session.flush()  # a pause of the stall rule, made through the ORM clock row
+            sent = _tell_timed_out_many(session, timed_out)
+            self.counts["timed_out_emails"] += len(sent)
+            self.kick_ids += sent
+        return again
+
+    def move(self, session: Session, due: current.Due, again: list[int], gone: list[int]) -> None:
+        """Play the timeout move of a row whose deadline passed, on the game as the pass loaded it."""
+        game, seat, loaded = due.loaded.game, due.seat, due.loaded
+        rules = engine.get(game.name)
+        if loaded.state is None:  # a state row that is missing or stale: rebuilt from the log once
+            loaded.state, loaded.snapshot_seq = store.load_state(session, game, state_row=False)
+        try:
+            assert loaded.clock is not None
+            move = rules.timeout_move(loaded.state, seat, loaded.clock.policy)
+        except engine.IllegalMove as exc:  # the engine has nothing for this seat to do
+            log.warning("game %s seat %s has no timeout move: %s", game.id, seat, exc.reason)
+            gone.append(due.id)
+            return
+        words = rules.describe_move(move, loaded.state)  # before the move: apply may evolve the state in place
+        since = game.seq
+        try:
+            outcome = apply(session, game.id, seat, [move], since, kind="timeout", now=self.now, loaded=loaded)
+        except StaleState:
+            again.append(due.id)  # someone moved meanwhile: nothing was written; look again
+            return
+        except engine.IllegalMove as exc:
+            log.warning("timeout of game %s seat %s: %s", game.id, seat, exc.reason)
+            gone.append(due.id)
+            return
+        self.kick_ids += outcome.outbox_ids
+        if outcome.result is not None:
+            self.ended.add(game.id)
+        entry = self.timed_out.get(due.id)
+        if entry is None:
+            entry = self.timed_out[due.id] = _TimedOut(game, due.player, since)
+            self.counts["timeouts"] += 1
+        entry.game = game
+        entry.played.append(words)
+        self.counts["default_moves"] += 1
+        if seat in outcome.to_act:
+            again.append(due.id)  # a follow-up decision, or a turn of its own again: look again
 
 
 def _look(row_id: int, now: datetime, counts: Counter[str]) -> dict[str, Any] | None:
@@ -88,7 +238,7 @@ def _look(row_id: int, now: datetime, counts: Counter[str]) -> dict[str, Any] | 
             session.delete(row)
             return None
         if as_utc(row.due_at) > now:
-            kick_ids = remind(session, row, game, clock, now)
+            kick_ids = remind(session, current.read_due(session.connection(), [row_id]), now)
             counts["reminders"] += len(kick_ids)
             todo = None
         elif clock.policy == "pause":
@@ -148,6 +298,26 @@ def _process(row_id: int, now: datetime, counts: Counter[str]) -> None:
                 counts["timed_out_emails"] += len(tell_timed_out(*timed_out, played))
             except Exception:  # never hide the error that ended the loop, if any, behind this one
                 log.exception("deadline %s: the timed-out email could not be written", row_id)
+
+
+def _tell_timed_out_many(session: Session, rows: list[_TimedOut]) -> list[int]:
+    """`tell_timed_out` for the rows of a batch's pass, in the batch's transaction: three reads and one
+    insert for all of them."""
+    games = sorted({row.game.id for row in rows})
+    paused = {game_id for game_id, at in session.execute(
+        sa.select(col(GameClock.game_id), col(GameClock.paused_at)).where(col(GameClock.game_id).in_(games)))
+        if at is not None}
+    last_turn_email = {(game_id, player_id): seq for game_id, player_id, seq in session.execute(
+        sa.select(col(Outbox.game_id), col(Outbox.player_id), sa.func.max(col(Outbox.seq)))
+        .where(col(Outbox.game_id).in_(games), col(Outbox.kind) == "turn")
+        .group_by(col(Outbox.game_id), col(Outbox.player_id)))}
+    emails: list[outbox.Email] = [
+        (row.game, row.player, "timed_out", {"from": row.since, "played": row.played}, None) for row in rows
+        if row.game.status == "active" and row.game.id not in paused
+        and last_turn_email.get((row.game.id, row.player.id), -1) <= row.since]
+    taken = outbox.taken(session, emails)
+    return outbox.ids(session, outbox.add_many(
+        session, [email for email in emails if outbox.message_id_of(email) not in taken]))
 
 
 def tell_timed_out(game_id: int, seat: int, since: int, played: list[str]) -> list[int]:

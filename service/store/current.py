@@ -14,7 +14,7 @@ classes they stand for, so the functions that word emails and move clocks take e
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -23,7 +23,7 @@ import sqlalchemy as sa
 
 import engine
 from service.errors import GameNotFound, StaleState
-from service.store.models import Event, Game, GameClock, GameState, Player, Snapshot, TurnStart
+from service.store.models import Deadline, Event, Game, GameClock, GameState, Player, Snapshot, TurnStart
 from service.store.rows import MAX_ID
 
 GAMES = Game.__table__  # type: ignore[attr-defined]
@@ -33,6 +33,7 @@ PLAYERS = Player.__table__  # type: ignore[attr-defined]
 EVENTS = Event.__table__  # type: ignore[attr-defined]
 SNAPSHOTS = Snapshot.__table__  # type: ignore[attr-defined]
 TURNS = TurnStart.__table__  # type: ignore[attr-defined]
+DEADLINES = Deadline.__table__  # type: ignore[attr-defined]
 
 
 @dataclass(slots=True)
@@ -98,16 +99,14 @@ class Loaded:
 
 
 _GAME_COLUMNS = [GAMES.c[name] for name in GameRow.__slots__]
-_READ = (
-    sa.select(
-        *_GAME_COLUMNS,
-        STATES.c.seq.label("state_seq"), STATES.c.rules_version.label("state_version"), STATES.c.state,
-        STATES.c.snapshot_seq,
-        CLOCKS.c.game_id.label("clock"), *[CLOCKS.c[name] for name in ClockRow.__slots__],
-    )
-    .select_from(GAMES.outerjoin(STATES, STATES.c.game_id == GAMES.c.id).outerjoin(CLOCKS, CLOCKS.c.game_id == GAMES.c.id))
-    .where(GAMES.c.id == sa.bindparam("game_id"))
-)
+_LOADED_COLUMNS = [
+    *_GAME_COLUMNS,
+    STATES.c.seq.label("state_seq"), STATES.c.rules_version.label("state_version"), STATES.c.state,
+    STATES.c.snapshot_seq,
+    CLOCKS.c.game_id.label("clock"), *[CLOCKS.c[name] for name in ClockRow.__slots__],
+]
+_LOADED_FROM = GAMES.outerjoin(STATES, STATES.c.game_id == GAMES.c.id).outerjoin(CLOCKS, CLOCKS.c.game_id == GAMES.c.id)
+_READ = sa.select(*_LOADED_COLUMNS).select_from(_LOADED_FROM).where(GAMES.c.id == sa.bindparam("game_id"))
 _PLAYERS = (
     sa.select(*[PLAYERS.c[name] for name in PlayerRow.__slots__])
     .where(PLAYERS.c.game_id == sa.bindparam("game_id"))
@@ -123,10 +122,56 @@ def read(conn: sa.Connection, game_id: int) -> Loaded:
     row = conn.execute(_READ, {"game_id": game_id}).first()
     if row is None:
         raise GameNotFound(game_id)
-    game = GameRow(*row[: len(_GAME_COLUMNS)])
+    return _loaded(row)
+
+
+def _loaded(row: sa.Row[Any], start: int = 0) -> Loaded:
+    """`row` holds the game's columns from position `start` on, then the state's and clock's by name."""
+    game = GameRow(*row[start:start + len(_GAME_COLUMNS)])
     fresh = row.state_seq == game.seq and row.state_version == engine.get(game.name).rules_version
     clock = None if row.clock is None else ClockRow(*(row._mapping[name] for name in ClockRow.__slots__))
     return Loaded(game, row.state if fresh else None, row.state_seq is not None, row.snapshot_seq or 0, clock)
+
+
+@dataclass(slots=True)
+class Due:
+    """A deadline row as the sweep reads it, with everything it decides on: the seat's player, the
+    game's clock settings and the game as `read` loads it (the move path takes that as it is)."""
+
+    id: int
+    seat: int
+    due_at: datetime | None
+    reminders_done: int
+    player: PlayerRow
+    loaded: Loaded  # its `clock` holds the game's time control (None: a game without a clock row)
+
+
+_DUE = (
+    sa.select(
+        DEADLINES.c.id.label("deadline_id"), DEADLINES.c.seat.label("deadline_seat"), DEADLINES.c.due_at,
+        DEADLINES.c.reminders_done,
+        *[PLAYERS.c[name].label(f"player_{name}") for name in PlayerRow.__slots__],
+        *_LOADED_COLUMNS,
+    )
+    .select_from(_LOADED_FROM.join(DEADLINES, DEADLINES.c.game_id == GAMES.c.id)
+                 .join(PLAYERS, PLAYERS.c.id == DEADLINES.c.player_id))
+    .where(DEADLINES.c.id.in_(sa.bindparam("ids", expanding=True)))
+)
+_DUE_HEAD = 4 + len(PlayerRow.__slots__)  # the columns before the game's
+
+
+def read_due(conn: sa.Connection, deadline_ids: Sequence[int]) -> list[Due]:
+    """The deadline rows of `deadline_ids` that still exist, each with its game loaded as `read`
+    loads it, in one query (the sweep's batch).  No row locks: the sweep holds the rows by their lease,
+    and a move that changed a game meanwhile makes the sweep's move on it StaleState."""
+    if not deadline_ids:
+        return []
+    found = []
+    for row in conn.execute(_DUE, {"ids": list(deadline_ids)}):
+        player = PlayerRow(*row[4:_DUE_HEAD])
+        found.append(Due(row.deadline_id, row.deadline_seat, row.due_at, row.reminders_done, player,
+                         _loaded(row, _DUE_HEAD)))
+    return found
 
 
 _PLAYER = sa.select(*[PLAYERS.c[name] for name in PlayerRow.__slots__]).where(PLAYERS.c.id == sa.bindparam("player_id"))
