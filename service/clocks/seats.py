@@ -67,15 +67,18 @@ _START = sa.insert(DEADLINES)
 
 
 def _start_clocks(conn: sa.Connection, game_id: int, hours: int, ladder: list[int], players: Sequence[AnyPlayer],
-                  now: datetime, shares: dict[int, float] | None = None, cap: datetime | None = None) -> None:
+                  now: datetime, shares: dict[int, float] | None = None,
+                  cap: datetime | None = None) -> dict[int, datetime]:
     """Start the clocks of `players` (their rows must be gone: the caller deleted them), in one
-    statement.  `shares`: the part of the game's deadline each seat's decision gets (engine
-    `deadline_share`); `cap`: the deadline of a window the seats join, which they never outlast.  A seat
-    whose person is on vacation gets a stopped clock holding the time it will have."""
+    statement; the deadlines of the clocks that run, by seat.  `shares`: the part of the game's
+    deadline each seat's decision gets (engine `deadline_share`); `cap`: the deadline of a window the
+    seats join, which they never outlast.  A seat whose person is on vacation gets a stopped clock
+    holding the time it will have."""
     if not players:
-        return
+        return {}
     away = set(conn.execute(_AWAY, {"emails": sorted({p.email for p in players})}).scalars())
     rows = []
+    started: dict[int, datetime] = {}
     for player in players:
         total = timedelta(hours=hours * (shares or {}).get(player.seat, 1.0))
         if cap is not None:
@@ -83,6 +86,8 @@ def _start_clocks(conn: sa.Connection, game_id: int, hours: int, ladder: list[in
         due = now + total
         done = _steps_before(now, due, ladder)
         stopped = player.email in away
+        if not stopped:
+            started[player.seat] = due
         rows.append({
             "game_id": game_id, "seat": player.seat, "player_id": player.id, "started_at": now,
             "due_at": None if stopped else due,
@@ -91,6 +96,7 @@ def _start_clocks(conn: sa.Connection, game_id: int, hours: int, ladder: list[in
             "next_at": None if stopped else next_at(due, done, ladder),
         })
     conn.execute(_START, rows)
+    return started
 
 
 def clock_of(session: Session, game_id: int, lock: bool = False) -> GameClock:
@@ -122,9 +128,10 @@ def after_move(
     session: Session, game: AnyGame, players: Sequence[AnyPlayer], actor: int, before: Collection[int],
     after: Collection[int], restart: set[int], kind: str, finished: bool, now: datetime,
     shares: dict[int, float] | None = None, clock: ClockRow | None = None,
-) -> None:
+) -> dict[int, datetime]:
     """Inside the move's transaction: move the clocks on after `actor`'s decision of `kind`; `clock`:
-    the game's clock row when the caller read it already (service/store/current.py `read`).
+    the game's clock row when the caller read it already (service/store/current.py `read`).  The
+    deadlines it started, by seat (what the turn emails of the change state).
 
     `restart`: the seats whose clock (re)starts: those whose turn began with this move and those newly
     asked to decide (service/play/moves.py says which).  Core statements only, and only those a change
@@ -141,9 +148,9 @@ def after_move(
         if clock is None:  # a game from before deadlines existed: its (untimed) row now
             clock_of(session, game.id)
         conn.execute(sa.update(CLOCKS).where(CLOCKS.c.game_id == game.id).values(end_due_at=now))
-        return
+        return {}
     if clock is None:  # a game from before deadlines existed: untimed, nothing to move on
-        return
+        return {}
     by_seat = {p.seat: p for p in players}
     restart = set(restart)
     streak, paused = clock.timeout_streak, clock.paused_at
@@ -163,13 +170,16 @@ def after_move(
         conn.execute(sa.delete(DEADLINES).where(DEADLINES.c.game_id == game.id, DEADLINES.c.seat.in_(sorted(gone))))
     if (streak, paused) != (clock.timeout_streak, clock.paused_at):
         conn.execute(sa.update(CLOCKS).where(CLOCKS.c.game_id == game.id).values(timeout_streak=streak, paused_at=paused))
-    if hours is not None:
-        # only when a clock (re)starts: a follow-up decision of the same turn needs no query
-        cap = _window_due(session, game.id, set(before) & set(after) - restart) if restart else None
-        _start_clocks(conn, game.id, hours, list(clock.reminders),
-                      [by_seat[seat] for seat in sorted(restart)], now, shares, cap)
-        if kind == "timeout" and clock.policy in ("auto", "skip") and streak >= STREAK_ROUNDS * len(players):
-            pause(session, game, clock_of(session, game.id), players, actor, now, reason="timeouts")
+    if hours is None:
+        return {}
+    # only when a clock (re)starts: a follow-up decision of the same turn needs no query
+    cap = _window_due(session, game.id, set(before) & set(after) - restart) if restart else None
+    started = _start_clocks(conn, game.id, hours, list(clock.reminders),
+                            [by_seat[seat] for seat in sorted(restart)], now, shares, cap)
+    if kind == "timeout" and clock.policy in ("auto", "skip") and streak >= STREAK_ROUNDS * len(players):
+        pause(session, game, clock_of(session, game.id), players, actor, now, reason="timeouts")
+        return {}  # every clock stopped
+    return started
 
 
 def _window_due(session: Session, game_id: int, staying: set[int]) -> datetime | None:

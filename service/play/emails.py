@@ -34,7 +34,8 @@ happened since their last move, partner moves, vacations and a resumed game incl
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
+from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
@@ -84,10 +85,12 @@ def on_change(
     starts: Collection[int],
     *,
     timed: bool = True,
+    due: Mapping[int, datetime] | None = None,
 ) -> list[Queued]:
     """The outbox rows of one move by `actor`: `starts` are the seats whose turn began with it.
     Partners get no emails of their own: they read each other's moves in their next turn email.
-    `timed`: the game may have deadlines to state (an untimed game has none: no query)."""
+    `timed`: the game may have deadlines to state (an untimed game has none: no query); `due`: the
+    deadlines the change started, by seat, when the caller knows them (service/clocks `after_move`)."""
     starts = set(starts)
     asked = set(after) - set(before)
     if actor not in before:
@@ -100,11 +103,12 @@ def on_change(
     if not turn:
         return []
     # The deadlines just started (service/clocks ran first): each email states its own, as of now.
-    due: dict[int, Any] = {}
-    if timed:
-        with session.no_autoflush:
-            due = dict(session.execute(sa.select(col(Deadline.seat), col(Deadline.due_at)).where(
-                col(Deadline.game_id) == game.id, col(Deadline.seat).in_([p.seat for p in turn]))).all())
+    if due is None:  # not handed over: the deadlines as written (none in an untimed game)
+        due = {}
+        if timed:
+            with session.no_autoflush:
+                due = dict(session.execute(sa.select(col(Deadline.seat), col(Deadline.due_at)).where(
+                    col(Deadline.game_id) == game.id, col(Deadline.seat).in_([p.seat for p in turn]))).all())
     each = []
     for player in turn:
         params: dict[str, Any] = {} if player.seat in starts else {"asked": True}

@@ -124,15 +124,17 @@ def apply(
     restart = starts | (set(after) - set(before))
     mailed = result is None and bool(set(before) ^ set(after) or starts)
     players = current.players(conn, game_id) if mailed or result is not None or not loaded.clock_idle else []
+    due: dict[int, datetime] = {}
     if result is not None or not loaded.clock_idle:
         # The clocks follow the turns (service/clocks).  A result stops them and marks the end as due:
         # the end-of-game task records it once and sends the game_over emails.  An untimed game that
         # is not paused and has no timeout streak has nothing to move on, and pays nothing here.
-        clocks.after_move(
+        due = clocks.after_move(
             session, game, players, seat, before, after, restart, kind, result is not None, now,
             shares={s: rules.deadline_share(state, s) for s in after}, clock=loaded.clock,
         )
-    rows = emails.on_change(session, game, players, seat, before, after, starts, timed=not loaded.clock_idle) if mailed else []
+    # The turn emails state the deadlines just started (none: the game is untimed or paused).
+    rows = emails.on_change(session, game, players, seat, before, after, starts, due=due) if mailed else []
     return Outcome(game_id, game.seq, list(new_events), after, game.status, result, outbox.ids(session, rows),
                    walk.played, state)
 
