@@ -27,7 +27,11 @@ def send_email(row_id: int) -> str:
 
 @shared_task(name=outbox.DISPATCH_TASK)
 def dispatch_outbox() -> int:
-    """Beat: enqueue every pending row that is due (lost kicks, retries, crashed workers)."""
+    """Beat: enqueue every pending row that is due (lost kicks, retries, crashed workers).  Without
+    kicks (the embedded broker) it also records the ends of games finished since, whose game_over
+    emails wait on that; with them the end task is kicked by the final move, and the sweep catches up."""
+    if not current_app.config["OUTBOX_KICK"]:
+        timeouts.record_ends(utcnow())
     ids = outbox.due()
     if ids:
         outbox.enqueue(ids)

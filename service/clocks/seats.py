@@ -36,7 +36,7 @@ from service import store
 from service.clocks.settings import DEFAULT_REMINDERS
 from service.mail import kinds, outbox
 from service.store import write_session
-from service.store.current import AnyGame, AnyPlayer, ClockRow, Due
+from service.store.current import CLOCKS, DEADLINES, AnyGame, AnyPlayer, ClockRow, Due
 from service.store.db import get_engine
 from service.store.models import Deadline, Game, GameClock, JournalEntry, Person, Player, as_utc
 
@@ -58,8 +58,6 @@ def _steps_before(start: datetime, due_at: datetime, ladder: list[int]) -> int:
     return sum(1 for h in ladder if due_at - timedelta(hours=h) <= start)
 
 
-DEADLINES = Deadline.__table__  # type: ignore[attr-defined]
-CLOCKS = GameClock.__table__  # type: ignore[attr-defined]
 PEOPLE = Person.__table__  # type: ignore[attr-defined]
 _AWAY = sa.select(PEOPLE.c.email).where(PEOPLE.c.email.in_(sa.bindparam("emails", expanding=True)),
                                         PEOPLE.c.vacation_since.is_not(None))

@@ -4,6 +4,7 @@ work anyway), so it runs off the request's path and failures are logged and igno
 from __future__ import annotations
 
 import logging
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -13,12 +14,18 @@ from flask import current_app
 log = logging.getLogger(__name__)
 
 _kicker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="riftpost-kick")
+_making = threading.Lock()
 
 
 def celery_client() -> Celery:
     """The Celery app to enqueue with: the worker's own, or a publish-only client for the web."""
     app = current_app.extensions.get("riftpost.celery")
-    if app is None:
+    if app is not None:
+        return app
+    with _making:  # the web's threads: one client per app
+        app = current_app.extensions.get("riftpost.celery")
+        if app is not None:
+            return app
         app = Celery("riftpost-web", set_as_current=False)
         app.conf.update(
             broker_url=current_app.config["CELERY_BROKER_URL"],
@@ -29,7 +36,7 @@ def celery_client() -> Celery:
             broker_connection_retry_on_startup=False,
         )
         current_app.extensions["riftpost.celery"] = app
-    return app
+        return app
 
 
 def publish(task: str, calls: list[list[Any]]) -> None:

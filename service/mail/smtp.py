@@ -154,10 +154,12 @@ def _alarms() -> _Alarms:
 
 
 def _forget_parents_alarms() -> None:
-    """A forked child has none of its parent's threads, and maybe a lock the parent held: it starts
-    an alarms thread of its own when it first sends."""
-    global _process_alarms
+    """A forked child has none of its parent's threads, and maybe a lock the parent held (its alarms',
+    or `_kept_lock` taken by another thread at the fork): it starts an alarms thread of its own when it
+    first sends, and unlocked locks."""
+    global _process_alarms, _kept_lock
     _process_alarms = _Alarms()
+    _kept_lock = threading.Lock()
 
 
 os.register_at_fork(after_in_child=_forget_parents_alarms)

@@ -50,7 +50,8 @@ class GameOver(IllegalMoveAt):
 def begin(session: Session, game_id: int, seat: int, expected_seq: int, *,
           pure: bool = False) -> tuple[Game, Batch, int]:
     """The game as it stood at `expected_seq`, a Batch to play `seat`'s moves on from its state, and
-    the seq of the snapshot that state was loaded from: how `handle` and a preview both begin.
+    the seq of the snapshot that state was loaded from: how a preview begins (`handle`
+    reads the game through service/store/current.py instead).
     Raises GameNotFound, StaleState ("the game moved on"), GameOver."""
     game = store.get_game(session, game_id)
     if game.seq != expected_seq:

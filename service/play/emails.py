@@ -45,7 +45,7 @@ from service import store
 from service.mail import outbox
 from service.mail.outbox import Queued
 from service.store.current import AnyGame, AnyPlayer
-from service.store.models import Deadline, Outbox, as_utc
+from service.store.models import Outbox, as_utc
 
 
 def on_create(session: Session, game: AnyGame, players: Sequence[AnyPlayer], starting: Collection[int]) -> list[Queued]:
@@ -84,13 +84,12 @@ def on_change(
     after: Collection[int],
     starts: Collection[int],
     *,
-    timed: bool = True,
     due: Mapping[int, datetime] | None = None,
 ) -> list[Queued]:
     """The outbox rows of one move by `actor`: `starts` are the seats whose turn began with it.
     Partners get no emails of their own: they read each other's moves in their next turn email.
-    `timed`: the game may have deadlines to state (an untimed game has none: no query); `due`: the
-    deadlines the change started, by seat, when the caller knows them (service/clocks `after_move`)."""
+    `due`: the deadlines the change started, by seat (service/clocks `after_move` returns them; none
+    in an untimed or paused game)."""
     starts = set(starts)
     asked = set(after) - set(before)
     if actor not in before:
@@ -103,12 +102,7 @@ def on_change(
     if not turn:
         return []
     # The deadlines just started (service/clocks ran first): each email states its own, as of now.
-    if due is None:  # not handed over: the deadlines as written (none in an untimed game)
-        due = {}
-        if timed:
-            with session.no_autoflush:
-                due = dict(session.execute(sa.select(col(Deadline.seat), col(Deadline.due_at)).where(
-                    col(Deadline.game_id) == game.id, col(Deadline.seat).in_([p.seat for p in turn]))).all())
+    due = due or {}
     each = []
     for player in turn:
         params: dict[str, Any] = {} if player.seat in starts else {"asked": True}

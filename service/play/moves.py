@@ -1,10 +1,11 @@
 """The one move path, and game creation.
 
 `handle(game_id, seat, moves, expected_seq)` is what the web form, the confirm page of an emailed
-link, the JSON play API and deadline expiry all call, with one move or a whole turn of them.  In one
-transaction it appends the engine's events, updates the read model, records a turn that began, writes a
-snapshot when due, moves the clocks on and writes the outbox rows; after the commit it nudges the worker.  A stale `expected_seq` raises
-StaleState and writes nothing.
+link and the JSON play API call, with one move or a whole turn of them; the deadline sweep calls its
+inside, `apply`, in the transaction of a batch of timeouts.  In one transaction it appends the
+engine's events, moves the read model and the current-state row on, records a turn that began, writes
+a snapshot when due, moves the clocks on and writes the outbox rows; after the commit it nudges the
+worker.  A stale `expected_seq` raises StaleState and writes nothing.
 """
 
 from __future__ import annotations

@@ -46,7 +46,7 @@ from service.errors import StaleState
 from service.mail import outbox
 from service.play import ending
 from service.play.moves import apply, handle
-from service.store import current, write_session
+from service.store import current, read_session, write_session
 from service.store.current import GameRow, PlayerRow
 from service.store.db import get_engine
 from service.store.models import Deadline, Game, GameClock, Outbox, as_utc
@@ -57,13 +57,11 @@ log = logging.getLogger(__name__)
 MAX_DEFAULTS_PER_TURN = 200
 
 
-def sweep(now: datetime) -> Counter[str]:
-    """One pass as of `now`: end expired vacations, record pending ends, send due reminders, apply
-    due timeouts.  Idempotent; safe beside other sweeps.  Counts of what it did."""
-    now = as_utc(now)
+def record_ends(now: datetime) -> Counter[str]:
+    """Record the ends still due (games whose final move's kick was lost, or never sent: the embedded
+    broker gets no kicks, and its outbox scan calls this every 2 s)."""
     counts: Counter[str] = Counter()
-    counts["vacations_ended"] += people.end_expired_vacations(now)
-    with write_session(get_engine()) as session:
+    with read_session(get_engine()) as session:
         pending = session.execute(
             sa.select(col(GameClock.game_id)).where(col(GameClock.end_due_at) <= now).limit(BATCH)
         ).scalars().all()
@@ -73,6 +71,16 @@ def sweep(now: datetime) -> Counter[str]:
         except Exception:
             log.exception("the end of game %s could not be recorded", game_id)
             counts["errors"] += 1
+    return counts
+
+
+def sweep(now: datetime) -> Counter[str]:
+    """One pass as of `now`: end expired vacations, record pending ends, send due reminders, apply
+    due timeouts.  Idempotent; safe beside other sweeps.  Counts of what it did."""
+    now = as_utc(now)
+    counts: Counter[str] = Counter()
+    counts["vacations_ended"] += people.end_expired_vacations(now)
+    counts += record_ends(now)
     while ids := claim_due(now):
         _sweep_batch(ids, now, counts)
     return counts
@@ -136,7 +144,7 @@ class _Batch:
         again: list[int] = []
         gone: list[int] = []
         reminders: list[current.Due] = []
-        moved: set[int] = set()
+        touched: set[int] = set()  # games this pass moved, paused or reminded: their other rows wait
         # In the order of the games (stable: a game's rows keep the claim's order), so two sweeps whose
         # batches share games lock their rows in the same order and never deadlock each other.
         order = sorted(ids, key=lambda row_id: found[row_id].loaded.game.id if row_id in found else 0)
@@ -145,8 +153,10 @@ class _Batch:
             if due is None or due.due_at is None:
                 continue  # the turn is over, or the clock stopped meanwhile
             game = due.loaded.game
-            if game.id in moved:
-                again.append(row_id)  # another seat of this game moved in this pass: read it again
+            if game.id in touched:
+                # Another row of this game was acted on in this pass (a move, a pause, a reminder): read
+                # it again in the next one, which sees what that did (a pause stops every clock).
+                again.append(row_id)
                 continue
             self.looks[row_id] += 1
             if self.looks[row_id] > MAX_DEFAULTS_PER_TURN:
@@ -156,15 +166,17 @@ class _Batch:
             if game.status != "active" or due.seat not in game.to_act or clock is None or clock.deadline_hours is None:
                 gone.append(row_id)
             elif as_utc(due.due_at) > now:
+                touched.add(game.id)
                 reminders.append(due)
             elif clock.policy == "pause":
+                touched.add(game.id)
                 pause(session, game, clock_of(session, game.id), current.players(session.connection(), game.id),
                       due.seat, now, reason="timeout")
                 self.counts["paused"] += 1
             elif clock.policy == "forfeit":
                 self.one_by_one.append(row_id)  # ending.record_end runs transactions of its own
             else:
-                moved.add(game.id)
+                touched.add(game.id)
                 self.move(session, due, again, gone)
         if gone:
             session.execute(sa.delete(Deadline).where(col(Deadline.id).in_(gone)))

@@ -2,8 +2,9 @@
 after a restore or whenever a database is in doubt.
 
 A game holds when its replay from event 1 (snapshots ignored) equals its state as the service loads
-it (latest snapshot plus the events after it) and its current-state row (when that row is up to date), its read model (status, seats to act, result) is what
-the engine says of that state, and its seq is its last event's.  Problems are short lines naming
+it (latest snapshot plus the events after it) and its current-state row (when that row is up to
+date), its read model (status, seats to act, result) is what the engine says of that state, and its
+seq is its last event's.  Problems are short lines naming
 what disagrees, never a state's contents (they hold hidden cards).
 """
 

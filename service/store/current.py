@@ -156,14 +156,19 @@ _DUE = (
     .select_from(_LOADED_FROM.join(DEADLINES, DEADLINES.c.game_id == GAMES.c.id)
                  .join(PLAYERS, PLAYERS.c.id == DEADLINES.c.player_id))
     .where(DEADLINES.c.id.in_(sa.bindparam("ids", expanding=True)))
+    .order_by(GAMES.c.id, DEADLINES.c.id)
+    .with_for_update(of=GAMES)
 )
 _DUE_HEAD = 4 + len(PlayerRow.__slots__)  # the columns before the game's
 
 
 def read_due(conn: sa.Connection, deadline_ids: Sequence[int]) -> list[Due]:
     """The deadline rows of `deadline_ids` that still exist, each with its game loaded as `read`
-    loads it, in one query (the sweep's batch).  No row locks: the sweep holds the rows by their lease,
-    and a move that changed a game meanwhile makes the sweep's move on it StaleState."""
+    loads it, in one query (the sweep's batch).  The games rows are locked (PostgreSQL; FOR UPDATE, in
+    game order, so two sweeps sharing a game never deadlock each other): a player's move on one of them
+    waits for the batch's commit, so the batch never reminds or pauses for a turn played meanwhile, and
+    the move then finds the position the sweep left (StaleState if the sweep moved).  SQLite's write
+    transaction holds the whole database anyway."""
     if not deadline_ids:
         return []
     found = []

@@ -10,7 +10,6 @@ SQLite needs care to behave like a real server under the web + worker processes:
 from __future__ import annotations
 
 import select
-import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, cast
@@ -115,30 +114,27 @@ def read_session(engine: sa.Engine) -> Iterator[Session]:
         yield session
 
 
-# engine -> the same engine marked for writing (see _sqlite_begin), made once: making one per
-# transaction cost more than some moves' SQL.
-_WRITERS: weakref.WeakKeyDictionary[sa.Engine, sa.Engine] = weakref.WeakKeyDictionary()
-
-
 def writer(engine: sa.Engine) -> sa.Engine:
-    found = _WRITERS.get(engine)
+    """The engine marked for writing (see _sqlite_begin), made once per engine and kept on it: making
+    one per transaction cost more than some moves' SQL.  (On the engine, not in a module-level
+    mapping: the marked engine refers to its parent, so a mapping would keep every engine alive.)"""
+    found: sa.Engine | None = getattr(engine, "_riftpost_writer", None)
     if found is None:
-        found = _WRITERS[engine] = engine.execution_options(riftpost_write=True)
+        found = engine.execution_options(riftpost_write=True)
+        engine._riftpost_writer = found  # type: ignore[attr-defined]
     return found
-
-
-_READERS: weakref.WeakKeyDictionary[sa.Engine, sa.Engine] = weakref.WeakKeyDictionary()
 
 
 def single_reads(engine: sa.Engine) -> sa.Engine:
     """The engine in autocommit mode, for a route that reads one row and nothing else (the player a
     link names): no BEGIN and ROLLBACK around it, which on PostgreSQL are two round trips of three."""
-    found = _READERS.get(engine)
+    found: sa.Engine | None = getattr(engine, "_riftpost_single", None)
     if found is None:
         # Not SQLAlchemy's AUTOCOMMIT on SQLite: resetting it on check-in gives the connection
         # pysqlite's implicit transactions back, which write transactions must not have.
-        found = _READERS[engine] = (engine.execution_options(riftpost_single=True) if engine.dialect.name == "sqlite"
-                                    else engine.execution_options(isolation_level="AUTOCOMMIT"))
+        found = (engine.execution_options(riftpost_single=True) if engine.dialect.name == "sqlite"
+                 else engine.execution_options(isolation_level="AUTOCOMMIT"))
+        engine._riftpost_single = found  # type: ignore[attr-defined]
     return found
 
 

@@ -83,3 +83,30 @@ def test_task_bodies_are_thin_calls_into_the_service(app, sink):
     assert tasks.purge_broker.run() == 0
     assert tasks.send_email.acks_late and tasks.send_email.app.conf.worker_prefetch_multiplier == 1
     assert tasks.send_email.app.conf.task_reject_on_worker_lost
+
+
+@pytest.mark.parametrize("kick", [False, True])
+def test_without_kicks_the_outbox_scan_records_the_end_of_a_finished_game(app, kick):
+    """With the embedded broker the final move kicks nothing, so the game_over emails would wait for
+    the minute sweep: the outbox scan (every 2 s there) records the end first.  With kicks (Redis) the
+    end task is kicked and the scan leaves ends to it and to the sweep."""
+    from unittest import mock
+
+    from service import store
+    from service.store import get_engine, read_session
+    from tests.service.helpers import current, play_one
+    from worker import tasks
+
+    app.config["OUTBOX_KICK"] = kick
+    preconsent(*[email for _, email in PLAYERS])
+    game_id = new_game(toygame.NAME, PLAYERS, {"target": 2}, seed=1)
+    with mock.patch("service.mail.queue._publish"):  # the kicks, if any, go nowhere here
+        while current(game_id)[0].status == "active":
+            play_one(game_id)
+    with mock.patch("service.mail.outbox.enqueue"):
+        tasks.dispatch_outbox.run()
+    with read_session(get_engine()) as session:
+        recorded = store.end_event(session, game_id) is not None
+    assert recorded is not kick
+    if not kick:
+        assert [row.kind for row in outbox_rows(game_id)].count("game_over") == len(PLAYERS)

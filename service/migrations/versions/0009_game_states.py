@@ -1,7 +1,7 @@
 """game_states: each game's current state in one row beside games (the move path's cache)
 
-Empty at first: a game's row is written by its next move (or page view that rebuilds the state), so
-the upgrade replays nothing.
+Empty at first: a game's row is written by its next move (which rebuilds the state from the log once),
+so the upgrade replays nothing.
 
 Revision ID: 0009
 Revises: 0008
