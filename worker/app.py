@@ -10,6 +10,7 @@ that keeps about half of the worker's memory out of the beat process (bench/memo
 from __future__ import annotations
 
 import importlib
+import logging
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +26,27 @@ if TYPE_CHECKING:
 # What only the worker imports, as it starts (start_worker below): the tasks, which register
 # themselves on the app (shared_task).
 WORKER_MODULES = ("worker.tasks", "worker.signals")
+
+
+class _QuietScan(logging.Filter):
+    """Drops the worker's routine lines about an outbox scan that found nothing (received, succeeded:
+    0): with the embedded broker the scan runs every 2 s, and those lines would be most of the log.
+    Beat's one line per scan stays (the scheduler's heartbeat), and so does a scan that enqueued
+    emails, and every warning."""
+
+    TASK = "riftpost.dispatch_outbox"
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno > logging.INFO:
+            return True
+        message = record.getMessage()
+        if self.TASK not in message:
+            return True
+        return not (record.name == "celery.worker.strategy" or message.endswith(": 0"))
+
+
+for _logger in ("celery.worker.strategy", "celery.app.trace"):
+    logging.getLogger(_logger).addFilter(_QuietScan())
 
 
 class Riftpost(Celery):

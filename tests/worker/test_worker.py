@@ -110,3 +110,22 @@ def test_without_kicks_the_outbox_scan_records_the_end_of_a_finished_game(app, k
     assert recorded is not kick
     if not kick:
         assert [row.kind for row in outbox_rows(game_id)].count("game_over") == len(PLAYERS)
+
+
+def test_the_worker_log_leaves_out_outbox_scans_that_found_nothing():
+    """With the embedded broker the outbox scan runs every 2 s: a scan that found nothing leaves no
+    worker lines; one that enqueued emails, other tasks and warnings are logged as before."""
+    import logging
+
+    from worker.app import _QuietScan
+
+    def shown(logger: str, message: str, level: int = logging.INFO) -> bool:
+        return _QuietScan().filter(logging.LogRecord(logger, level, __file__, 1, message, None, None))
+
+    assert not shown("celery.worker.strategy", "Task riftpost.dispatch_outbox[1f] received")
+    assert not shown("celery.app.trace", "Task riftpost.dispatch_outbox[1f] succeeded in 0.003s: 0")
+    assert shown("celery.app.trace", "Task riftpost.dispatch_outbox[1f] succeeded in 0.004s: 3")
+    assert shown("celery.worker.strategy", "Task riftpost.send_email[2a] received")
+    assert shown("celery.app.trace", "Task riftpost.send_email[2a] succeeded in 0.01s: 'sent'")
+    assert shown("celery.app.trace", "Task riftpost.dispatch_outbox[1f] raised: OperationalError",
+                 logging.ERROR)
