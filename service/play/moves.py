@@ -45,7 +45,6 @@ class Outcome:
     result: Mapping[str, Any] | None
     outbox_ids: list[int] = field(default_factory=list)
     played: list[Played] = field(default_factory=list)  # the moves, read and worded
-    state: dict[str, Any] | None = None  # the state the moves produced (the caller's to read, not to change)
 
 
 def _snapshot_due(snapshot_seq: int, new_seq: int, before: Collection[int], after: Collection[int],
@@ -137,7 +136,7 @@ def apply(
     # The turn emails state the deadlines just started (none: the game is untimed or paused).
     rows = emails.on_change(session, game, players, seat, before, after, starts, due=due) if mailed else []
     return Outcome(game_id, game.seq, list(new_events), after, game.status, result, outbox.ids(session, rows),
-                   walk.played, state)
+                   walk.played)
 
 
 def new_game(
