@@ -34,23 +34,13 @@ import sqlalchemy as sa
 from service import create_app
 from service.migrate import upgrade
 from service.play import new_game
-from service.store import get_engine, read_session, write_session
+from service.store import get_engine, read_session
 from service.store.models import Outbox
+from tests.consent import preconsent
 
 REDIS = os.environ.get("RIFTPOST_TEST_REDIS", "redis://127.0.0.1:6379") + "/14"
 SECRET = "bench-secret"
 PLAYERS = {"A": "a@bench.example.org", "B": "b@bench.example.org"}
-
-
-def preconsent(*addresses: str) -> None:
-    from service.clocks.people import person
-    from service.store.models import utcnow
-
-    with write_session(get_engine()) as session:
-        for address in addresses:
-            who = person(session, address, lock=True)
-            who.consented_at = utcnow()
-            session.add(who)
 
 
 def free_port() -> int:

@@ -43,7 +43,6 @@ import sys
 import tempfile
 import threading
 import time
-import uuid
 from dataclasses import dataclass, field
 from http.cookies import SimpleCookie
 from pathlib import Path
@@ -54,6 +53,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import sqlalchemy as sa
+from pgdb import drop, postgres_url  # bench/pgdb.py
 from sqlmodel import Session
 
 import engine
@@ -64,7 +64,6 @@ from service.play.batch import rng as position_rng
 from service.store import get_engine, make_engine, read_session
 from service.store.models import Event, Game, Player, Snapshot
 
-POSTGRES_ADMIN = os.environ.get("RIFTPOST_TEST_POSTGRES", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 REDIS = os.environ.get("RIFTPOST_TEST_REDIS", "redis://127.0.0.1:6379") + "/13"
 SECRET = "bench-moves-secret"
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
@@ -587,26 +586,6 @@ def instance_for(label: str, url: str, broker: str) -> Instance:
     app = create_app({"INSTANCE_PATH": str(tmp), "DATABASE_URL": url, "SECRET_KEY": SECRET,
                       "CELERY_BROKER_URL": broker, "BASE_URL": "http://bench.local", "OUTBOX_KICK": False})
     return Instance(label, url, broker, tmp, env, app)
-
-
-def postgres_url() -> str | None:
-    name = f"riftpost_bench_{uuid.uuid4().hex[:8]}"
-    try:
-        admin = sa.create_engine(POSTGRES_ADMIN, isolation_level="AUTOCOMMIT")
-        with admin.connect() as connection:
-            connection.exec_driver_sql(f'CREATE DATABASE "{name}"')
-        admin.dispose()
-    except Exception as exc:  # noqa: BLE001
-        print(f"PostgreSQL not reachable ({exc.__class__.__name__}); skipped")
-        return None
-    return POSTGRES_ADMIN.rsplit("/", 1)[0] + f"/{name}"
-
-
-def drop(url: str) -> None:
-    admin = sa.create_engine(POSTGRES_ADMIN, isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.exec_driver_sql(f'DROP DATABASE IF EXISTS "{url.rsplit("/", 1)[1]}" WITH (FORCE)')
-    admin.dispose()
 
 
 def main() -> None:

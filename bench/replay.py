@@ -21,19 +21,18 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import statistics
 import sys
 import tempfile
 import time
-import uuid
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import sqlalchemy as sa
+
+from pgdb import drop, postgres_url  # bench/pgdb.py
 
 import engine
 from service import create_app, store
@@ -42,7 +41,6 @@ from service.play import new_game
 from service.store import get_engine, read_session, write_session
 from service.store.log import _engine_payloads
 
-POSTGRES_ADMIN = os.environ.get("RIFTPOST_TEST_POSTGRES", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 PLAYERS = [("Ann", "ann@example.org"), ("Bob", "bob@example.org"), ("Cy", "cy@example.org"),
            ("Di", "di@example.org")]
 # (engine, players, options, events wanted): each engine's longest usual game.  Riftforce and
@@ -141,26 +139,6 @@ def run(label: str, url: str, folder: Path, repeat: int, seed: int) -> None:
         for name, players, options, wanted in GAMES:
             measure(longest(name, players, options, wanted, seed), repeat)
     app.extensions["riftpost.db"].dispose()
-
-
-def postgres_url() -> str | None:
-    name = f"riftpost_bench_{uuid.uuid4().hex[:8]}"
-    try:
-        admin = sa.create_engine(POSTGRES_ADMIN, isolation_level="AUTOCOMMIT")
-        with admin.connect() as connection:
-            connection.exec_driver_sql(f'CREATE DATABASE "{name}"')
-        admin.dispose()
-    except Exception as exc:  # noqa: BLE001
-        print(f"PostgreSQL not reachable ({exc.__class__.__name__}); skipped")
-        return None
-    return POSTGRES_ADMIN.rsplit("/", 1)[0] + f"/{name}"
-
-
-def drop(url: str) -> None:
-    admin = sa.create_engine(POSTGRES_ADMIN, isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.exec_driver_sql(f'DROP DATABASE IF EXISTS "{url.rsplit("/", 1)[1]}" WITH (FORCE)')
-    admin.dispose()
 
 
 def main() -> None:
