@@ -219,10 +219,11 @@ def new_game(
                 "result": result,
             },
         )
-        store.record_turn(session, game.id, game.seq, turn)
-        store.save_snapshot(session, game, state)
-        current.keep_state(session.connection(), game.id, game.seq, rules.rules_version, state, exists=False,
-                           snapshot_seq=game.seq)
+        # The first turn, snapshot and state row, as a move writes them (service/store/current.py).
+        conn = session.connection()
+        current.turn_began(conn, game.id, game.seq, turn.number, list(turn.seats))
+        current.snapshot(conn, game.id, game.seq, rules.rules_version, state, utcnow())
+        current.keep_state(conn, game.id, game.seq, rules.rules_version, state, exists=False, snapshot_seq=game.seq)
         # The invitations (about the game as set up) first: each is its address's first email from us.
         rows = consent.invite(session, game, seats, seating, now)
         rows += emails.on_create(session, game, seats, game.to_act if result is None else [])

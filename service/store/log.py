@@ -205,14 +205,6 @@ def append(
         set_committed_value(game, key, value)
 
 
-def save_snapshot(session: Session, game: Game, state: dict[str, Any]) -> None:
-    """The state after the game's current seq, made by the current engine."""
-    session.execute(sa.insert(Snapshot), [{
-        "game_id": game.id, "seq": game.seq, "state": state, "created_at": utcnow(),
-        "rules_version": engine.get(game.name).rules_version,
-    }])
-
-
 def last_snapshot_seq(session: Session, game_id: int) -> int:
     return session.exec(
         select(sa.func.coalesce(sa.func.max(col(Snapshot.seq)), 0)).where(col(Snapshot.game_id) == game_id)
@@ -220,12 +212,6 @@ def last_snapshot_seq(session: Session, game_id: int) -> int:
 
 
 # ---- turns -----------------------------------------------------------------------------------------
-
-
-def record_turn(session: Session, game_id: int, seq: int, turn: engine.Turn) -> None:
-    """A turn began after event `seq` (the engine's `turn` changed its number there)."""
-    session.execute(sa.insert(TurnStart), [{"game_id": game_id, "seq": seq, "number": turn.number,
-                                            "seats": list(turn.seats)}])
 
 
 def turn_starts(session: Session, game_id: int, seat: int, upto: int, limit: int = 2) -> list[int]:
