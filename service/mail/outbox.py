@@ -137,7 +137,8 @@ def message_id_of(email: Email) -> str:
 
 
 def taken(session: Session, emails: Sequence[Email]) -> set[str]:
-    """Of these emails, the Message-IDs already queued (`exists` for a batch, in one query)."""
+    """Of these emails, the Message-IDs already queued (each is deterministic: a second one is the same
+    email), in one query."""
     if not emails:
         return set()
     wanted = [message_id_of(email) for email in emails]
@@ -148,12 +149,6 @@ def ids(session: Session, rows: list[Queued]) -> list[int]:
     """The ids of queued rows to send now, to kick the worker with after the commit; held rows wait for
     their address's answer."""
     return [row.id for row in rows if row.status != HELD]
-
-
-def exists(session: Session, game: AnyGame, player: AnyPlayer, kind: str, params: dict[str, Any], seq: int) -> bool:
-    """Whether that email was queued already (its deterministic Message-ID is taken)."""
-    wanted = message_id(game, player, kinds.get(kind).tag_of(params), seq)
-    return session.execute(sa.select(col(Outbox.id)).where(col(Outbox.message_id) == wanted)).first() is not None
 
 
 

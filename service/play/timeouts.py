@@ -334,20 +334,14 @@ def _tell_timed_out_many(session: Session, rows: list[_TimedOut]) -> list[int]:
 
 def tell_timed_out(game_id: int, seat: int, since: int, played: list[str]) -> list[int]:
     """Email the seat whose time ran out what the game played for it (`played`: the moves in words,
-    the seat's own to read; the events after `since`) and what comes next; the outbox row ids.  Nothing when another email of this change tells it: the
+    the seat's own to read; the events after `since`) and what comes next, in a transaction of its own
+    (the one-row path); the outbox row ids.  Nothing when another email of this change tells it: the
     game ended (the game-over email), the game is paused (the pause notice), or its turn came round
-    again (the turn email says the game played its last turn)."""
+    again (the turn email says the game played its last turn); the rule is `_tell_timed_out_many`'s."""
     with write_session(get_engine()) as session:
-        game = store.get_game(session, game_id)
-        player = next(p for p in store.players_of(session, game_id) if p.seat == seat)
-        if game.status != "active" or clock_of(session, game_id).paused_at is not None:
-            return []
-        again = session.execute(sa.select(col(Outbox.id)).where(
-            col(Outbox.game_id) == game_id, col(Outbox.player_id) == player.id, col(Outbox.kind) == "turn",
-            col(Outbox.seq) > since).limit(1)).first()
-        params: dict[str, Any] = {"from": since, "played": played}
-        if again is not None or outbox.exists(session, game, player, "timed_out", params, game.seq):
-            return []
-        ids = outbox.ids(session, outbox.add(session, game, [player], "timed_out", params))
+        conn = session.connection()
+        game = current.read(conn, game_id).game
+        player = next(p for p in current.players(conn, game_id) if p.seat == seat)
+        ids = _tell_timed_out_many(session, [_TimedOut(game, player, since, played)])
     outbox.kick(ids)
     return ids
