@@ -40,7 +40,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, cast
+from typing import Any
 
 import sqlalchemy as sa
 from flask import current_app
@@ -201,25 +201,23 @@ def _permanent(exc: Exception) -> bool:
     return isinstance(code, int) and 500 <= code < 600
 
 
-def _claimable(now: datetime, lease: timedelta) -> sa.ColumnElement[bool]:
-    """Pending and due, or left "sending" by a worker whose lease ran out."""
+def _claimable(now: Any, expired: Any) -> sa.ColumnElement[bool]:
+    """Pending and due at `now`, or left "sending" by a worker whose lease ran out (claimed before
+    `expired`).  Values, or bound parameters (the claim's statement is built once)."""
     return sa.or_(
-        sa.and_(col(Outbox.status) == "pending", col(Outbox.next_attempt_at) <= now),
-        sa.and_(col(Outbox.status) == "sending", col(Outbox.claimed_at) < now - lease),
+        sa.and_(OUTBOX.c.status == "pending", OUTBOX.c.next_attempt_at <= now),
+        sa.and_(OUTBOX.c.status == "sending", OUTBOX.c.claimed_at < expired),
     )
 
 
 # claim and _finish run for every email: Core statements on the table, executed on the write session's
 # connection, cost a third of the CPU of ORM-enabled UPDATEs (which also evaluate the session's objects);
 # the claim's is built once, with its values bound per call.
-_TABLE = cast(sa.Table, Outbox.__table__)  # type: ignore[attr-defined]  # set by SQLModel on table classes
 _CLAIM = (
-    sa.update(_TABLE)
-    .where(_TABLE.c.id == sa.bindparam("row_id"),
-           sa.or_(sa.and_(_TABLE.c.status == "pending", _TABLE.c.next_attempt_at <= sa.bindparam("now")),
-                  sa.and_(_TABLE.c.status == "sending", _TABLE.c.claimed_at < sa.bindparam("expired"))))
-    .values(status="sending", claimed_at=sa.bindparam("now"), attempts=_TABLE.c.attempts + 1)
-    .returning(_TABLE.c.attempts)
+    sa.update(OUTBOX)
+    .where(OUTBOX.c.id == sa.bindparam("row_id"), _claimable(sa.bindparam("now"), sa.bindparam("expired")))
+    .values(status="sending", claimed_at=sa.bindparam("now"), attempts=OUTBOX.c.attempts + 1)
+    .returning(OUTBOX.c.attempts)
 )
 
 
@@ -237,8 +235,8 @@ def _finish(row_id: int, attempt: int, **values: Any) -> bool:
     """Record the outcome of attempt number `attempt`, unless another delivery took the row over."""
     with write_session(get_engine()) as session:
         done = session.connection().execute(
-            sa.update(_TABLE)
-            .where(_TABLE.c.id == row_id, _TABLE.c.status == "sending", _TABLE.c.attempts == attempt)
+            sa.update(OUTBOX)
+            .where(OUTBOX.c.id == row_id, OUTBOX.c.status == "sending", OUTBOX.c.attempts == attempt)
             .values(**values)
         )
         return done.rowcount == 1
@@ -328,7 +326,7 @@ def due(limit: int = 500) -> list[int]:
         )
         return list(
             session.exec(
-                select(col(Outbox.id)).where(_claimable(now, rules.lease)).order_by(col(Outbox.id)).limit(limit)
+                select(col(Outbox.id)).where(_claimable(now, now - rules.lease)).order_by(col(Outbox.id)).limit(limit)
             )
         )
 
