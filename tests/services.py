@@ -54,7 +54,10 @@ def redis_database() -> str:
     import redis
 
     worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
-    number = 1 + int(worker[2:] or 0) % 15 if worker.startswith("gw") else 1
+    # RIFTPOST_TEST_REDIS_DB_BASE lets two test runs on one machine (two checkouts) keep apart.
+    base = int(os.environ.get("RIFTPOST_TEST_REDIS_DB_BASE", "0"))
+    index = int(worker[2:] or 0) if worker.startswith("gw") else 0
+    number = 1 + (base + index) % 15
     url = f"{REDIS_URL}/{number}"
     try:
         client = redis.Redis.from_url(url, socket_connect_timeout=2)
