@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from datetime import UTC
+from datetime import UTC, datetime
 from email.message import EmailMessage
 from email.utils import format_datetime
 from functools import cache
@@ -203,7 +203,9 @@ def _build(session: Session, kind: Kind, mail: Mail) -> EmailMessage:
     message["From"] = address("From", "Riftpost", addresses.ascii_form(current_app.config["MAIL_FROM"]))
     # The seat's name was typed by whoever started the game: not shown to an address that never agreed.
     message["To"] = address("To", "" if kind.unsolicited else player.name, addresses.ascii_form(player.email))
-    message["Date"] = format_datetime(row.created_at.astimezone(UTC))
+    # When it is sent, not when it was queued: an email held for an invitation's answer (or retried
+    # for hours) would otherwise land days down the reader's inbox.
+    message["Date"] = format_datetime(datetime.now(UTC))
     message["Message-ID"] = row.message_id
     root = thread_root(game, player)
     # The rest hangs under the game's first email: one thread per player.  The invitation stands apart
