@@ -91,7 +91,9 @@
 
   function reloadWith(text) {
     keepNote(text);
-    location.reload();
+    // The page itself, without the email link's `?step=`: that step was this turn's first, so after
+    // the turn the page would call it "not open any more" beside "Your turn was recorded".
+    location.replace(location.pathname);
   }
 
   // ---- the steps -----------------------------------------------------------------------------------

@@ -217,6 +217,21 @@ def test_a_turn_email_step_opens_the_composer_there(app, page):
     assert page.locator(".composer-choices button[data-step]").count() > 1
 
 
+def test_a_turn_started_from_an_emailed_step_link_ends_on_the_recorded_turn_alone(app, page):
+    """#17 item 1: the email's step link (`?step=`) is the main way into a turn; after the confirmed turn
+    the page says it was recorded and nothing about the link's step being "not open any more"."""
+    game_id = new_game("riftforce", PLAYERS, seed=5)
+    game, state, seat = drive(game_id, not_drafting)
+    chosen = iter(three_card_play(state, seat, game.seed, game.seq))
+    steps = plan(RIFTFORCE, state, seat, game.seed, game.seq, lambda s, seat, legal: next(chosen))
+    open_composer(page, page_url(app, game_id, seat, step_key(RIFTFORCE, state, seat, steps[0][1])), PHONE)
+    compose(page, RIFTFORCE, steps, seat)
+    confirm_and_check(page, app, game_id, game.seq, planned_end(RIFTFORCE, steps), sum(len(e) for _, _, e in steps))
+    assert "step=" not in page.url  # the reload leaves the link's step behind
+    main = page.locator("main").inner_text()
+    assert "not open any more" not in main and "Your turn was recorded" in main
+
+
 def test_a_game_that_moved_on_reloads_with_a_word_and_plays_nothing(app, page):
     game_id = new_game("riftforce", PLAYERS, seed=5)
     game, state, seat = drive(game_id, not_drafting)
