@@ -43,7 +43,6 @@ from flask import current_app, url_for
 from sqlmodel import Session, col
 
 from service import links, store
-from service.games import adapter
 from service.store.models import Deadline, Game, GameClock, Invitation, JournalEntry, Outbox, Player, as_utc, utcnow
 from service.views import followups
 from service.views.positions import title
@@ -262,7 +261,7 @@ def _invite_line(context: Context) -> str:
 
 def _game_over(session: Session, mail: Mail) -> Context:
     offer = followups.offer(session, mail.game)
-    return {"offer": offer, "follow_up_template": adapter(mail.game.name).follow_up_template if offer else None}
+    return {"offer": offer, "follow_up_template": followups.template(mail.game, offer) if offer else None}
 
 
 def _game_over_line(context: Context) -> str:

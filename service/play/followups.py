@@ -1,5 +1,5 @@
-"""Starting the follow-up a finished game offers (service/views/followups.py; the game's adapter says
-what it is: the next part of a campaign after a win, a replay after a loss).
+"""Starting the follow-up a finished game offers (service/views/followups.py: what the game's adapter
+offers, the next part of a campaign after a win, a replay after a loss; else "play again").
 
 The follow-up is a new game for the same players in the same seats with the same time control; its
 invitations go out as for any new game.  The press that starts it carries the party's choices from the
@@ -40,9 +40,10 @@ def follow_up(game_id: int, player_id: int, form: FormData) -> int:
         game = store.get_game(session, game_id, lock=True)
         offer = followups.offer(session, game)
         if offer is None:
-            raise Conflict("This game offers no next scenario: it is not a finished campaign game, or it "
-                           "won the campaign's last scenario.", TITLE)
-        options = adapter(game.name).follow_up_options(offer, form)  # before the claim: nothing to release
+            raise Conflict("This game is not over yet: a new game can be started from it once it ends.", TITLE)
+        # Before the claim: nothing to release.  Play-again takes no choices: the same options.
+        options = (dict(offer.options) if offer.kind == followups.AGAIN
+                   else adapter(game.name).follow_up_options(offer, form))
         link = followups.campaign_link(session, game_id)
         if link is None:  # the campaign record starts with the first game that is followed up
             campaign = Campaign(name=offer.campaign, created_at=now)

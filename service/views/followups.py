@@ -1,26 +1,47 @@
-"""What a finished game offers its players next (the game's adapter says: the next part of a campaign,
-a replay), with the follow-up already started, if any.  Reads only; service/play/followups.py starts it."""
+"""What a finished game offers its players next, with the follow-up already started, if any.  Reads
+only; service/play/followups.py starts it.
+
+The game's adapter may offer a follow-up of its own (the next part of a campaign, a replay).  Every
+other finished game offers "play again": the same game, options, players, seats and time control,
+started by one press of any player (a rematch, as Board Game Arena and Lichess offer after a game)."""
 
 from __future__ import annotations
 
 from sqlmodel import Session, col, select
 
+import engine
 from service import store
 from service.games import Adapter, FollowUp, adapter
 from service.store.models import CampaignGame, Game
 
+# The kind (and series name) of the generic offer; its templates are play/_again.html on the player
+# page and play/_again_email.{html,txt} in the game-over email.
+AGAIN = "again"
+
 
 def offer(session: Session, game: Game) -> FollowUp | None:
-    """The follow-up a finished game offers (None for games that offer none)."""
+    """The follow-up a finished game offers (None while it is under way)."""
+    if game.status != "finished":
+        return None
     found = adapter(game.name)
-    if game.status != "finished" or type(found).follow_up is Adapter.follow_up:
-        return None  # no state to load for a game whose adapter offers nothing
-    state, _ = store.load_state(session, game)
-    offered = found.follow_up(game.options or {}, game.result, state)
-    if offered is not None:
-        link = campaign_link(session, game.id)
-        offered.follow_up_game_id = link.follow_up_game_id if link else None
+    offered = None
+    if type(found).follow_up is not Adapter.follow_up:  # no state to load for the generic offer
+        state, _ = store.load_state(session, game)
+        offered = found.follow_up(game.options or {}, game.result, state)
+    link = campaign_link(session, game.id)
+    if offered is None:
+        title = engine.get(game.name).title or game.name
+        played = link.scenario if link else ""
+        offered = FollowUp(kind=AGAIN, campaign=AGAIN, campaign_title=title, played=played, played_carry=None,
+                           part=played, title=title, carry=None, options=dict(game.options or {}))
+    offered.follow_up_game_id = link.follow_up_game_id if link else None
     return offered
+
+
+def template(game: Game, offered: FollowUp) -> str:
+    """The template (without its suffix) that draws the offer: the adapter's own, or play-again's."""
+    own = adapter(game.name).follow_up_template
+    return "play/_again" if offered.kind == AGAIN or own is None else own
 
 
 def campaign_link(session: Session, game_id: int) -> CampaignGame | None:

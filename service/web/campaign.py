@@ -1,5 +1,6 @@
 """The follow-up of a finished game from a player page (service/play/followups.py): the POST that
-starts the next part of a campaign (or the replay) with the party's choices from the offer's form."""
+starts the next part of a campaign (or the replay) with the party's choices from the offer's form, or
+plays a finished game again."""
 
 from __future__ import annotations
 
@@ -20,5 +21,5 @@ def follow_up(token: str) -> ResponseReturnValue:
     with read_session(get_engine()) as session:
         player = player_of(session, token)
     new_player_id = followups.follow_up(player.game_id, player.id, request.form)
-    flash("The next game of the campaign has started; everyone got an invitation.")
+    flash("The new game has started; everyone got an email about it.")
     return redirect(url_for("play.page", token=links.player_token(new_player_id)), 303)

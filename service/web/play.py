@@ -15,7 +15,6 @@ import engine
 from service import jsontext, links, store
 from service.clocks import access
 from service.errors import StaleState
-from service.games import adapter
 from service.mail import bounces, outbox
 from service.play import handle
 from service.store import read_session, write_session
@@ -64,7 +63,7 @@ def _render_page(player: AnyPlayer, status: int = 200, error: str | None = None,
             player=player, game=game, players=players, names=names, position=position,
             token=page_token(player), error=error, title=positions.title(game),
             result_words=positions.result_words(game, position.result, names), clock=clock, chart=chart,
-            offer=offer, follow_up_template=adapter(game.name).follow_up_template if offer else None,
+            offer=offer, follow_up_template=followups.template(game, offer) if offer else None,
             chosen=chosen, mail_notices=mail_notices, own_bounce=own_bounce, notes=notes, **extra,
         ),
         status,

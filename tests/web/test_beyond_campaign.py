@@ -107,12 +107,14 @@ def test_win_then_next_scenario_with_the_rewards_then_a_replay_after_a_loss(clie
     assert len(rows(Campaign)) == 1 and len(rows(CampaignGame)) == 3
 
 
-def test_no_offer_outside_a_campaign_or_while_playing(client, app):
+def test_no_campaign_offer_outside_a_campaign_and_no_offer_while_playing(client, app):
     tutorial = new_game("beyond-the-rift", PLAYERS, seed=3)
     page, answer = press(client, players(tutorial)[0])
-    assert answer.status_code == 409 and "offers no next scenario" in text(answer)
-    assert "what next" not in page
+    assert answer.status_code == 409 and "not over yet" in text(answer)
+    assert "what next" not in page and "Play again" not in page
     play_out(tutorial, policy)
+    # A finished game outside a campaign offers what every game does: the same game again.
     page, answer = press(client, players(tutorial)[0])
-    assert answer.status_code == 409 and "what next" not in page
-    assert rows(Campaign) == [] and len(rows(Game)) == 1
+    assert "what next" not in page and ">Play again</button>" in page
+    assert answer.status_code == 303 and len(rows(Game)) == 2
+    assert rows(Game)[1].options == rows(Game)[0].options and rows(Campaign)[0].name == "again"
