@@ -97,8 +97,7 @@ def one_click(steps: list[positions.Step]) -> list[positions.Step]:
 def subject(game: Game, players: list[Player], teams: list[list[int]]) -> str:
     """The one subject of every email of a game's thread: the game and who plays ("Riftforce #12: Ana
     vs Bo"; the adapter words it)."""
-    names = [p.name for p in sorted(players, key=lambda p: p.seat)]
-    return f"{positions.title(game)} #{game.id}: {adapter(game.name).players_words(names, teams)}"
+    return positions.heading(game, players, teams)
 
 
 def mail_of(session: Session, row: Outbox) -> Mail:

@@ -3,6 +3,7 @@ site's icon at /favicon.ico (where browsers ask for it whatever the page links).
 
 from __future__ import annotations
 
+import sqlalchemy as sa
 from flask import (
     Blueprint,
     current_app,
@@ -14,6 +15,7 @@ from flask import (
     url_for,
 )
 from flask.typing import ResponseReturnValue
+from sqlmodel import col
 
 import engine
 from service import store
@@ -23,12 +25,17 @@ from service.play import new_game
 from service.play.startform import GameForm, parse_form
 from service.store import read_session
 from service.store.db import get_engine
+from service.store.models import Deadline, as_utc
 from service.views import history, invitations, positions
+from service.views.times import local_time
 from service.web.limits import limiter, new_games
 
 bp = Blueprint("games", __name__)
 
 RECENT_EVENTS = 12
+# A game under way is followed from the public view: it reloads itself this often (a <meta> refresh
+# works without JavaScript; a finished game never changes).
+SPECTATOR_REFRESH_SECONDS = 60
 ICON_MAX_AGE = 7 * 24 * 3600
 
 
@@ -84,9 +91,15 @@ def spectate(game_id: int) -> ResponseReturnValue:
         position = positions.build(session, game, None, recent=RECENT_EVENTS, players=players)
         chart = history.chart(session, game, names) if position.finished else None
         notes = invitations.notes(session, players)
+        # Whose clock runs and until when (public: every player sees the others' deadlines too).
+        due = session.execute(sa.select(col(Deadline.seat), col(Deadline.due_at)).where(
+            col(Deadline.game_id) == game_id, col(Deadline.due_at).is_not(None)).order_by(col(Deadline.seat))).all()
+    deadlines = [(names.get(seat, "A player"), local_time(as_utc(at), "UTC")) for seat, at in due]
     return render_template(
         "spectate.html", game=game, position=position, names=names, title=positions.title(game),
+        heading=positions.heading(game, players, position.teams), deadlines=deadlines,
         result_words=positions.result_words(game, position.result, names), chart=chart, notes=notes,
+        refresh=SPECTATOR_REFRESH_SECONDS if not position.finished else None,
     )
 
 
