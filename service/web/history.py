@@ -1,7 +1,8 @@
 """History pages: step through a game as it was, from a seat or as a spectator.
 
 - /p/<token>/history               a player's history (their signed player link is the key); opens
-                                   at the end of their last own turn with "since your last move".
+                                   at the end of their last own turn with "since your last move"
+                                   (a finished game at its end).
 - /p/<token>/history/record.json   their game record: redacted for them, complete after the end.
 - /p/<token>/history/public  POST  the game's creator (seat 0, the first address given when the
                                    game was made) turns the public history on or off.
@@ -83,8 +84,8 @@ def _render(game: Game, viewer: int | None, *, player: Player | None = None, tok
         timeline = history.timeline(session, game, board_seat, names)
         own_view = raw_view in (None, "")
         own_seq = timeline.last_own_seq() if viewer is not None and own_view else None
-        if at is None:
-            at = own_seq if own_seq is not None else game.seq
+        if at is None:  # a game under way opens at the viewer's last move; a finished one at its end
+            at = own_seq if own_seq is not None and game.status != "finished" else game.seq
         position = history.position_at(session, game, board_seat, at)
         drawn = history.shown_seq(session, game, at)
         hands = history.all_hands(session, game, at, names) if show_all else []

@@ -19,7 +19,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("everyone_played_befo
 
 def where(page) -> int:
     """The event number the page shows (from its status line)."""
-    return int(re.search(r"Position after event (\d+)", page.locator("#hist-where").inner_text()).group(1))
+    return int(re.search(r"step (\d+) of", page.locator("#hist-where").inner_text()).group(1))
 
 
 def step(page, key: str) -> int:
@@ -61,5 +61,5 @@ def test_stepping_through_a_history_with_the_keyboard(live, page):
     # The page itself works without JavaScript too: the links are plain links.
     page.goto(f"{base}/games/{game_id}/history?at=2")
     with page.expect_navigation():
-        page.get_by_role("link", name=re.compile("Next event")).click()
+        page.get_by_role("link", name=re.compile("Next step")).click()
     assert where(page) > 2

@@ -49,7 +49,7 @@ def test_no_historical_view_shows_a_hidden_card_before_the_end(client):
         state = state_at(game_id, max(seq, set_up))
         for seat in (0, 1):
             page = text(client.get(history_url(ids[seat], game_id, at=seq)))
-            assert f"Position after event <strong>{seq}</strong>" in page
+            assert f"step <strong>{seq}</strong>" in page
             leaked = card_ids(page) & hidden_from(state, seat)
             assert not leaked, f"seat {seat} sees {leaked} at event {seq}"
             if seq % 5 == 0:  # the same board with turn navigation: a sample is enough
@@ -122,7 +122,7 @@ def test_after_the_end_the_full_record_and_every_hand_are_shown(client):
     state = state_at(game_id, middle)
     for url in (history_url(ids[0], game_id, at=middle, view="all"), history_url(None, game_id, at=middle, view="all")):
         page = text(client.get(url))
-        assert "Every hand after event" in page
+        assert "Every hand after step" in page
         for hand in state["hand"]:
             if hand:
                 assert ", ".join(card_name(card) for card in hand) in page

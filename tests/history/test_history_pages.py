@@ -114,6 +114,19 @@ def test_bad_history_parameters_are_clear_4xx(client):
     assert client.get(f"/p/{links.player_token(999)}/history").status_code == 404
 
 
+def test_a_finished_games_history_opens_at_its_end_and_speaks_in_turns(client):
+    """#17 item 9: after the end a player wants the end, not their last move; and the status line
+    leads with the turn ("Turn 7 of 9"), the step number after it."""
+    game_id = toy_game(0, target=5)
+    ids = player_ids(game_id)
+    play_to_end(game_id)
+    game, _ = current(game_id)
+    page = text(client.get(history_url(ids[0], game_id)))
+    assert f"step <strong>{game.seq}</strong> of {game.seq}." in page
+    where = re.search(r'id="hist-where">(.*?)</p>', page, re.S).group(1)
+    assert re.match(r"Turn <strong>\d+</strong> of \d+ \(", where) and "event" not in where
+
+
 def test_the_history_opens_at_your_last_move_with_what_happened_since(client):
     game_id = toy_game(0)
     ids = player_ids(game_id)
@@ -124,7 +137,7 @@ def test_the_history_opens_at_your_last_move_with_what_happened_since(client):
     play_one(game_id, lambda legal: legal[-1])  # and draws
     game, _ = current(game_id)
     page = text(client.get(history_url(ids[0], game_id)))
-    assert f"Position after event <strong>{ann_done.seq}</strong>" in page
+    assert f"step <strong>{ann_done.seq}</strong>" in page
     since = page.split('id="since-h"')[1]
     # The engine says "Seat 2"; the history names the player (service/views/sentences.py).
     assert "Bob played" in since and "Bob drew a card." in since and "Seat 2" not in since
@@ -132,10 +145,10 @@ def test_the_history_opens_at_your_last_move_with_what_happened_since(client):
     # Bob's view: he moved last, so nothing happened since.
     bob = text(client.get(history_url(ids[1], game_id)))
     assert "Nothing happened since your last move." in bob
-    assert f"Position after event <strong>{game.seq}</strong>" in bob
+    assert f"step <strong>{game.seq}</strong>" in bob
     # A spectator's history opens at the latest position, without a "since" part.
     public = text(client.get(history_url(None, game_id)))
-    assert f"Position after event <strong>{game.seq}</strong>" in public and 'id="since-h"' not in public
+    assert f"step <strong>{game.seq}</strong>" in public and 'id="since-h"' not in public
 
 
 def test_steps_by_event_and_turn_link_without_javascript(client):
