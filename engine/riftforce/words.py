@@ -643,6 +643,8 @@ def _quota_draft_lines(v: dict, label, mode: str) -> list[str]:
     lines = ["THE GUILD DRAFT"]
     seats = [s for s in range(len(d["picks"])) if not (mode == "solo" and s == 1)]
     width = max(len(label(s)) for s in seats)
+    if mode == "solo" and "trainer_offer" in d:
+        width = max(width, len("The trainer"))  # its line follows, aligned
     for s in seats:
         picks = ", ".join(g.capitalize() for g in d["picks"][s]) or "nothing yet"
         lines.append(f"  {label(s):<{width}}  {picks} ({len(d['picks'][s])} of {d['quota'][s]})")
