@@ -16,12 +16,12 @@ import sqlalchemy as sa
 from sqlmodel import select
 
 import engine
+from engine.riftforce.cards import GUILD_NAME
 from service import links, store
 from service.mail import compose as mail
 from service.play import new_game
-from service.store import get_engine, read_session
-from engine.riftforce.cards import GUILD_NAME
 from service.play.timeouts import sweep
+from service.store import get_engine, read_session
 from service.store.models import Outbox, Player, utcnow
 from tests.consent import preconsent
 from tests.riftforce_helpers import fast
