@@ -401,7 +401,7 @@ def _trainer_draft_words(e: Event, viewer: int | None, s: State) -> str:
     got = (f"The trainer gets {_names(given)}, as named at setup" if given
            else "The trainer gets none of the guilds named at setup")
     return (f"{got}; {_names(kept)} {'was' if len(kept) == 1 else 'were'} kept, so {you} {choose} "
-            f"{need} more from the guilds not kept.")
+            f"{need}{' more' if given else ''} from the guilds not kept.")
 
 
 def _solo_event(e: Event, viewer: int | None, s: State) -> str | None:

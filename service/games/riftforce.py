@@ -122,7 +122,8 @@ class Riftforce(Adapter):
             "tags": lambda names=None: words.name_tags(len(v["players"]), names),
             "last_words": lambda names=None: words.last_words(v, names or {}),
             # Solo: how the trainer's guilds are decided after the keep (the start option).
-            "trainer_rule": words.trainer_rule(v["options"].get("trainer_guilds", "choose"), v["seat"]),
+            "trainer_rule": words.trainer_rule(v["options"].get("trainer_guilds", "choose"), v["seat"])
+            if mode == "solo" else None,
         }
 
     view_has_hand = True

@@ -131,8 +131,7 @@ def test_the_trainer_can_get_a_guild_offered_to_the_player_and_not_kept():
     s, _ = keep(start(seed=4))
     aside = s["draft"]["offer"][:]
     assert len(aside) == 2
-    s, _ = play_moves(s, *({"type": "give", "guild": g} for g in aside + ["fire", "water"]
-                           if g not in s["guilds"][0]))
+    s, _ = play_moves(s, *({"type": "give", "guild": g} for g in aside))
     while s["phase"] == "draft":
         s, _ = play_moves(s, GAME.legal_moves(s, 0)[-1])
     assert set(aside) <= set(s["guilds"][1]) and not set(s["guilds"][0]) & set(s["guilds"][1])
@@ -227,6 +226,17 @@ def test_the_trainers_guilds_decision_in_views_words_text_and_timeouts():
     assert GAME.view(s2, 0)["last_action"] == f"You gave {GUILD_NAME[g]} to the trainer."
     line = next(x for x in GAME.render_text(GAME.view(s2, 0)).splitlines() if x.strip().startswith("The trainer "))
     assert line.split() == ["The", "trainer", GUILD_NAME[g], "(1", "of", "4)"]
+
+
+def test_q17_when_the_player_kept_all_4_named_guilds_the_player_chooses_all_4():
+    """House rule Q17 at its edge: the 4 named guilds were offered and kept, so none can be given
+    and the player chooses the trainer's 4 from the 14 not kept."""
+    offer = GAME.start(1, {"mode": "solo"}, 3)[1]["offer"]
+    s = start({"trainer_guilds": offer[:4]}, 3)
+    s, evs = keep(s, offer[:4])
+    given = types(evs, "trainer_draft")[0]
+    assert (given["how"], given["given"]) == ("named", []) and len(GAME.legal_moves(s, 0)) == 14
+    assert GAME.describe_event(given, 0, s).startswith("The trainer gets none of the guilds named at setup;")
 
 
 # ---- the plan pile ------------------------------------------------------------------------------------
