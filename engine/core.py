@@ -52,9 +52,12 @@ class Game:
 
     def options_schema(self) -> dict[str, Any]:
         """The options `start` accepts, as a JSON Schema (draft 2020-12 subset: type, enum, items,
-        properties, minimum, maximum, default, description).  Forms and the command line read it;
-        `start` still validates.  An array of strings may be typed as a comma list; a property with
-        `"x-absent": [words...]` is left out when one of those words is typed (e.g. "random")."""
+        properties, minimum, maximum, minItems, maxItems, anyOf, default, description).  Forms and
+        the command line read it; `start` still validates.  An array of strings may be typed as a
+        comma list; a property that is either a word or an array (`anyOf` a string `enum` and an
+        array) reads a typed word of that enum as the word, anything else as a comma list; a
+        property with `"x-absent": [words...]` is left out when one of those words is typed (e.g.
+        "random")."""
         return {"type": "object", "properties": {}, "additionalProperties": False}
 
     def start(self, players: int, options: dict[str, Any] | None = None, seed: int = 0) -> list[Event]:

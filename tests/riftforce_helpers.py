@@ -10,12 +10,13 @@ RULES = engine.get("riftforce")
 
 
 def fast(state: dict, seat: int, moves: list[dict]) -> dict:
-    """The first draft pick; follow-up decisions ended at once ("end_play", "done") or the first
-    option (the trainer's bots, choices inside abilities); Check & Draw when it scores or the hand
+    """The first draft pick (solo: also the first guild that may go to the trainer); follow-up
+    decisions ended at once ("end_play", "done") or the first option (the trainer's bots, choices
+    inside abilities); Check & Draw when it scores or the hand
     is nearly empty; else a play into the emptiest location of the seat's own zone."""
     if state["pending"] is not None:
         return next((m for m in moves if m["type"] in ("end_play", "done")), moves[0])
-    if moves[0]["type"] == "pick":
+    if moves[0]["type"] in ("pick", "give"):
         return moves[0]
     check = [m for m in moves if m["type"] == "check"]
     me = RULES.view(state, seat)["players"][seat if state["mode"] == "team" else 0]

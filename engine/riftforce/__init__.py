@@ -22,13 +22,15 @@ and label, and the plain-text board: the only module with prose), game (the `Gam
 plans.json (the plan deck, a placeholder per Q7) and challenges.json (the challenge cards).
 
 Events are facts (ids, numbers, seats); `describe_event(event, seat, state)` words them from the
-state they were applied to.  rules_version "2" (events.py): events no longer carry `"mode"` (the
-state knows it; `upcast` strips it from rules_version "1" logs), and Q15, Q16 apply.
+state they were applied to.  rules_version "3" (events.py): events no longer carry `"mode"` (the
+state knows it; `upcast` strips it from rules_version "1" logs), Q15, Q16 apply ("2"), and the solo
+trainer's guilds come after the keep ("3"; a "2" solo game goes on as it was set up).
 
 Turns (`turn`): one seat decides at a time.  The number grows by one when a seat's turn begins:
 the first draft pick is turn 1, every pick that hands the draft to another seat (a seat that picks
-again, as in solo's keep-4, goes on with its turn) and every `turn` event begin one (each action of the duel and of team play; in
-solo the player's next action once the trainer's plan ran, though the same seat acts again).
+again, as in solo's keep-4 and the guilds it then gives the trainer, goes on with its turn) and
+every `turn` event begin one (each action of the duel and of team play; in solo the player's next
+action once the trainer's plan ran, though the same seat acts again).
 Follow-up decisions of an action (further cards of a Play, elementals of an Activate, choices
 inside an ability or for the trainer's plan) never change it.  `teams`: team play only, [[0, 2],
 [1, 3]] with 4 players, [[0, 2]] with 3 (seat 1 plays alone).  `result`: scores by seat as a string
@@ -45,8 +47,8 @@ Fire 5 on offer, a missing "@", and kit's `type key=value` form):
     >>> game.parse_move(state, 0, "activate ice-6a"), game.parse_move(state, 0, "move @4")
     ({'type': 'activate_elemental', 'card': 'ice-6a'}, {'type': 'move_to', 'loc': 3})
 
-Other texts: `pick fire`, `end` (end_play), `done`, `check`, `aim @2`, `place @2`, `push @4`,
-`target fire-7a`, `heal water-6c`, `bot ice-5a`.
+Other texts: `pick fire`, `give acid` (solo: a guild for the trainer), `end` (end_play), `done`,
+`check`, `aim @2`, `place @2`, `push @4`, `target fire-7a`, `heal water-6c`, `bot ice-5a`.
 
 Decisions are step-wise: Play is a first card and location, then optional further cards or
 "end_play"; Activate is a discard, then elementals one at a time (each resolved fully, every
@@ -61,7 +63,8 @@ play uses the same
 policy.  Solo: the decisions the player makes for the trainer's plan take the first option on
 offer: "bot" (which eligible bot acts: the first in location order, front first), "aim" (6★★: the
 lower adjacent location), "push" (6★★★: the lower adjacent location), "target" (5★★★★ tie: the
-front-most); the keep-4 setup takes the first summoner on offer.  The "skip" policy ends a Play or
+front-most); the keep-4 setup takes the first summoner on offer, and the trainer's guilds the
+first that may be given (the 2 offered and set aside come first).  The "skip" policy ends a Play or
 an Activate in progress (`pass_types`) and otherwise does what "auto" does (a turn cannot be
 skipped).
 
@@ -95,7 +98,12 @@ elemental (number option) its ability is yours: a Star draws into your hand, a M
 becomes yours; the symbol option reaches only elementals you own.  The duel's stalemate ruling
 applies with zones (Q14: no card off the board and no seat's Check & Draw can score).
 
-Solo (solo.py, trainer.py; rules §11, Q6-Q11): the trainer is stored as seat 1 and never acts
+Solo (solo.py, trainer.py; rules §11, Q6-Q11, Q17): setup offers 6 of all 18 summoners; once the
+player kept 4, the trainer's 4 guilds come from the 14 not kept (the 2 set aside included), by
+the option `trainer_guilds`: "choose" (the default: the player gives them, `give` moves), "random"
+(drawn with the move that completes the keep) or 4 named guilds.  Q17 (proposed for the rules
+file): a named guild the player kept cannot be given; the named ones still free are given and the
+player chooses the rest from the guilds not kept.  The trainer is stored as seat 1 and never acts
 through moves; its plan runs inside `play` after each of the player's actions.  It is no player:
 `seats_affected` leaves its seat out.  Q6: the player
 picks the acting bot among eligible ones and any choice inside a bot's ability; & end A moves the

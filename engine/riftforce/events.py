@@ -6,6 +6,10 @@ Rules versions:
   state; the base draft's dealt summoners were public.
 - "2": no `"mode"` (words come from the state); house rules Q15 (Plant aims where an enemy is) and
   Q16 (the base draft's dealt summoners stay secret until the draft ends).
+- "3": solo (rules §11 setup): the 6 summoners are offered from all 18 and the trainer's 4 guilds
+  come after the keep, from the 14 not kept (new events `trainer_draft` and `give`; the `draft`
+  event no longer names them).  Events of a "2" game need no change: its `draft` event names the
+  trainer's guilds, and the engine plays such a game on as it was set up (solo.after_draft).
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from typing import Any
 
 Event = dict[str, Any]
 
-RULES_VERSION = "2"
+RULES_VERSION = "3"
 
 
 def upcast(e: Event, rules_version: str) -> Event:

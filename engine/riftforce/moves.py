@@ -103,7 +103,10 @@ def legal_moves(s: State, seat: int) -> list[Move]:
     if s["phase"] == "over" or s["turn"] != seat:
         return []
     if s["phase"] == "draft":
-        return [{"type": "pick", "guild": g} for g in s["draft"]["offer"]]
+        d = s["draft"]
+        if "trainer_offer" in d:  # solo, after the keep: the trainer's guilds (solo.py)
+            return [{"type": "give", "guild": g} for g in d["trainer_offer"]]
+        return [{"type": "pick", "guild": g} for g in d["offer"]]
     p = s["pending"]
     if p is not None:
         if p["ask"] is not None:
@@ -127,7 +130,9 @@ def default_move(s: State, seat: int) -> Move:
     for wanted in ({"type": "check"}, {"type": "end_play"}, {"type": "done"}):
         if wanted in moves:
             return wanted
-    return moves[0]  # draft: first offered; ask: first option; full hand: first card at location 1
+    # draft: the first offered (solo, the trainer's guilds: the first not kept, the 2 set aside
+    # first); ask: the first option; full hand: the first card at location 1
+    return moves[0]
 
 
 # ---- applying a move --------------------------------------------------------------------------------
@@ -156,6 +161,9 @@ def play(s: State, seat: int, move: Move, rng: random.Random) -> list[dict]:
     t = move["type"]
     if t == "pick":
         _pick(fx, seat, move["guild"])
+        return fx.events
+    if t == "give":
+        solo.give(fx, move["guild"])
         return fx.events
     p = s["pending"]
     if p is not None and p["kind"] == "plan":  # solo: the player's choice for the trainer's plan

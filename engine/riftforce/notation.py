@@ -2,6 +2,7 @@
 `parse_move`).  Locations are counted from 1, as people count them (data counts from 0):
 
     pick fire                 {"type": "pick", "guild": "fire"}
+    give acid                 {"type": "give", "guild": "acid"}    (solo: a guild for the trainer)
     play fire-5a @3           {"type": "play", "card": "fire-5a", "loc": 2}
     end                       {"type": "end_play"}
     discard ice-6b            {"type": "activate", "card": "ice-6b"}           (starts an Activate)
@@ -38,7 +39,7 @@ _LOC_WORD = {"move_to": "move", "aim": "aim", "place": "place", "push": "push"}
 _ALONE_WORD = {"check": "check", "end_play": "end", "done": "done"}
 # Word -> move type; the move types themselves are read too ("end_play", "move_to"...).
 _TYPE = {word: kind for table in (_CARD_WORD, _LOC_WORD, _ALONE_WORD) for kind, word in table.items()}
-_TYPE.update({"pick": "pick", "play": "play", "end_play": "end_play", "move_to": "move_to",
+_TYPE.update({"pick": "pick", "give": "give", "play": "play", "end_play": "end_play", "move_to": "move_to",
               "activate_elemental": "activate_elemental"})
 _CARD_SPEC = re.compile(r"([a-z]+)([5-7])([a-d]?)")
 
@@ -51,8 +52,8 @@ def move_text(move: Move) -> str:
     """The text of a move (see the module docstring); an unusual move falls back to kit's form."""
     kind = move.get("type")
     keys = set(move) - {"type"}
-    if kind == "pick" and keys == {"guild"} and move["guild"] in GUILD_NAME:
-        return f"pick {move['guild']}"
+    if kind in ("pick", "give") and keys == {"guild"} and move["guild"] in GUILD_NAME:
+        return f"{kind} {move['guild']}"
     if kind == "play" and keys == {"card", "loc"} and move["card"] in CARDS and _is_loc(move["loc"]):
         return f"play {move['card']} @{move['loc'] + 1}"
     if kind in _CARD_WORD and keys == {"card"} and move["card"] in CARDS:
@@ -83,11 +84,11 @@ def parse_move(s: State, seat: int, text: Any) -> Move:
         if args:
             raise _unreadable(raw, f"{verb} takes nothing after it")
         return {"type": kind}
-    if kind == "pick":
+    if kind in ("pick", "give"):
         guild = "".join(args)
         if guild not in GUILD_NAME:
-            raise _unreadable(raw, "name a guild, e.g. pick fire")
-        return {"type": "pick", "guild": guild}
+            raise _unreadable(raw, f"name a guild, e.g. {kind} fire")
+        return {"type": kind, "guild": guild}
     if kind in _LOC_WORD:
         if len(args) != 1:
             raise _unreadable(raw, f"give one location, e.g. {verb} @2")

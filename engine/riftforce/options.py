@@ -1,6 +1,7 @@
 """The options `start` accepts: their JSON Schema (forms and the command line read it) and their
 check.  "mode" is duel (2 players; "guilds" base|all), team (3-4 players, team.py) or solo
-(1 player, solo.py: "stars", "and", "trainer_guilds").  Team and solo always use all 18 guilds."""
+(1 player, solo.py: "stars", "and", "trainer_guilds": "choose" | "random" | 4 guilds).  Team
+and solo always use all 18 guilds."""
 
 from __future__ import annotations
 
@@ -37,11 +38,14 @@ def options_schema() -> dict[str, Any]:
                                    "B (left out: no & card)",
                     "properties": {"number": {"type": "integer", "enum": [5, 6, 7]},
                                    "end": {"type": "string", "enum": ["A", "B"]}}},
-            "trainer_guilds": {"type": "array",
-                               "items": {"type": "string", "enum": list(ALL_GUILDS)},
-                               "x-absent": ["random", ""],
-                               "description": "solo: the trainer's 4 different guilds (left "
-                                              "out: 4 at random among those not offered to you)"},
+            "trainer_guilds": {
+                "anyOf": [{"type": "string", "enum": list(solo.TRAINER_CHOICES)},
+                          {"type": "array", "minItems": 4, "maxItems": 4,
+                           "items": {"type": "string", "enum": list(ALL_GUILDS)}}],
+                "default": "choose",
+                "description": "solo: the trainer's 4 guilds, from the 14 you do not keep: "
+                               "\"choose\" (you choose them after your keep), \"random\", or 4 "
+                               "named guilds (one you keep is replaced by your choice)"},
         },
     }
 

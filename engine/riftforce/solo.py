@@ -1,10 +1,23 @@
-"""Solo play against the trainer (rules §11, house rules Q6-Q11).
+"""Solo play against the trainer (rules §11, house rules Q6-Q11 and Q17).
 
-Setup: 6 random summoners are offered and the player keeps 4 (pick moves); the trainer's 4 guilds
-come from option "trainer_guilds" (chosen at creation; the 6 offered are then drawn from the other
-14) or at random from the 12 not offered.  The trainer is stored as seat 1: its 36 elementals are
-bots with their own draw and discard piles, one bot is put at each location, and the plan pile is
-built as the rules say (3 attack plans then a control plan, five times) and lies face up.
+Setup: 6 of the 18 summoners are offered at random and the player keeps 4 (`pick` moves).  Then,
+as the rule says ("from all the remaining guilds, the trainer gets any 4, the player's choice"),
+the trainer's 4 guilds come from the 14 the player did not keep, the 2 offered and set aside
+included, by the standing choice made at creation (option "trainer_guilds"):
+
+- "choose" (the default): the player gives the trainer 4 guilds one at a time (`give` moves, a
+  follow-up decision of the same turn as the keep);
+- "random": 4 drawn at random from the 14, with the rng of the move that completes the keep;
+- 4 named guilds: given after the keep; a named guild the player kept cannot be given (house rule
+  Q17), so the player chooses that many more from the 14, the named ones still free given first.
+
+The trainer is stored as seat 1: its 36 elementals are bots with their own draw and discard piles,
+one bot is put at each location, and the plan pile is built as the rules say (3 attack plans then a
+control plan, five times) and lies face up.
+
+Games set up before rules_version "3" fixed the trainer's guilds at creation, before the 6 were
+drawn from the other 14: their `draft` event names them (`"trainer"`), and such a game goes on
+exactly as it was set up (the keep's last pick deals at once).
 
 A round is the player's action, then the top plan carried out automatically inside the same
 `play` call: a bot placed at the plan's location, then for a control plan 1 RF per location the
@@ -44,6 +57,9 @@ def plan_loc(plan: str) -> int:
     return PLANS[plan]["square"] - 1
 
 
+TRAINER_CHOICES = ("choose", "random")  # the standing choices besides 4 named guilds
+
+
 def normalize_options(players: Any, options: dict) -> dict:
     if players != 1:
         raise IllegalMove("solo play is for 1 player", "bad_options")
@@ -64,13 +80,16 @@ def normalize_options(players: Any, options: dict) -> dict:
                 or amp["end"] not in ("A", "B")):
             raise IllegalMove("and: {\"number\": 5|6|7, \"end\": \"A\"|\"B\"}", "bad_options")
         out["and"] = {"number": amp["number"], "end": amp["end"]}
-    chosen = options.get("trainer_guilds")
-    if chosen is not None:
-        if (not isinstance(chosen, list) or len(chosen) != KEEP
-                or not all(isinstance(g, str) and g in ALL_GUILDS for g in chosen)
-                or len(set(chosen)) != KEEP):
-            raise IllegalMove("trainer_guilds: 4 different guild names", "bad_options")
+    chosen = options.get("trainer_guilds", "choose")
+    if isinstance(chosen, str) and chosen in TRAINER_CHOICES:
+        out["trainer_guilds"] = chosen
+    elif (isinstance(chosen, list) and len(chosen) == KEEP
+            and all(isinstance(g, str) and g in ALL_GUILDS for g in chosen)
+            and len(set(chosen)) == KEEP):
         out["trainer_guilds"] = list(chosen)
+    else:
+        raise IllegalMove("trainer_guilds: \"choose\" (after your keep), \"random\", or 4 "
+                          "different guild names", "bad_options")
     return out
 
 
@@ -88,24 +107,58 @@ def plan_pile(rng: random.Random) -> list[str]:
 
 
 def start_events(options: dict, rng: random.Random) -> list[dict]:
-    chosen = options.get("trainer_guilds")
-    rest = [g for g in ALL_GUILDS if chosen is None or g not in chosen]
-    rng.shuffle(rest)
-    offer = rest[:OFFERED]
-    coach = list(chosen) if chosen is not None else rest[OFFERED:OFFERED + KEEP]
+    """The setup: 6 of all 18 summoners offered (the trainer's guilds come after the keep)."""
+    pool = ALL_GUILDS[:]
+    rng.shuffle(pool)
     order = plan_pile(rng)
     return [
         {"type": "setup", "players": 1, "mode": "solo", "options": options},
-        {"type": "draft", "removed": [], "dealt": [], "offer": offer, "first": 0, "order": [0],
-         "quota": [KEEP, 0], "trainer": coach},
+        {"type": "draft", "removed": [], "dealt": [], "offer": pool[:OFFERED], "first": 0,
+         "order": [0], "quota": [KEEP, 0]},
         {"type": "plans", "order": order, "count": len(order), "placeholder": PLANS_PLACEHOLDER},
     ]
 
 
 def after_draft(fx: Effects) -> None:
-    """The player kept 4: decks, the opening hand, a bot at each location, the first turn."""
+    """The player kept 4: the trainer's guilds by the standing choice (module docstring), then,
+    once it has 4, the deal.  A game set up before rules_version "3" named them at creation."""
     d = fx.s["draft"]
-    fx.emit({"type": "draft_end", "removed": d["offer"][:], "start": 0, "trainer": d["trainer"][:]})
+    if "trainer" in d:
+        _deal(fx)
+        return
+    kept = d["picks"][0]
+    # The 14 not kept: the 2 offered and set aside first (the player has just read them), then the
+    # others in the guilds' order.
+    pool = d["offer"] + [g for g in ALL_GUILDS if g not in kept and g not in d["offer"]]
+    standing = fx.s["options"].get("trainer_guilds", "choose")
+    if standing == "random":
+        given = sorted(fx.rng.sample(pool, KEEP), key=pool.index)
+        how = "random"
+    elif isinstance(standing, list):
+        given = [g for g in standing if g not in kept]  # Q17: a kept guild cannot be given
+        how = "named"
+    else:
+        given = []
+        how = "choose"
+    fx.emit({"type": "trainer_draft", "seat": 0, "how": how, "given": given,
+             "offer": [g for g in pool if g not in given]})
+    if len(given) == KEEP:
+        _deal(fx)
+
+
+def give(fx: Effects, guild: str) -> None:
+    """The player gives the trainer one of the guilds not kept; the fourth completes the setup."""
+    fx.emit({"type": "give", "seat": 0, "guild": guild})
+    if len(fx.s["draft"]["trainer"]) == KEEP:
+        _deal(fx)
+
+
+def _deal(fx: Effects) -> None:
+    """Both sides have 4 guilds: decks, the opening hand, a bot at each location, the first turn."""
+    d = fx.s["draft"]
+    trainer_guilds = d["trainer"][:]
+    fx.emit({"type": "draft_end", "removed": [g for g in d["offer"] if g not in trainer_guilds],
+             "start": 0, "trainer": trainer_guilds})
     for seat in (0, 1):
         order = deck_for(fx.s["guilds"][seat])
         fx.rng.shuffle(order)

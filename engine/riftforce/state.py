@@ -8,7 +8,9 @@ State layout (plain JSON; lists indexed by seat, never int-keyed dicts):
     options    {"guilds": "base" | "all"} (duel); see team.py and solo.py for the other modes
     phase      "draft" | "play" | "over"
     draft      during the draft: {"offer": [guild], "picks": [[guild], [guild]], "dealt": [g0, g1],
-               "first": seat, "removed": [guild]}  (removed: the unseen base removal); else None
+               "first": seat, "removed": [guild]}  (removed: the unseen base removal); else None.
+               Solo adds "trainer" (the trainer's guilds so far) and, once the player kept 4,
+               "trainer_offer" (the guilds that may still be given to it: solo.py)
     start      seat holding the start marker (acts first), None until the draft deals it
     turn       seat whose decision it is; None when over
     turns      how many turns have begun (engine.Turn.number): the first draft pick is turn 1;
@@ -207,6 +209,24 @@ def _pick(s: State, e: Event) -> State:
     return s
 
 
+def _trainer_draft(s: State, e: Event) -> State:
+    """Solo, after the keep: the guilds the trainer got at once and those it may still be given."""
+    d = s["draft"]
+    d["trainer"] = list(e["given"])
+    d["trainer_offer"] = list(e["offer"])
+    return s
+
+
+def _give(s: State, e: Event) -> State:
+    d = s["draft"]
+    g = e["guild"]
+    # Replaced, not mutated: `copy_state` shares these lists between copies.
+    d["trainer"] = d["trainer"] + [g]
+    d["trainer_offer"] = [x for x in d["trainer_offer"] if x != g]
+    s["last"] = {"seat": e["seat"], "action": "give", "guild": g}
+    return s
+
+
 def _draft_end(s: State, e: Event) -> State:
     d = s["draft"]
     s["guilds"] = [p[:] for p in d["picks"]]
@@ -379,6 +399,8 @@ EVOLVERS: dict[str, Callable[[Any, Event], State]] = {
     "draft": _draft,
     "pick": _pick,
     "draft_end": _draft_end,
+    "trainer_draft": _trainer_draft,
+    "give": _give,
     "deck": _deck,
     "reshuffle": _reshuffle,
     "draw": _draw,

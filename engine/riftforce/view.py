@@ -141,8 +141,10 @@ def _quota_draft_view(s: State) -> dict | None:
     v = {"offer": [summoner_obj(g) for g in d["offer"]], "picks": [x[:] for x in d["picks"]],
          "dealt": d["dealt"][:], "first": d["first"], "removed": [],
          "order": d["order"][:], "quota": d["quota"][:]}
-    if "trainer" in d:
+    if "trainer" in d:  # solo: the trainer's guilds so far
         v["trainer"] = [summoner_obj(g) for g in d["trainer"]]
+    if "trainer_offer" in d:  # solo, after the keep: the guilds the player may give it
+        v["trainer_offer"] = [summoner_obj(g) for g in d["trainer_offer"]]
     return v
 
 

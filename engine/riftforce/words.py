@@ -128,6 +128,8 @@ def summary_words(summary: dict | None, viewer: int | None, mode: str | None = N
     kind = summary["action"]
     if kind == "pick":
         return f"{subject} picked {GUILD_NAME[summary['guild']]}."
+    if kind == "give":
+        return f"{subject} gave {GUILD_NAME[summary['guild']]} to the trainer."
     if kind == "play":
         parts = [f"{card_name(c)} at {loc_name(l)}" for c, l in zip(summary["cards"], summary["locs"])]
         return f"{subject} played {_and(parts)}."
@@ -205,6 +207,8 @@ def describe_move(move: Any, s: State | None = None) -> str:
     try:
         if t == "pick":
             return f"Pick {GUILD_NAME[move['guild']]}"
+        if t == "give":
+            return f"Give {GUILD_NAME[move['guild']]} to the trainer"
         if t == "play":
             verb = "Also play" if p is not None else "Play"
             return f"{verb} {card_name(move['card'])} at {loc_name(move['loc'])}"
@@ -276,7 +280,7 @@ def describe_event(e: Event, viewer: int | None, s: State | None) -> str | None:
         return whose(seat, viewer, mode)
 
     if mode == "solo":
-        words = _solo_event(e, viewer)
+        words = _solo_event(e, viewer, s)
         if words is not None:
             return words
     if t == "draft":
@@ -367,12 +371,55 @@ def _draft_words(e: Event, viewer: int | None, s: State, who_) -> str:
             f"{GUILD_NAME[dealt[1]]}; on offer: {offer}. {picks}")
 
 
-def _solo_event(e: Event, viewer: int | None) -> str | None:
+def _names(guilds: list[str]) -> str:
+    return _and([GUILD_NAME[g] for g in guilds])
+
+
+def trainer_rule(standing: Any, viewer: int | None) -> str:
+    """How the trainer's guilds are decided once the player kept 4 (option "trainer_guilds" of a
+    game set up under rules_version "3": "choose", "random" or 4 named guilds; solo.py)."""
+    you, choose = ("you", "choose") if viewer == 0 else ("the player", "chooses")
+    if standing == "random":
+        return "Once 4 are kept, the trainer gets 4 of the 14 guilds not kept, at random."
+    if isinstance(standing, list):
+        return (f"Once 4 are kept, the trainer gets {_names(standing)}, named at setup; for each of "
+                f"them kept, {you} {choose} another from the guilds not kept.")
+    return f"Once 4 are kept, {you} {choose} the trainer's 4 guilds from the 14 not kept."
+
+
+def _trainer_draft_words(e: Event, viewer: int | None, s: State) -> str:
+    """The trainer's guilds after the keep (event `trainer_draft`, solo.after_draft)."""
+    you, choose = ("you", "choose") if viewer == 0 else ("the player", "chooses")
+    given, need = e["given"], solo.KEEP - len(e["given"])
+    if e["how"] == "choose":
+        return f"Now {you} {choose} the trainer's 4 guilds from the 14 not kept."
+    if e["how"] == "random":
+        return f"The trainer gets {_names(given)}, drawn at random from the 14 guilds not kept."
+    if not need:
+        return f"The trainer gets {_names(given)}, as named at setup."
+    kept = [g for g in s["options"].get("trainer_guilds", []) if g not in given]
+    got = (f"The trainer gets {_names(given)}, as named at setup" if given
+           else "The trainer gets none of the guilds named at setup")
+    return (f"{got}; {_names(kept)} {'was' if len(kept) == 1 else 'were'} kept, so {you} {choose} "
+            f"{need}{' more' if given else ''} from the guilds not kept.")
+
+
+def _solo_event(e: Event, viewer: int | None, s: State) -> str | None:
     """Words for the trainer's side of a solo game; None falls back to the common wording."""
     t = e["type"]
     if t == "draft":
-        return (f"Solo setup: keep 4 of {_and([GUILD_NAME[g] for g in e['offer']])}. "
-                f"The trainer plays {_and([GUILD_NAME[g] for g in e['trainer']])}.")
+        keep = f"Solo setup: keep 4 of {_names(e['offer'])}."
+        if "trainer" in e:  # set up before rules_version "3": the trainer's guilds were fixed
+            return f"{keep} The trainer plays {_names(e['trainer'])}."
+        return f"{keep} {trainer_rule(s['options'].get('trainer_guilds', 'choose'), viewer)}"
+    if t == "trainer_draft":
+        return _trainer_draft_words(e, viewer, s)
+    if t == "give":
+        return f"{who(e['seat'], viewer, 'solo')} gave {GUILD_NAME[e['guild']]} to the trainer."
+    if t == "draft_end" and "trainer_offer" in s["draft"]:
+        starter = who(e["start"], viewer, "solo")
+        return (f"The setup is over: the trainer plays {_names(e['trainer'])}. {starter} "
+                f"{'take' if starter == 'You' else 'takes'} the first turn.")
     if t == "plans":
         note = " (our placeholder plan deck, not the printed one)" if e.get("placeholder") else ""
         return f"The trainer's {e['count']} plans lie face up{note}."
@@ -411,6 +458,9 @@ def asked_words(v: dict) -> str | None:
         return None
     d = v["draft"]
     if d is not None:
+        if "trainer_offer" in d:
+            return (f"choose the trainer's guilds from those not kept ({len(d['trainer'])} of "
+                    f"{solo.KEEP} so far)")
         if "quota" in d and v["mode"] == "solo":
             return f"keep {d['quota'][0]} of the summoners on offer ({len(d['picks'][0])} kept so far)"
         return "pick a summoner from those on offer"
@@ -593,11 +643,20 @@ def _quota_draft_lines(v: dict, label, mode: str) -> list[str]:
     lines = ["THE GUILD DRAFT"]
     seats = [s for s in range(len(d["picks"])) if not (mode == "solo" and s == 1)]
     width = max(len(label(s)) for s in seats)
+    if mode == "solo" and "trainer_offer" in d:
+        width = max(width, len("The trainer"))  # its line follows, aligned
     for s in seats:
         picks = ", ".join(g.capitalize() for g in d["picks"][s]) or "nothing yet"
         lines.append(f"  {label(s):<{width}}  {picks} ({len(d['picks'][s])} of {d['quota'][s]})")
+    if mode == "solo" and "trainer_offer" in d:
+        have = _and([g["name"] for g in d["trainer"]]) if d["trainer"] else "nothing yet"
+        lines.append(f"  {'The trainer':<{width}}  {have} ({len(d['trainer'])} of {solo.KEEP})")
+        return lines + ["  Guilds that may go to the trainer (a bot uses its guild's ability only "
+                        "once a Music captures it)"] + _summoner_lines(d["trainer_offer"])
     if "trainer" in d:
         lines.append("  The trainer plays " + _and([g["name"] for g in d["trainer"]]) + ".")
+    elif mode == "solo":
+        lines.append("  " + trainer_rule(v["options"].get("trainer_guilds", "choose"), v["seat"]))
     return lines + _offer_lines(d)
 
 

@@ -80,9 +80,9 @@ class Adapter:
 
     def cli_options(self, options: dict[str, Any]) -> dict[str, Any]:
         """Options as typed on a command line, in the engine's JSON shapes, read from the engine's
-        options schema: an array property typed as a comma list becomes a list; a word its
-        `x-absent` names (e.g. "random") leaves the option out; "none" for a property that may be
-        null is null."""
+        options schema: an array property typed as a comma list becomes a list (but a word that
+        an `anyOf` branch's string `enum` lists stays that word); a word its `x-absent` names (e.g.
+        "random") leaves the option out; "none" for a property that may be null is null."""
         properties = self.rules.options_schema().get("properties", {})
         out = dict(options)
         for key, value in options.items():
@@ -90,10 +90,11 @@ class Adapter:
             if not isinstance(schema, dict) or not isinstance(value, str):
                 continue
             word = value.strip().lower()
-            types = schema.get("type")
-            types = set(types) if isinstance(types, list) else {types}
+            types, words = _types_and_words(schema)
             if word in schema.get("x-absent", ()):
                 del out[key]
+            elif word in words:
+                out[key] = word
             elif "null" in types and word in ("", "none", "no"):
                 out[key] = None
             elif "array" in types:
@@ -186,6 +187,20 @@ class Adapter:
         judges them when the game starts (raises service.errors.Invalid for a choice that names
         nothing of the offer)."""
         return dict(offer.options)
+
+
+def _types_and_words(schema: Mapping[str, Any]) -> tuple[set[Any], set[str]]:
+    """A property schema's JSON types (its `anyOf` branches' too) and the words its string enums
+    list in an `anyOf` branch (those a typed value may be as it is)."""
+    branches = [schema, *[b for b in schema.get("anyOf", ()) if isinstance(b, Mapping)]]
+    types: set[Any] = set()
+    words: set[str] = set()
+    for branch in branches:
+        found = branch.get("type")
+        types |= set(found) if isinstance(found, list) else {found}
+        if branch is not schema and found == "string":
+            words |= {w for w in branch.get("enum", ()) if isinstance(w, str)}
+    return types, words
 
 
 def shorten(name: str, cap: int = NAME_CAP) -> str:

@@ -20,16 +20,18 @@ class Riftforce(Adapter):
     cli_help = ("Riftforce: --option mode=team (3-4 addresses; seats 1 and 3 are one team, 2 and 4 the "
                 "other), --option mode=solo (1 address) with --option stars.5=2 --option stars.6=1 "
                 "--option stars.7=1 --option and.number=6 --option and.end=A --option "
-                "trainer_guilds=fire,water,ice,plant (or random).")
+                "trainer_guilds=random (or 4 guilds such as fire,water,ice,plant; left out, or choose: "
+                "you choose the trainer's 4 after your keep).")
 
     @property
     def form_fields(self) -> tuple[str, ...]:
-        return ("mode", "guilds", "stars5", "stars6", "stars7", "and_number", "and_end") + tuple(
-            f"trainer_{g}" for g in self.guilds())
+        return ("mode", "guilds", "stars5", "stars6", "stars7", "and_number", "and_end",
+                "trainer") + tuple(f"trainer_{g}" for g in self.guilds())
 
     def guilds(self) -> list[str]:
         """Every guild, in the engine's order (its options schema lists them for the trainer)."""
-        return list(self.rules.options_schema()["properties"]["trainer_guilds"]["items"]["enum"])
+        branches = self.rules.options_schema()["properties"]["trainer_guilds"]["anyOf"]
+        return list(next(b for b in branches if b["type"] == "array")["items"]["enum"])
 
     def form_choices(self) -> dict[str, Any]:
         return {"guilds": self.guilds()}
@@ -74,13 +76,31 @@ class Riftforce(Adapter):
                 errors.append("The & card goes on the 5s, 6s or 7s, with end A or B.")
             else:
                 options["and"] = {"number": int(and_number), "end": end}
+        # The trainer's 4 guilds (rules §11: the player's choice among the 14 not kept): chosen
+        # after the keep (the default, left out of the options), at random, or the 4 ticked.
+        how = (data.get("trainer") or "").strip()
         chosen = [g for g in self.guilds() if data.get(f"trainer_{g}")]
-        if chosen:
+        if how not in ("", "choose", "random", "named"):
+            errors.append("Choose how the trainer gets its guilds: after your keep, at random, or the 4 ticked.")
+        elif how == "random" and chosen:
+            errors.append(f"You ticked {len(chosen)} guild{'s' if len(chosen) != 1 else ''} for the "
+                          f"trainer but chose a random 4: choose \u201cthe 4 ticked\u201d, or untick them.")
+        elif how == "random":
+            options["trainer_guilds"] = "random"
+        elif chosen or how == "named":
+            # Ticked guilds name the trainer's 4 unless a random 4 was chosen.
             if len(chosen) != 4:
-                errors.append(f"Choose exactly 4 guilds for the trainer, or none for a random 4 "
-                              f"(you chose {len(chosen)}).")
+                errors.append(f"Tick exactly 4 guilds for the trainer (you ticked {len(chosen)}), or "
+                              f"choose its guilds after your keep.")
             else:
                 options["trainer_guilds"] = chosen
+
+    def first_step(self, move: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
+        """Solo's guilds for the trainer are each a choice of their own (an email links each one by
+        its name, "Give Acid to the trainer"), not one "Give…" step."""
+        if move.get("type") == "give":
+            return (("type", "give"), ("guild", move.get("guild")))
+        return super().first_step(move)
 
     def result_words(self, result: Mapping[str, Any] | None, names: Mapping[int, str]) -> str:
         if result and not result.get("winners") and isinstance(result.get("trainer"), int):
@@ -101,6 +121,9 @@ class Riftforce(Adapter):
             "label": lambda seat, names=None: words.named(seat, v["seat"], mode, names),
             "tags": lambda names=None: words.name_tags(len(v["players"]), names),
             "last_words": lambda names=None: words.last_words(v, names or {}),
+            # Solo: how the trainer's guilds are decided after the keep (the start option).
+            "trainer_rule": words.trainer_rule(v["options"].get("trainer_guilds", "choose"), v["seat"])
+            if mode == "solo" else None,
         }
 
     view_has_hand = True

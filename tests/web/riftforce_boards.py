@@ -94,6 +94,14 @@ def draft_game(mode: str) -> tuple[int, dict]:
     return game_id, drive(game_id, lambda s: s["draft"] is not None and any(s["draft"]["picks"]), seed=seed)
 
 
+def trainer_choice_game() -> tuple[int, dict]:
+    """A solo game at the decision after the keep: the trainer's guilds, one of them given."""
+    players, options, seed = BUSY["solo"]
+    game_id = new_game("riftforce", people(players), options, seed=seed)
+    return game_id, drive(game_id, lambda s: s["draft"] is not None and len(s["draft"].get("trainer", [])) == 1,
+                          seed=seed)
+
+
 def finished_game(mode: str) -> tuple[int, dict]:
     """A game of `mode` played to its end (the end recorded as the worker does)."""
     from service.play import ending

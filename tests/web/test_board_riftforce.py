@@ -284,3 +284,25 @@ def test_the_draft_and_the_end_fit_and_read_too(live, page, mode):
     page.goto(urls["over player"])
     assert page.locator(".board .ask.over").count() == 1
     assert "Final score" in page.locator(".board .ask.over").inner_text()
+
+
+@pytest.mark.browser
+def test_the_solo_decision_of_the_trainers_guilds_fits_and_reads(live, page):
+    """Rules §11: after the keep, the trainer's guilds are the player's choice; the page at that
+    decision (the guilds that may go to the trainer, with their abilities, and the choices) fits a
+    phone and a desktop with nothing serious for axe-core, and its email's board stays compact."""
+    with live.app_context():
+        game_id, state = rb.trainer_choice_game()
+        urls = _urls(live, game_id, 0)
+        email_html, _ = _latest_email(game_id, 0)
+    assert state["draft"]["trainer_offer"] and len(state["draft"]["trainer"]) == 1
+    _check_pages(page, urls)
+    assert _check_email(page, email_html) < EMAIL_BOARD_MAX
+    page.set_viewport_size(PHONE)
+    page.goto(urls["player"])
+    said = " ".join(page.locator(".board").inner_text().split()).replace("’", "'")
+    given = GUILD_NAME[state["draft"]["trainer"][0]]
+    assert "choose the trainer's guilds from those not kept (1 of 4 so far)" in said
+    assert f"The trainer has {given} (1 of 4)" in said and "Guilds that may go to the trainer" in said
+    for g in state["draft"]["trainer_offer"]:
+        assert f"Give {GUILD_NAME[g]} to the trainer" in page.content()

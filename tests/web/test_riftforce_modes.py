@@ -8,17 +8,21 @@ from __future__ import annotations
 import html
 import json
 import re
+import urllib.parse
+from datetime import timedelta
 
 import pytest
 import sqlalchemy as sa
 from sqlmodel import select
 
 import engine
+from engine.riftforce.cards import GUILD_NAME
 from service import links, store
 from service.mail import compose as mail
 from service.play import new_game
+from service.play.timeouts import sweep
 from service.store import get_engine, read_session
-from service.store.models import Outbox, Player
+from service.store.models import Outbox, Player, utcnow
 from tests.consent import preconsent
 from tests.riftforce_helpers import fast
 from tests.service.helpers import current, outbox_rows, play_one
@@ -79,7 +83,9 @@ def test_start_form_offers_the_modes_and_creates_team_and_solo_games(client):
     page = text(client.get("/games/new"))
     for needle in ('name="mode"', "Team play (3 or 4 players)", "Solo against the trainer (1 player)",
                    'name="stars6"', "unverified card text", 'name="and_number"', 'name="and_end"',
-                   'name="trainer_fire"', "tick exactly 4, or none for a random 4"):
+                   'name="trainer_fire"', "the trainer's 4 guilds, from the 14 you do not keep",
+                   'name="trainer" value="choose" checked', "You choose them after you keep your 4 (the rule)",
+                   'name="trainer" value="random"', 'name="trainer" value="named"'):
         assert needle in page, needle
     assert '<label for="stars5">' in page and '<label for="and_end">' in page  # labelled controls
 
@@ -95,20 +101,22 @@ def test_start_form_offers_the_modes_and_creates_team_and_solo_games(client):
 
     solo = client.post("/games/new", data=form_data(
         client, mode="solo", email0="sol@example.org", stars5="2", stars6="4", stars7="1",
-        and_number="6", and_end="B", trainer_fire="on", trainer_water="on", trainer_ice="on",
-        trainer_plant="on", seed="9"))
+        and_number="6", and_end="B", trainer="named", trainer_fire="on", trainer_water="on",
+        trainer_ice="on", trainer_plant="on", seed="9"))
     assert solo.status_code == 303, text(solo)
     game, state = current(int(solo.headers["Location"].split("/")[-2]))
     assert game.options == {"mode": "solo", "stars": {"5": 2, "6": 4, "7": 1},
                             "and": {"number": 6, "end": "B"},
                             "trainer_guilds": ["fire", "water", "ice", "plant"]}
-    assert state["draft"]["trainer"] == ["fire", "water", "ice", "plant"]
+    # Rules §11: the trainer's guilds are given after the keep, so none yet.
+    assert "trainer" not in state["draft"] and len(state["draft"]["offer"]) == 6
 
-    # No trainer guild ticked: a random 4; the & card left at None: no & card.
-    random_solo = client.post("/games/new", data=form_data(client, mode="solo", email0="s@example.org"))
-    assert random_solo.status_code == 303
-    game, state = current(int(random_solo.headers["Location"].split("/")[-2]))
-    assert game.options == {"mode": "solo"} and len(state["draft"]["trainer"]) == 4
+    # Nothing chosen: the player chooses after the keep (the default); the & card left at None: no & card.
+    chosen_later = client.post("/games/new", data=form_data(client, mode="solo", email0="s@example.org",
+                                                            trainer="choose"))
+    assert chosen_later.status_code == 303
+    game, state = current(int(chosen_later.headers["Location"].split("/")[-2]))
+    assert game.options == {"mode": "solo"} and state["options"]["trainer_guilds"] == "choose"
 
     # The options box still works and wins over the fields.
     typed = client.post("/games/new", data=form_data(
@@ -116,6 +124,87 @@ def test_start_form_offers_the_modes_and_creates_team_and_solo_games(client):
     assert typed.status_code == 303, text(typed)
     assert current(int(typed.headers["Location"].split("/")[-2]))[0].options == {
         "mode": "solo", "stars": {"7": 3}}
+
+
+def test_start_form_solo_trainer_guilds_at_random_or_the_4_ticked(client):
+    """The standing choices besides choosing after the keep: a random 4, or 4 ticked (ticks name
+    the trainer's guilds even with the radio left at its default)."""
+    random_solo = client.post("/games/new", data=form_data(client, mode="solo", email0="s@example.org",
+                                                           trainer="random"))
+    assert random_solo.status_code == 303
+    assert current(int(random_solo.headers["Location"].split("/")[-2]))[0].options == {
+        "mode": "solo", "trainer_guilds": "random"}
+    ticked = client.post("/games/new", data=form_data(
+        client, mode="solo", email0="s@example.org", trainer="choose", trainer_acid="on",
+        trainer_lava="on", trainer_star="on", trainer_love="on"))
+    assert ticked.status_code == 303, text(ticked)
+    assert current(int(ticked.headers["Location"].split("/")[-2]))[0].options == {
+        "mode": "solo", "trainer_guilds": ["lava", "acid", "star", "love"]}  # in the guilds' order
+
+
+# A text email lists each choice as "* <label>" with its link on the next line.
+CHOICE = re.compile(r"^\* (.+)\n  (https?://\S+/p/[A-Za-z0-9_.\-]+\?step=\S+)$", re.MULTILINE)
+
+
+def test_a_solo_game_from_the_form_asks_for_the_trainers_guilds_after_the_keep_and_emails_them(client):
+    """Rules §11 ("from all the remaining guilds, the trainer gets any 4, the player's choice")
+    through the service: a solo game started from the form (its guilds left to the player, the
+    default) offers the keep; once 4 are kept through the page's move route, the page asks for the
+    trainer's guilds among the 14 not kept (the 2 set aside first), each a choice in words; an email
+    sent at that decision (the 24-hour reminder) links each guild as its own choice, and a link
+    opens the page with that guild chosen; the fourth guild given starts the play."""
+    preconsent("sol@example.org")
+    created = client.post("/games/new", data=form_data(client, mode="solo", email0="sol@example.org",
+                                                         trainer="choose", deadline="72"))
+    assert created.status_code == 303, text(created)
+    game_id = int(created.headers["Location"].split("/")[-2])
+    game, state = current(game_id)
+    offer = state["draft"]["offer"][:]
+    (first,) = [r for r in outbox_rows(game_id) if r.kind == "turn"]
+    _, body = rendered(first)
+    assert "you choose the trainer's 4 guilds from the 14 not kept" in body
+    (player,) = seats(game_id)
+    url = f"/p/{links.player_token(player.id)}"
+    for guild in offer[:4]:
+        page = text(client.get(url))
+        answer = client.post(f"{url}/move", data={"csrf_token": csrf_token(page), "seq": current(game_id)[0].seq,
+                                                  "move": json.dumps({"type": "pick", "guild": guild})})
+        assert answer.status_code == 303, text(answer)
+    game, state = current(game_id)
+    not_kept = offer[4:] + [g for g in RULES.options_schema()["properties"]["trainer_guilds"]["anyOf"][1]
+                            ["items"]["enum"] if g not in offer]
+    assert state["phase"] == "draft" and state["draft"]["trainer_offer"] == not_kept and len(not_kept) == 14
+
+    raw = text(client.get(url))
+    page = html.unescape(raw)
+    plain = re.sub(r"<[^>]+>", "", page).replace("’", "'")
+    assert "Your decision: choose the trainer's guilds from those not kept (0 of 4 so far)." in plain
+    assert "Setup: the trainer's 4 guilds, your choice from those you did not keep" in plain
+    gives = [json.loads(v) for v in move_values(raw) if '"give"' in v]
+    assert gives == [{"type": "give", "guild": g} for g in not_kept]
+    for g in not_kept:
+        assert f"Give {GUILD_NAME[g]} to the trainer" in page
+
+    assert sweep(utcnow() + timedelta(hours=72 - 23))["reminders"] == 1  # the form's 72-hour turns
+    (reminder,) = [r for r in outbox_rows(game_id) if r.kind == "reminder"]
+    assert reminder.seq == game.seq
+    _, body = rendered(reminder)
+    links_ = dict(CHOICE.findall(body))
+    assert list(links_) == [f"Give {GUILD_NAME[g]} to the trainer" for g in not_kept[:12]]
+    assert "All 14 choices are on your game page." in body
+    aside = links_[f"Give {GUILD_NAME[offer[4]]} to the trainer"]
+    opened = client.get(urllib.parse.urlsplit(aside).path, query_string=urllib.parse.parse_qs(urllib.parse.urlsplit(aside).query))
+    assert opened.status_code == 200
+    chosen = re.findall(r'value="([^"]*)" required checked>', text(opened))
+    assert [json.loads(html.unescape(v)) for v in chosen] == [{"type": "give", "guild": offer[4]}]
+
+    for guild in [offer[4], offer[5], not_kept[5], not_kept[9]]:
+        page = text(client.get(url))
+        answer = client.post(f"{url}/move", data={"csrf_token": csrf_token(page), "seq": current(game_id)[0].seq,
+                                                  "move": json.dumps({"type": "give", "guild": guild})})
+        assert answer.status_code == 303, text(answer)
+    game, state = current(game_id)
+    assert state["phase"] == "play" and state["guilds"] == [offer[:4], [offer[4], offer[5], not_kept[5], not_kept[9]]]
 
 
 def test_start_form_rejects_bad_mode_settings_with_reasons(client):
@@ -126,13 +215,21 @@ def test_start_form_rejects_bad_mode_settings_with_reasons(client):
         (dict(email0="a@example.org"), "The duel is for 2 players; you entered 1 email address."),
         (dict(mode="quest", **two), "Choose a Riftforce mode: duel, team or solo"),
         (dict(mode="solo", email0="a@example.org", trainer_fire="on", trainer_ice="on"),
-         "Choose exactly 4 guilds for the trainer, or none for a random 4 (you chose 2)"),
+         "Tick exactly 4 guilds for the trainer (you ticked 2), or choose its guilds after your keep."),
+        (dict(mode="solo", email0="a@example.org", trainer="named"),
+         "Tick exactly 4 guilds for the trainer (you ticked 0)"),
+        (dict(mode="solo", email0="a@example.org", trainer="random", trainer_fire="on"),
+         "You ticked 1 guild for the trainer but chose a random 4"),
+        (dict(mode="solo", email0="a@example.org", trainer="mine"),
+         "Choose how the trainer gets its guilds: after your keep, at random, or the 4 ticked."),
         (dict(mode="solo", email0="a@example.org", stars5="9"), "must be 1 to 4 stars"),
         (dict(mode="solo", email0="a@example.org", and_number="8"), "The &amp; card goes on the 5s"),
         # The engine's own reasons (IllegalMove bad_options) for what the options box lets through.
         (dict(mode="solo", email0="a@example.org", options="stars.5=9"), "stars: {"),
         (dict(mode="solo", email0="a@example.org", options="trainer_guilds=fire,fire,ice,air"),
-         "trainer_guilds: 4 different guild names"),
+         'trainer_guilds: "choose" (after your keep), "random", or 4 different guild names'),
+        (dict(mode="solo", email0="a@example.org", options="trainer_guilds=mine"),
+         'trainer_guilds: "choose" (after your keep), "random", or 4 different guild names'),
         (dict(mode="team", options="guilds=base", **{f"email{i}": e for i, (_, e) in enumerate(FOUR)}),
          "team play takes no options"),
     ]
@@ -165,7 +262,11 @@ def test_cli_creates_team_and_solo_games_with_convenient_options(app):
     result = runner.invoke(args=["new-game", "riftforce", "s@example.org", "--option", "mode=solo",
                                  "--option", 'stars={"5": 4}', "--option", "trainer_guilds=random"])
     assert result.exit_code == 0, result.output
-    assert current(int(result.output))[0].options == {"mode": "solo", "stars": {"5": 4}}
+    assert current(int(result.output))[0].options == {"mode": "solo", "stars": {"5": 4}, "trainer_guilds": "random"}
+    result = runner.invoke(args=["new-game", "riftforce", "s@example.org", "--option", "mode=solo",
+                                 "--option", "trainer_guilds=Choose"])
+    assert result.exit_code == 0, result.output
+    assert current(int(result.output))[0].options == {"mode": "solo", "trainer_guilds": "choose"}
     bad = runner.invoke(args=["new-game", "riftforce", "a@example.org", "b@example.org",
                               "--option", "mode=team"])
     assert bad.exit_code != 0 and "team play is for 3 or 4 players" in bad.output

@@ -62,7 +62,8 @@ def hidden(s: dict, seat: int | None) -> set[str]:
 
 
 SOLO_A = {"mode": "solo", "stars": {"5": 2, "6": 2, "7": 3}, "and": {"number": 6, "end": "A"}}
-SOLO_B = {"mode": "solo", "stars": {"5": 4, "6": 3, "7": 1}, "and": {"number": 5, "end": "B"}}
+SOLO_B = {"mode": "solo", "stars": {"5": 4, "6": 3, "7": 1}, "and": {"number": 5, "end": "B"},
+          "trainer_guilds": "random"}
 
 CASE = ContractCase(
     game="riftforce",
@@ -78,7 +79,11 @@ CASE = ContractCase(
         GoldenCase("all-seed3", 2, {"guilds": "all"}, 3, choose),
         GoldenCase("all-seed4", 2, {"guilds": "all"}, 4, choose),
         GoldenCase("team4-seed5", 4, {"mode": "team"}, 5, choose),
+        # One per standing choice of the trainer's guilds: random (13), 4 named (14), chosen after
+        # the keep (15).  The rules_version "2" solo game is in tests/engine/old_logs/riftforce-rules2/.
         GoldenCase("solo-seed13", 1, solo_options(13), 13, choose),
+        GoldenCase("solo-seed14", 1, solo_options(14), 14, choose),
+        GoldenCase("solo-seed15", 1, solo_options(15), 15, choose),
     ],
     golden_dir=Path(__file__).parent / "golden",
 )

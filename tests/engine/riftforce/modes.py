@@ -92,13 +92,20 @@ def play_moves(s, *moves, seed=0):
     return s, events
 
 
+TRAINER_NAMED = ["fire", "music", "crystal", "sand"]
+
+
 def solo_options(seed):
-    """Varied difficulty per seed so playouts meet every challenge level and both & ends."""
+    """Varied difficulty per seed so playouts meet every challenge level and both & ends, and
+    each standing choice of the trainer's guilds (chosen after the keep, random, 4 named)."""
     r = random.Random(seed * 31 + 7)
     opts = {"mode": "solo", "stars": {n: r.randint(1, 4) for n in ("5", "6", "7")}}
     roll = r.randrange(3)
     if roll:
         opts["and"] = {"number": r.choice([5, 6, 7]), "end": "AB"[roll - 1]}
+    standing = (None, "random", TRAINER_NAMED)[seed % 3]
+    if standing is not None:
+        opts["trainer_guilds"] = standing
     return opts
 
 

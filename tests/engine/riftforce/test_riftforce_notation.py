@@ -21,6 +21,7 @@ def read(words, s=None, seat=0):
 
 @pytest.mark.parametrize("move,written", [
     ({"type": "pick", "guild": "thunderbolt"}, "pick thunderbolt"),
+    ({"type": "give", "guild": "acid"}, "give acid"),
     ({"type": "play", "card": "fire-5a", "loc": 2}, "play fire-5a @3"),
     ({"type": "end_play"}, "end"),
     ({"type": "activate", "card": "ice-6b"}, "discard ice-6b"),

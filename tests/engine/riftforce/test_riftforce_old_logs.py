@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 import engine
+from tests.engine.contract import rng_for
 
 GAME = engine.get("riftforce")
 LOGS = sorted((Path(__file__).parents[1] / "old_logs").glob("riftforce-*.json"))
@@ -37,7 +38,7 @@ def _viewer(key: str) -> int | None:
 @pytest.mark.parametrize("path", LOGS, ids=[p.stem for p in LOGS])
 def test_old_log_replays_and_reads_the_same(path):
     data = _load(path)
-    assert data["rules_version"] == "1" and GAME.rules_version == "2"
+    assert data["rules_version"] == "1" and int(GAME.rules_version) > 1
     state = None
     changed = set()
     for i, (event, said) in enumerate(zip(data["events"], data["sentences"], strict=True)):
@@ -133,3 +134,37 @@ def test_seats_affected_covers_the_old_service_marks(path):
         assert affected <= set(range(data["players"])), event
         assert marks <= affected, (event, said, affected)
         state = GAME.apply(state, new)
+
+
+# ---- a solo game of rules_version "2", played on under today's engine -----------------------------
+
+# Recorded by the engine at rules_version "2" (tests/engine/contract.py's golden format): the
+# trainer's guilds fixed at creation, before the 6 were drawn from the other 14.
+RULES2_SOLO = sorted((Path(__file__).parents[1] / "old_logs" / "riftforce-rules2").glob("*.json"))
+SOLO_SETUP = ("setup", "draft", "plans")
+
+
+@pytest.mark.parametrize("path", RULES2_SOLO, ids=[p.stem for p in RULES2_SOLO])
+def test_a_rules_version_2_solo_game_plays_on_exactly_as_it_was_recorded(path):
+    """A solo game set up before the trainer's guilds came after the keep (rules_version "2") goes
+    on as it was set up, from any point (a game in progress when the engine changed): its stored
+    events upcast unchanged, the recorded moves played on its stored setup with the service's RNGs
+    give exactly the recorded events (the keep's last pick deals at once: no decision about the
+    trainer's guilds), and the log replays to the same state and result."""
+    data = _load(path)
+    assert data["rules_version"] == "2" and int(GAME.rules_version) > 2
+    log = [GAME.upcast(e, "2") for e in data["events"]]
+    assert log == data["events"]
+    assert "trainer" in log[1] and not [e for e in log if e["type"] in ("trainer_draft", "give")]
+    events = [e for e in log if e["type"] in SOLO_SETUP][:len(SOLO_SETUP)]
+    assert log[:len(events)] == events
+    state = engine.replay(GAME, events)
+    for i, decision in enumerate(data["moves"]):
+        assert decision["move"] in GAME.legal_moves(state, decision["seat"]), i
+        new = GAME.play(state, decision["seat"], decision["move"], rng_for(data["seed"], len(events)))
+        assert json.loads(json.dumps(new)) == log[len(events):len(events) + len(new)], (i, decision)
+        events += new
+        state = engine.replay(GAME, new, state)
+    assert len(events) == len(log) and state["guilds"][1] == log[1]["trainer"]
+    assert json.loads(json.dumps(GAME.result(state))) == data["result"]
+    assert engine.replay(GAME, log) == state

@@ -11,7 +11,7 @@ import pytest
 
 import engine
 from engine.riftforce import solo
-from engine.riftforce.cards import ALL_GUILDS
+from engine.riftforce.cards import ALL_GUILDS, GUILD_NAME
 
 from .modes import play_moves, solo_board
 from .scenario import GAME, sentences, types
@@ -44,9 +44,13 @@ def dealt(events, card):
 
 # ---- options and setup ---------------------------------------------------------------------------------
 
+NAMED = ["crystal", "shadow", "acid", "lava"]
+
+
 def test_solo_options_are_checked():
     """§11 / issue 7: solo is 1 player; stars 1-4 per number as strings; & = number 5|6|7 and end A|B;
-    trainer_guilds = 4 different guilds; team/solo always use all 18 guilds."""
+    trainer_guilds = "choose" (the default), "random" or 4 different guilds; team/solo always use
+    all 18 guilds."""
     bad = [(2, {"mode": "solo"}), (1, {}), (1, {"mode": "solo", "guilds": "base"}),
            (1, {"mode": "solo", "stars": {"5": 5}}), (1, {"mode": "solo", "stars": {"8": 1}}),
            (1, {"mode": "solo", "stars": {"5": True}}), (1, {"mode": "solo", "and": {"number": 4, "end": "A"}}),
@@ -54,42 +58,185 @@ def test_solo_options_are_checked():
            (1, {"mode": "solo", "trainer_guilds": ["fire", "fire", "ice", "air"]}),
            (1, {"mode": "solo", "trainer_guilds": ["fire", "ice", "air"]}),
            (1, {"mode": "solo", "trainer_guilds": ["fire", "ice", "air", "nope"]}),
-           (1, {"mode": "solo", "speed": 2})]
+           (1, {"mode": "solo", "trainer_guilds": "mine"}), (1, {"mode": "solo", "trainer_guilds": ["random"]}),
+           (1, {"mode": "solo", "trainer_guilds": None}), (1, {"mode": "solo", "speed": 2})]
     for players, options in bad:
         with pytest.raises(engine.IllegalMove) as err:
             GAME.start(players, options, 1)
         assert err.value.code == "bad_options", options
     opts = GAME.start(1, {"mode": "solo"}, 1)[0]["options"]
-    assert opts == {"mode": "solo", "guilds": "all", "stars": {"5": 1, "6": 1, "7": 1}, "and": None}
+    assert opts == {"mode": "solo", "guilds": "all", "stars": {"5": 1, "6": 1, "7": 1}, "and": None,
+                    "trainer_guilds": "choose"}
+    for standing in ("choose", "random", NAMED):
+        assert GAME.start(1, {"mode": "solo", "trainer_guilds": standing}, 1)[0]["options"]["trainer_guilds"] == standing
 
 
-def test_setup_six_offered_keep_four_trainer_guilds_bots_at_each_location_you_go_first():
-    """§11 setup: 6 random summoners, keep 4 (pick moves); the trainer's 4 chosen guilds (not among
-    those offered); separate piles; a bot at each of the 5 locations; 7 cards; you go first."""
-    coach = ["crystal", "shadow", "acid", "lava"]
-    events = GAME.start(1, {"mode": "solo", "trainer_guilds": coach}, 9)
-    s = engine.replay(GAME, events)
-    offer = events[1]["offer"]
-    assert len(offer) == 6 and not set(offer) & set(coach)
+def keep(s, guilds=None, seed=0):
+    """The player keeps `guilds` (default: the first 4 on offer); returns (state, events of the last pick)."""
+    guilds = guilds or s["draft"]["offer"][:4]
+    evs = []
+    for g in guilds:
+        s, evs = play_moves(s, {"type": "pick", "guild": g}, seed=seed)
+    return s, evs
+
+
+def start(options=None, seed=9):
+    return engine.replay(GAME, GAME.start(1, {"mode": "solo", **(options or {})}, seed))
+
+
+def test_the_six_offered_come_from_all_eighteen_and_the_trainer_has_no_guild_before_the_keep():
+    """§11 setup: "Shuffle all 18 summoners and draw 6 at random": nothing is set aside for the
+    trainer first, whatever the standing choice (named guilds may be offered too)."""
+    offered = set()
+    for seed in range(60):
+        for options in ({}, {"trainer_guilds": NAMED}):
+            draft = GAME.start(1, {"mode": "solo", **options}, seed)[1]
+            assert draft["type"] == "draft" and "trainer" not in draft and len(set(draft["offer"])) == 6
+            offered |= set(draft["offer"]) & set(NAMED) if options else set(draft["offer"])
+    assert offered == set(ALL_GUILDS)
+
+
+def test_after_the_keep_the_player_chooses_the_trainers_4_from_the_14_not_kept():
+    """§11 setup: "From all the remaining guilds, the trainer gets any 4 (the player's choice)":
+    once 4 are kept (and not before) the player is asked for the trainer's guilds, one at a time,
+    among the 14 not kept, the 2 offered and set aside first; the fourth completes the setup:
+    separate piles, a bot at each of the 5 locations, 7 cards, you go first."""
+    s = start()
+    offer = s["draft"]["offer"][:]
     assert GAME.legal_moves(s, 0) == [{"type": "pick", "guild": g} for g in offer]
-    picks = 0
-    while s["phase"] == "draft":
-        s, evs = play_moves(s, GAME.legal_moves(s, 0)[-1])
-        picks += 1
-    assert picks == 4 and len(s["guilds"][0]) == 4 and s["guilds"][1] == coach
-    assert len(types(evs, "draft_end")[0]["removed"]) == 2
+    for g in offer[:3]:
+        s, _ = play_moves(s, {"type": "pick", "guild": g})
+        assert {m["type"] for m in GAME.legal_moves(s, 0)} == {"pick"}
+    s, evs = play_moves(s, {"type": "pick", "guild": offer[3]})
+    asked = types(evs, "trainer_draft")[0]
+    assert (asked["how"], asked["given"]) == ("choose", []) and not types(evs, "draft_end")
+    not_kept = [g for g in ALL_GUILDS if g not in offer[:4]]
+    assert asked["offer"] == offer[4:] + [g for g in not_kept if g not in offer]
+    assert GAME.legal_moves(s, 0) == [{"type": "give", "guild": g} for g in asked["offer"]]
+    assert s["phase"] == "draft" and GAME.to_act(s) == [0]
+    coach = [offer[5], "music", offer[4], "magnet"]
+    for g in coach[:3]:
+        s, evs = play_moves(s, {"type": "give", "guild": g})
+        assert not types(evs, "draft_end") and {"type": "give", "guild": g} not in GAME.legal_moves(s, 0)
+    s, evs = play_moves(s, {"type": "give", "guild": coach[3]})
+    assert s["guilds"] == [offer[:4], coach] and types(evs, "draft_end")[0]["removed"] == []
     bots = [e for e in types(evs, "enter") if e["seat"] == 1]
     assert [e["loc"] for e in bots] == [0, 1, 2, 3, 4] and all(e["from"] == "deck" for e in bots)
     assert len(s["hand"][0]) == 7 and s["hand"][1] == [] and len(s["deck"][1]) == 31
-    assert s["turn"] == 0 and GAME.to_act(s) == [0]
+    assert s["turn"] == 0 and s["phase"] == "play" and GAME.to_act(s) == [0]
 
 
-def test_random_trainer_guilds_come_from_the_guilds_not_offered():
-    """§11: without a choice the trainer's 4 guilds are random among the other 12."""
-    for seed in range(5):
-        d = GAME.start(1, {"mode": "solo"}, seed)[1]
-        assert len(set(d["trainer"])) == 4 and not set(d["trainer"]) & set(d["offer"])
-        assert set(d["trainer"]) <= set(ALL_GUILDS)
+def test_the_trainer_can_get_a_guild_offered_to_the_player_and_not_kept():
+    """§11: the trainer's 4 come "from all the remaining guilds", the 2 offered and set aside among them."""
+    s, _ = keep(start(seed=4))
+    aside = s["draft"]["offer"][:]
+    assert len(aside) == 2
+    s, _ = play_moves(s, *({"type": "give", "guild": g} for g in aside))
+    while s["phase"] == "draft":
+        s, _ = play_moves(s, GAME.legal_moves(s, 0)[-1])
+    assert set(aside) <= set(s["guilds"][1]) and not set(s["guilds"][0]) & set(s["guilds"][1])
+
+
+def test_random_trainer_guilds_are_drawn_after_the_keep_from_the_14_not_kept():
+    """Standing choice "random": no decision is asked; the 4 come at random from the 14 not kept,
+    drawn with the move that completes the keep, so the 2 set aside may be among them."""
+    aside_drawn = 0
+    for seed in range(40):
+        s = start({"trainer_guilds": "random"}, seed)
+        offer = s["draft"]["offer"][:]
+        kept = offer[seed % 3: seed % 3 + 4]  # a different keep per seed
+        s, evs = keep(s, kept, seed)
+        assert GAME.turn(s).phase == "play"  # no decision asked
+        drawn = types(evs, "trainer_draft")[0]
+        assert drawn["how"] == "random" and len(set(drawn["given"])) == 4
+        assert not set(drawn["given"]) & set(kept) and s["guilds"] == [kept, drawn["given"]]
+        aside_drawn += bool(set(drawn["given"]) & (set(offer) - set(kept)))
+    assert 0 < aside_drawn < 40  # 4 of 14 with 2 set aside: about half the games give the trainer one
+
+
+def test_named_trainer_guilds_are_given_after_the_keep_even_one_offered_and_not_kept():
+    """Standing choice, 4 named guilds: given once the player kept 4, with no decision asked, a
+    named guild that was offered and set aside included."""
+    for seed in range(30):
+        s = start({"trainer_guilds": NAMED}, seed)
+        offer = s["draft"]["offer"]
+        kept = [g for g in offer if g not in NAMED][:4]
+        if len(kept) < 4 or not set(offer) & set(NAMED):
+            continue
+        s, evs = keep(s, kept)
+        given = types(evs, "trainer_draft")[0]
+        assert (given["how"], given["given"]) == ("named", NAMED)
+        assert s["guilds"][1] == NAMED and s["phase"] == "play"
+        return
+    pytest.fail("no seed offered a named guild with 4 others to keep")
+
+
+def test_q17_a_named_guild_the_player_kept_is_replaced_by_the_players_choice():
+    """House rule Q17: a named guild the player kept cannot be given; the other named guilds are
+    given at once and the player chooses the rest from the guilds not kept."""
+    for seed in range(60):
+        s = start({"trainer_guilds": NAMED}, seed)
+        offer = s["draft"]["offer"]
+        named_offered = [g for g in offer if g in NAMED]
+        others = [g for g in offer if g not in NAMED]
+        if not named_offered or len(others) < 3:
+            continue
+        kept = [named_offered[0]] + others[:3]
+        s, evs = keep(s, kept)
+        given = types(evs, "trainer_draft")[0]
+        rest = [g for g in NAMED if g != named_offered[0]]
+        assert (given["how"], given["given"]) == ("named", rest) and not types(evs, "draft_end")
+        assert s["draft"]["trainer"] == rest
+        choices = [m["guild"] for m in GAME.legal_moves(s, 0)]
+        assert set(choices) == set(ALL_GUILDS) - set(kept) - set(rest) and len(choices) == 11
+        said = GAME.describe_event(given, 0, s)
+        assert said.endswith(f"; {GUILD_NAME[named_offered[0]]} was kept, so you choose 1 more from "
+                             f"the guilds not kept."), said
+        s, evs = play_moves(s, {"type": "give", "guild": choices[0]})
+        assert s["guilds"][1] == rest + [choices[0]] and s["phase"] == "play"
+        return
+    pytest.fail("no seed offered a named guild")
+
+
+def test_the_trainers_guilds_decision_in_views_words_text_and_timeouts():
+    """The decision after the keep as players meet it: the view's `draft` (what may still be given,
+    what the trainer has), what is asked, each choice's label, the sentences for the player and a
+    spectator, the plain-text board, and the timeout's choice (the first set aside)."""
+    s = start(seed=5)
+    before = s
+    assert "you choose the trainer's 4 guilds from the 14 not kept" in GAME.render_text(GAME.view(s, 0))
+    s, evs = keep(s)
+    aside = s["draft"]["offer"]
+    v = GAME.view(s, 0)
+    assert [g["id"] for g in v["draft"]["trainer_offer"]] == s["draft"]["trainer_offer"]
+    assert v["draft"]["trainer"] == [] and json.loads(json.dumps(v)) == v
+    text = GAME.render_text(v)
+    assert "Your turn: choose the trainer's guilds from those not kept (0 of 4 so far)." in text
+    assert "Guilds that may go to the trainer" in text and "Summoners on offer" not in text
+    assert GAME.default_move(s, 0) == {"type": "give", "guild": aside[0]}
+    assert GAME.describe_move({"type": "give", "guild": "acid"}, s) == "Give Acid to the trainer"
+    said = [line for line in sentences(before, evs, 0) if line]
+    assert said[-1] == "Now you choose the trainer's 4 guilds from the 14 not kept."
+    assert sentences(before, evs, None)[-1] == "Now the player chooses the trainer's 4 guilds from the 14 not kept."
+    s2, evs = play_moves(s, GAME.legal_moves(s, 0)[1])
+    g = types(evs, "give")[0]["guild"]
+    assert sentences(s, evs, 0) == [f"You gave {GUILD_NAME[g]} to the trainer."]
+    assert sentences(s, evs, None) == [f"Player 1 gave {GUILD_NAME[g]} to the trainer."]
+    assert GAME.seats_affected(types(evs, "give")[0], s) == [0]
+    assert GAME.view(s2, 0)["last_action"] == f"You gave {GUILD_NAME[g]} to the trainer."
+    line = next(x for x in GAME.render_text(GAME.view(s2, 0)).splitlines() if x.strip().startswith("The trainer "))
+    assert line.split() == ["The", "trainer", GUILD_NAME[g], "(1", "of", "4)"]
+
+
+def test_q17_when_the_player_kept_all_4_named_guilds_the_player_chooses_all_4():
+    """House rule Q17 at its edge: the 4 named guilds were offered and kept, so none can be given
+    and the player chooses the trainer's 4 from the 14 not kept."""
+    offer = GAME.start(1, {"mode": "solo"}, 3)[1]["offer"]
+    s = start({"trainer_guilds": offer[:4]}, 3)
+    s, evs = keep(s, offer[:4])
+    given = types(evs, "trainer_draft")[0]
+    assert (given["how"], given["given"]) == ("named", []) and len(GAME.legal_moves(s, 0)) == 14
+    assert GAME.describe_event(given, 0, s).startswith("The trainer gets none of the guilds named at setup;")
 
 
 # ---- the plan pile ------------------------------------------------------------------------------------
@@ -409,15 +556,16 @@ def test_solo_view_text_and_words():
 # ---- turns and the seats an event affects -------------------------------------------------------------
 
 def test_turns_in_solo_the_keep_picks_are_one_turn_and_each_action_after_the_plan_another():
-    """turn(): the 4 keep picks are one turn (the same seat picks on: one email asks for all
-    four); after the trainer's plan ran inside the player's move, the player's next action is a new
-    turn; choices made for the plan (which bot acts) are follow-ups of the same turn."""
+    """turn(): the 4 keep picks and the 4 guilds given to the trainer are one turn (the same seat
+    decides on: one email asks for all of them); after the trainer's plan ran inside the player's
+    move, the player's next action is a new turn; choices made for the plan (which bot acts) are
+    follow-ups of the same turn."""
     s = engine.replay(GAME, GAME.start(1, {"mode": "solo"}, 2))
     numbers = [GAME.turn(s).number]
     while s["phase"] == "draft":
         s, _ = play_moves(s, GAME.legal_moves(s, 0)[0])
         numbers.append(GAME.turn(s).number)
-    assert numbers == [1, 1, 1, 1, 2] and GAME.turn(s).seats == (0,)
+    assert numbers == [1] * 8 + [2] and GAME.turn(s).seats == (0,)
     s = solo_board(me=rows(l0=["water-6a"], l4=["air-6a"]), bots=rows(l0=["ice-5a"], l4=["ice-5b"]),
                    hand=["fire-5d"], stars={"5": 1}, plans=["A3a", "C1"])
     before = GAME.turn(s).number
