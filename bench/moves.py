@@ -60,7 +60,7 @@ import engine
 from service import create_app, links
 from service.migrate import upgrade
 from service.play import new_game
-from service.play.batch import rng as position_rng
+from service.store.deal import rng as position_rng
 from service.store import get_engine, make_engine, read_session
 from service.store.models import Event, Game, Player, Snapshot
 

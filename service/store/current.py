@@ -44,7 +44,8 @@ class GameRow:
     name: str
     rules_version: str
     options: dict[str, Any]
-    seed: int
+    secret: str
+    commitment: str
     seq: int
     status: str
     to_act: list[int]

@@ -21,7 +21,7 @@ from service.errors import TooMany
 from service.games import every
 from service.play import new_game
 from service.play.startform import GameForm, parse_form
-from service.store import read_session
+from service.store import deal, read_session
 from service.store.db import get_engine
 from service.views import history, invitations, positions
 from service.web.limits import limiter, new_games
@@ -51,7 +51,7 @@ def create() -> ResponseReturnValue:
     form, errors = parse_form(request.form)
     if not errors:
         try:
-            game_id = new_game(form.game, form.players, form.options, form.seed,
+            game_id = new_game(form.game, form.players, form.options,
                                deadline_hours=form.deadline_hours, policy=form.policy, reminders=form.reminders)
         except engine.UnknownGame as exc:
             errors.append(str(exc))
@@ -87,6 +87,7 @@ def spectate(game_id: int) -> ResponseReturnValue:
     return render_template(
         "spectate.html", game=game, position=position, names=names, title=positions.title(game),
         result_words=positions.result_words(game, position.result, names), chart=chart, notes=notes,
+        deal=deal.shown(game),
     )
 
 
