@@ -167,6 +167,7 @@ def test_the_secret_is_on_no_page_json_or_email_of_an_active_game_and_shown_once
         leaked = [where for where, body in everything.items() if written in body]
         assert not leaked, leaked
     assert not [path for path, body in seen.items() if path.endswith(".json") and '"secret"' in body]
+    assert game.secret not in repr(game) and game.secret not in str(game)  # what a log or traceback prints
 
     play_to_end(game_id)
     game = _game(game_id)
