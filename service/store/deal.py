@@ -29,10 +29,10 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple, Protocol
 
 import engine
+from service.store.log import SYSTEM  # the kind of the service's own events, which engines never see
 
 SEED_LIMIT = 2**63  # seeds are below it (they fitted the old BIGINT column); drawn secrets at or above
 SECRET_BITS = 256
-SYSTEM = "system"  # service/store/log.py's kind of the service's own events, which engines never see
 
 
 def draw() -> str:
