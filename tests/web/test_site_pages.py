@@ -114,12 +114,12 @@ def test_the_start_forms_mistakes_fit_and_read(site, page, viewport):
     page.select_option("#game", toygame.NAME)
     page.fill("#email0", "ann@example.org")
     page.fill("#email1", "Ann@example.org")
-    page.fill("#seed", "seven")
+    page.fill("#options", "colour")
     page.get_by_role("button", name="Start the game").click()
     alert = page.get_by_role("alert")
     assert alert.get_by_role("listitem").all_inner_texts() == [
         "ann@example.org is entered for players 1 and 2; each player needs an address of their own.",
-        "The seed must be a whole number (or empty for a random one).",
+        "Option 'colour' is not KEY=VALUE.",
     ]
     check(page)
 
