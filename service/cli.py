@@ -121,6 +121,8 @@ def register(app: Flask) -> None:
         seats to act, result, seq) agrees and its secret's SHA-256 is its commitment.  Run it after a
         restore; exits 1 on any problem.  With --game N or --record FILE: also replay that game's deal
         from its secret (service/store/deal.py) and say whether it gives the stored log."""
+        if record is not None and game_id is not None:
+            raise click.UsageError("give --game or --record, not both")
         if record is not None:
             _verify_record(record)
             return
@@ -166,7 +168,8 @@ def register(app: Flask) -> None:
             raise click.ClickException(f"{path}: {exc}") from None
         label = f"game {found.game_id} ({found.name}, from {path.name}, {len(found.rows)} events)"
         replayed = deal.replay_problems(rules, found.secret, found.players, found.options, found.rows)
-        _deal_verdict(label, found.secret, found.commitment, found.secret, replayed, False)
+        _deal_verdict(label, found.secret, found.commitment, found.secret, replayed,
+                      found.rules_version != rules.rules_version)
         click.echo("Compare that commitment with the one the game's pages and first email showed when it started.")
 
     def _deal_verdict(label: str, secret: str, commitment: str | None, shown: str | None,

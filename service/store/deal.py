@@ -213,6 +213,7 @@ class RecordDeal:
 
     game_id: Any
     name: str
+    rules_version: str  # the rules the game was set up under
     secret: str
     commitment: str | None  # hex, as the record states it (None: a record of format 1, before commitments)
     players: int
@@ -240,7 +241,7 @@ def read_record(data: Any) -> RecordDeal:
         raise ValueError("this record's commitment is not a SHA-256 (sha256:<hex>)")
     try:
         rows = [Row(int(e["seq"]), str(e["kind"]), e["actor"], e["event"]) for e in data["events"]]
-        return RecordDeal(data.get("id"), str(data["game"]), secret, commitment, len(data["players"]),
-                          dict(data.get("options") or {}), rows)
+        return RecordDeal(data.get("id"), str(data["game"]), str(data.get("rules_version")), secret, commitment,
+                          len(data["players"]), dict(data.get("options") or {}), rows)
     except (KeyError, TypeError, ValueError) as exc:
         raise ValueError(f"this record is damaged ({exc!r})") from None

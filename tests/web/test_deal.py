@@ -168,6 +168,8 @@ def test_the_secret_is_on_no_page_json_or_email_of_an_active_game_and_shown_once
         assert not leaked, leaked
     assert not [path for path, body in seen.items() if path.endswith(".json") and '"secret"' in body]
     assert game.secret not in repr(game) and game.secret not in str(game)  # what a log or traceback prints
+    checked = app.test_cli_runner().invoke(args=["verify", "--game", str(game_id)])  # the operator's check
+    assert checked.exit_code == 0 and "the deal checks out" in checked.output and game.secret not in checked.output
 
     play_to_end(game_id)
     game = _game(game_id)
@@ -289,6 +291,8 @@ def test_verify_fails_on_a_changed_commitment_secret_or_setup(app, client):
 
 def test_verify_names_a_missing_game_and_a_bad_record_in_words(app, tmp_path):
     runner = app.test_cli_runner()
+    both = runner.invoke(args=["verify", "--game", "1", "--record", str(tmp_path / "x.json")])
+    assert both.exit_code == 2 and "not both" in both.output
     result = runner.invoke(args=["verify", "--game", "999"])
     assert result.exit_code == 1 and "there is no game 999" in result.output
     path = tmp_path / "record.json"
