@@ -60,8 +60,8 @@ import engine
 from service import create_app, links
 from service.migrate import upgrade
 from service.play import new_game
-from service.play.batch import rng as position_rng
 from service.store import get_engine, make_engine, read_session
+from service.store.deal import rng as position_rng
 from service.store.models import Event, Game, Player, Snapshot
 
 REDIS = os.environ.get("RIFTPOST_TEST_REDIS", "redis://127.0.0.1:6379") + "/13"

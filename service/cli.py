@@ -1,8 +1,9 @@
-"""`flask --app service ...` commands: db-upgrade, backup, restore, verify, new-game, sweep, outbox, bounce
-and bounce-server."""
+"""`flask --app service ...` commands: db-upgrade, backup, restore, verify (and a game's deal check),
+new-game, sweep, outbox, bounce and bounce-server."""
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import signal
@@ -24,9 +25,10 @@ from service.mail import bounces, outbox
 from service.play import new_game
 from service.play.startform import parse_options, parse_players
 from service.play.timeouts import sweep
-from service.store import get_engine, read_session
-from service.store.check import problems
+from service.store import deal, get_engine, read_session
+from service.store.check import problems, replay_deal
 from service.store.models import Game, utcnow
+from service.store.rows import MAX_ID
 
 # sysexits.h EX_TEMPFAIL: an MTA's pipe delivery keeps the message and tries again later.
 EX_TEMPFAIL = 75
@@ -110,9 +112,23 @@ def register(app: Flask) -> None:
         click.echo(f"restored {file}; now run `flask --app service db-upgrade`, then start the services")
 
     @app.cli.command("verify")
-    def verify_command() -> None:
-        """Check every game: its replay from event 1 equals its stored state, and its read model (status,
-        seats to act, result, seq) agrees.  Run it after a restore; exits 1 on any problem."""
+    @click.option("--game", "game_id", type=int, default=None, metavar="N",
+                  help="check game N only, and replay its deal: every random outcome from its secret")
+    @click.option("--record", "record", default=None, type=click.Path(dir_okay=False, path_type=Path),
+                  metavar="FILE", help="replay the deal of a downloaded complete game record (no database needed)")
+    def verify_command(game_id: int | None, record: Path | None) -> None:
+        """Check every game: its replay from event 1 equals its stored state, its read model (status,
+        seats to act, result, seq) agrees and its secret's SHA-256 is its commitment.  Run it after a
+        restore; exits 1 on any problem.  With --game N or --record FILE: also replay that game's deal
+        from its secret (service/store/deal.py) and say whether it gives the stored log."""
+        if record is not None and game_id is not None:
+            raise click.UsageError("give --game or --record, not both")
+        if record is not None:
+            _verify_record(record)
+            return
+        if game_id is not None:
+            _verify_game(game_id)
+            return
         found, count = [], 0
         with read_session(get_engine()) as session:
             for game in session.exec(select(Game).order_by(col(Game.id))):
@@ -124,11 +140,74 @@ def register(app: Flask) -> None:
             raise click.ClickException(f"{len(found)} problems in {count} games")
         click.echo(f"{count} games verified: each replays from event 1 to its stored state")
 
+    def _verify_game(game_id: int) -> None:
+        with read_session(get_engine()) as session:
+            game = session.get(Game, game_id) if 0 < game_id < MAX_ID else None
+            if game is None:
+                raise click.ClickException(f"there is no game {game_id}")
+            found = problems(session, game)
+            replayed = replay_deal(session, game) if not found else None
+            label = f"game {game.id} ({game.name}, {game.status}, {game.seq} events)"
+            name, secret, commitment, version = game.name, game.secret, game.commitment, game.rules_version
+            # The secret is printed only once the game is over, as its pages show it.
+            shown = game.secret if game.status == "finished" else None
+        for line in found:
+            click.echo(line, err=True)
+        if replayed is None:
+            raise click.ClickException(f"{label}: its stored records disagree; its deal was not replayed")
+        _deal_verdict(label, secret, commitment, shown, replayed, engine.get(name).rules_version != version)
+
+    def _verify_record(path: Path) -> None:
+        try:
+            found = deal.read_record(json.loads(path.read_text(encoding="utf-8")))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError, ValueError) as exc:
+            raise click.ClickException(f"{path}: {exc}") from None
+        try:
+            rules = engine.get(found.name)
+        except engine.UnknownGame as exc:
+            raise click.ClickException(f"{path}: {exc}") from None
+        label = f"game {found.game_id} ({found.name}, from {path.name}, {len(found.rows)} events)"
+        replayed = deal.replay_problems(rules, found.secret, found.players, found.options, found.rows)
+        _deal_verdict(label, found.secret, found.commitment, found.secret, replayed,
+                      found.rules_version != rules.rules_version)
+        click.echo("Compare that commitment with the one the game's pages and first email showed when it started.")
+
+    def _deal_verdict(label: str, secret: str, commitment: str | None, shown: str | None,
+                      replayed: deal.Replayed, older_rules: bool) -> None:
+        if shown is not None:
+            click.echo(f"{label}: secret {shown}")
+        if not deal.drawn(secret):
+            click.echo(f"{label}: dealt from a seed (a game from before commitments, or one whose seed the operator "
+                       "chose): its deal can be replayed, but nothing shows it was not chosen")
+        bad = []
+        if commitment is None:
+            click.echo(f"{label}: no commitment to compare (a record from before commitments)")
+        elif deal.commit(secret) == commitment:
+            click.echo(f"{label}: the secret's SHA-256 is its commitment, sha256:{commitment}")
+        else:
+            bad.append(f"{label}: the secret's SHA-256 is sha256:{deal.commit(secret)}, not the commitment "
+                       f"sha256:{commitment}")
+        if replayed.problems:
+            bad += [f"{label}: {problem}" for problem in replayed.problems]
+            if older_rules:
+                bad.append(f"{label}: the game was set up under an older rules version than this engine's, "
+                           "which may draw differently")
+        else:
+            click.echo(f"{label}: the secret deals the setup (events 1 to {replayed.setup}) and gives the random "
+                       f"draws of all {replayed.moves} moves after it, as stored")
+        for line in bad:
+            click.echo(line, err=True)
+        if bad:
+            raise click.ClickException(f"{label}: the deal does NOT check out")
+        click.echo(f"{label}: the deal checks out")
+
     @app.cli.command("new-game", cls=NewGameCommand, help=NEW_GAME_HELP)
     @click.argument("game")
     @click.argument("emails", nargs=-1, required=True)
     @click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="a game option")
-    @click.option("--seed", type=int, default=None, help="the game's random seed")
+    @click.option("--seed", type=int, default=None,
+                  help="deal from this seed (0 to 2**63-1), for tests and reproductions: a chosen deal, "
+                       "known to whoever chose it (default: a secret drawn for the game)")
     @click.option("--deadline", "deadline", default=None, metavar="HOURS",
                   help="time control: each turn must be played within HOURS (default: no deadline)")
     @click.option("--policy", default="auto", show_default=True,

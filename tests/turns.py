@@ -11,8 +11,8 @@ import sqlalchemy as sa
 import engine
 from service.games import adapter
 from service.play import handle
-from service.play.batch import rng
 from service.store import get_engine, read_session
+from service.store.deal import rng
 from service.store.models import Event, Outbox, Snapshot, TurnStart
 from tests.service.helpers import current
 

@@ -25,6 +25,7 @@ from service.mail import addresses
 from service.mail.kinds import NOT_NEWS, Kind, Mail, clock_context, get
 from service.mail.mime import POLICY, address, body_part, unstructured, url_header
 from service.mail.threads import thread_root
+from service.store import deal
 from service.store.models import Game, Outbox, Player
 from service.views import positions
 from service.views.sentences import journal_sentence, merge_lines, summary
@@ -177,6 +178,10 @@ def _context(session: Session, kind: Kind, mail: Mail) -> dict[str, Any]:
         summary=summary(_all_events(position, lines), player.seat, mail.names),
         result_words=positions.result_words(game, position.result, mail.names),
         clock=None,
+        # The first email of the game's thread states the commitment to the game's secret: a copy the
+        # player keeps, to check the secret shown at the end against (service/store/deal.py).
+        commitment=(deal.shown(game).commitment
+                    if kind.name == "invite" or mail.params.get("invite") else None),
     )
     context["more_moves"] = context["choices_total"] > len(move_links)
     if kind.clock:

@@ -7,12 +7,18 @@ import hashlib
 
 from flask import current_app
 
+from service.store import deal
 from service.store.current import AnyGame, AnyPlayer
 
 
 def thread_key(game: AnyGame) -> str:
-    """A short stable key per game, so Message-IDs never collide with an earlier database's."""
-    raw = f"{game.id}:{game.seed}:{game.created_at:%Y%m%d%H%M%S}"
+    """A short stable key per game, so Message-IDs never collide with an earlier database's.
+
+    Message-IDs go out while the game runs, so a drawn secret never goes into them: its commitment,
+    public anyway, stands in.  A game dealt from a seed (made before secrets, whose threads are under
+    way, or by the operator) keeps the key its seed always gave it (the seed's text is its secret)."""
+    part = game.commitment if deal.drawn(game.secret) else game.secret
+    raw = f"{game.id}:{part}:{game.created_at:%Y%m%d%H%M%S}"
     return hashlib.sha256(raw.encode()).hexdigest()[:12]
 
 

@@ -1,6 +1,6 @@
 """One seat's moves played in order on one state: what `handle` records and `preview` shows.
 
-Each move is played with the RNG of its own position (`rng(seed, seq before it)`), exactly as if the
+Each move is played with the RNG of its own position (`rng(secret, seq before it)`, service/store/deal.py), exactly as if the
 moves had been sent one by one, so a replay of the log is the same either way.  A batch stops where the
 seat's turn stops: after a move that ends the game, begins a new turn or leaves the seat with nothing
 asked, a further move is illegal ("turn_over"), and so is a move after one whose outcome holds hidden
@@ -26,6 +26,7 @@ from service import store
 from service.errors import IllegalMoveAt, StaleState
 from service.games import adapter
 from service.store.current import AnyGame
+from service.store.deal import rng
 from service.store.models import Game
 
 log = logging.getLogger(__name__)
@@ -34,12 +35,6 @@ log = logging.getLogger(__name__)
 # turns are a few dozen decisions).
 MAX_MOVES = 64
 MAX_TEXT = 400  # characters of one move's text form
-
-
-def rng(seed: int, seq: int) -> random.Random:
-    """The RNG of the move made after `seq` events: seeded from the game's seed and the position, so a
-    retried move draws the same cards (tests/engine/contract.py plays golden files the same way)."""
-    return random.Random(f"{seed}:{seq}")
 
 
 class GameOver(IllegalMoveAt):
@@ -59,7 +54,7 @@ def begin(session: Session, game_id: int, seat: int, expected_seq: int, *,
     if game.status != "active":
         raise GameOver()
     state, snapshot_seq = store.load_state(session, game)
-    walk = Batch(engine.get(game.name), game.seed, state, seat, expected_seq,
+    walk = Batch(engine.get(game.name), game.secret, state, seat, expected_seq,
                  secrets=lambda: secrets_of(session, game, seat), pure=pure)
     return game, walk, snapshot_seq
 
@@ -150,7 +145,7 @@ class Batch:
     from the seat before the batch (`secrets_of`), for judging hidden outcomes."""
 
     rules: engine.Game
-    seed: int
+    secret: str  # the game's (service/store/deal.py): where each move's RNG comes from
     state: dict[str, Any]
     seat: int
     seq: int  # the seq before the next move
@@ -180,7 +175,7 @@ class Batch:
             move = self._read(raw)
             waited_on = seat in rules.to_act(self.state)
             known = self._shown() if judge else set()
-            new_events = _engine_play(rules, self.state, seat, move, rng(self.seed, self.seq))
+            new_events = _engine_play(rules, self.state, seat, move, rng(self.secret, self.seq))
             if not new_events:
                 raise engine.IllegalMove("that move changes nothing", "illegal")
             text, label = rules.move_text(self.state, seat, move), rules.describe_move(move, self.state)

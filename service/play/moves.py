@@ -11,7 +11,6 @@ worker.  A stale `expected_seq` raises StaleState and writes nothing.
 from __future__ import annotations
 
 import logging
-import secrets
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -28,7 +27,7 @@ from service.errors import Invalid, StaleState
 from service.mail import addresses, outbox
 from service.play import consent, emails, ending
 from service.play.batch import Batch, GameOver, Played, as_moves, secrets_of
-from service.store import current, write_session
+from service.store import current, deal, write_session
 from service.store.db import get_engine
 from service.store.models import Game, Player, utcnow
 
@@ -103,7 +102,7 @@ def apply(
     state, snapshot_seq = loaded.state, loaded.snapshot_seq
     if state is None:
         state, snapshot_seq = store.load_state(session, game)
-    walk = Batch(rules, game.seed, state, seat, expected_seq, secrets=lambda: secrets_of(session, game, seat))
+    walk = Batch(rules, game.secret, state, seat, expected_seq, secrets=lambda: secrets_of(session, game, seat))
     for index, move in enumerate(todo):
         walk.play(index, move, judge=index < len(todo) - 1)
     state, before, new_events = walk.state, walk.before, walk.events
@@ -155,6 +154,10 @@ def new_game(
     An address that has not consented gets one short invitation instead, and its other emails wait
     for its answer (service/play/consent.py).
 
+    `seed`: deal from this seed, for a reproducible game (the operator's `new-game --seed`, tests);
+    None, as for every game a player starts: a secret drawn from the operating system's random source
+    (service/store/deal.py), which nobody sees before the game ends.
+
     `deadline_hours` None: no time control; else each turn's deadline, with the timeout `policy`
     and the `reminders` ladder (hours before the deadline), see service/clocks.
 
@@ -188,8 +191,11 @@ def new_game(
         except Invalid as exc:
             raise engine.IllegalMove(exc.message, "bad_options") from None
     players = checked
-    seed = secrets.randbits(48) if seed is None else int(seed)
-    setup = rules.start(players=len(players), options=options, seed=seed)
+    try:
+        secret = deal.draw() if seed is None else deal.of_seed(int(seed))
+    except ValueError as exc:
+        raise engine.IllegalMove(str(exc), "bad_options") from None
+    setup = rules.start(players=len(players), options=options, seed=deal.start_seed(secret))
     state = engine.replay(rules, setup)
     result = rules.result(state)
     turn = rules.turn(state)
@@ -198,8 +204,8 @@ def new_game(
         # Who may be emailed, who is asked first (before anything is written: a limit refuses the game).
         seating = consent.seatings(session, [email for _, email in players], now)
         game = Game(
-            name=name, rules_version=str(rules.rules_version), options=options, seed=seed,
-            seq=0, to_act=[], status="active",
+            name=name, rules_version=str(rules.rules_version), options=options,
+            secret=secret, commitment=deal.commit(secret), seq=0, to_act=[], status="active",
         )
         session.add(game)
         session.flush()

@@ -22,10 +22,10 @@ class GameForm:
     names: list[str] = field(default_factory=lambda: [""] * MAX_PLAYERS_IN_FORM)
     emails: list[str] = field(default_factory=lambda: [""] * MAX_PLAYERS_IN_FORM)
     options_text: str = ""
-    seed_text: str = ""
     players: list[tuple[str, str]] = field(default_factory=list)
     options: dict[str, Any] = field(default_factory=dict)
-    seed: int | None = None
+    # No seed: the deal of a game started here comes from a secret drawn for it (service/store/deal.py),
+    # never from anything typed here (a seed field once let a creator compute every hand).
     # Each game's fieldset as submitted (game -> field name -> text), to show it again after a mistake.
     fieldsets: dict[str, dict[str, str]] = field(default_factory=dict)
     # Time control (service/clocks): hours per turn ("" for none) and the timeout policy.
@@ -121,7 +121,6 @@ def parse_form(data: FormData) -> tuple[GameForm, list[str]]:
         names=[(data.get(f"name{i}") or "").strip()[:80] for i in range(MAX_PLAYERS_IN_FORM)],
         emails=[(data.get(f"email{i}") or "").strip()[:254] for i in range(MAX_PLAYERS_IN_FORM)],
         options_text=(data.get("options") or "")[:2000],
-        seed_text=(data.get("seed") or "").strip(),
     )
     for each in every():  # every fieldset as submitted, shown again after a mistake
         form.fieldsets[each.name] = {key: (data.get(key) or "").strip()[:40] for key in each.form_fields
@@ -165,11 +164,4 @@ def parse_form(data: FormData) -> tuple[GameForm, list[str]]:
         form.deadline_hours, form.policy, form.reminders = parse_settings(form.deadline_text, form.policy, None)
     except Invalid as exc:
         errors.append(str(exc))
-    if form.seed_text:
-        try:
-            form.seed = int(form.seed_text)
-            if not 0 <= form.seed < 2**63:
-                raise ValueError
-        except ValueError:
-            errors.append("The seed must be a whole number (or empty for a random one).")
     return form, errors

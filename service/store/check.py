@@ -4,8 +4,11 @@ after a restore or whenever a database is in doubt.
 A game holds when its replay from event 1 (snapshots ignored) equals its state as the service loads
 it (latest snapshot plus the events after it) and its current-state row (when that row is up to
 date), its read model (status, seats to act, result) is what the engine says of that state, and its
-seq is its last event's.  Problems are short lines naming
-what disagrees, never a state's contents (they hold hidden cards).
+seq is its last event's, and its secret's SHA-256 is its commitment (service/store/deal.py).  Problems
+are short lines naming what disagrees, never a state's contents nor a secret (they hold hidden cards).
+
+`replay_deal` goes further for one game (`flask verify --game N`): the setup and every move's random
+draws replayed from the game's secret must give the stored log.
 """
 
 from __future__ import annotations
@@ -14,16 +17,19 @@ import sqlalchemy as sa
 from sqlmodel import Session, col
 
 import engine
-from service.store import current
-from service.store.log import load_state, replay_from_start
+from service.store import current, deal
+from service.store.log import events, load_state, replay_from_start
 from service.store.models import Event, Game
+from service.store.rows import players_of
 
 
 def problems(session: Session, game: Game) -> list[str]:
     found = []
+    if deal.commit(game.secret) != game.commitment:
+        found.append(f"game {game.id}: its secret's SHA-256 is not its commitment")
     last = session.execute(sa.select(sa.func.max(col(Event.seq))).where(col(Event.game_id) == game.id)).scalar()
     if game.seq != last:
-        return [f"game {game.id}: its seq is {game.seq} but its last event is {last}"]
+        return [*found, f"game {game.id}: its seq is {game.seq} but its last event is {last}"]
     rules = engine.get(game.name)
     loaded, _ = load_state(session, game, state_row=False)
     replayed = replay_from_start(session, game)
@@ -40,3 +46,10 @@ def problems(session: Session, game: Game) -> list[str]:
     if game.result != result:
         found.append(f"game {game.id}: its recorded result differs from the engine's")
     return found
+
+
+def replay_deal(session: Session, game: Game) -> deal.Replayed:
+    """The game's log replayed from its secret (service/store/deal.py `replay_problems`)."""
+    rows = [deal.Row(row.seq, row.kind, row.actor, row.payload) for row in events(session, game)]
+    return deal.replay_problems(engine.get(game.name), game.secret, len(players_of(session, game.id)),
+                                game.options, rows)

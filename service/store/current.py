@@ -15,7 +15,7 @@ classes they stand for, so the functions that word emails and move clocks take e
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -44,7 +44,8 @@ class GameRow:
     name: str
     rules_version: str
     options: dict[str, Any]
-    seed: int
+    secret: str = field(repr=False)  # never in the repr: a log or a traceback may print it
+    commitment: str
     seq: int
     status: str
     to_act: list[int]

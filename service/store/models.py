@@ -42,7 +42,12 @@ class Game(SQLModel, table=True):
     name: str = Field(max_length=40)  # engine registry name
     rules_version: str = Field(max_length=20)  # the engine's rules_version at creation
     options: dict[str, Any] = Field(default_factory=dict, sa_type=sa.JSON)
-    seed: int = Field(sa_type=sa.BigInteger)
+    # Where the game's randomness comes from (service/store/deal.py): a decimal integer, 256 random
+    # bits for a game a player started, a chosen seed (the operator's, or a game older than 0010a);
+    # never shown while the game runs (nor in the row's repr, which a log or a traceback may print).
+    # `commitment`: its SHA-256 in hex, public from the start.
+    secret: str = Field(max_length=80, repr=False)
+    commitment: str = Field(max_length=64)
     seq: int = 0  # number of events so far (the seq of the last one)
     status: str = Field(default="active", max_length=20)  # active | finished
     to_act: list[int] = Field(default_factory=list, sa_type=sa.JSON)

@@ -37,6 +37,7 @@ import engine
 from service import store
 from service.errors import BadRequest, Forbidden, Invalid, NotFound
 from service.games import adapter
+from service.store import deal
 from service.store.log import LogRow
 from service.store.models import Game, JournalEntry
 from service.views import charts, positions, sentences
@@ -129,7 +130,7 @@ def neighbours(steps: list[int], at: int) -> dict[str, int | None]:
 
 # ---- caching -------------------------------------------------------------------------------------------
 # The log is append-only, so anything computed from "game G up to seq N" never changes: an entry
-# is keyed by the game's identity (database, id, seed, creation time) and its seq, and a new move
+# is keyed by the game's identity (database, id, commitment, creation time) and its seq, and a new move
 # simply makes a new key.  Small and per process; only a speed-up.
 
 _CACHE: OrderedDict[tuple, Any] = OrderedDict()
@@ -138,7 +139,7 @@ _CACHE_LOCK = threading.Lock()
 
 
 def _game_key(session: Session, game: Game) -> tuple:
-    return (str(session.get_bind().engine.url), game.id, game.seed, str(game.created_at))
+    return (str(session.get_bind().engine.url), game.id, game.commitment, str(game.created_at))
 
 
 def _cached(key: tuple, build):
@@ -381,12 +382,13 @@ def _event_record(rules: engine.Game, row: LogRow, state: dict[str, Any] | None,
 
 def record(session: Session, game: Game, viewer: int | None) -> dict[str, Any]:
     """The downloadable game record: redacted for `viewer` while the game runs, complete (every
-    hidden fact, and the seed) once it is over."""
+    hidden fact, and the game's secret) once it is over.  The commitment to the secret is in it from
+    the start when it may be shown (service/store/deal.py)."""
     rules = engine.get(game.name)
     names = store.player_names(session, game.id)
     full = game.status == "finished"
     data: dict[str, Any] = {
-        "format": "riftpost-game-record/1",
+        "format": "riftpost-game-record/2",
         "id": game.id,
         "game": game.name,
         "title": rules.title or rules.name,
@@ -408,8 +410,8 @@ def record(session: Session, game: Game, viewer: int | None) -> dict[str, Any]:
             for entry in store.journal_entries(session, game.id)
         ],
     }
-    if full:
-        data["seed"] = game.seed  # with the seed, every random outcome can be checked again
+    # With the secret, every random outcome can be checked again (`flask verify --record`).
+    data.update(deal.shown(game).public())
     return data
 
 

@@ -11,7 +11,7 @@ from flask.typing import ResponseReturnValue
 
 from service import store
 from service.errors import BadRequest
-from service.store import read_session
+from service.store import deal, read_session
 from service.store.db import get_engine
 from service.store.models import Game, Player
 from service.views import history, positions
@@ -40,13 +40,16 @@ def game(game_id: int) -> ResponseReturnValue:
 
 
 def identity(game: Game, players: list[Player]) -> dict[str, Any]:
-    """What names a game in every answer; players by seat and name, never their email addresses."""
+    """What names a game in every answer; players by seat and name, never their email addresses.
+    With the deal check (service/store/deal.py): `commitment`, "sha256:<hex>" of the game's secret
+    (null while a game dealt from a seed runs), and `secret` once the game is over."""
     return {
         "id": game.id,
         "game": game.name,
         "title": positions.title(game),
         "rules_version": game.rules_version,
         "players": [{"seat": p.seat, "name": p.name} for p in players],
+        **deal.shown(game).public(),
     }
 
 

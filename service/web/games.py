@@ -23,7 +23,7 @@ from service.errors import TooMany
 from service.games import every
 from service.play import new_game
 from service.play.startform import GameForm, parse_form
-from service.store import read_session
+from service.store import deal, read_session
 from service.store.db import get_engine
 from service.store.models import Deadline, as_utc
 from service.views import history, invitations, positions
@@ -58,7 +58,7 @@ def create() -> ResponseReturnValue:
     form, errors = parse_form(request.form)
     if not errors:
         try:
-            game_id = new_game(form.game, form.players, form.options, form.seed,
+            game_id = new_game(form.game, form.players, form.options,
                                deadline_hours=form.deadline_hours, policy=form.policy, reminders=form.reminders)
         except engine.UnknownGame as exc:
             errors.append(str(exc))
@@ -100,6 +100,7 @@ def spectate(game_id: int) -> ResponseReturnValue:
         heading=positions.heading(game, players, position.teams), deadlines=deadlines,
         result_words=positions.result_words(game, position.result, names), chart=chart, notes=notes,
         refresh=SPECTATOR_REFRESH_SECONDS if not position.finished else None,
+        deal=deal.shown(game),
     )
 
 

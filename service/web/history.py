@@ -27,7 +27,7 @@ from sqlmodel import Session
 from service import store
 from service.errors import BadRequest, Forbidden
 from service.games import adapter
-from service.store import read_session, write_session
+from service.store import deal, read_session, write_session
 from service.store.db import get_engine
 from service.store.models import Game, Player
 from service.views import history, positions
@@ -140,7 +140,7 @@ def _render(game: Game, viewer: int | None, *, player: Player | None = None, tok
         result_words=positions.result_words(game, game.result, names),
         game_url=(url_for("play.page", token=token) if token is not None
                   else url_for("games.spectate", game_id=game.id)),
-        public_url=url_for("history.public", game_id=game.id),
+        public_url=url_for("history.public", game_id=game.id), deal=deal.shown(game),
     )
 
 

@@ -17,7 +17,7 @@ from service.clocks import access
 from service.errors import StaleState
 from service.mail import bounces, outbox
 from service.play import handle
-from service.store import read_session, write_session
+from service.store import deal, read_session, write_session
 from service.store.current import AnyPlayer
 from service.store.db import get_engine
 from service.views import bounced, followups, history, invitations, positions
@@ -65,7 +65,8 @@ def _render_page(player: AnyPlayer, status: int = 200, error: str | None = None,
             heading=positions.heading(game, players, position.teams),
             result_words=positions.result_words(game, position.result, names), clock=clock, chart=chart,
             offer=offer, follow_up_template=followups.template(game, offer) if offer else None,
-            chosen=chosen, mail_notices=mail_notices, own_bounce=own_bounce, notes=notes, **extra,
+            chosen=chosen, mail_notices=mail_notices, own_bounce=own_bounce, notes=notes,
+            deal=deal.shown(game), **extra,
         ),
         status,
     )

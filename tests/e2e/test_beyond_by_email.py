@@ -26,6 +26,7 @@ from tests.beyond_helpers import RULES, leaks, policy
 from tests.e2e.browser import Browser, unescape
 from tests.e2e.mail import accept_invitation, choices, first_line, kind_of, link_for, move_form_choice
 from tests.e2e.test_duel_by_email import PAGE_LINK, stack, text_of  # noqa: F401
+from tests.service.helpers import deal_forms_from
 
 pytestmark = pytest.mark.slow
 
@@ -36,14 +37,15 @@ QUIET = 4.0  # seconds without mail after which a player looks at their page aga
 
 
 @pytest.mark.parametrize("stack", ["embedded"], indirect=True)
-def test_a_two_hero_tutorial_played_from_the_emails(stack):
+def test_a_two_hero_tutorial_played_from_the_emails(stack, monkeypatch):
     started = time.monotonic()
     browsers = {seat: Browser() for seat in EMAILS}
+    deal_forms_from(monkeypatch, 3)
     creator = Browser()
     start = creator.get(stack.base + "/")
     created = creator.submit(start, start.forms()[0], {
         "game": "beyond-the-rift", "name0": "Ann", "email0": EMAILS[0], "name1": "Bob", "email1": EMAILS[1],
-        "btr_scenario": "tutorial", "btr_hero0": "brannoc", "btr_hero1": "isolde", "seed": "3"})
+        "btr_scenario": "tutorial", "btr_hero0": "brannoc", "btr_hero1": "isolde"})
     assert created.status == 200 and "has started" in created.text, created.text[:2000]
     game_id = int(re.search(r"/games/(\d+)", created.url).group(1))
     first_seq = stack.api(game_id)["seq"]

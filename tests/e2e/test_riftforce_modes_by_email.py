@@ -29,6 +29,7 @@ from tests.e2e.mail import accept_invitation, choices, first_line, kind_of, link
 # The stack (web server, worker, SMTP sink) is the duel's fixture, not a copy of it.
 from tests.e2e.test_duel_by_email import PAGE_LINK, stack, text_of  # noqa: F401
 from tests.riftforce_helpers import fast
+from tests.service.helpers import deal_forms_from
 
 pytestmark = pytest.mark.slow
 
@@ -193,12 +194,13 @@ class Table:
 # The embedded broker: the duel already runs the same stack on Redis, and a broker of its own keeps
 # this longer game clear of other test runs sharing the Redis server.
 @pytest.mark.parametrize("stack", ["embedded"], indirect=True)
-def test_a_four_player_team_game_played_from_the_emails(stack):
+def test_a_four_player_team_game_played_from_the_emails(stack, monkeypatch):
     started = time.monotonic()
     names = ["Ann", "Bob", "Cat", "Dan"]
     emails = {seat: f"{names[seat].lower()}@example.org" for seat in range(4)}
     table = Table(stack, emails, "team")
-    fields = {"mode": "team", "seed": "11"}
+    deal_forms_from(monkeypatch, 11)
+    fields = {"mode": "team"}
     for seat in emails:
         fields.update({f"name{seat}": names[seat], f"email{seat}": emails[seat]})
     table.create(fields)
@@ -226,10 +228,11 @@ def test_a_four_player_team_game_played_from_the_emails(stack):
 
 
 @pytest.mark.parametrize("stack", ["embedded"], indirect=True)
-def test_a_solo_game_against_the_trainer_played_from_the_emails(stack):
+def test_a_solo_game_against_the_trainer_played_from_the_emails(stack, monkeypatch):
     started = time.monotonic()
     table = Table(stack, {0: "sol@example.org"}, "solo")
-    table.create({"mode": "solo", "name0": "Sol", "email0": "sol@example.org", "seed": "8",
+    deal_forms_from(monkeypatch, 8)
+    table.create({"mode": "solo", "name0": "Sol", "email0": "sol@example.org",
                   "stars5": "2", "stars6": "1", "stars7": "1", "and_number": "6", "and_end": "A"})
     assert stack.state(table.game_id)["options"]["and"] == {"number": 6, "end": "A"}
     table.play(time_limit=110)

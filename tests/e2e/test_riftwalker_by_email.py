@@ -26,6 +26,7 @@ from tests.e2e.mail import accept_invitation, choices, first_line, kind_of, link
 # The stack (web server, worker, SMTP sink) is the duel's fixture, not a copy of it.
 from tests.e2e.test_duel_by_email import PAGE_LINK, stack, text_of  # noqa: F401
 from tests.riftwalker_helpers import RULES, Secrets, choose
+from tests.service.helpers import deal_forms_from
 
 pytestmark = pytest.mark.slow
 
@@ -42,14 +43,15 @@ def seat_of(message) -> int:
 
 
 @pytest.mark.parametrize("stack", ["embedded"], indirect=True)
-def test_a_whole_three_player_riftwalker_game_played_from_the_emails(stack):
+def test_a_whole_three_player_riftwalker_game_played_from_the_emails(stack, monkeypatch):
     started = time.monotonic()
     browsers = {seat: Browser() for seat in EMAILS}
 
     creator = Browser()
     start = creator.get(stack.base + "/")
     assert "Riftwalker (2–4 players)" in start.text
-    fields = {"game": "riftwalker", "seed": str(SEED)}
+    deal_forms_from(monkeypatch, SEED)
+    fields = {"game": "riftwalker"}
     for seat in EMAILS:
         fields.update({f"name{seat}": NAMES[seat], f"email{seat}": EMAILS[seat]})
     created = creator.submit(start, start.forms()[0], fields)

@@ -79,7 +79,7 @@ def test_no_historical_view_shows_a_hidden_card_before_the_end(client):
         record = client.get(f"/p/{_token(ids[seat])}/history/record.json")
         assert record.status_code == 200 and "attachment" in record.headers["Content-Disposition"]
         data = record.get_json()
-        assert data["complete"] is False and "seed" not in data and data["viewpoint"] == seat
+        assert data["complete"] is False and "secret" not in data and data["viewpoint"] == seat
         assert len(data["events"]) == game.seq
         assert not card_ids(record.get_data(as_text=True)) & hidden_from(now, seat)
         assert not any(e["event"].get("order") for e in data["events"] if e["type"] in ("deck", "reshuffle"))
@@ -113,7 +113,7 @@ def test_after_the_end_the_full_record_and_every_hand_are_shown(client):
                 f"/games/{game_id}/history/record.json"):
         answer = client.get(url)
         data = answer.get_json()
-        assert data["complete"] is True and data["seed"] == game.seed and data["viewpoint"] == "all"
+        assert data["complete"] is True and data["secret"] == game.secret and data["viewpoint"] == "all"
         assert [e["event"] for e in data["events"]] == raw  # nothing redacted any more
         assert every_card <= card_ids(answer.get_data(as_text=True))
         assert "complete" in answer.headers["Content-Disposition"]

@@ -61,3 +61,12 @@ def set_row(row_id: int, **values) -> None:
 def row_of(row_id: int) -> Outbox:
     with read_session(get_engine()) as session:
         return session.get(Outbox, row_id)
+
+
+def deal_forms_from(monkeypatch, seed: int) -> None:
+    """Make the games started in this test (the form's among them) deal from `seed`, as the operator's
+    `new-game --seed` does.  The form takes no seed: each game's deal comes from a secret drawn for it
+    (service/store/deal.py); a test whose checks need a known deal asks for one here."""
+    from service.store import deal
+
+    monkeypatch.setattr(deal, "draw", lambda: deal.of_seed(seed))

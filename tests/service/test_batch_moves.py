@@ -44,7 +44,7 @@ class TestWholeTurns:
     def test_a_three_card_play_in_one_call_writes_what_the_three_moves_write_one_by_one(self, backend_app):
         one_by_one, game, state, seat = riftforce_at_play(5)
         together, *_ = riftforce_at_play(5)
-        moves = three_card_play(state, seat, game.seed, game.seq)
+        moves = three_card_play(state, seat, game.secret, game.seq)
         seq = game.seq
         for move in moves:
             seq = handle(one_by_one, seat, move, seq).seq
@@ -64,11 +64,11 @@ class TestWholeTurns:
 
     def test_moves_may_be_given_as_their_text_forms(self, backend_app):
         game_id, game, state, seat = riftforce_at_play(5)
-        moves = three_card_play(state, seat, game.seed, game.seq)
+        moves = three_card_play(state, seat, game.secret, game.seq)
         texts, now, at = [], state, game.seq
         for move in moves:
             texts.append(RIFTFORCE.move_text(now, seat, move))
-            now, events = after(RIFTFORCE, now, seat, move, game.seed, at)
+            now, events = after(RIFTFORCE, now, seat, move, game.secret, at)
             at += len(events)
         outcome = handle(game_id, seat, texts, game.seq)
         assert [p.move for p in outcome.played] == moves and [p.text for p in outcome.played] == texts
@@ -76,7 +76,7 @@ class TestWholeTurns:
 
     def test_an_illegal_third_move_plays_nothing_and_names_its_index(self, backend_app):
         game_id, game, state, seat = riftforce_at_play(5)
-        moves = three_card_play(state, seat, game.seed, game.seq)
+        moves = three_card_play(state, seat, game.secret, game.seq)
         before = counts(game_id)
         for bad in ({"type": "play", "card": "nobody-9z", "loc": 0}, "play", "fly to the moon", 7):
             with pytest.raises(IllegalMoveAt) as caught:
@@ -105,7 +105,7 @@ class TestWholeTurns:
         game, state = current(game_id)
         seat = game.to_act[0]
         draw = next(m for m in BEYOND.legal_moves(state, seat) if m["type"] == "draw")
-        now, _ = after(BEYOND, state, seat, draw, game.seed, game.seq)
+        now, _ = after(BEYOND, state, seat, draw, game.secret, game.seq)
         follow = next(m for m in decisions(BEYOND, now, seat) if m["type"] == "discard_ap")
         before = counts(game_id)
         with pytest.raises(IllegalMoveAt) as caught:
@@ -141,7 +141,7 @@ def test_a_draw_is_a_hidden_outcome_even_of_a_card_the_seat_was_not_kept_from(ap
     # "kept nothing" from the seat, so only it can tell that a draw must not be shown.
     game_id = new_game(toygame.NAME, PLAYERS, seed=4)
     game, state = current(game_id)
-    walk = Batch(toygame.GAME, game.seed, state, 0, game.seq, secrets=set, pure=True)
+    walk = Batch(toygame.GAME, game.secret, state, 0, game.seq, secrets=set, pure=True)
     assert walk.play(0, {"type": "play", "card": state["hands"][0][0]}, judge=True).hidden is False
     assert walk.play(1, "draw", judge=True).hidden is True
     assert walk.ended is not None and walk.previous is not None
@@ -159,9 +159,9 @@ def test_a_reveal_is_a_hidden_outcome_though_no_event_is_redacted(app):
 
     rules = Open()
     with read_session(get_engine()) as session:
-        walk = Batch(rules, game.seed, state, 0, game.seq, secrets=lambda: secrets_of(session, game, 0), pure=True)
+        walk = Batch(rules, game.secret, state, 0, game.seq, secrets=lambda: secrets_of(session, game, 0), pure=True)
         walk.play(0, {"type": "play", "card": state["hands"][0][0]}, judge=True)
         assert walk.play(1, "draw", judge=True).hidden is True
-    walk = Batch(rules, game.seed, state, 0, game.seq, secrets=set, pure=True)  # nothing kept: nothing revealed
+    walk = Batch(rules, game.secret, state, 0, game.seq, secrets=set, pure=True)  # nothing kept: nothing revealed
     walk.play(0, {"type": "play", "card": state["hands"][0][0]}, judge=True)
     assert walk.play(1, "draw", judge=True).hidden is False

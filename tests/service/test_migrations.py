@@ -140,3 +140,82 @@ def test_0005_drops_only_the_snapshots_of_beyond_the_rift_rules_1_games_which_th
         outcome = handle(1, seat, {"type": "done"}, len(events))
         assert outcome.seq > len(events)
     app.extensions["riftpost.db"].dispose()
+
+
+@pytest.mark.parametrize("backend", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def test_0010a_makes_each_games_seed_its_secret_so_its_log_its_draws_and_its_message_ids_stay(tmp_path, backend):
+    """Games made before secrets: their secret is the seed's text and their commitment its SHA-256, so
+    `flask verify --game` replays their log from it, their next move draws what the seed drew and
+    their Message-IDs stay (threads under way go on).  A downgrade gives the seed back."""
+    import hashlib
+    import random
+    from datetime import datetime
+
+    from alembic import command
+
+    import engine
+    from service import store
+    from service.mail.threads import thread_key
+    from service.migrate import alembic_config
+    from service.play import handle
+    from service.store import deal, get_engine, read_session
+    from tests.conftest import make_app
+    from tests.service import toygame
+
+    url = f"sqlite:///{tmp_path / 'old.sqlite'}" if backend == "sqlite" else services.postgres_database()
+    try:
+        upgrade(url, "0009")
+        rules = engine.get(toygame.NAME)
+        seeds = {1: 2**47 + 12345, 2: 7}
+        now = datetime(2026, 11, 1, 12, 30, 5, tzinfo=UTC)
+        db = sa.create_engine(url)
+        meta = sa.MetaData()
+        meta.reflect(db)
+        games, players, events = (meta.tables[t] for t in ("games", "players", "events"))
+        with db.begin() as connection:
+            for game_id, seed in seeds.items():
+                setup = rules.start(2, {}, seed=seed)
+                connection.execute(games.insert().values(
+                    id=game_id, name=toygame.NAME, rules_version="1", options={}, seed=seed, seq=len(setup),
+                    status="active", to_act=[0], result=None, created_at=now, updated_at=now, history_public=True))
+                for seat in (0, 1):
+                    connection.execute(players.insert().values(game_id=game_id, seat=seat, name=f"P{seat}",
+                                                               email=f"p{seat}.{game_id}@example.org", turn_emails=True))
+                connection.execute(events.insert(), [
+                    {"game_id": game_id, "seq": seq, "type": event["type"], "payload": event, "actor": None,
+                     "kind": "setup", "created_at": now} for seq, event in enumerate(setup, 1)])
+        db.dispose()
+
+        upgrade(url)
+        db = sa.create_engine(url)
+        with db.connect() as connection:
+            rows = connection.execute(sa.text("SELECT id, secret, commitment FROM games ORDER BY id")).all()
+        db.dispose()
+        assert [(row.id, row.secret, row.commitment) for row in rows] == [
+            (game_id, str(seed), hashlib.sha256(str(seed).encode()).hexdigest()) for game_id, seed in seeds.items()]
+
+        app = make_app(tmp_path, url)
+        with app.app_context():
+            runner = app.test_cli_runner()
+            for game_id, seed in seeds.items():
+                with read_session(get_engine()) as session:
+                    game = store.get_game(session, game_id)
+                    state, _ = store.load_state(session, game)
+                # The key the seed always gave (service/mail/threads.py before secrets).
+                assert thread_key(game) == hashlib.sha256(f"{game_id}:{seed}:20261101123005".encode()).hexdigest()[:12]
+                assert deal.shown(game).commitment is None  # a 48-bit seed's hash would be a guessing oracle
+                result = runner.invoke(args=["verify", "--game", str(game_id)])
+                assert result.exit_code == 0 and "the deal checks out" in result.output, result.output
+                move = rules.legal_moves(state, 0)[0]
+                outcome = handle(game_id, 0, move, game.seq)
+                assert outcome.events == rules.play(state, 0, move, random.Random(f"{seed}:{game.seq}"))
+        app.extensions["riftpost.db"].dispose()
+
+        command.downgrade(alembic_config(url), "0009")
+        db = sa.create_engine(url)
+        with db.connect() as connection:
+            assert connection.execute(sa.text("SELECT id, seed FROM games ORDER BY id")).all() == list(seeds.items())
+        db.dispose()
+    finally:
+        if backend == "postgres":
+            services.drop_postgres(url)

@@ -27,8 +27,8 @@ from service import links
 from service.games.riftwalker import ADAPTER, ELEMENT_KEYS, ELEMENT_WORDS
 from service.mail import compose as mail
 from service.play import handle, new_game
-from service.play.batch import rng as move_rng
 from service.store import get_engine, read_session
+from service.store.deal import rng as move_rng
 from service.store.models import Outbox, Player
 from service.views import positions
 from service.views.sentences import named

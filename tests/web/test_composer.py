@@ -144,9 +144,9 @@ def app(live):
 def test_a_three_card_riftforce_play_in_one_visit(app, page, viewport):
     game_id = new_game("riftforce", PLAYERS, seed=5)
     game, state, seat = drive(game_id, not_drafting)
-    moves = three_card_play(state, seat, game.seed, game.seq)
+    moves = three_card_play(state, seat, game.secret, game.seq)
     chosen = iter(moves)
-    steps = plan(RIFTFORCE, state, seat, game.seed, game.seq, lambda s, seat, legal: next(chosen))
+    steps = plan(RIFTFORCE, state, seat, game.secret, game.seq, lambda s, seat, legal: next(chosen))
     assert [m for _, m, _ in steps] == moves
     play_planned(page, app, game_id, seat, steps, viewport, "riftforce-play", undo_first=True)
     assert current(game_id)[0].to_act == [1 - seat]  # three cards end the Play
@@ -161,12 +161,12 @@ def test_a_riftforce_activate_with_targets(app, page, viewport):
         if legal[0]["type"] == "pick" or state["pending"] is not None:
             return False
         game, _ = current(game_id)
-        found["moves"] = activate_with_targets(state, seat, game.seed, game.seq)
+        found["moves"] = activate_with_targets(state, seat, game.secret, game.seq)
         return found["moves"] is not None
 
     game, state, seat = drive(game_id, activatable, policy=riftforce_fast)
     chosen = iter(found["moves"])
-    steps = plan(RIFTFORCE, state, seat, game.seed, game.seq, lambda s, seat, legal: next(chosen))
+    steps = plan(RIFTFORCE, state, seat, game.secret, game.seq, lambda s, seat, legal: next(chosen))
     assert [m["type"] for _, m, _ in steps][:2] == ["activate", "activate_elemental"]
     play_planned(page, app, game_id, seat, steps, viewport, "riftforce-activate")
 
@@ -177,7 +177,7 @@ def test_a_riftwalker_turn(app, page, viewport):
     game_id = new_game("riftwalker", PLAYERS, seed=3)
     game, state = current(game_id)
     seat = game.to_act[0]
-    steps = plan(rules, state, seat, game.seed, game.seq, riftwalker_choose)
+    steps = plan(rules, state, seat, game.secret, game.seq, riftwalker_choose)
     assert len(steps) >= 2
     play_planned(page, app, game_id, seat, steps, viewport, "riftwalker")
 
@@ -198,7 +198,7 @@ def test_a_beyond_the_rift_hero_turn_of_several_actions(app, page, viewport):
                 return next(m for m in legal if m["type"] == want)
         return next((m for m in legal if m["type"] == "done"), legal[0])
 
-    steps = plan(BEYOND, state, seat, game.seed, game.seq, hero)
+    steps = plan(BEYOND, state, seat, game.secret, game.seq, hero)
     assert len(steps) >= 3
     play_planned(page, app, game_id, seat, steps, viewport, "beyond")
 
@@ -222,8 +222,8 @@ def test_a_turn_started_from_an_emailed_step_link_ends_on_the_recorded_turn_alon
     the page says it was recorded and nothing about the link's step being "not open any more"."""
     game_id = new_game("riftforce", PLAYERS, seed=5)
     game, state, seat = drive(game_id, not_drafting)
-    chosen = iter(three_card_play(state, seat, game.seed, game.seq))
-    steps = plan(RIFTFORCE, state, seat, game.seed, game.seq, lambda s, seat, legal: next(chosen))
+    chosen = iter(three_card_play(state, seat, game.secret, game.seq))
+    steps = plan(RIFTFORCE, state, seat, game.secret, game.seq, lambda s, seat, legal: next(chosen))
     open_composer(page, page_url(app, game_id, seat, step_key(RIFTFORCE, state, seat, steps[0][1])), PHONE)
     compose(page, RIFTFORCE, steps, seat)
     confirm_and_check(page, app, game_id, game.seq, planned_end(RIFTFORCE, steps), sum(len(e) for _, _, e in steps))
@@ -235,7 +235,7 @@ def test_a_turn_started_from_an_emailed_step_link_ends_on_the_recorded_turn_alon
 def test_a_game_that_moved_on_reloads_with_a_word_and_plays_nothing(app, page):
     game_id = new_game("riftforce", PLAYERS, seed=5)
     game, state, seat = drive(game_id, not_drafting)
-    steps = plan(RIFTFORCE, state, seat, game.seed, game.seq, lambda s, seat, legal: legal[0])
+    steps = plan(RIFTFORCE, state, seat, game.secret, game.seq, lambda s, seat, legal: legal[0])
     open_composer(page, page_url(app, game_id, seat), DESKTOP)
     compose(page, RIFTFORCE, steps[:1], seat)
     handle(game_id, seat, steps[0][1], game.seq)  # played meanwhile (another tab, an email link)
@@ -249,9 +249,9 @@ def test_a_game_that_moved_on_reloads_with_a_word_and_plays_nothing(app, page):
 def test_a_refused_step_is_named_with_the_reason(app, page):
     game_id = new_game("riftforce", PLAYERS, seed=5)
     game, state, seat = drive(game_id, not_drafting)
-    moves = three_card_play(state, seat, game.seed, game.seq)
+    moves = three_card_play(state, seat, game.secret, game.seq)
     chosen = iter(moves)
-    steps = plan(RIFTFORCE, state, seat, game.seed, game.seq, lambda s, seat, legal: next(chosen))
+    steps = plan(RIFTFORCE, state, seat, game.secret, game.seq, lambda s, seat, legal: next(chosen))
     open_composer(page, page_url(app, game_id, seat), PHONE)
     compose(page, RIFTFORCE, steps[:2], seat)
     answer = {"error": "That move is not allowed", "status": 422, "index": 1, "code": "illegal",

@@ -134,7 +134,7 @@ def test_the_composer_plays_a_whole_turn_under_the_policy(live, page):
         game_id = new_game("riftwalker", PLAYERS, seed=3)
         game, state = current(game_id)
         seat = game.to_act[0]
-        steps = plan(rules, state, seat, game.seed, game.seq, riftwalker_choose)
+        steps = plan(rules, state, seat, game.secret, game.seq, riftwalker_choose)
         watch = Violations(page)
         play_planned(page, live, game_id, seat, steps, DESKTOP, "riftwalker-csp")
     watch.assert_none("the composer's turn")

@@ -52,7 +52,7 @@ def test_start_form_with_arbitrary_fields_never_500(client):
     for value in NASTY:
         data = {"csrf_token": token, "game": value, "email0": value, "email1": value, "options": value, "seed": value}
         assert client.post("/games/new", data=data).status_code < 500
-    assert client.post("/games/new", data={"csrf_token": token, "seed": "1" * 300}).status_code == 422
+    assert client.post("/games/new", data={"csrf_token": token, "options": "1" * 300}).status_code == 422
 
 
 def test_json_nested_a_thousand_deep_is_a_clear_4xx_on_the_move_form_and_in_start_options(client, game):

@@ -228,7 +228,7 @@ def test_a_preview_shows_the_position_after_the_moves_and_writes_nothing(client,
     game, state, seat = drive(game_id, lambda s, seat, legal: legal[0]["type"] != "pick")
     rules = engine.get("riftforce")
     first_play = next(m for m in decisions(rules, state, seat) if m["type"] == "play")
-    now, events = after(rules, state, seat, first_play, game.seed, game.seq)
+    now, events = after(rules, state, seat, first_play, game.secret, game.seq)
     before = counts(game_id)
     response = post(client, seat_url(game_id, seat, "/preview"), {"seq": game.seq, "moves": [first_play]})
     assert response.status_code == 200
@@ -295,7 +295,7 @@ def test_a_preview_of_check_and_draw_in_riftforce_does_not_show_the_cards_drawn(
     game, state, seat = drive(game_id, lambda s, seat, legal: any(m["type"] == "check" for m in legal),
                               policy=riftforce_fast)
     check = next(m for m in decisions(rules, state, seat) if m["type"] == "check")
-    _, events = after(rules, state, seat, check, game.seed, game.seq)
+    _, events = after(rules, state, seat, check, game.secret, game.seq)
     drawn = {card for e in events if e["type"] == "draw" for card in e["cards"]}
     got = hidden_preview(client, game_id, seat, game, ["check"] if rules.move_text(state, seat, check) == "check"
                          else [check], drawn)
@@ -310,7 +310,7 @@ def test_a_preview_of_the_riftwalker_draw_at_the_end_of_a_turn_does_not_show_the
         return state["turn"]["step"] == "refresh" and not state["stack"] and {"type": "done"} in legal
 
     game, state, seat = drive(game_id, refresh, policy=riftwalker_choose)
-    _, events = after(rules, state, seat, {"type": "done"}, game.seed, game.seq)
+    _, events = after(rules, state, seat, {"type": "done"}, game.secret, game.seq)
     drawn = {card for e in events if e["type"] == "draw" for card in e["cards"]}
     hidden_preview(client, game_id, seat, game, ["done"], drawn)
 
@@ -333,16 +333,16 @@ def test_a_preview_of_a_beyond_the_rift_draw_does_not_show_the_card_but_other_ac
     seat = game.to_act[0]
     legal = decisions(rules, state, seat)
     discard = next(m for m in legal if m["type"] == "discard_ap")
-    now, events = after(rules, state, seat, discard, game.seed, game.seq)
+    now, events = after(rules, state, seat, discard, game.secret, game.seq)
     draw = next(m for m in decisions(rules, now, seat) if m["type"] == "draw")
-    _, drawn_events = after(rules, now, seat, draw, game.seed, game.seq + len(events))
+    _, drawn_events = after(rules, now, seat, draw, game.secret, game.seq + len(events))
     drawn = {card for e in drawn_events if e["type"] == "draw" for card in e["cards"]}
     got = hidden_preview(client, game_id, seat, game, [discard, draw], drawn)
     assert got["view"] == rules.view(now, seat)  # the discard's outcome is shown, the draw's is not
     # A card that asks for its target opens the hero's own prompt (an event spectators see less of, the
     # adapter's `preview_own_events`): its outcome shows.
     asks = next(m for m in legal if any(e["type"] == "flow" and rules.redact_event(e, None) != e
-                                        for e in after(rules, state, seat, m, game.seed, game.seq)[1]))
+                                        for e in after(rules, state, seat, m, game.secret, game.seq)[1]))
     got = post(client, seat_url(game_id, seat, "/preview"), {"seq": game.seq, "moves": [asks]}).json
     assert got["hidden"] is None and got["decisions"] and got["view"] != rules.view(state, seat)
 
@@ -358,7 +358,7 @@ def test_a_riftwalker_card_discarded_face_down_from_ones_own_hand_is_previewed(c
     game, state, seat = drive(game_id, lambda state, seat, legal: state["turn"]["step"] == "refresh"
                               and quiet_discard(state, seat) is not None, policy=riftwalker_choose)
     discard = quiet_discard(state, seat)
-    now, _ = after(rules, state, seat, discard, game.seed, game.seq)
+    now, _ = after(rules, state, seat, discard, game.secret, game.seq)
     got = post(client, seat_url(game_id, seat, "/preview"), {"seq": game.seq, "moves": [discard]}).json
     assert got["hidden"] is None and got["view"] == rules.view(now, seat)
     assert {"type": "done"} in [d["move"] for d in got["decisions"]]

@@ -18,13 +18,13 @@ def test_start_page_form_starts_a_game_and_queues_invitations(client):
     form = {
         "csrf_token": csrf_token(page), "game": toygame.NAME,
         "name0": "Ann", "email0": "ann@example.org", "name1": "Bob", "email1": "bob@example.org",
-        "options": "target=5\n", "seed": "7",
+        "options": "target=5\n",
     }
     response = client.post("/games/new", data=form)
     assert response.status_code == 303
     game_id = int(response.headers["Location"].split("/")[-2])
     game, _ = current(game_id)
-    assert game.options == {"target": 5} and game.seed == 7
+    assert game.options == {"target": 5}
     # Neither address has played here: each gets the one short invitation now, and the game's own
     # emails (Bob's invite; Ann starts, so her first turn email is hers) wait for its answer.
     rows = outbox_rows(game_id)
@@ -50,7 +50,6 @@ def test_start_form_rejects_bad_input_with_reasons(client):
         ({"game": toygame.NAME, "email0": "not an address", "email1": "b@example.org"}, "is not an email"),
         ({"game": toygame.NAME, "email0": "a@example.org", "email1": "b@example.org", "options": "colour"}, "KEY=VALUE"),
         ({"game": toygame.NAME, "email0": "a@example.org", "email1": "b@example.org", "options": "target=99"}, "target of 1 to 60"),
-        ({"game": toygame.NAME, "email0": "a@example.org", "email1": "b@example.org", "seed": "x"}, "whole number"),
         ({}, "at least one player"),
     ]
     for data, reason in cases:
@@ -116,7 +115,7 @@ def test_cli_new_game_prints_the_id_and_queues_invitations(app):
     assert result.exit_code == 0, result.output
     game_id = int(result.output.strip())
     game, _ = current(game_id)
-    assert game.options == {"target": 4} and game.seed == 5
+    assert game.options == {"target": 4} and game.secret == "5"
     # The command line is a start like the form: new addresses are asked first.
     assert [row.kind for row in outbox_rows(game_id) if row.status == "pending"] == ["invitation", "invitation"]
     assert [(row.kind, row.params) for row in outbox_rows(game_id) if row.status == "held"] == [

@@ -49,12 +49,12 @@ def site(live):
     live.config["SMTP_URL"] = f"smtp://127.0.0.1:{sink.port}"
     try:
         with live.app_context():
-            game_id = new_game(toygame.NAME, PLAYERS, {"target": 60}, seed=4)
+            game_id = new_game(toygame.NAME, PLAYERS, {"target": 60})  # drawn: its commitment shows
             for _ in range(9):
                 play_one(game_id, pick=lambda moves: moves[-1])
             for row in outbox_rows(game_id):
                 assert outbox.deliver(row.id) == "sent"
-            finished = new_game(toygame.NAME, PLAYERS + [("Cyd", "cyd@example.org")], {"target": 8}, seed=5)
+            finished = new_game(toygame.NAME, PLAYERS + [("Cyd", "cyd@example.org")], {"target": 8})  # its secret shows
             play_to_end(finished)
             with read_session(get_engine()) as session:
                 ann = store.players_of(session, game_id)[0].id
@@ -114,12 +114,12 @@ def test_the_start_forms_mistakes_fit_and_read(site, page, viewport):
     page.select_option("#game", toygame.NAME)
     page.fill("#email0", "ann@example.org")
     page.fill("#email1", "Ann@example.org")
-    page.fill("#seed", "seven")
+    page.fill("#options", "colour")
     page.get_by_role("button", name="Start the game").click()
     alert = page.get_by_role("alert")
     assert alert.get_by_role("listitem").all_inner_texts() == [
         "ann@example.org is entered for players 1 and 2; each player needs an address of their own.",
-        "The seed must be a whole number (or empty for a random one).",
+        "Option 'colour' is not KEY=VALUE.",
     ]
     check(page)
 

@@ -58,10 +58,10 @@ def test_a_wrong_player_count_is_one_full_sentence(client, game, emails, message
 
 
 def test_a_count_error_still_comes_with_the_other_mistakes(client):
-    status, said = post(client, game="riftwalker", email0="a@example.org", seed="x")
+    status, said = post(client, game="riftwalker", email0="a@example.org", options="colour")
     assert status == 422
     assert said == ["Riftwalker needs 2 to 4 players; you entered 1 email address.",
-                    "The seed must be a whole number (or empty for a random one)."]
+                    "Option 'colour' is not KEY=VALUE."]
 
 
 def test_the_same_address_for_two_seats_is_refused(client):
