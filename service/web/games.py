@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from flask import (
     Blueprint,
+    Response,
     current_app,
     make_response,
     redirect,
@@ -24,7 +25,7 @@ from service.play.startform import GameForm, parse_form
 from service.store import read_session
 from service.store.db import get_engine
 from service.views import history, invitations, positions
-from service.web.limits import limiter, new_games
+from service.web.limits import limiter, new_games, refund
 
 bp = Blueprint("games", __name__)
 
@@ -42,12 +43,24 @@ def index() -> ResponseReturnValue:
 
 
 @bp.route("/games/new", methods=["GET", "POST"])
-# The form emails the addresses typed into it: limited per client.  Only games started count (a form
-# sent back to fix a mistake emails nobody), but every POST is refused once the limit is reached.
-@limiter.limit(new_games, methods=["POST"], deduct_when=lambda response: response.status_code == 303)
+# The form emails the addresses typed into it: limited per client.  Every POST takes its place in the
+# counters before the game is made (atomically: simultaneous posts cannot all see room for one more),
+# and one that starts no game gives it back (a form sent back to fix a mistake emails nobody); every
+# POST is refused once the limit is reached.
+@limiter.limit(new_games, methods=["POST"])
 def create() -> ResponseReturnValue:
     if request.method == "GET":
         return _form_page("new_game.html", GameForm())
+    answer: Response | None = None
+    try:
+        answer = _create()
+    finally:
+        if answer is None or answer.status_code != 303:  # no game started (or a bug): it does not count
+            refund()
+    return answer
+
+
+def _create() -> Response:
     form, errors = parse_form(request.form)
     if not errors:
         try:
@@ -62,8 +75,8 @@ def create() -> ResponseReturnValue:
             response.headers["Retry-After"] = str(exc.retry_after)
             return response
         else:
-            return redirect(url_for("games.created", game_id=game_id), 303)
-    return _form_page("new_game.html", form, 422, errors)
+            return make_response(redirect(url_for("games.created", game_id=game_id), 303))
+    return make_response(_form_page("new_game.html", form, 422, errors))
 
 
 @bp.get("/games/<int:game_id>/created")
