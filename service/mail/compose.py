@@ -97,7 +97,7 @@ def one_click(steps: list[positions.Step]) -> list[positions.Step]:
 def subject(game: Game, players: list[Player], teams: list[list[int]]) -> str:
     """The one subject of every email of a game's thread: the game and who plays ("Riftforce #12: Ana
     vs Bo"; the adapter words it)."""
-    names = [p.name for p in sorted(players, key=lambda p: p.seat)]
+    names = [name for _, name in sorted(store.seat_names(players).items())]
     return f"{positions.title(game)} #{game.id}: {adapter(game.name).players_words(names, teams)}"
 
 
@@ -202,7 +202,7 @@ def _build(session: Session, kind: Kind, mail: Mail) -> EmailMessage:
     # that no server needs SMTPUTF8 for it.
     message["From"] = address("From", "Riftpost", addresses.ascii_form(current_app.config["MAIL_FROM"]))
     # The seat's name was typed by whoever started the game: not shown to an address that never agreed.
-    message["To"] = address("To", "" if kind.unsolicited else player.name, addresses.ascii_form(player.email))
+    message["To"] = address("To", "" if kind.unsolicited else mail.names[player.seat], addresses.ascii_form(player.email))
     message["Date"] = format_datetime(row.created_at.astimezone(UTC))
     message["Message-ID"] = row.message_id
     root = thread_root(game, player)

@@ -24,7 +24,7 @@ from service.play import new_game
 from service.play.startform import GameForm, parse_form
 from service.store import read_session
 from service.store.db import get_engine
-from service.views import history, invitations, positions
+from service.views import history, positions
 from service.web.limits import limiter, new_games, refund
 
 bp = Blueprint("games", __name__)
@@ -81,11 +81,14 @@ def _create() -> Response:
 
 @bp.get("/games/<int:game_id>/created")
 def created(game_id: int) -> ResponseReturnValue:
+    """The page the form leads to: public (anyone may open any game's), so it says nothing that depends on
+    the players' addresses.  Whether an address was invited, has played here before or declined would
+    make the form an oracle for any address typed into it: the creator reads that on their own page."""
     with read_session(get_engine()) as session:
         game = store.get_game(session, game_id)
         players = store.players_of(session, game_id)
-        notes = invitations.notes(session, players, fresh=True)
-    return render_template("created.html", game=game, players=players, title=positions.title(game), notes=notes)
+    return render_template("created.html", game=game, players=players, names=store.seat_names(players),
+                           title=positions.title(game))
 
 
 @bp.get("/games/<int:game_id>")
@@ -96,10 +99,10 @@ def spectate(game_id: int) -> ResponseReturnValue:
         names = store.seat_names(players)
         position = positions.build(session, game, None, recent=RECENT_EVENTS, players=players)
         chart = history.chart(session, game, names) if position.finished else None
-        notes = invitations.notes(session, players)
+    # No word on who has not accepted an invitation: that is the creator's to read (their own page).
     return render_template(
         "spectate.html", game=game, position=position, names=names, title=positions.title(game),
-        result_words=positions.result_words(game, position.result, names), chart=chart, notes=notes,
+        result_words=positions.result_words(game, position.result, names), chart=chart,
     )
 
 
