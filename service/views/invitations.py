@@ -1,6 +1,7 @@
 """What a game's pages say about seats whose address has not agreed to Riftpost's emails yet (or
-declined): service/play/consent.py decides; these are its words, for the created page, the public
-page and the players' pages.  Names only, never an address."""
+declined): service/play/consent.py decides; these are its words, for the creator's own page only
+(seat 0's: who typed the addresses).  A page anyone may open (the "game started" page, the public
+page) must not say them: they tell whether an address has played here.  Names only, never an address."""
 
 from __future__ import annotations
 
