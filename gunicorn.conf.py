@@ -18,3 +18,6 @@ import os
 # about N times the moves per second (bench/moves.py measures 1 process for latency, 2 for throughput).
 workers = int(os.environ.get("WEB_CONCURRENCY") or 1)
 threads = 4  # gthread: the app is thread-safe (SQLAlchemy's pool, locks around the history cache)
+# The access log (the Procfile's --access-logfile -) without the tokens of player links: a link is its
+# token, and a log is read by more people than the players (service/accesslog.py).
+logger_class = "service.accesslog.TokenlessLogger"

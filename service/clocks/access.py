@@ -5,7 +5,10 @@
   forwarded email loses the game, and the owner gets it back from their own inbox.
 - Account-wide actions (a vacation in all games, never-email) act only through the account link: a
   one-hour link for the address, mailed to that address on request (`account_link`).  A forwarded game
-  email lets its reader ask for one, but the link goes to the owner.
+  email lets its reader ask for one, but the link goes to the owner.  A fresh link (for one game or
+  all) also ends every account link issued before it (`account_link_alive`): the account page lists
+  the address's games with their current links, so an account link left working would hand the new
+  links to whoever holds it.
 - Each of the two is mailed at most once per LINK_MAIL_INTERVAL per address: enough for someone who
   lost the first email, too slow to flood an inbox from a page.
 - `set_never_email`: the RFC 8058 one-click and the account page.  Delivery skips every email to such an
@@ -23,7 +26,7 @@ from sqlmodel import Session, col
 
 from service import store
 from service.clocks.people import person
-from service.errors import Conflict, TooMany
+from service.errors import LINK_TITLE, Conflict, Gone, TooMany
 from service.mail import outbox
 from service.store import read_session, write_session
 from service.store.db import get_engine
@@ -105,6 +108,17 @@ def account_link(player_id: int, now: datetime) -> str:
         email = player.email
     outbox.kick(ids)
     return email
+
+
+def account_link_alive(session: Session, email: str, issued: int) -> None:
+    """Gone (410) when the address asked for a fresh link since the account link was issued (`issued`:
+    its request's second): "send me a fresh link" ends every link out there, and this one lists the
+    new ones.  A fresh link asked for in the same second as the account link ends it too: the order
+    within a second is unknown, and ending one link too many only costs a new request."""
+    fresh = store.person_of(session, email).fresh_link_sent_at
+    if fresh is not None and issued <= int(as_utc(fresh).timestamp()):
+        raise Gone("This account link ended when you asked for a fresh link to your games, as every earlier "
+                   "link did. Ask for a new one from the button on any of your game pages.", LINK_TITLE)
 
 
 def set_never_email(email: str, never: bool, now: datetime) -> bool:

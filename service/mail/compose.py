@@ -206,7 +206,7 @@ def _build(session: Session, kind: Kind, mail: Mail) -> EmailMessage:
     # that no server needs SMTPUTF8 for it.
     message["From"] = address("From", "Riftpost", addresses.ascii_form(current_app.config["MAIL_FROM"]))
     # The seat's name was typed by whoever started the game: not shown to an address that never agreed.
-    message["To"] = address("To", "" if kind.unsolicited else player.name, addresses.ascii_form(player.email))
+    message["To"] = address("To", "" if kind.unsolicited else mail.names[player.seat], addresses.ascii_form(player.email))
     # When it is sent, not when it was queued: an email held for an invitation's answer (or retried
     # for hours) would otherwise land days down the reader's inbox.
     message["Date"] = format_datetime(datetime.now(UTC))

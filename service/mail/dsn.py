@@ -25,8 +25,9 @@ which alone only makes it soft.  Anything else is not a bounce (None).
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from email import policy
 from email.message import EmailMessage, Message
 from email.parser import BytesParser, HeaderParser
@@ -82,11 +83,21 @@ def read(message: Message) -> Report | None:
     """The worst failure the bounce reports, or None when it is not a bounce (or not a failure)."""
     try:
         blocks = _status_blocks(message)
-        if blocks:
-            return _worst(_from_block(block) for block in blocks)
-        return _from_text(message)
+        report = _worst(_from_block(block) for block in blocks) if blocks else _from_text(message)
     except Exception:  # noqa: BLE001 - a malformed bounce is "not a bounce", never a crash
         return None
+    if report is None:
+        return None
+    return replace(report, diagnostic=printable(report.diagnostic), recipient=printable(report.recipient))
+
+
+def printable(text: str) -> str:
+    """`text` as it may be stored and logged: every control character (a NUL, which PostgreSQL refuses in
+    text, so the bounce would fail on every retry of the MTA; an escape sequence meant for a terminal),
+    every surrogate (what the parser makes of undecodable bytes in a header, which no database encodes)
+    and every format character a space, the spaces then collapsed."""
+    kept = "".join(" " if unicodedata.category(ch) in ("Cc", "Cs", "Cf") else ch for ch in text)
+    return " ".join(kept.split())
 
 
 def classify(action: str, status: str, diagnostic: str = "") -> str | None:

@@ -43,6 +43,7 @@ from flask import current_app, url_for
 from sqlmodel import Session, col
 
 from service import links, store
+from service.names import unlinkable
 from service.store.models import Deadline, Game, GameClock, Invitation, JournalEntry, Outbox, Player, as_utc, utcnow
 from service.views import followups
 from service.views.positions import title
@@ -233,13 +234,13 @@ def _turn_wanted(session: Session, mail: Mail) -> bool:
 def _invited_words(mail: Mail, title: str) -> str:
     """"Ana invited you to a game of Riftforce with Bo and Cy." (the creator, seat 0, invited the
     others) or "Your game of Riftforce with Bo has begun." (to the creator)."""
-    others = [p.name for p in mail.players if p.id != mail.player.id]
+    others = [mail.names[p.seat] for p in mail.players if p.id != mail.player.id]
     creator = next((p for p in mail.players if p.seat == 0), None)
     with_whom = f" with {_and(others)}" if others else ""
     if creator is None or creator.id == mail.player.id:
         return f"Your game of {title}{with_whom} has begun."
-    rest = [p.name for p in mail.players if p.id not in (mail.player.id, creator.id)]
-    return f"{creator.name} invited you to a game of {title}" + (f" with {_and(rest)}." if rest else ".")
+    rest = [mail.names[p.seat] for p in mail.players if p.id not in (mail.player.id, creator.id)]
+    return f"{mail.names[creator.seat]} invited you to a game of {title}" + (f" with {_and(rest)}." if rest else ".")
 
 
 def _and(items: list[str]) -> str:
@@ -381,21 +382,6 @@ def _account_line(context: Context) -> str:
 
 
 # ---- the invitation: the only email an address that has not consented ever gets ----------------------
-
-# The inviter's name, as the invitation shows it: whoever fills in the form chooses it, so it is cut
-# short and stripped of everything a mail client could turn into a link.
-NAME_CAP = 40
-NAME_KEEPS = frozenset(" -'")
-
-
-def unlinkable(name: str, cap: int = NAME_CAP) -> str:
-    """`name` with only letters, digits, spaces, hyphens and apostrophes (any other character becomes a
-    space), at most `cap` characters: mail clients autolink "evil.example", "http://x", "a@b" and
-    "www.x", and each needs a dot, a colon, a slash or an @, which never survive.  "Someone" when
-    nothing is left."""
-    kept = "".join(ch if ch.isalnum() or ch in NAME_KEEPS else " " for ch in name)
-    return " ".join(kept.split())[:cap].strip() or "Someone"
-
 
 def _invitation(session: Session, mail: Mail) -> Context:
     creator = next((p for p in mail.players if p.seat == 0), mail.player)

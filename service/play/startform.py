@@ -12,6 +12,7 @@ from service.clocks.settings import parse_settings
 from service.errors import Invalid
 from service.games import Adapter, FormData, adapter, every
 from service.mail import addresses
+from service.names import name_problem
 
 MAX_PLAYERS_IN_FORM = 4
 
@@ -78,6 +79,9 @@ def parse_players(items: list[str]) -> list[tuple[str, str]]:
     players = []
     for item in items:
         name, sep, email = item.rpartition("=")
+        problem = name_problem(name) if sep else None
+        if problem:
+            raise Invalid(problem)
         players.append((name.strip() if sep else "", addresses.normalized(email.strip())))
     repeated = repeated_addresses([email for _, email in players])
     if repeated:
@@ -135,6 +139,11 @@ def parse_form(data: FormData) -> tuple[GameForm, list[str]]:
     entered = 0
     normal = [""] * len(form.emails)  # each row's address as stored, "" where none or a bad one
     for row, (name, email) in enumerate(zip(form.names, form.emails)):
+        # A name goes into every email of the game, to the other players too: only what can be shown
+        # as typed (service/names.py), so nobody's name carries a link.
+        problem = name_problem(name)
+        if problem:
+            errors.append(problem)
         if not email:
             if name:
                 errors.append(f"{name} needs an email address.")

@@ -6,6 +6,7 @@ import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
 from service.errors import GameNotFound, NotFound
+from service.names import player_name
 from service.store.models import Game, Person, Player
 
 MAX_ID = 2**62  # above any id, and above what the databases' integers hold
@@ -35,8 +36,9 @@ def players_of(session: Session, game_id: int) -> list[Player]:
 
 
 def player_names(session: Session, game_id: int) -> dict[int, str]:
+    """Each seat's name as shown to others (service/names.py: no link can pass)."""
     rows = session.execute(sa.select(col(Player.seat), col(Player.name)).where(col(Player.game_id) == game_id)).all()
-    return {row.seat: row.name for row in rows}
+    return {row.seat: player_name(row.name, row.seat) for row in rows}
 
 
 def person_of(session: Session, email: str) -> Person:
@@ -62,4 +64,5 @@ def person_for_update(session: Session, email: str) -> Person:
 
 
 def seat_names(players: list[Player]) -> dict[int, str]:
-    return {player.seat: player.name for player in players}
+    """Each seat's name as shown to others (service/names.py: no link can pass)."""
+    return {player.seat: player_name(player.name, player.seat) for player in players}

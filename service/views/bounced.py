@@ -8,6 +8,7 @@ from datetime import datetime
 
 from sqlmodel import Session, col, select
 
+from service.names import player_name
 from service.store.current import AnyPlayer
 from service.store.models import Game, Person, Player
 
@@ -62,7 +63,7 @@ def notices(session: Session, game: Game, players: list[Player], reader: AnyPlay
             continue
         after = ("they may not know it is their turn." if player.seat in game.to_act
                  else "they will not hear from us when it is their turn.")
-        lines.append(f"Mail to {player.name} bounces ({words(person.bounce_status)}); {after}")
+        lines.append(f"Mail to {player_name(player.name, player.seat)} bounces ({words(person.bounce_status)}); {after}")
     return lines
 
 

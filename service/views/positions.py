@@ -218,7 +218,7 @@ def title(game: Game) -> str:
 def heading(game: Game, players: Sequence[Any], teams: Sequence[Sequence[int]]) -> str:
     """The game and who plays it, as every email's subject and every page's heading say it
     ("Riftforce #12: Ana vs Bo"; the adapter words the sides)."""
-    names = [p.name for p in sorted(players, key=lambda p: p.seat)]
+    names = [name for _, name in sorted(store.seat_names(list(players)).items())]
     return f"{title(game)} #{game.id}: {adapter(game.name).players_words(names, [list(t) for t in teams])}"
 
 

@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import engine
+from service.names import unlinkable
 from service.store.models import JournalEntry
 
 # Events that engines never see (kind "system"): type -> sentence.  {who} is the seat's player.
@@ -155,7 +156,8 @@ def journal_sentence(entry: JournalEntry, names: Names = None, viewer: int | Non
             return "The game is paused: you ran out of time. It resumes, with fresh clocks, when you play."
         return f"The game is paused: {whom} ran out of time. It resumes, with fresh clocks, when {whom} plays."
     if entry.kind == "resumed":
-        return f"The game resumed: {'you' if you else data.get('by') or whom} played. The clocks run again."
+        by = unlinkable(str(data.get("by") or ""), fallback=whom)  # the name as it was stored then
+        return f"The game resumed: {'you' if you else by} played. The clocks run again."
     if entry.kind == "forfeit":
         return ("You ran out of time and forfeited the game." if you
                 else f"{whom} ran out of time and forfeited the game.")

@@ -70,7 +70,11 @@ def send(token: str) -> ResponseReturnValue:
 
 
 def _email(token: str) -> str:
-    return links.read_account_token(token).email
+    """The address the account link acts for, while it works: its hour, and no fresh link asked for since."""
+    link = links.read_account_token(token)
+    with read_session(get_engine()) as session:
+        access.account_link_alive(session, link.email, link.issued)
+    return link.email
 
 
 @bp.get("/a/<token>")

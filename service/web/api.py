@@ -48,7 +48,7 @@ def identity(game: Game, players: list[Player]) -> dict[str, Any]:
         "game": game.name,
         "title": positions.title(game),
         "rules_version": game.rules_version,
-        "players": [{"seat": p.seat, "name": p.name} for p in players],
+        "players": [{"seat": seat, "name": name} for seat, name in sorted(store.seat_names(players).items())],
         **deal.shown(game).public(),
     }
 

@@ -1,21 +1,49 @@
 """The dev mailbox: the local mail sink's messages in the browser, so one person can play every
 seat locally by clicking the links.  Registered only in embedded mode (SMTP_URL unset, or the
-local sink's own address)."""
+local sink's own address), and it answers only a client on this machine: every player's links are in
+it, so a web process reachable from elsewhere would hand every seat of every game to whoever found
+/dev/mail/.  The client is a loopback address; behind PROXY_HOPS trusted proxies, the one they name.
+Without PROXY_HOPS a request that a proxy relayed (it says so in X-Forwarded-For or Forwarded) is
+refused too, since a proxy on this machine connects from loopback whoever its client is."""
 
 from __future__ import annotations
 
+import ipaddress
 import mailbox
 import re
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 from pathlib import Path
 
-from flask import Blueprint, Response, abort, current_app, render_template
+from flask import Blueprint, Response, abort, current_app, render_template, request
 from flask.typing import ResponseReturnValue
 
 from service.maildir import delivery_order, ensure_maildir
 
 bp = Blueprint("devmail", __name__, url_prefix="/dev/mail")
+
+
+def on_this_machine(address: str | None) -> bool:
+    """Whether the client's address is a loopback one (127.0.0.0/8, ::1, or IPv4's mapped into IPv6)."""
+    try:
+        ip = ipaddress.ip_address((address or "").split("%", 1)[0])
+    except ValueError:
+        return False
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return ip.is_loopback
+
+
+RELAYED = ("X-Forwarded-For", "Forwarded", "X-Real-IP")
+
+
+@bp.before_request
+def loopback_only() -> None:
+    """Not found for anyone but a client on this machine: the mailbox is not there for them."""
+    relayed = not current_app.config.get("PROXY_HOPS") and any(name in request.headers for name in RELAYED)
+    if relayed or not on_this_machine(request.remote_addr):
+        abort(404)
+
 
 LISTED = 200
 # An email's HTML shown as a page of its own: no script, no plugin, no form, nothing fetched but

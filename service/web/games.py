@@ -6,6 +6,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from flask import (
     Blueprint,
+    Response,
     current_app,
     make_response,
     redirect,
@@ -26,9 +27,9 @@ from service.play.startform import GameForm, parse_form
 from service.store import deal, read_session
 from service.store.db import get_engine
 from service.store.models import Deadline, as_utc
-from service.views import history, invitations, positions
+from service.views import history, positions
 from service.views.times import local_time
-from service.web.limits import limiter, new_games
+from service.web.limits import limiter, new_games, refund
 
 bp = Blueprint("games", __name__)
 
@@ -49,12 +50,24 @@ def index() -> ResponseReturnValue:
 
 
 @bp.route("/games/new", methods=["GET", "POST"])
-# The form emails the addresses typed into it: limited per client.  Only games started count (a form
-# sent back to fix a mistake emails nobody), but every POST is refused once the limit is reached.
-@limiter.limit(new_games, methods=["POST"], deduct_when=lambda response: response.status_code == 303)
+# The form emails the addresses typed into it: limited per client.  Every POST takes its place in the
+# counters before the game is made (atomically: simultaneous posts cannot all see room for one more),
+# and one that starts no game gives it back (a form sent back to fix a mistake emails nobody); every
+# POST is refused once the limit is reached.
+@limiter.limit(new_games, methods=["POST"])
 def create() -> ResponseReturnValue:
     if request.method == "GET":
         return _form_page("new_game.html", GameForm())
+    answer: Response | None = None
+    try:
+        answer = _create()
+    finally:
+        if answer is None or answer.status_code != 303:  # no game started (or a bug): it does not count
+            refund()
+    return answer
+
+
+def _create() -> Response:
     form, errors = parse_form(request.form)
     if not errors:
         try:
@@ -69,17 +82,20 @@ def create() -> ResponseReturnValue:
             response.headers["Retry-After"] = str(exc.retry_after)
             return response
         else:
-            return redirect(url_for("games.created", game_id=game_id), 303)
-    return _form_page("new_game.html", form, 422, errors)
+            return make_response(redirect(url_for("games.created", game_id=game_id), 303))
+    return make_response(_form_page("new_game.html", form, 422, errors))
 
 
 @bp.get("/games/<int:game_id>/created")
 def created(game_id: int) -> ResponseReturnValue:
+    """The page the form leads to: public (anyone may open any game's), so it says nothing that depends on
+    the players' addresses.  Whether an address was invited, has played here before or declined would
+    make the form an oracle for any address typed into it: the creator reads that on their own page."""
     with read_session(get_engine()) as session:
         game = store.get_game(session, game_id)
         players = store.players_of(session, game_id)
-        notes = invitations.notes(session, players, fresh=True)
-    return render_template("created.html", game=game, players=players, title=positions.title(game), notes=notes)
+    return render_template("created.html", game=game, players=players, names=store.seat_names(players),
+                           title=positions.title(game))
 
 
 @bp.get("/games/<int:game_id>")
@@ -90,15 +106,15 @@ def spectate(game_id: int) -> ResponseReturnValue:
         names = store.seat_names(players)
         position = positions.build(session, game, None, recent=RECENT_EVENTS, players=players)
         chart = history.chart(session, game, names) if position.finished else None
-        notes = invitations.notes(session, players)
         # Whose clock runs and until when (public: every player sees the others' deadlines too).
         due = session.execute(sa.select(col(Deadline.seat), col(Deadline.due_at)).where(
             col(Deadline.game_id) == game_id, col(Deadline.due_at).is_not(None)).order_by(col(Deadline.seat))).all()
     deadlines = [(names.get(seat, "A player"), local_time(as_utc(at), "UTC")) for seat, at in due]
+    # No word on who has not accepted an invitation: that is the creator's to read (their own page).
     return render_template(
         "spectate.html", game=game, position=position, names=names, title=positions.title(game),
         heading=positions.heading(game, players, position.teams), deadlines=deadlines,
-        result_words=positions.result_words(game, position.result, names), chart=chart, notes=notes,
+        result_words=positions.result_words(game, position.result, names), chart=chart,
         refresh=SPECTATOR_REFRESH_SECONDS if not position.finished else None,
         deal=deal.shown(game),
     )

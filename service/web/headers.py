@@ -12,6 +12,11 @@ CSP does not govern.  So `style-src 'self'` with no 'unsafe-inline' and no hashe
 that adds an inline style breaks visibly in the browser tests (tests/web/test_csp_browser.py)
 instead of loosening the policy for everyone.  Nothing needs `data:` images either.
 
+Under https (BASE_URL https://..., or a request that came over TLS) every response also says
+Strict-Transport-Security: a browser that has seen the site once never again asks for it over plain
+http, where a network in between could read the token of a player's link or rewrite the page.
+Browsers ignore the header on a plain-http answer, so sending it whenever BASE_URL is https is safe.
+
 A response that is not HTML (the JSON API, static files, the favicon) gets a policy that lets
 nothing run or load, in case one is ever opened as a document.  A view may set its own policy
 (the dev mailbox's framed email does); the hook never overwrites one.
@@ -32,6 +37,8 @@ PAGE_POLICY = "; ".join([
     "frame-ancestors 'none'",
 ])
 OTHER_POLICY = "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+# One year (what the browsers' preload lists ask for), and the site's own subdomains with it.
+HSTS = "max-age=31536000; includeSubDomains"
 
 # The history's endpoints reached only through a player's signed link.
 PRIVATE = {"history.player", "history.player_record", "history.set_public", "invitations.page",
@@ -61,6 +68,8 @@ def register(app: Flask) -> None:
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         # For browsers older than CSP's frame-ancestors, which newer ones obey instead.
         response.headers.setdefault("X-Frame-Options", "DENY")
+        if https or request.is_secure:
+            response.headers.setdefault("Strict-Transport-Security", HSTS)
         # Pages (and the play API's JSON) opened by a player's own links: keep them private.
         if request.blueprint in ("play", "play_api", "account") or request.endpoint in PRIVATE:
             response.headers.setdefault("Cache-Control", "private, no-store")

@@ -2,28 +2,77 @@
 
 The client is its IP address: the connection's, or with PROXY_HOPS trusted proxies in front, the one
 they put in X-Forwarded-For (service/app.py installs werkzeug's ProxyFix for that many hops, so a
-client cannot forge the header past them).  The counters live in RATELIMIT_STORAGE_URI: the process's
-memory by default (the embedded mode runs one web process), Redis with several workers; should Redis
-be unreachable, each process counts in its own memory meanwhile rather than failing or letting all
-through.  How many invitations one address may get is the service's own check (service/play/consent.py),
-in the database, whoever sends them.
+client cannot forge the header past them).  An IPv6 client counts by its /64: one home or one server
+is given a whole /64 and may use any of its 2^64 addresses, so counting each address apart counts
+nothing.  The counters live in RATELIMIT_STORAGE_URI: the process's memory by default (the embedded
+mode runs one web process), Redis with several workers; should Redis be unreachable, each process
+counts in its own memory meanwhile rather than failing or letting all through.  How many invitations
+one address may get is the service's own check (service/play/consent.py), in the database, whoever
+sends them.
+
+Counting is atomic: a limited request takes its place in every counter before its view runs (one
+increment that also answers whether the count is still within the limit: Redis's INCRBY, a lock in
+memory), so 40 requests at once start at most the limit's number of games.  A view whose request
+turned out not to count (a form sent back with a mistake starts no game) gives its places back
+(`refund`).
 """
 
 from __future__ import annotations
 
+import ipaddress
+import logging
 import math
 import time
 
 from flask import current_app
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
+from limits.strategies import FixedWindowRateLimiter
 
-limiter = Limiter(key_func=get_remote_address)
+log = logging.getLogger(__name__)
+
+IPV6_PREFIX = 64
+
+
+def client_key() -> str:
+    """Who a limit counts: an IPv4 address, or the /64 network of an IPv6 one ("2001:db8:1:2::/64");
+    an IPv4 address mapped into IPv6 counts as itself.  Never empty (Flask-Limiter skips a limit whose
+    key is empty)."""
+    address = get_remote_address() or ""
+    try:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+    except ValueError:
+        return address or "unknown"
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, IPV6_PREFIX), strict=False))
+    return str(ip)
+
+
+limiter = Limiter(key_func=client_key, strategy="fixed-window")
 
 
 def new_games() -> str:
     """The limit of POST /games/new per client (config RATELIMIT_NEW_GAMES, e.g. "5 per minute;20 per hour")."""
     return str(current_app.config["RATELIMIT_NEW_GAMES"])
+
+
+def refund() -> None:
+    """Give back the places the current request took in its limits' counters: it did not do what the
+    limits count.  A refund that fails (the storage is down) leaves the place taken: stricter, never
+    looser.  A refund landing after its window ended lowers the next window's count by one: at most the
+    refunded requests' number, which were requests that did nothing."""
+    strategy = limiter.limiter
+    if not isinstance(strategy, FixedWindowRateLimiter):  # only a fixed window's counter can be given back
+        return
+    for taken in limiter.current_limits:
+        if taken.breached:  # refused: it stays over its limit until its window ends, as it would anyway
+            continue
+        try:
+            strategy.hit(taken.limit, *taken.request_args, cost=-1)
+        except Exception:  # the storage's own errors: the place stays taken
+            log.warning("could not give back a place in the rate limit %s", taken.limit, exc_info=True)
 
 
 def retry_after() -> int:

@@ -43,7 +43,9 @@ def _render_page(player: AnyPlayer, status: int = 200, error: str | None = None,
         clock = panel(session, player)
         mail_notices = bounced.notices(session, game, players, player)
         own_bounce = bounced.own(session, player)
-        notes = invitations.notes(session, players)
+        # Who has not accepted an invitation (or declined) tells whether an address has played here:
+        # only the creator, who typed the addresses, reads it.
+        notes = invitations.notes(session, players) if player.seat == 0 else {}
         # Only here, on the player's own page (the token is theirs): their address and what their mail
         # server said are nobody else's business.
         trouble = outbox.trouble(session, player)

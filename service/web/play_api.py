@@ -27,6 +27,7 @@ from werkzeug.exceptions import RequestEntityTooLarge, UnsupportedMediaType
 from service import jsontext, links, store
 from service.clocks.seats import status_for
 from service.errors import BadRequest, Forbidden, NotFound, StaleState
+from service.names import player_name
 from service.play import handle
 from service.play.batch import MAX_MOVES, Played
 from service.play.preview import preview as preview_moves
@@ -171,7 +172,7 @@ def position(token: str) -> ResponseReturnValue:
         players = store.players_of(session, game.id)
         shown = positions.build(session, game, player.seat, players=players)
     return jsonify(
-        **identity(game, players), seat=player.seat, name=player.name, seq=shown.seq, status=game.status,
+        **identity(game, players), seat=player.seat, name=player_name(player.name, player.seat), seq=shown.seq, status=game.status,
         to_act=shown.to_act, your_turn=shown.my_turn, result=game.result, deadline=_deadline(player),
         view=shown.view, **_choices(shown),
     )

@@ -452,3 +452,19 @@ def test_the_return_path_is_ascii_and_off_by_default_behind_a_login():
     assert config.bounce_address(None, "riftpost.test", "smtp+starttls://me:pw@smtp.example.com:587") == ""
     assert config.bounce_address("bounces@mine.example", "riftpost.test", "smtps://me:pw@smtp.example.com") \
         == "bounces@mine.example"
+
+
+def test_a_nul_or_control_character_in_the_diagnostic_is_stripped_and_the_bounce_recorded(backend_app, sink):
+    """PostgreSQL refuses a NUL in text: a bounce whose Diagnostic-Code carries one made `flask bounce`
+    exit 75 on every retry of the MTA.  The stored words keep their text without the control characters."""
+    _, invite = sent_game(backend_app, sink)
+    rcpt = bounces.return_path(invite.id)
+    raw = samples.postfix(rcpt, diagnostic="smtp; 550 5.1.1 <bo@example.org>: User\x00 unknown\x07 here\x1b[0m")
+    result = backend_app.test_cli_runner().invoke(args=["bounce", "--rcpt", rcpt], input=raw)
+    assert result.exit_code == 0, result.output
+    assert "hard bounce 5.1.1" in result.output
+    (stored,) = recorded()
+    assert stored.diagnostic.startswith("550 5.1.1 <bo@example.org>: User")
+    assert "unknown" in stored.diagnostic and "here" in stored.diagnostic
+    assert not any(ord(ch) < 32 or ord(ch) == 127 for ch in stored.diagnostic), stored.diagnostic
+    assert person("bo@example.org").bounced_at is not None

@@ -11,6 +11,7 @@ import time
 import pytest
 import sqlalchemy as sa
 
+from service import links
 from service.errors import TooMany
 from service.mail import outbox
 from service.play import handle, new_game
@@ -100,17 +101,23 @@ def test_accepting_releases_the_held_emails_and_a_get_changes_nothing(app, clien
     assert page.status_code == 200 and "Accept and play" in text(page) and "Decline" in text(page)
     held = [r for r in outbox_rows(game_id) if r.status == "held"]
     assert [r.kind for r in held] == ["invite"]  # the GET (what a link scanner does) released nothing
-    assert "Bob has not answered the invitation yet" in text(client.get(f"/games/{game_id}"))
+    # Who has not answered is the creator's to read (their page), not the public's.
+    assert "Bob has not answered the invitation yet" in text(client.get(_creators_page(game_id)))
+    assert "not answered" not in text(client.get(f"/games/{game_id}"))
     token = _invitation_link(invitation).split("/i/")[1]
     answer = client.post(f"/i/{token}/accept", data={"csrf_token": csrf_token(text(page))})
     assert answer.status_code == 303 and "/p/" in answer.headers["Location"]
     assert [r.status for r in outbox_rows(game_id) if r.id == held[0].id] == ["pending"]
     deliver_all(game_id)
     assert sink.wait_for(3)[-1]["X-Riftpost-Kind"] == "invite"
-    assert "not answered" not in text(client.get(f"/games/{game_id}"))
+    assert "not answered" not in text(client.get(_creators_page(game_id)))
     # Bob has consented: his next game emails him at once, whoever starts it.
     second = new_game(toygame.NAME, [("Cy", "cy@example.org"), ("Bob", "BOB@example.org")], seed=4)
     assert {(r.kind, r.status) for r in outbox_rows(second) if r.player_id == _player(second, 1)} == {("invite", "pending")}
+
+
+def _creators_page(game_id: int) -> str:
+    return f"/p/{links.player_token(_player(game_id, 0))}"
 
 
 def _player(game_id: int, seat: int) -> int:
@@ -128,7 +135,7 @@ def test_declining_drops_the_held_mail_and_blocks_that_inviter_but_not_another(a
     token = _invitation_link(invitation).split("/i/")[1]
     assert client.post(f"/i/{token}/decline", data={"csrf_token": csrf_token(text(page))}).status_code == 200
     assert [r.status for r in outbox_rows(game_id) if r.player_id == _player(game_id, 1)] == ["sent", "skipped"]
-    assert "Bo declined the invitation" in text(client.get(f"/games/{game_id}"))
+    assert "Bo declined the invitation" in text(client.get(_creators_page(game_id)))
     # Ann's moves go on; Bo is never emailed about them.
     game, _ = current(game_id)
     before = len(sink.messages())
@@ -161,8 +168,8 @@ def test_an_ignored_invitation_is_not_sent_again_by_the_same_inviter(app, client
     second = new_game(toygame.NAME, [("Ann", "ann@example.org"), ("Bo", "bo@example.org")], seed=4)
     assert [r.kind for r in outbox_rows(first) if r.player_id == _player(first, 1)] == ["invitation", "invite"]
     assert [(r.kind, r.status) for r in outbox_rows(second) if r.player_id == _player(second, 1)] == [("invite", "held")]
-    created = text(client.get(f"/games/{second}/created"))
-    assert "Bo has not answered an earlier invitation from Ann yet, so we sent nothing new" in created
+    creators = text(client.get(_creators_page(second)))
+    assert "Bo has not answered an earlier invitation from Ann yet, so we sent nothing new" in creators
     # Accepting the first invitation releases both games' emails.
     with read_session(get_engine()) as session:
         (invitation,) = session.execute(sa.select(Invitation)).scalars().all()
@@ -267,10 +274,15 @@ def test_hammering_the_public_form_sends_a_bounded_number_of_emails(tmp_path, mi
     with app.app_context():
         client = app.test_client()
         token = csrf_token(text(client.get("/games/new")))
+        # A name with a link is refused at the form (service/names.py); the attacker types what passes.
+        linked = client.post("/games/new", data={
+            "csrf_token": token, "game": toygame.NAME, "name0": "Win money at www.evil.example",
+            "email0": "victim@example.org", "email1": "victim2@example.org"})
+        assert linked.status_code == 422 and outbox.due(limit=10) == []
         codes = []
         for n in range(500):
             codes.append(client.post("/games/new", data={
-                "csrf_token": token, "game": toygame.NAME, "name0": "Win money at www.evil.example",
+                "csrf_token": token, "game": toygame.NAME, "name0": "Win money at www evil example",
                 "email0": f"victim{n}a@example.org", "email1": f"victim{n}b@example.org"}).status_code)
         sent = [outbox.deliver(row_id) for row_id in outbox.due(limit=10_000)]
         with read_session(get_engine()) as session:

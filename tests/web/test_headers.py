@@ -125,3 +125,22 @@ def test_a_form_posted_over_https_without_a_referer_is_accepted(tmp_path, migrat
     assert response.status_code == 303, text(response)
     assert "/created" in response.headers["Location"]
     secure_app.extensions["riftpost.db"].dispose()
+
+
+def test_under_https_every_answer_tells_browsers_to_use_https_only(tmp_path, migrated_sqlite, client, values):
+    """Strict-Transport-Security: once a browser has seen it, a network in between cannot downgrade the
+    site to plain http and read a player link's token.  Not under http, where it means nothing."""
+    from service.web.headers import HSTS
+
+    assert HSTS == "max-age=31536000; includeSubDomains"
+    token = values["token"]
+    for url in ("/", f"/p/{token}", f"/api/play/{token}", "/static/composer.js", "/no/such/page"):
+        assert "Strict-Transport-Security" not in client.get(url).headers, url
+    assert client.get("/", base_url="https://riftpost.test").headers["Strict-Transport-Security"] == HSTS
+    secure_app = make_app(tmp_path, f"sqlite:///{migrated_sqlite}", BASE_URL="https://riftpost.example")
+    secure = secure_app.test_client()
+    for url in ("/", "/games/new", "/static/composer.js", "/no/such/page", "/healthz"):
+        assert secure.get(url, base_url="https://riftpost.example").headers["Strict-Transport-Security"] == HSTS, url
+    # Behind a proxy that ends TLS the request itself is http: BASE_URL says what the browser sees.
+    assert secure.get("/").headers["Strict-Transport-Security"] == HSTS
+    secure_app.extensions["riftpost.db"].dispose()

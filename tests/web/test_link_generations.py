@@ -191,6 +191,41 @@ def ask_account_link(client, page_token: str, sink) -> str:
     return urls(message, "/a/")[0]
 
 
+def test_a_fresh_link_ends_the_account_links_issued_before_it(client, games, sink):
+    """The account page lists the address's games with their current links: an account link that kept
+    working after "send me a fresh link" would hand the new links to whoever holds it (a forwarded
+    account email)."""
+    game_a, game_b = games
+    ann_a, ann_b = seats(game_a)[0], seats(game_b)[0]
+    account = ask_account_link(client, links.player_token(ann_a.id), sink)
+    page = text(client.get(account))
+    assert f"/p/{links.player_token(ann_b.id)}" in page
+    assert fresh(client, links.player_token(ann_a.id), scope="all").status_code == 200
+    ended = client.get(account)
+    assert ended.status_code == 410 and "ended when you asked for a fresh link" in text(ended)
+    for player in (ann_a, ann_b):
+        assert links.player_token(player.id, 1) not in text(ended)
+    for action, field, value in (("vacation", "action", "start"), ("emails", "emails", "never"),
+                                 ("time-zone", "time_zone", "Europe/Paris")):
+        answer = client.post(f"{account}/{action}", data={"csrf_token": csrf_token(page), field: value})
+        assert answer.status_code == 410, action
+    assert person(ANN[1]).vacation_since is None and person(ANN[1]).never_email_at is None
+    assert person(ANN[1]).time_zone == "UTC"
+    # A new account link, asked for after the fresh link (a second later at least: a link names its
+    # request's second; the pacing's five minutes set back), works and lists them.
+    time.sleep(1.05)
+    with write_session(get_engine()) as session:
+        session.execute(sa.update(Person).values(account_link_sent_at=utcnow() - timedelta(minutes=6)))
+    again = ask_account_link(client, links.player_token(ann_a.id, 1), sink)
+    assert again != account and f"/p/{links.player_token(ann_b.id, 1)}" in text(client.get(again))
+    # A fresh link for one game ends it too: the page would list that game's new link.
+    with write_session(get_engine()) as session:
+        session.execute(sa.update(Person).values(fresh_link_sent_at=utcnow() - timedelta(minutes=6)))
+    assert client.get(again).status_code == 200
+    assert fresh(client, links.player_token(ann_b.id, 1)).status_code == 200
+    assert client.get(again).status_code == 410
+
+
 def test_a_vacation_can_no_longer_be_started_with_a_player_link_only_with_the_account_link(client, games, sink):
     game_a, game_b = games
     ann = seats(game_a)[0]
