@@ -214,3 +214,34 @@ def catalog(tmp_path_factory, migrated_sqlite):
     with app.app_context():
         yield build(app)
     app.extensions["riftpost.db"].dispose()
+
+
+def first_lines(catalog: Catalog, turns: int = 3) -> str:
+    """The subject and first line of each kind of email of each game (catalog.kinds), one block each:
+    the inbox's view of the catalog, to read (or compare before and after a change of wording)."""
+    out = []
+    for sample in catalog.kinds(turns):
+        out.append(f"[{sample.game}] {sample.kind} to seat {sample.seat} (after event {sample.seq})\n"
+                   f"  Subject: {sample.message['Subject']}\n  {sample.first_line}\n")
+    return "\n".join(out)
+
+
+if __name__ == "__main__":
+    # python -m tests.service.email_catalog [FILE]: the catalog's first lines (to FILE, else stdout).
+    import sys
+    import tempfile
+    from pathlib import Path
+
+    from service.migrate import upgrade
+
+    with tempfile.TemporaryDirectory() as folder:
+        database = Path(folder) / "app.sqlite"
+        upgrade(f"sqlite:///{database}")
+        built = make_app(Path(folder), f"sqlite:///{database}")
+        with built.app_context():
+            text = first_lines(build(built))
+        built.extensions["riftpost.db"].dispose()
+    if len(sys.argv) > 1:
+        Path(sys.argv[1]).write_text(text, encoding="utf-8")
+    else:
+        print(text)
