@@ -196,7 +196,7 @@ def render(v: dict) -> str:
         else:
             lines += ["", f"Your hand is empty ({me['ap']} AP to spend)."]
         if me["discard_down"]:
-            lines.append(f"You must discard {me['discard_down']} card(s) down to hand size {v['hand_size']}.")
+            lines.append(f"You must discard {_n(me['discard_down'], 'card')} down to hand size {v['hand_size']}.")
     return "\n".join(lines)
 
 
@@ -457,7 +457,8 @@ def _step_text(s: dict, ev: dict) -> str:
 def _describe(ev: dict, seat: int | None, s: dict | None) -> str | None:
     t = ev["type"]
     if t == "setup":
-        return f"A new scenario begins with {len(ev['state']['heroes'])} hero(es)."
+        heroes = len(ev["state"]["heroes"])
+        return f"A new scenario begins with {heroes} hero{'' if heroes == 1 else 'es'}."
     if s is None:  # only a game's first event, its setup, comes without a state
         return None
     if isinstance(ev.get("seat"), int):
@@ -553,7 +554,9 @@ def _describe(ev: dict, seat: int | None, s: dict | None) -> str | None:
         if isinstance(ev["cards"], int):
             return f"{who} look(s) at a hidden card."
         if ev["pile"] == "response":
-            return f"{who} see(s) the top Response card(s): {', '.join(map(str, ev.get('values', [])))}."
+            values = ev.get("values", [])
+            card = "card" if len(values) == 1 else "cards"
+            return f"{who} see(s) the top Response {card}: {', '.join(map(str, values))}."
         return f"{who} see(s) {', '.join(m.cname(c) for c in ev['cards'])} on top of the deck."
     if t == "response_bottom":
         return f"{who} put(s) the top Response card on the bottom."

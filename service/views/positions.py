@@ -61,6 +61,22 @@ def _step_label(labels: list[str]) -> str:
 
 
 @dataclass
+class SinceEvent:
+    """One event after the email's or page's starting point, as the viewer reads it: its sentence (None:
+    not worth a line), whose decision caused it, and what the game's adapter says of it (whose doing
+    it is, how much it matters, the facts its headline needs)."""
+
+    seq: int
+    text: str | None
+    actor: int | None  # the seat whose decision caused it (None: the service's own event)
+    kind: str  # the event row's kind: "setup", "move", "timeout", "system"
+    type: str  # the event's type (its payload's "type")
+    doer: int | None  # whose doing it is (Adapter.doer): a seat, or None for the game's own
+    weight: int  # Adapter.weight: 0 bookkeeping, 1 a usual event, 2 news
+    note: Any = None  # Adapter.note: public facts for Adapter.headline
+
+
+@dataclass
 class Position:
     game: Game
     rules: engine.Game
@@ -75,6 +91,7 @@ class Position:
     # seq -> (the seat whose decision caused it or None, the event's kind) for each line of `since`
     since_causes: dict[int, tuple[int | None, str]] = field(default_factory=dict)
     since_types: dict[int, str] = field(default_factory=dict)  # seq -> the event's type (its payload's "type")
+    since_events: list[SinceEvent] = field(default_factory=list)  # every event of `since_causes`, in order
     names: dict[int, str] = field(default_factory=dict)  # seat -> player name (boards name partners)
     # The full state, for describe_move only: templates get `view`, never this.
     _state: dict[str, Any] = field(default_factory=dict, repr=False)
@@ -150,21 +167,26 @@ class Position:
 
 
 def described(session: Session, game: Game, rows: Sequence[LogRow], viewer: int | None,
-              names: dict[int, str] | None = None) -> tuple[list[tuple[int, str]], dict[str, Any] | None]:
-    """(seq, sentence) for the events of `rows` (consecutive, in order, at least one) worth a line, as
-    `viewer` may read them, each worded from the state it was applied to; and the state after the
+              names: dict[int, str] | None = None) -> tuple[list[SinceEvent], dict[str, Any] | None]:
+    """The events of `rows` (consecutive, in order, at least one) as `viewer` may read them, each
+    worded from the state it was applied to, with what the adapter says of it; and the state after the
     last of them (the caller's own: one load serves the words and the board)."""
     rules = engine.get(game.name)
+    found = adapter(game.name)
     first = rows[0].seq
     state = store.load_state(session, game, first - 1)[0] if first > 1 else None
-    lines = []
+    events = []
     for row in rows:
         text = event_sentence(rules, row.payload, row.kind, row.actor, viewer, state, names)
-        if text:
-            lines.append((row.seq, text))
-        if row.kind != store.SYSTEM:  # engines never see the service's own events
-            state = rules.evolve(state, row.payload)  # a state loaded for us alone: evolve in place
-    return lines, state
+        kind_of = str(row.payload.get("type", ""))
+        if row.kind == store.SYSTEM:
+            events.append(SinceEvent(row.seq, text, row.actor, row.kind, kind_of, row.actor, 2))
+            continue  # engines never see the service's own events
+        doer = found.doer(row.payload, row.actor, state) if row.actor is not None else None
+        note = found.note(row.payload, state, viewer, names or {})
+        events.append(SinceEvent(row.seq, text, row.actor, row.kind, kind_of, doer, found.weight(row.payload), note))
+        state = rules.evolve(state, row.payload)  # a state loaded for us alone: evolve in place
+    return events, state
 
 
 def build(
@@ -188,11 +210,11 @@ def build(
         rows = [row for row in store.recent_events(session, game, recent) if row.seq <= seq]
     else:
         rows = []
-    since: list[tuple[int, str]] = []
+    events: list[SinceEvent] = []
     names = store.seat_names(players if players is not None else store.players_of(session, game.id))
     state = None
     if rows:
-        since, state = described(session, game, rows, seat, names)
+        events, state = described(session, game, rows, seat, names)
     if state is None or rows[-1].seq != seq:
         state, _ = store.load_state(session, game, seq)
     # a seat not waited on may have moves too
@@ -200,7 +222,8 @@ def build(
                         result=_recorded_result(game, seq))
     position.since_causes = {row.seq: (row.actor, row.kind) for row in rows}
     position.since_types = {row.seq: str(row.payload.get("type", "")) for row in rows}
-    position.since = since
+    position.since = [(event.seq, event.text) for event in events if event.text]
+    position.since_events = events
     return position
 
 
