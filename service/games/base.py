@@ -163,15 +163,17 @@ class Adapter:
             return f"{short[0]} vs {short[1]}"
         return and_words(short)
 
-    def result_words(self, result: Mapping[str, Any] | None, names: Mapping[int, str]) -> str:
-        """The end of the game in one sentence (two after a forfeit: who forfeited, then who won)."""
+    def result_words(self, result: Mapping[str, Any] | None, names: Mapping[int, str], viewer: int | None = None) -> str:
+        """The end of the game in one sentence (two after a forfeit: who forfeited, then who won), to
+        `viewer` ("You won.", "You and Bo won."; None: to anyone)."""
         if not result:
             return ""
         forfeit = ""
         forfeited = result.get("forfeited")
         if isinstance(forfeited, int) and not isinstance(forfeited, bool):
-            forfeit = f"{names.get(forfeited, 'A player')} ran out of time and forfeited. "
-        winners = [names.get(int(seat), f"seat {seat}") for seat in result.get("winners", [])]
+            forfeit = f"{'You' if forfeited == viewer else names.get(forfeited, 'A player')} ran out of time and forfeited. "
+        seats = sorted((int(seat) for seat in result.get("winners", [])), key=lambda seat: seat != viewer)
+        winners = ["You" if seat == viewer else names.get(seat, f"seat {seat}") for seat in seats]
         if not winners:
             return forfeit + "The game ended without a winner."
         return forfeit + and_words(winners) + " won."

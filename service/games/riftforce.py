@@ -82,12 +82,12 @@ class Riftforce(Adapter):
             else:
                 options["trainer_guilds"] = chosen
 
-    def result_words(self, result: Mapping[str, Any] | None, names: Mapping[int, str]) -> str:
+    def result_words(self, result: Mapping[str, Any] | None, names: Mapping[int, str], viewer: int | None = None) -> str:
         if result and not result.get("winners") and isinstance(result.get("trainer"), int):
             # Solo: the automatic trainer holds no seat, so it is never among the winners.
             mine = max(result.get("scores", {}).values(), default=0)
             return f"The trainer won, {result['trainer']} to {mine}."
-        return super().result_words(result, names)
+        return super().result_words(result, names, viewer)
 
     def board_words(self, view: Mapping[str, Any]) -> dict[str, Any]:
         """What the board template words from the engine (engine/riftforce/words.py): each guild's

@@ -166,7 +166,7 @@ def _context(session: Session, kind: Kind, mail: Mail) -> dict[str, Any]:
         # Before anyone has moved there is nothing "since" to step through: the lines tell the setup.
         since_moved=any(event.kind != "setup" for event in events if event.text),
         summary=summary(events, player.seat, mail.names, headline),
-        result_words=positions.result_words(game, position.result, mail.names),
+        result_words=positions.result_words(game, position.result, mail.names, player.seat),
         clock=None,
     )
     context["more_moves"] = context["choices_total"] > len(move_links)

@@ -160,7 +160,7 @@ class Position:
         found = adapter(self.game.name)
         if found.board_template is None:
             return Markup(render_template("games/_text_board.html", board_text=self.board_text))
-        over = found.result_words(self.result, self.names) if self.result is not None else None
+        over = found.result_words(self.result, self.names, self.seat) if self.result is not None else None
         return Markup(render_template(found.board_template, view=self.view, seat=self.seat, rules=self.rules,
                                       game=self.game, names=self.names, email=email, over=over,
                                       **found.board_words(self.view)))
@@ -242,8 +242,9 @@ def subject_prefix(game: Game) -> str:
     return f"[{title(game)} #{game.id}]"
 
 
-def result_words(game: Game, result: Mapping[str, Any] | None, names: dict[int, str]) -> str:
-    return adapter(game.name).result_words(result, names)
+def result_words(game: Game, result: Mapping[str, Any] | None, names: dict[int, str], viewer: int | None = None) -> str:
+    """The end in words, to `viewer` ("You won."; None: to anyone)."""
+    return adapter(game.name).result_words(result, names, viewer)
 
 
 def at_state(game: Game, state: dict[str, Any], seat: int | None, seq: int, names: dict[int, str], *,

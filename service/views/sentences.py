@@ -20,6 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 import engine
+from engine.kit import plural
 from service.store.models import JournalEntry
 
 # Events that engines never see (kind "system"): type -> sentence.  {who} is the seat's player.
@@ -139,8 +140,9 @@ def journal_sentence(entry: JournalEntry, names: Names = None, viewer: int | Non
     whom = names.get(entry.seat, f"seat {entry.seat + 1}") if entry.seat is not None else ""
     data = entry.payload or {}
     if entry.kind == "reminder":
-        return (f"You were reminded: {data.get('hours')} hours left to move." if you
-                else f"{whom} was reminded: {data.get('hours')} hours left to move.")
+        left = plural(int(data.get("hours") or 0), "hour")
+        return (f"You were reminded: {left} left to move." if you
+                else f"{whom} was reminded: {left} left to move.")
     if entry.kind == "vacation_start":
         return ("You are on vacation: your clock is stopped until you are back." if you
                 else f"{whom} is on vacation: their clock is stopped until they are back.")
@@ -325,7 +327,7 @@ def summary(events: Sequence[Said], viewer: int | None, names: Names = None, hea
 
 def _own_line(own: Sequence[Said]) -> str | None:
     """The viewer's own events in one line: the first of the heaviest, and how many more there are
-    ("You play Flame Lance, and 7 more of your own actions.")."""
+    ("You play Flame Lance, and 7 more actions of your own.")."""
     if not own:
         return None
     top = max(event.weight for event in own)
@@ -333,7 +335,7 @@ def _own_line(own: Sequence[Said]) -> str | None:
     rest = len(own) - 1
     if not rest:
         return first
-    return f"{first.rstrip('.')}, and {rest} more of your own action{'s' if rest != 1 else ''}."
+    return f"{first.rstrip('.')}, and {rest} more action{'s' if rest != 1 else ''} of your own."
 
 
 def since_lines(events: Sequence[Said], viewer: int | None, names: Names = None, headline: Headline | None = None,
