@@ -128,7 +128,8 @@ def render(v: dict) -> str:
         hurt = ", ".join(x for x in (_n(h["wounds_in_hand"], "Wound") if h["wounds_in_hand"] else "",
                                      f"{h['fatigue_in_hand']} Fatigue" if h["fatigue_in_hand"] else "") if x)
         hand = f"hand {h['hand_count']}" + (f" ({hurt})" if hurt else "")
-        rows.append([h["name"] + (" (you)" if h["seat"] == v["seat"] else ""), f"{h['ap']} AP", hand,
+        # Who plays the hero: "(you)", else "(Player 2)", which the service turns into the player's name.
+        rows.append([h["name"] + (" (you)" if h["seat"] == v["seat"] else f" (Player {h['seat'] + 1})"), f"{h['ap']} AP", hand,
                      f"deck {h['deck_count']}", STATUS.get(h["status"], h["status"]),
                      f"defense {h['mode'].replace('_', '-')}"]
                     + ([f"must discard {h['discard_down']}"] if h["discard_down"] else []))
@@ -240,8 +241,8 @@ def describe_move(mv: dict, state: dict | None = None) -> str:
         mode = f" as {'AP' if kind == 'ap' else kind}" if kind else f" (option {mv['mode'] + 1})"
     asked = (state or {}).get("prompt") or {}
     simple = {"draw": "Pay AP to draw a card", "cycle": "Cycle cards (pay AP, discard, draw as many)",
-              "board": "Use your hero board action", "done": "Done (reopen if something changes)",
-              "done_final": "Done for this phase (final)", "undone": "Reopen: I want to act again",
+              "board": "Use your hero board action", "done": "End my turn (I act again if another hero's move involves me)",
+              "done_final": "End my turn for this round (nothing reopens it)", "undone": "Reopen: I want to act again",
               "resolve": "Resolve the attack now", "no_aid": "Do not aid", "cancel": "Cancel",
               "finish": "Finish", "pass": "Do not react",
               "keep": "Keep the Fatigue in my hand" if asked.get("kind") == "recover" else "Leave it where it is",

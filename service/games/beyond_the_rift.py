@@ -141,6 +141,8 @@ class BeyondTheRift(Adapter):
     follow_up_template = "games/beyond-the-rift/_follow_up"
     # The action a hero is taking (its prompt and chosen targets) and their own pledges.
     preview_own_events = frozenset({"flow", "hero_set"})
+    # A hand-size discard is the first decision of a hero phase (rules 3.5): the email lists it first.
+    first_moves = frozenset({"discard"})
 
     @property
     def form_fields(self) -> tuple[str, ...]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import UTC
 from email.message import EmailMessage
 from email.utils import format_datetime
@@ -83,16 +83,22 @@ MAX_MOVE_LINKS = 12
 MAX_SINCE_LINES = 8
 
 
-def one_click(steps: list[positions.Step]) -> list[positions.Step]:
+def one_click(steps: list[positions.Step], first: Collection[str] = ()) -> list[positions.Step]:
     """The choices an email links: one per distinct first step (a card, an action: Position.first_steps
     groups the decisions so), each label once (two copies of a card are one choice), the kinds of
-    move with the fewest steps first (a lone "Check & Draw" before ten cards to play), at most
-    MAX_MOVE_LINKS.  Standing settings are not decisions: they stay on the page."""
+    move a decision must begin with first (`first`, the adapter's `first_moves`: a hand-size discard),
+    then the kinds of move with the fewest steps (a lone "Check & Draw" before ten cards to play), at
+    most MAX_MOVE_LINKS.  Standing settings are not decisions: they stay on the page."""
     unique: dict[str, positions.Step] = {}
     for step in steps:
         unique.setdefault(step.label, step)
     sizes = Counter(step.moves[0].move.get("type") for step in unique.values())
-    return sorted(unique.values(), key=lambda step: sizes[step.moves[0].move.get("type")])[:MAX_MOVE_LINKS]
+
+    def order(step: positions.Step) -> tuple[bool, int]:
+        kind = step.moves[0].move.get("type")
+        return kind not in first, sizes[kind]
+
+    return sorted(unique.values(), key=order)[:MAX_MOVE_LINKS]
 
 
 def subject(game: Game, players: list[Player], teams: list[list[int]]) -> str:
@@ -137,7 +143,8 @@ def _context(session: Session, kind: Kind, mail: Mail) -> dict[str, Any]:
     position = positions.build(session, game, player.seat, seq=row.seq, since_seq=since, players=mail.players)
     # The player's current generation: an email rendered after a "fresh link" reset carries live links.
     player_token = links.player_token(player.id, player.link_generation)
-    choices = one_click(position.first_steps()) if kind.move_links and position.my_turn else []
+    choices = (one_click(position.first_steps(), adapter(game.name).first_moves)
+               if kind.move_links and position.my_turn else [])
     move_links = [(step.label, url_for("play.page", token=player_token, step=step.key, _external=True))
                   for step in choices]
     events = _since(session, mail, position, since)

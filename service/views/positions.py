@@ -16,10 +16,11 @@ from markupsafe import Markup
 from sqlmodel import Session
 
 import engine
+from engine.kit import plural
 from service import store
 from service.games import adapter
 from service.store.log import LogRow
-from service.store.models import Game, Player
+from service.store.models import Game, GameClock, Player
 from service.views.sentences import event_sentence, named
 
 
@@ -93,6 +94,7 @@ class Position:
     since_types: dict[int, str] = field(default_factory=dict)  # seq -> the event's type (its payload's "type")
     since_events: list[SinceEvent] = field(default_factory=list)  # every event of `since_causes`, in order
     names: dict[int, str] = field(default_factory=dict)  # seat -> player name (boards name partners)
+    deadline_hours: int | None = None  # the game's clock (GameClock.deadline_hours); None: untimed
     # The full state, for describe_move only: templates get `view`, never this.
     _state: dict[str, Any] = field(default_factory=dict, repr=False)
 
@@ -138,6 +140,20 @@ class Position:
         return out
 
     @property
+    def decision_time(self) -> str | None:
+        """How long the decision the game waits on has, in a timed game, as its clock gives it: the
+        game's hours times the engine's `deadline_share` of that decision ("48 hours", "12 hours");
+        None when untimed or nobody is asked."""
+        if self.deadline_hours is None or not self.to_act or self.result is not None:
+            return None
+        seat = self.seat if self.seat in self.to_act else self.to_act[0]
+        minutes = round(self.deadline_hours * self.rules.deadline_share(self._state, seat) * 60)
+        hours, rest = divmod(minutes, 60)
+        if not rest:
+            return plural(hours, "hour")
+        return f"{plural(hours, 'hour')} {plural(rest, 'minute')}" if hours else plural(rest, "minute")
+
+    @property
     def finished(self) -> bool:
         return self.result is not None
 
@@ -163,6 +179,7 @@ class Position:
         over = found.result_words(self.result, self.names, self.seat) if self.result is not None else None
         return Markup(render_template(found.board_template, view=self.view, seat=self.seat, rules=self.rules,
                                       game=self.game, names=self.names, email=email, over=over,
+                                      decision_time=self.decision_time,
                                       **found.board_words(self.view)))
 
 
@@ -218,8 +235,9 @@ def build(
     if state is None or rows[-1].seq != seq:
         state, _ = store.load_state(session, game, seq)
     # a seat not waited on may have moves too
+    clock = session.get(GameClock, game.id)
     position = at_state(game, state, seat, seq, names, decisions=seat is not None,
-                        result=_recorded_result(game, seq))
+                        result=_recorded_result(game, seq), deadline_hours=clock.deadline_hours if clock else None)
     position.since_causes = {row.seq: (row.actor, row.kind) for row in rows}
     position.since_types = {row.seq: str(row.payload.get("type", "")) for row in rows}
     position.since = [(event.seq, event.text) for event in events if event.text]
@@ -248,15 +266,18 @@ def result_words(game: Game, result: Mapping[str, Any] | None, names: dict[int, 
 
 
 def at_state(game: Game, state: dict[str, Any], seat: int | None, seq: int, names: dict[int, str], *,
-             decisions: bool = True, result: Mapping[str, Any] | None = None) -> Position:
+             decisions: bool = True, result: Mapping[str, Any] | None = None,
+             deadline_hours: int | None = None) -> Position:
     """The position of `state` (recorded, or a preview of moves not recorded) as `seat` sees it;
     `decisions`: with the seat's legal moves (False: none are offered); `result`: the one the service
-    recorded where the engine has none (a forfeit)."""
+    recorded where the engine has none (a forfeit); `deadline_hours`: the game's clock (the board says
+    how long the decision asked has)."""
     rules = engine.get(game.name)
     view = rules.view(state, seat)
     position = Position(game=game, rules=rules, seq=seq, seat=seat, view=view, to_act=rules.to_act(state),
                         result=rules.result(state) or result,
-                        board_text=named(rules.render_text(view), names, seat), _state=state, names=names)
+                        board_text=named(rules.render_text(view), names, seat), _state=state, names=names,
+                        deadline_hours=deadline_hours)
     if decisions and seat is not None and position.result is None:
         position.moves = [LegalMove(move, rules.describe_move(move, state), rules.move_section(move))
                           for move in rules.legal_moves(state, seat)]
