@@ -6,7 +6,8 @@ read as their players would (subjects, first lines, names, form-like wording) an
 - a Riftforce duel (timed, 48 h, `auto`; Ana reads times in Europe/Paris) to its end, with a reminder
   and a timeout on the way;
 - a 4-player Riftforce team game and a solo game against the trainer (timed, `skip`);
-- a 3-player Riftwalker game and a 2-hero Beyond the Rift game (untimed);
+- a 3-player Riftwalker game and a 2-hero Beyond the Rift game (untimed; the heroes play by the test
+  policy of tests/beyond_helpers.py, which reaches the rift's enemy phase and the hero phase of round 3);
 - a toy game whose deadline pauses it (`pause`: the notice) and one lost on time (`forfeit`);
 - a fresh link to one game, fresh links to all of an address's games, and an account link.
 Every move goes through `handle` with seeded random choices, at times given to it, so deadlines,
@@ -37,6 +38,7 @@ from service.store.models import Outbox, Player
 from service.views import positions
 from service.views.positions import Position
 from tests.conftest import make_app
+from tests.beyond_helpers import policy as beyond_policy
 from tests.consent import preconsent
 from tests.service import toygame
 
@@ -151,6 +153,22 @@ def play(catalog: Catalog, game_id: int, moves: int, rng: random.Random, when: f
         catalog.deliver()
 
 
+def play_rounds(catalog: Catalog, game_id: int, rounds: int, policy, when: float = 0.0) -> None:
+    """`policy`'s decisions (tests/beyond_helpers.py) of the first seat to act until the game's view
+    says round `rounds` (or the game ends)."""
+    for _ in range(2000):
+        with read_session(get_engine()) as session:
+            game = store.get_game(session, game_id)
+            state, _ = store.load_state(session, game)
+        if game.status != "active" or state["round"] >= rounds:
+            return
+        seat = game.to_act[0]
+        rules = engine.get(game.name)
+        legal = [move for move in rules.legal_moves(state, seat) if rules.move_section(move) is None]
+        handle(game_id, seat, policy(state, seat, legal), game.seq, now=at(when))
+        catalog.deliver()
+
+
 def new(catalog: Catalog, label: str, *args, **kwargs) -> int:
     catalog.games[label] = game_id = new_game(*args, **kwargs)
     catalog.deliver()
@@ -186,7 +204,7 @@ def build(app) -> Catalog:
     play(catalog, walker, 120, rng)
     beyond = new(catalog, "beyond the rift 2", "beyond-the-rift", party(2),
                  {"scenario": "tutorial", "heroes": ["brannoc", "isolde"]}, seed=9, now=T0)
-    play(catalog, beyond, 150, rng)
+    play_rounds(catalog, beyond, 3, beyond_policy)
     # The notices and the forfeit: toy games whose first deadline passes.
     new(catalog, "toy pause", toygame.NAME, party(2), {"target": 60}, seed=3, deadline_hours=24, policy="pause",
         now=T0)
