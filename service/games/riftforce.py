@@ -111,9 +111,10 @@ class Riftforce(Adapter):
     EFFECTS = frozenset({"damage", "heal", "move", "destroyed", "captured"})
 
     def doer(self, event: Mapping[str, Any], actor: int, state: Mapping[str, Any] | None) -> int | None:
-        """Solo: the trainer's plan, carried out after the player's action (the engine's turn is
-        nobody's then: the player's answers to the plan's questions too), is the trainer's doing."""
-        if state is not None and state.get("mode") == "solo" and state.get("phase") == "play" and state.get("turn") is None:
+        """Solo: the trainer's plan, carried out after the player's action (from its `plan` event to its
+        `plan_end`, the player's answers to the plan's questions included), is the trainer's doing."""
+        if state is not None and state.get("mode") == "solo" and (
+                event.get("type") == "plan" or state.get("plan") is not None):
             return None
         return actor
 
