@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from . import solo, team
 from ..kit import plural
+from . import solo, team
 from .cards import GUILD, GUILD_NAME, NUMBER
 from .state import State, controls, locate
 

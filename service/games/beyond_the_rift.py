@@ -16,7 +16,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-
 from engine.beyond_the_rift import model
 from engine.beyond_the_rift.content import CONTENT, PARTS
 from engine.beyond_the_rift.model import cname, def_of

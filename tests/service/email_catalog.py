@@ -37,8 +37,8 @@ from service.store import get_engine, read_session
 from service.store.models import Outbox, Player
 from service.views import positions
 from service.views.positions import Position
-from tests.conftest import make_app
 from tests.beyond_helpers import policy as beyond_policy
+from tests.conftest import make_app
 from tests.consent import preconsent
 from tests.service import toygame
 

@@ -146,7 +146,7 @@ def _since_list(sample) -> list[str]:
 def _log(sample, after: int = 0):
     with read_session(get_engine()) as session:
         game = store.get_game(session, sample.game_id)
-        return [row for row in store.events(session, game, after=after, upto=sample.seq)]
+        return list(store.events(session, game, after=after, upto=sample.seq))
 
 
 def test_a_beyond_the_rift_round_2_email_tells_what_the_rift_did_first(catalog):
