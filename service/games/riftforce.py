@@ -142,7 +142,12 @@ class Riftforce(Adapter):
             effects = self.EFFECTS | ({"score"} if action["action"] != "check" else set())
             return [action["words"], *(event.text for event in run if event.text and event.type in effects)]
         if any(event.type == "plan" for event in run):
-            return [event.text for event in run if event.text and event.type not in ("plans_recycled",)]
+            # What the trainer's bots did first (what it destroyed and scored, then damage, then the bots
+            # it placed and that acted), the plan they followed last.
+            order = {"destroyed": 0, "captured": 0, "score": 0, "damage": 1, "move": 1, "heal": 1, "enter": 2,
+                     "activated": 2, "plan": 3}
+            told = [event for event in run if event.text and event.type in order]
+            return [str(event.text) for event in sorted(told, key=lambda event: order[event.type])]
         return None
 
 

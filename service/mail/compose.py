@@ -171,7 +171,7 @@ def _context(session: Session, kind: Kind, mail: Mail) -> dict[str, Any]:
         move_links=move_links, choices_total=len({step.label for step in position.first_steps()}),
         since_lines=shown, since_more=hidden,
         # Before anyone has moved there is nothing "since" to step through: the lines tell the setup.
-        since_moved=any(event.kind != "setup" for event in events if event.text),
+        since_moved=any(event.kind != "setup" for event in events),
         summary=summary(events, player.seat, mail.names, headline),
         result_words=positions.result_words(game, position.result, mail.names, player.seat),
         clock=None,

@@ -200,6 +200,7 @@ def test_a_riftforce_first_line_names_every_card_of_the_last_action_and_what_it_
             elif last["action"] == "check":
                 drew = f"{last['drew']} card{'s' if last['drew'] != 1 else ''}"
                 assert f"checked: scored {last['scored']} Riftforce" in first and f"drew {drew}" in first, first
+                assert "Since your last turn:" in sample.text, sample  # a silent Check is a move all the same
             checked.add(last["action"])
             assert "took their turn" not in first and "to activate." not in first, first
     assert checked == {"play", "activate", "check"}
