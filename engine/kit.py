@@ -41,6 +41,15 @@ class Sink:
         self.events.append(event)
 
 
+# ---- words -----------------------------------------------------------------------------------------
+
+
+def plural(count: int, word: str, many: str | None = None) -> str:
+    """A count and its noun, agreed in English: "1 card", "2 cards", "0 cards"; `many` for a plural not
+    made with -s ("1 hero", "3 heroes").  Only where a count is put in words: no i18n yet."""
+    return f"{count} {word if count == 1 else many or word + 's'}"
+
+
 # ---- turn order ------------------------------------------------------------------------------------
 
 

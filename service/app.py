@@ -9,6 +9,7 @@ from typing import Any
 from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from engine.kit import plural
 from service import cli, config, web
 from service.store import make_engine
 from service.web import play_api
@@ -31,6 +32,8 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
         instance_relative_config=True,
     )
     app.config.update(settings)
+    # "{{ hours|plural('hour') }}": a count and its noun, agreed ("1 hour", "48 hours").
+    app.jinja_env.filters["plural"] = plural
     app.config.setdefault("WTF_CSRF_TIME_LIMIT", None)  # a page may stay open for days
     app.config.setdefault("MAX_CONTENT_LENGTH", 256 * 1024)
     # Rate limits count per client address: behind PROXY_HOPS trusted proxies it is the one they saw

@@ -128,7 +128,8 @@ def render(v: dict) -> str:
         hurt = ", ".join(x for x in (_n(h["wounds_in_hand"], "Wound") if h["wounds_in_hand"] else "",
                                      f"{h['fatigue_in_hand']} Fatigue" if h["fatigue_in_hand"] else "") if x)
         hand = f"hand {h['hand_count']}" + (f" ({hurt})" if hurt else "")
-        rows.append([h["name"] + (" (you)" if h["seat"] == v["seat"] else ""), f"{h['ap']} AP", hand,
+        # Who plays the hero: "(you)", else "(Player 2)", which the service turns into the player's name.
+        rows.append([h["name"] + (" (you)" if h["seat"] == v["seat"] else f" (Player {h['seat'] + 1})"), f"{h['ap']} AP", hand,
                      f"deck {h['deck_count']}", STATUS.get(h["status"], h["status"]),
                      f"defense {h['mode'].replace('_', '-')}"]
                     + ([f"must discard {h['discard_down']}"] if h["discard_down"] else []))
@@ -196,7 +197,7 @@ def render(v: dict) -> str:
         else:
             lines += ["", f"Your hand is empty ({me['ap']} AP to spend)."]
         if me["discard_down"]:
-            lines.append(f"You must discard {me['discard_down']} card(s) down to hand size {v['hand_size']}.")
+            lines.append(f"You must discard {_n(me['discard_down'], 'card')} down to hand size {v['hand_size']}.")
     return "\n".join(lines)
 
 
@@ -240,8 +241,8 @@ def describe_move(mv: dict, state: dict | None = None) -> str:
         mode = f" as {'AP' if kind == 'ap' else kind}" if kind else f" (option {mv['mode'] + 1})"
     asked = (state or {}).get("prompt") or {}
     simple = {"draw": "Pay AP to draw a card", "cycle": "Cycle cards (pay AP, discard, draw as many)",
-              "board": "Use your hero board action", "done": "Done (reopen if something changes)",
-              "done_final": "Done for this phase (final)", "undone": "Reopen: I want to act again",
+              "board": "Use your hero board action", "done": "End my turn (I act again if another hero's move involves me)",
+              "done_final": "End my turn for this round (nothing reopens it)", "undone": "Reopen: I want to act again",
               "resolve": "Resolve the attack now", "no_aid": "Do not aid", "cancel": "Cancel",
               "finish": "Finish", "pass": "Do not react",
               "keep": "Keep the Fatigue in my hand" if asked.get("kind") == "recover" else "Leave it where it is",
@@ -457,7 +458,8 @@ def _step_text(s: dict, ev: dict) -> str:
 def _describe(ev: dict, seat: int | None, s: dict | None) -> str | None:
     t = ev["type"]
     if t == "setup":
-        return f"A new scenario begins with {len(ev['state']['heroes'])} hero(es)."
+        heroes = len(ev["state"]["heroes"])
+        return f"A new scenario begins with {heroes} hero{'' if heroes == 1 else 'es'}."
     if s is None:  # only a game's first event, its setup, comes without a state
         return None
     if isinstance(ev.get("seat"), int):
@@ -553,7 +555,9 @@ def _describe(ev: dict, seat: int | None, s: dict | None) -> str | None:
         if isinstance(ev["cards"], int):
             return f"{who} look(s) at a hidden card."
         if ev["pile"] == "response":
-            return f"{who} see(s) the top Response card(s): {', '.join(map(str, ev.get('values', [])))}."
+            values = ev.get("values", [])
+            card = "card" if len(values) == 1 else "cards"
+            return f"{who} see(s) the top Response {card}: {', '.join(map(str, values))}."
         return f"{who} see(s) {', '.join(m.cname(c) for c in ev['cards'])} on top of the deck."
     if t == "response_bottom":
         return f"{who} put(s) the top Response card on the bottom."

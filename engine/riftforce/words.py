@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ..kit import plural
 from . import solo, team
 from .cards import GUILD, GUILD_NAME, NUMBER
 from .state import State, controls, locate
@@ -131,15 +132,19 @@ def summary_words(summary: dict | None, viewer: int | None, mode: str | None = N
     if kind == "give":
         return f"{subject} gave {GUILD_NAME[summary['guild']]} to the trainer."
     if kind == "play":
+        if len(set(summary["locs"])) == 1:  # the cards of one guild, all at one location
+            return f"{subject} played {_and([card_name(c) for c in summary['cards']])} at {loc_name(summary['locs'][0])}."
         parts = [f"{card_name(c)} at {loc_name(l)}" for c, l in zip(summary["cards"], summary["locs"])]
         return f"{subject} played {_and(parts)}."
     if kind == "activate":
         acts = [card_name(c) for c in summary["activated"]]
         return f"{subject} discarded {card_name(summary['discarded'])} and activated {_and(acts)}."
-    scored = summary["scored"]
-    where = f" for {_and([loc_name(l) for l in summary['locs']])}" if scored else ""
-    return (f"{subject} checked and drew: {scored} Riftforce{where}, "
-            f"drew {summary['drew']} card{'s' if summary['drew'] != 1 else ''}.")
+    # A Check says what it did even when it scored and drew nothing ("Bo checked: scored 0 Riftforce
+    # and drew 0 cards."): a turn email's first line may have nothing else to tell of that turn.
+    scored, locs = summary["scored"], summary["locs"]
+    where = (f" (location{'s' if len(locs) != 1 else ''} {_and([str(l + 1) for l in locs])})"
+             if scored and locs else "")
+    return f"{subject} checked: scored {scored} Riftforce{where} and drew {plural(summary['drew'], 'card')}."
 
 
 def _ask_prompt(ask: dict) -> str:
@@ -294,7 +299,7 @@ def describe_event(e: Event, viewer: int | None, s: State | None) -> str | None:
     if t == "deck":
         return f"{whose_(e['seat'])} {e['count']} elementals were shuffled into a draw pile."
     if t == "reshuffle":
-        return f"{whose_(e['seat'])} discard pile ({e['count']} cards) was shuffled into a new draw pile."
+        return f"{whose_(e['seat'])} discard pile ({plural(e['count'], 'card')}) was shuffled into a new draw pile."
     if t == "draw":
         n = e["count"]
         words = f"{who_(e['seat'])} drew {n} card{'s' if n != 1 else ''}"

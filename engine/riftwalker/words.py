@@ -93,9 +93,10 @@ def step_text(step) -> str:
                               + " without a line (this is your burst)",
         "extra_burst": lambda: f"You may burst {_plural(n, 'more rift')} this turn (lines still needed)",
         "draw": lambda: f"Draw {_plural(n, 'card')}",
-        "search": lambda: f"Look at the top {n} cards of the rift deck, take up to {step.get('take', 1)} "
-                          + ("" if step.get("el", "any") == "any" else step["el"] + " ")
-                          + "card(s), put the rest at the bottom",
+        "search": lambda: f"Look at the top {_plural(n, 'card')} of the rift deck, take up to "
+                          + _plural(step.get("take", 1), ("" if step.get("el", "any") == "any" else step["el"] + " ")
+                                    + "card")
+                          + ", put the rest at the bottom",
         "tuck": lambda: f"Put {_plural(n, 'card')} "
                         + {"hand": "from your hand", "deck_top": "from the top of the rift deck",
                            "explored": f"({_rift_sel(step)})"}[step["src"]]
@@ -243,7 +244,7 @@ def render_text(v) -> str:
         out.append("")
         me = " (you)" if viewer == s["seat"] else ""
         if v["over"]:
-            points = f"{v['result']['points'][s['seat']]} points with bonus"
+            points = f"{_plural(v['result']['points'][s['seat']], 'point')} with bonus"
         else:
             points = f"{s['points']} point{'s' if s['points'] != 1 else ''}"
         out.append(f"{who(s['seat'])}{me}: {points}, {s['bursts']} of {v['threshold']} rifts burst, "
@@ -395,7 +396,7 @@ def describe_event(event, seat=None, state=None) -> str | None:
                 f"{e['rdeck_size']} rift cards are shuffled; {who(e['first'])} goes first.")
     if t == "deal":
         if e["cards"] is None:
-            return f"{actor} is dealt {e['count']} rift cards."
+            return f"{actor} is dealt {_plural(e['count'], 'rift card')}."
         return f"You are dealt {', '.join(name(c) for c in e['cards'])}."
     if t == "turn":
         return f"Turn {e['number']}: {actor}" + (" takes a last turn." if e.get("final") else "'s turn.")

@@ -107,6 +107,39 @@ class Adapter:
     # player's turn did: bookkeeping such as a counter going down, unless the turn did nothing else.
     minor_events: frozenset[str] = frozenset()
 
+    # ---- what happened since: whose doing, how much it matters, a turn in one sentence -------------
+    # The emails' first line and their "since your last turn" lines (service/views/sentences.py) read
+    # these for each event.  Like the engine's describe_event they get the event as it was logged and
+    # the state it was applied to: they must use only what the viewer may see.
+
+    def doer(self, event: Mapping[str, Any], actor: int, state: Mapping[str, Any] | None) -> int | None:
+        """Whose doing an event is: the seat whose decision caused it (the default), or None for the
+        game's own doing that a decision set off (an automatic phase, an automatic opponent): a reader
+        is told those as news, not as their own moves."""
+        return actor
+
+    def weight(self, event: Mapping[str, Any]) -> int:
+        """How much an event matters to a player reading what happened since their last turn: 0 for
+        bookkeeping (`minor_events`), 1 for a usual event, 2 for news (a loss, a score, a threat): when
+        the lines are too many for an email, the heavier ones stay."""
+        return 0 if event.get("type") in self.minor_events else 1
+
+    def note(self, event: Mapping[str, Any], state: Mapping[str, Any] | None, viewer: int | None,
+             names: Mapping[int, str]) -> Any:
+        """Public facts of the event that `headline` needs later (the state is not kept): None here."""
+        return None
+
+    def headline(self, run: Sequence[Any], viewer: int | None) -> list[str] | None:
+        """The sentences that tell a run of events of one doer (a player's turn, the game's own phase)
+        in an email's first line, the most telling first (the service merges those that say one thing
+        several times, joins them and cuts the line short).  `run`: positions.SinceEvent, in order.
+        None: the first sentence among the run's heaviest events (service/views/sentences.py)."""
+        return None
+
+    # Move types an email's choices list first, whatever their number: a decision that must be made
+    # before any other (the default order puts the kinds of move with the fewest choices first).
+    first_moves: frozenset[str] = frozenset()
+
     # Whom the players face when it is not each other, for the words naming a game's players: a
     # cooperative game's foe, whatever the party ("the rift"); a solo player's automatic opponent ("the
     # trainer"), when one person plays.
@@ -131,15 +164,17 @@ class Adapter:
             return f"{short[0]} vs {short[1]}"
         return and_words(short)
 
-    def result_words(self, result: Mapping[str, Any] | None, names: Mapping[int, str]) -> str:
-        """The end of the game in one sentence (two after a forfeit: who forfeited, then who won)."""
+    def result_words(self, result: Mapping[str, Any] | None, names: Mapping[int, str], viewer: int | None = None) -> str:
+        """The end of the game in one sentence (two after a forfeit: who forfeited, then who won), to
+        `viewer` ("You won.", "You and Bo won."; None: to anyone)."""
         if not result:
             return ""
         forfeit = ""
         forfeited = result.get("forfeited")
         if isinstance(forfeited, int) and not isinstance(forfeited, bool):
-            forfeit = f"{names.get(forfeited, 'A player')} ran out of time and forfeited. "
-        winners = [names.get(int(seat), f"seat {seat}") for seat in result.get("winners", [])]
+            forfeit = f"{'You' if forfeited == viewer else names.get(forfeited, 'A player')} ran out of time and forfeited. "
+        seats = sorted((int(seat) for seat in result.get("winners", [])), key=lambda seat: seat != viewer)
+        winners = ["You" if seat == viewer else names.get(seat, f"seat {seat}") for seat in seats]
         if not winners:
             return forfeit + "The game ended without a winner."
         return forfeit + and_words(winners) + " won."

@@ -13,14 +13,16 @@ alternate sides (rules 1.21): the engine's `equip` and `heroes` options, which t
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from engine.beyond_the_rift import model
 from engine.beyond_the_rift.content import CONTENT, PARTS
-from engine.beyond_the_rift.model import def_of
+from engine.beyond_the_rift.model import cname, def_of
 from engine.beyond_the_rift.words import card_text, reason
+from engine.kit import plural
 from service.errors import Invalid
-from service.games.base import FOLLOW_UP_TITLE, Adapter, FollowUp, FormData
+from service.games.base import FOLLOW_UP_TITLE, Adapter, FollowUp, FormData, and_words
 
 MAX_SEATS = 4
 WHERE = {"stash": "kept in the stash", "reward_deck": "back under the reward deck"}  # else a body part
@@ -138,6 +140,8 @@ class BeyondTheRift(Adapter):
     follow_up_template = "games/beyond-the-rift/_follow_up"
     # The action a hero is taking (its prompt and chosen targets) and their own pledges.
     preview_own_events = frozenset({"flow", "hero_set"})
+    # A hand-size discard is the first decision of a hero phase (rules 3.5): the email lists it first.
+    first_moves = frozenset({"discard"})
 
     @property
     def form_fields(self) -> tuple[str, ...]:
@@ -248,22 +252,169 @@ class BeyondTheRift(Adapter):
     minor_events = frozenset({"ap", "hero_set", "set", "response", "phase", "draw", "deck_top", "hero_shuffle",
                               "pile_shuffle", "to_hand", "take"})
 
-    def result_words(self, result: Mapping[str, Any] | None, names: Mapping[int, str]) -> str:
+    # ---- what happened since: the rift's doings told first ---------------------------------------
+
+    # The game's own phases: whatever happens in them (the enemies' attacks, the threat, new enemies,
+    # the draw, even a hero's defense by their standing plan) is the rift's doing, though the last
+    # hero's DONE set it off.
+    RIFT_PHASES = frozenset({"enemy", "quest", "draw", "end"})
+    # What the party most wants to hear: attacks on it, abilities, wounds, the threat, enemies arriving,
+    # moving in or dying, a hero's attack and a door, the end.
+    NEWS = frozenset({"enemy_attack", "special", "cancelled", "enemy_dies", "threat", "spawn", "enemy_move",
+                      "ally_attack", "attack_result", "door_open", "won", "result"})
+    HURT = frozenset({"wound", "fatigue"})
+
+    def doer(self, event: Mapping[str, Any], actor: int, state: Mapping[str, Any] | None) -> int | None:
+        if state is not None and (event.get("type") == "phase" or state.get("phase") in self.RIFT_PHASES):
+            return None
+        return actor
+
+    def weight(self, event: Mapping[str, Any]) -> int:
+        kind = event.get("type")
+        if kind in self.NEWS or (kind == "take" and event.get("pile") in self.HURT):
+            return 2
+        return 0 if kind in self.minor_events else 1
+
+    def note(self, event: Mapping[str, Any], state: Mapping[str, Any] | None, viewer: int | None,
+             names: Mapping[int, str]) -> Any:
+        """The public facts the rift's headline tells: who attacked whom and whether it hit, who took a
+        Wound or Fatigue (how many, never which), abilities, enemies arriving, engaging and defeated,
+        the threat."""
+        if state is None:
+            return None
+        s = dict(state)
+        kind = event.get("type")
+
+        def hero(seat: Any) -> str | None:
+            if not isinstance(seat, int) or isinstance(seat, bool):
+                return None
+            return "you" if seat == viewer else hero_label(s, seat)
+
+        if kind == "enemy_attack":
+            return {"k": "hit" if event["hit"] else "miss", "enemy": enemy_label(s, event["enemy"]),
+                    "hero": "an ally" if event.get("ally") else hero(event.get("hero"))}
+        if kind == "take" and event.get("pile") in self.HURT:
+            return {"k": "hurt", "hero": hero(event.get("seat")), "pile": event["pile"]}
+        if kind == "special":
+            return {"k": "special", "enemy": enemy_label(s, event["enemy"]), "hero": hero(event.get("hero")),
+                    "ability": str(event["ability"]).capitalize()}
+        if kind == "enemy_dies":
+            return {"k": "dies", "enemy": enemy_label(s, event["enemy"])}
+        if kind == "enemy_move" and isinstance(event.get("area"), int) and event["area"] >= 0:
+            return {"k": "engage", "enemy": enemy_label(s, event["enemy"]), "hero": hero(event["area"])}
+        if kind == "spawn":
+            return {"k": "spawn", "enemy": f"{cname(event['enemy']['card'])} {event['enemy']['id']}"}
+        if kind == "threat":
+            return {"k": "threat", "threat": event["threat"], "loss": scenario_of(s)["threat_loss"]}
+        return None
+
+    def headline(self, run: Sequence[Any], viewer: int | None) -> list[str] | None:
+        """The rift's own run (its phases) in a few sentences, what hurts first: "The rift's turn: Boneworm
+        E2 hit you (1 Wound).", "Cultist Acolyte E1 attacked Isolde Marr: no damage.", "Threat is now 4
+        (the party loses at 10).", "New enemy: Cultist Acolyte E5."  A hero's run: the default."""
+        if run[0].doer is not None:
+            return None
+        notes = [event.note for event in run if event.note]
+        said = rift_news(notes)
+        if not said:
+            return None
+        said[0] = f"The rift's turn: {said[0]}"
+        return said
+
+    def result_words(self, result: Mapping[str, Any] | None, names: Mapping[int, str], viewer: int | None = None) -> str:
         """The party won, or the rift did, and why ("The rift won: Ana's hero died.").  A forfeit on
         timeout has no outcome: the default words say who forfeited."""
         if not result or result.get("outcome") not in ("win", "loss"):
-            return super().result_words(result, names)
+            return super().result_words(result, names, viewer)
         code = result.get("reason")
         seat = result.get("seat")
         if code == "hero_died":
-            why = f"{names[seat]}'s hero died" if isinstance(seat, int) and seat in names else "a hero died"
+            if isinstance(seat, int) and seat == viewer:
+                why = "your hero died"
+            else:
+                why = f"{names[seat]}'s hero died" if isinstance(seat, int) and seat in names else "a hero died"
         elif code == "threat":
             why = "the threat reached its limit"
         else:
             why = reason(dict(result), str(result.get("scenario")), 0, [])
         if result["outcome"] == "win":  # the whole party: "Ana and Bo won: the road is clear."
-            return f"{super().result_words(result, names).removesuffix('.')}: {why}."
+            return f"{super().result_words(result, names, viewer).removesuffix('.')}: {why}."
         return f"The rift won: {why}."
+
+
+def enemy_label(state: dict, eid: Any) -> str:
+    """"Boneworm E2": an enemy in play by name and id."""
+    found = model.enemy(state, eid) if isinstance(eid, str) else None
+    return model.enemy_name(state, found) if found else (eid if isinstance(eid, str) else "an enemy")
+
+
+def hero_label(state: dict, seat: int) -> str:
+    return model.hero_name(state, seat)
+
+
+def scenario_of(state: dict) -> dict:
+    return model.scenario(state)
+
+
+def _start(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def rift_news(notes: list[dict[str, Any]]) -> list[str]:
+    """The rift's doings, from the notes of its run (BeyondTheRift.note), as sentences, what hurts the
+    party first: hits and the Wounds and Fatigue they dealt, by hero (the reader, "you", first),
+    attacks that did no damage, abilities, enemies defeated and engaging, the threat, new enemies."""
+    heroes: list[str] = []
+    hits: dict[str, list[str]] = {}
+    misses: dict[str, list[str]] = {}
+    hurt: dict[str, dict[str, int]] = {}
+    engaged: dict[str, list[str]] = {}
+    specials, dead, spawned = [], [], []
+    threat = None
+    for note in notes:
+        k, whom = note["k"], note.get("hero") or "a hero"
+        if whom not in heroes and k in ("hit", "miss", "hurt", "engage"):
+            heroes.append(whom)
+        if k == "hit":
+            hits.setdefault(whom, []).append(note["enemy"])
+        elif k == "miss":
+            misses.setdefault(whom, []).append(note["enemy"])
+        elif k == "hurt":
+            counts = hurt.setdefault(whom, {})
+            counts[note["pile"]] = counts.get(note["pile"], 0) + 1
+        elif k == "engage":
+            engaged.setdefault(whom, []).append(note["enemy"])
+        elif k == "special":
+            specials.append(f"{note['enemy']} used {note['ability']} on {note.get('hero') or 'a hero'}.")
+        elif k == "dies":
+            dead.append(note["enemy"])
+        elif k == "spawn":
+            spawned.append(note["enemy"])
+        elif k == "threat":
+            threat = note
+    heroes.sort(key=lambda whom: whom != "you")
+    said = []
+    for whom in heroes:
+        took = and_words([plural(n, pile.capitalize()) if pile == "wound" else f"{n} Fatigue"
+                          for pile, n in sorted(hurt.get(whom, {}).items(), key=lambda item: item[0] != "wound")])
+        if whom in hits:
+            said.append(f"{and_words(_unique(hits[whom]))} hit {whom}" + (f" ({took})." if took else "."))
+        elif took:
+            said.append(f"{_start(whom)} took {took}.")
+    said += [f"{and_words(_unique(misses[whom]))} attacked {whom}: no damage." for whom in heroes if whom in misses]
+    said += [_start(text) for text in specials]
+    if dead:
+        said.append(f"{and_words(dead)} {'was' if len(dead) == 1 else 'were'} defeated.")
+    said += [f"{and_words(_unique(engaged[whom]))} engaged {whom}." for whom in heroes if whom in engaged]
+    if threat is not None:
+        said.append(f"Threat is now {threat['threat']} (the party loses at {threat['loss']}).")
+    if spawned:
+        said.append(f"New {'enemy' if len(spawned) == 1 else 'enemies'}: {and_words(spawned)}.")
+    return said
+
+
+def _unique(items: list[str]) -> list[str]:
+    return list(dict.fromkeys(items))
 
 
 def _drawn(rewards: Mapping[str, Any] | None) -> list[dict[str, Any]]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.riftforce import words
@@ -102,12 +102,12 @@ class Riftforce(Adapter):
             return (("type", "give"), ("guild", move.get("guild")))
         return super().first_step(move)
 
-    def result_words(self, result: Mapping[str, Any] | None, names: Mapping[int, str]) -> str:
+    def result_words(self, result: Mapping[str, Any] | None, names: Mapping[int, str], viewer: int | None = None) -> str:
         if result and not result.get("winners") and isinstance(result.get("trainer"), int):
             # Solo: the automatic trainer holds no seat, so it is never among the winners.
             mine = max(result.get("scores", {}).values(), default=0)
             return f"The trainer won, {result['trainer']} to {mine}."
-        return super().result_words(result, names)
+        return super().result_words(result, names, viewer)
 
     def board_words(self, view: Mapping[str, Any]) -> dict[str, Any]:
         """What the board template words from the engine (engine/riftforce/words.py): each guild's
@@ -128,8 +128,50 @@ class Riftforce(Adapter):
 
     view_has_hand = True
 
-    def chart_target(self, view: Mapping[str, Any]) -> float | None:
-        return view.get("target")  # the Riftforce that triggers the end
+    # ---- what happened since ---------------------------------------------------------------------
+    # What an action did besides the cards it names: an ability's damage, moves, captures, a destroyed
+    # elemental and its points (a Check's points are in its summary).
+    EFFECTS = frozenset({"damage", "heal", "move", "destroyed", "captured"})
+
+    def doer(self, event: Mapping[str, Any], actor: int, state: Mapping[str, Any] | None) -> int | None:
+        """Solo: the trainer's plan, carried out after the player's action (from its `plan` event to its
+        `plan_end`, the player's answers to the plan's questions included), is the trainer's doing."""
+        if state is not None and state.get("mode") == "solo" and (
+                event.get("type") == "plan" or state.get("plan") is not None):
+            return None
+        return actor
+
+    def weight(self, event: Mapping[str, Any]) -> int:
+        """A destroyed or captured elemental, points and the end are news."""
+        return 2 if event.get("type") in ("destroyed", "captured", "score", "game_over") else 1
+
+    def note(self, event: Mapping[str, Any], state: Mapping[str, Any] | None, viewer: int | None,
+             names: Mapping[int, str]) -> Any:
+        """The whole action in a sentence, from the public summary that closes it (the view's last
+        action): every card of a Play, what an Activate discarded and activated, what a Check scored
+        and drew; with the action's kind."""
+        if event.get("type") != "action_end" or state is None:
+            return None
+        mode = None if state.get("mode") == "duel" else state.get("mode")
+        return {"action": event["summary"]["action"],
+                "words": words.summary_words(event["summary"], viewer, mode, names)}
+
+    def headline(self, run: Sequence[Any], viewer: int | None) -> list[str] | None:
+        """An action: its summary and what it did ("Ana discarded Ice 7 and activated Ice 5.", "Ana's Ice 5
+        dealt 3 damage to your Fire 6.", ...); the trainer's plan: the plan and what its bots did."""
+        action = next((event.note for event in run if event.note), None)
+        if action is not None:
+            # A Check's points are in its summary; any other action's points are for a destroyed enemy.
+            effects = self.EFFECTS | ({"score"} if action["action"] != "check" else set())
+            return [action["words"], *(event.text for event in run if event.text and event.type in effects)]
+        if any(event.type == "plan" for event in run):
+            # What the trainer's bots did first (what it destroyed and scored, then damage, then the bots
+            # it placed and that acted), the plan they followed last.
+            order = {"destroyed": 0, "captured": 0, "score": 0, "damage": 1, "move": 1, "heal": 1, "enter": 2,
+                     "activated": 2, "plan": 3}
+            told = [event for event in run if event.text and event.type in order]
+            return [str(event.text) for event in sorted(told, key=lambda event: order[event.type])]
+        return None
 
 
 ADAPTER = Riftforce("riftforce", board_template="games/riftforce/board.html")

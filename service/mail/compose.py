@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Collection, Sequence
 from datetime import UTC, datetime
 from email.message import EmailMessage
 from email.utils import format_datetime
@@ -28,7 +29,7 @@ from service.mail.threads import thread_root
 from service.store import deal
 from service.store.models import Game, Outbox, Player
 from service.views import positions
-from service.views.sentences import journal_sentence, merge_lines, summary
+from service.views.sentences import journal_sentence, since_lines, summary
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
 
@@ -83,16 +84,22 @@ MAX_MOVE_LINKS = 12
 MAX_SINCE_LINES = 8
 
 
-def one_click(steps: list[positions.Step]) -> list[positions.Step]:
+def one_click(steps: list[positions.Step], first: Collection[str] = ()) -> list[positions.Step]:
     """The choices an email links: one per distinct first step (a card, an action: Position.first_steps
     groups the decisions so), each label once (two copies of a card are one choice), the kinds of
-    move with the fewest steps first (a lone "Check & Draw" before ten cards to play), at most
-    MAX_MOVE_LINKS.  Standing settings are not decisions: they stay on the page."""
+    move a decision must begin with first (`first`, the adapter's `first_moves`: a hand-size discard),
+    then the kinds of move with the fewest steps (a lone "Check & Draw" before ten cards to play), at
+    most MAX_MOVE_LINKS.  Standing settings are not decisions: they stay on the page."""
     unique: dict[str, positions.Step] = {}
     for step in steps:
         unique.setdefault(step.label, step)
     sizes = Counter(step.moves[0].move.get("type") for step in unique.values())
-    return sorted(unique.values(), key=lambda step: sizes[step.moves[0].move.get("type")])[:MAX_MOVE_LINKS]
+
+    def order(step: positions.Step) -> tuple[bool, int]:
+        kind = step.moves[0].move.get("type")
+        return kind not in first, sizes[kind]
+
+    return sorted(unique.values(), key=order)[:MAX_MOVE_LINKS]
 
 
 def subject(game: Game, players: list[Player], teams: list[list[int]]) -> str:
@@ -115,35 +122,19 @@ def build(session: Session, row: Outbox, mail: Mail | None = None) -> EmailMessa
         return _build(session, get(row.kind), mail or mail_of(session, row))
 
 
-Line = tuple[int, str, int | None, str]  # (after which event, sentence, whose decision caused it, kind)
-
-
-def _since(session: Session, mail: Mail, position: positions.Position, since: int | None) -> list[Line]:
-    """What happened after `since` up to the email's position: the events' lines (with the seat whose
-    decision caused each and the event's kind) and the journal's (a vacation, a pause...: told here
-    rather than in emails of their own; kind "journal"), in order."""
+def _since(session: Session, mail: Mail, position: positions.Position, since: int | None) -> list[positions.SinceEvent]:
+    """What happened after `since` up to the email's position: the events (positions.SinceEvent) and
+    the journal's entries (a vacation, a pause...: told here rather than in emails of their own; kind
+    "journal", news for everyone), in order.  The recorded end of the game is left out: the first line
+    says it."""
     if since is None:
         return []
-    causes = position.since_causes
-    lines: list[Line] = [(seq, text, *causes.get(seq, (None, "move"))) for seq, text in position.since
-                         if causes.get(seq, (None, "move"))[1] != store.SYSTEM]  # the recorded end: the first line says it
+    events = [event for event in position.since_events if event.kind != store.SYSTEM]
     for entry in store.journal_entries(session, mail.game.id, upto=mail.row.seq):
         if entry.after_seq >= since and entry.kind not in NOT_NEWS:
-            lines.append((entry.after_seq, journal_sentence(entry, mail.names, mail.player.seat), None, "journal"))
-    return sorted(lines, key=lambda line: line[0])  # stable: an entry after the event it follows
-
-
-def _all_events(position: positions.Position, lines: list[Line]) -> list[tuple[str | None, int | None, str, bool]]:
-    """Every event since (with its words, None for those without, and whether the game calls it minor)
-    and the journal's lines, in order: what the first line's summary reads."""
-    worded = dict(position.since)
-    minor = adapter(position.game.name).minor_events
-    events: list[tuple[int, str | None, int | None, str, bool]] = [
-        (seq, worded.get(seq), actor, kind, position.since_types.get(seq) in minor)
-        for seq, (actor, kind) in position.since_causes.items()]
-    journal: list[tuple[int, str | None, int | None, str, bool]] = [
-        (seq, text, actor, kind, False) for seq, text, actor, kind in lines if kind == "journal"]
-    return [(text, actor, kind, small) for _, text, actor, kind, small in sorted(events + journal, key=lambda e: e[0])]
+            events.append(positions.SinceEvent(entry.after_seq, journal_sentence(entry, mail.names, mail.player.seat),
+                                               None, "journal", entry.kind, None, 2))
+    return sorted(events, key=lambda event: event.seq)  # stable: an entry after the event it follows
 
 
 def _context(session: Session, kind: Kind, mail: Mail) -> dict[str, Any]:
@@ -152,11 +143,17 @@ def _context(session: Session, kind: Kind, mail: Mail) -> dict[str, Any]:
     position = positions.build(session, game, player.seat, seq=row.seq, since_seq=since, players=mail.players)
     # The player's current generation: an email rendered after a "fresh link" reset carries live links.
     player_token = links.player_token(player.id, player.link_generation)
-    choices = one_click(position.first_steps()) if kind.move_links and position.my_turn else []
+    choices = (one_click(position.first_steps(), adapter(game.name).first_moves)
+               if kind.move_links and position.my_turn else [])
     move_links = [(step.label, url_for("play.page", token=player_token, step=step.key, _external=True))
                   for step in choices]
-    lines = _since(session, mail, position, since)
-    merged = merge_lines([line[1] for line in lines])
+    events = _since(session, mail, position, since)
+    found = adapter(game.name)
+
+    def headline(run: Sequence[Any]) -> list[str] | None:
+        return found.headline(run, player.seat)
+
+    shown, hidden = since_lines(events, player.seat, mail.names, headline, MAX_SINCE_LINES)
     context: dict[str, Any] = dict(
         game=game, player=player, players=mail.players, names=mail.names, position=position, actor=None,
         params=mail.params, title=positions.title(game), prefix=positions.subject_prefix(game),
@@ -172,11 +169,11 @@ def _context(session: Session, kind: Kind, mail: Mail) -> dict[str, Any]:
         # The history opens at the player's last own move, with what happened since.
         history_url=url_for("history.player", token=player_token, _external=True),
         move_links=move_links, choices_total=len({step.label for step in position.first_steps()}),
-        since_lines=merged[:MAX_SINCE_LINES], since_more=max(0, len(merged) - MAX_SINCE_LINES),
+        since_lines=shown, since_more=hidden,
         # Before anyone has moved there is nothing "since" to step through: the lines tell the setup.
-        since_moved=any(kind != "setup" for _, _, _, kind in lines),
-        summary=summary(_all_events(position, lines), player.seat, mail.names),
-        result_words=positions.result_words(game, position.result, mail.names),
+        since_moved=any(event.kind != "setup" for event in events),
+        summary=summary(events, player.seat, mail.names, headline),
+        result_words=positions.result_words(game, position.result, mail.names, player.seat),
         clock=None,
         # The first email of the game's thread states the commitment to the game's secret: a copy the
         # player keeps, to check the secret shown at the end against (service/store/deal.py).

@@ -42,13 +42,14 @@ import sqlalchemy as sa
 from flask import current_app, url_for
 from sqlmodel import Session, col
 
+from engine.kit import plural
 from service import links, store
 from service.names import unlinkable
 from service.store.models import Deadline, Game, GameClock, Invitation, JournalEntry, Outbox, Player, as_utc, utcnow
 from service.views import followups
 from service.views.positions import title
 from service.views.sentences import POLICY_WORDS, journal_sentence
-from service.views.times import local_time, short_time
+from service.views.times import local_time
 
 # Journal entries emailed the moment they happen (a notice each, to every player): a pause stops every
 # clock and nobody's turn begins until someone plays, so the players hear of it now.  Every other entry
@@ -168,7 +169,6 @@ def clock_context(session: Session, mail: Mail) -> Context:
         "policy_words": POLICY_WORDS.get(clock.policy, ""),
         "due": due,
         "due_local": local_time(due, person.time_zone) if due else None,
-        "due_short": short_time(due, person.time_zone) if due else None,
         "time_zone": person.time_zone,
         "stopped": stopped,
     }}
@@ -183,12 +183,13 @@ def _same_turn(session: Session, mail: Mail) -> bool:
 
 
 def due_words(context: Context) -> str:
-    """", due Thu 28 Nov 18:00 your time" in a timed game (or why the clock is stopped), else ""."""
+    """", due Thu 28 Nov 2026, 18:00 CET" in a timed game (or why the clock is stopped), else "": the
+    time as the email's clock paragraph says it (one form of a time throughout an email)."""
     clock = context.get("clock")
     if not clock:
         return ""
-    if clock["due_short"]:
-        return f", due {clock['due_short']}"
+    if clock["due_local"]:
+        return f", due {clock['due_local']}"
     if clock["stopped"]:
         return f" (no deadline while {clock['stopped']})"
     return ""
@@ -279,9 +280,9 @@ def _reminder(session: Session, mail: Mail) -> Context:
 def _reminder_line(context: Context) -> str:
     clock = context.get("clock") or {}
     where = f"{context['title']} #{context['game'].id}"
-    if clock.get("due_short"):
-        return (f"Reminder: your turn in {where} is due {clock['due_short']} "
-                f"(in about {context['reminder_hours']} hours).")
+    if clock.get("due_local"):
+        return (f"Reminder: your turn in {where} is due {clock['due_local']} "
+                f"(in about {plural(context['reminder_hours'], 'hour')}).")
     return f"Reminder: it is your turn in {where}."
 
 

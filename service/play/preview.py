@@ -16,6 +16,7 @@ from service import store
 from service.play.batch import Played, as_moves, begin
 from service.store import read_session
 from service.store.db import get_engine
+from service.store.models import GameClock
 from service.views import positions
 from service.views.positions import Position
 
@@ -41,12 +42,14 @@ def preview(game_id: int, seat: int, moves: list[dict[str, Any] | str], expected
             if walk.play(index, move, judge=True).hidden:
                 hidden = index  # the last: no move may follow it (Batch.ended)
         names = store.seat_names(store.players_of(session, game_id))
+        clock = session.get(GameClock, game_id)
+        hours = clock.deadline_hours if clock is not None else None
         if hidden is None:
-            shown = positions.at_state(game, walk.state, seat, walk.seq, names)
+            shown = positions.at_state(game, walk.state, seat, walk.seq, names, deadline_hours=hours)
             complete: bool | None = walk.ended is not None or not shown.decisions
         else:
             assert walk.previous is not None
             seq = walk.seq - len(walk.played[-1].events)
-            shown = positions.at_state(game, walk.previous, seat, seq, names, decisions=False)
+            shown = positions.at_state(game, walk.previous, seat, seq, names, decisions=False, deadline_hours=hours)
             complete = None
     return Preview(shown, walk.played, hidden, complete)

@@ -16,10 +16,11 @@ from markupsafe import Markup
 from sqlmodel import Session
 
 import engine
+from engine.kit import plural
 from service import store
 from service.games import adapter
 from service.store.log import LogRow
-from service.store.models import Game, Player
+from service.store.models import Game, GameClock, Player
 from service.views.sentences import event_sentence, named
 
 
@@ -61,6 +62,22 @@ def _step_label(labels: list[str]) -> str:
 
 
 @dataclass
+class SinceEvent:
+    """One event after the email's or page's starting point, as the viewer reads it: its sentence (None:
+    not worth a line), whose decision caused it, and what the game's adapter says of it (whose doing
+    it is, how much it matters, the facts its headline needs)."""
+
+    seq: int
+    text: str | None
+    actor: int | None  # the seat whose decision caused it (None: the service's own event)
+    kind: str  # the event row's kind: "setup", "move", "timeout", "system"
+    type: str  # the event's type (its payload's "type")
+    doer: int | None  # whose doing it is (Adapter.doer): a seat, or None for the game's own
+    weight: int  # Adapter.weight: 0 bookkeeping, 1 a usual event, 2 news
+    note: Any = None  # Adapter.note: public facts for Adapter.headline
+
+
+@dataclass
 class Position:
     game: Game
     rules: engine.Game
@@ -75,7 +92,9 @@ class Position:
     # seq -> (the seat whose decision caused it or None, the event's kind) for each line of `since`
     since_causes: dict[int, tuple[int | None, str]] = field(default_factory=dict)
     since_types: dict[int, str] = field(default_factory=dict)  # seq -> the event's type (its payload's "type")
+    since_events: list[SinceEvent] = field(default_factory=list)  # every event of `since_causes`, in order
     names: dict[int, str] = field(default_factory=dict)  # seat -> player name (boards name partners)
+    deadline_hours: int | None = None  # the game's clock (GameClock.deadline_hours); None: untimed
     # The full state, for describe_move only: templates get `view`, never this.
     _state: dict[str, Any] = field(default_factory=dict, repr=False)
 
@@ -121,6 +140,20 @@ class Position:
         return out
 
     @property
+    def decision_time(self) -> str | None:
+        """How long the decision the game waits on has, in a timed game, as its clock gives it: the
+        game's hours times the engine's `deadline_share` of that decision ("48 hours", "12 hours");
+        None when untimed or nobody is asked."""
+        if self.deadline_hours is None or not self.to_act or self.result is not None:
+            return None
+        seat = self.seat if self.seat in self.to_act else self.to_act[0]
+        minutes = round(self.deadline_hours * self.rules.deadline_share(self._state, seat) * 60)
+        hours, rest = divmod(minutes, 60)
+        if not rest:
+            return plural(hours, "hour")
+        return f"{plural(hours, 'hour')} {plural(rest, 'minute')}" if hours else plural(rest, "minute")
+
+    @property
     def finished(self) -> bool:
         return self.result is not None
 
@@ -143,28 +176,34 @@ class Position:
         found = adapter(self.game.name)
         if found.board_template is None:
             return Markup(render_template("games/_text_board.html", board_text=self.board_text))
-        over = found.result_words(self.result, self.names) if self.result is not None else None
+        over = found.result_words(self.result, self.names, self.seat) if self.result is not None else None
         return Markup(render_template(found.board_template, view=self.view, seat=self.seat, rules=self.rules,
                                       game=self.game, names=self.names, email=email, over=over,
+                                      decision_time=self.decision_time,
                                       **found.board_words(self.view)))
 
 
 def described(session: Session, game: Game, rows: Sequence[LogRow], viewer: int | None,
-              names: dict[int, str] | None = None) -> tuple[list[tuple[int, str]], dict[str, Any] | None]:
-    """(seq, sentence) for the events of `rows` (consecutive, in order, at least one) worth a line, as
-    `viewer` may read them, each worded from the state it was applied to; and the state after the
+              names: dict[int, str] | None = None) -> tuple[list[SinceEvent], dict[str, Any] | None]:
+    """The events of `rows` (consecutive, in order, at least one) as `viewer` may read them, each
+    worded from the state it was applied to, with what the adapter says of it; and the state after the
     last of them (the caller's own: one load serves the words and the board)."""
     rules = engine.get(game.name)
+    found = adapter(game.name)
     first = rows[0].seq
     state = store.load_state(session, game, first - 1)[0] if first > 1 else None
-    lines = []
+    events = []
     for row in rows:
         text = event_sentence(rules, row.payload, row.kind, row.actor, viewer, state, names)
-        if text:
-            lines.append((row.seq, text))
-        if row.kind != store.SYSTEM:  # engines never see the service's own events
-            state = rules.evolve(state, row.payload)  # a state loaded for us alone: evolve in place
-    return lines, state
+        kind_of = str(row.payload.get("type", ""))
+        if row.kind == store.SYSTEM:
+            events.append(SinceEvent(row.seq, text, row.actor, row.kind, kind_of, row.actor, 2))
+            continue  # engines never see the service's own events
+        doer = found.doer(row.payload, row.actor, state) if row.actor is not None else None
+        note = found.note(row.payload, state, viewer, names or {})
+        events.append(SinceEvent(row.seq, text, row.actor, row.kind, kind_of, doer, found.weight(row.payload), note))
+        state = rules.evolve(state, row.payload)  # a state loaded for us alone: evolve in place
+    return events, state
 
 
 def build(
@@ -188,19 +227,21 @@ def build(
         rows = [row for row in store.recent_events(session, game, recent) if row.seq <= seq]
     else:
         rows = []
-    since: list[tuple[int, str]] = []
+    events: list[SinceEvent] = []
     names = store.seat_names(players if players is not None else store.players_of(session, game.id))
     state = None
     if rows:
-        since, state = described(session, game, rows, seat, names)
+        events, state = described(session, game, rows, seat, names)
     if state is None or rows[-1].seq != seq:
         state, _ = store.load_state(session, game, seq)
     # a seat not waited on may have moves too
+    clock = session.get(GameClock, game.id)
     position = at_state(game, state, seat, seq, names, decisions=seat is not None,
-                        result=_recorded_result(game, seq))
+                        result=_recorded_result(game, seq), deadline_hours=clock.deadline_hours if clock else None)
     position.since_causes = {row.seq: (row.actor, row.kind) for row in rows}
     position.since_types = {row.seq: str(row.payload.get("type", "")) for row in rows}
-    position.since = since
+    position.since = [(event.seq, event.text) for event in events if event.text]
+    position.since_events = events
     return position
 
 
@@ -226,20 +267,24 @@ def subject_prefix(game: Game) -> str:
     return f"[{title(game)} #{game.id}]"
 
 
-def result_words(game: Game, result: Mapping[str, Any] | None, names: dict[int, str]) -> str:
-    return adapter(game.name).result_words(result, names)
+def result_words(game: Game, result: Mapping[str, Any] | None, names: dict[int, str], viewer: int | None = None) -> str:
+    """The end in words, to `viewer` ("You won."; None: to anyone)."""
+    return adapter(game.name).result_words(result, names, viewer)
 
 
 def at_state(game: Game, state: dict[str, Any], seat: int | None, seq: int, names: dict[int, str], *,
-             decisions: bool = True, result: Mapping[str, Any] | None = None) -> Position:
+             decisions: bool = True, result: Mapping[str, Any] | None = None,
+             deadline_hours: int | None = None) -> Position:
     """The position of `state` (recorded, or a preview of moves not recorded) as `seat` sees it;
     `decisions`: with the seat's legal moves (False: none are offered); `result`: the one the service
-    recorded where the engine has none (a forfeit)."""
+    recorded where the engine has none (a forfeit); `deadline_hours`: the game's clock (the board says
+    how long the decision asked has)."""
     rules = engine.get(game.name)
     view = rules.view(state, seat)
     position = Position(game=game, rules=rules, seq=seq, seat=seat, view=view, to_act=rules.to_act(state),
                         result=rules.result(state) or result,
-                        board_text=named(rules.render_text(view), names, seat), _state=state, names=names)
+                        board_text=named(rules.render_text(view), names, seat), _state=state, names=names,
+                        deadline_hours=deadline_hours)
     if decisions and seat is not None and position.result is None:
         position.moves = [LegalMove(move, rules.describe_move(move, state), rules.move_section(move))
                           for move in rules.legal_moves(state, seat)]

@@ -16,10 +16,11 @@ the few fields named here, so nothing hidden can pass through them.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol
 
 import engine
+from engine.kit import plural
 from service.names import unlinkable
 from service.store.models import JournalEntry
 
@@ -140,8 +141,9 @@ def journal_sentence(entry: JournalEntry, names: Names = None, viewer: int | Non
     whom = names.get(entry.seat, f"seat {entry.seat + 1}") if entry.seat is not None else ""
     data = entry.payload or {}
     if entry.kind == "reminder":
-        return (f"You were reminded: {data.get('hours')} hours left to move." if you
-                else f"{whom} was reminded: {data.get('hours')} hours left to move.")
+        left = plural(int(data.get("hours") or 0), "hour")
+        return (f"You were reminded: {left} left to move." if you
+                else f"{whom} was reminded: {left} left to move.")
     if entry.kind == "vacation_start":
         return ("You are on vacation: your clock is stopped until you are back." if you
                 else f"{whom} is on vacation: their clock is stopped until they are back.")
@@ -233,31 +235,157 @@ def merge_lines(texts: list[str]) -> list[str]:
     return out
 
 
-def summary(lines: list[tuple[str | None, int | None, str, bool]], viewer: int | None, names: Names = None,
-            cap: int = 150, most: int = 2) -> str:
-    """What the other players did since the viewer's last turn, in a sentence or two for the first
-    line of an email: the first thing each other player's turn did (its sentences merged, minor ones
-    passed over if it has others), in order, at most `most` sentences and as many as fit in `cap`
-    characters.  `lines`: (sentence or None for an event without words, the seat whose decision
-    caused it, the event's kind, whether it is minor: the game's adapter says which events are).  A
-    turn of which no event has words (a Check that scored and drew nothing) is "Bo took their turn."
-    The viewer's own moves are left out, except a note when time ran out on them."""
-    runs: list[tuple[int, list[str], list[str]]] = []  # (actor, sentences, minor sentences)
-    timed_out = False
-    for text, actor, kind, minor in lines:
-        if actor == viewer and kind == "timeout":
-            timed_out = True
-        if actor is None or actor == viewer or kind not in ("move", "timeout"):
+class Said(Protocol):
+    """An event or journal entry as the emails' summaries read it (positions.SinceEvent)."""
+
+    text: str | None
+    actor: int | None
+    kind: str
+    doer: int | None
+    weight: int
+
+
+Headline = Callable[[Sequence[Any]], "list[str] | None"]
+TURN_KINDS = ("move", "timeout")
+
+
+def _runs(events: Sequence[Said], viewer: int | None) -> list[list[Said]]:
+    """The events of decisions (moves, timeouts) that are not the viewer's own doing, in runs of one
+    doer each (a player's turn, the game's own phase), in order."""
+    runs: list[list[Said]] = []
+    for event in events:
+        if event.kind not in TURN_KINDS or (event.doer == viewer and viewer is not None):
             continue
-        if not runs or runs[-1][0] != actor:
-            runs.append((actor, [], []))
-        if text:
-            (runs[-1][2] if minor else runs[-1][1]).append(text)
-    said: list[str] = ["Time ran out on your last turn; the game played it for you."] if timed_out else []
-    for actor, texts, small in runs:
-        main = texts or small
-        first = merge_lines(main)[0] if main else f"{who(actor, viewer, names)} took their turn."
-        if said and (len(said) >= most or len(" ".join(said + [first])) > cap):
+        if runs and runs[-1][0].doer == event.doer:
+            runs[-1].append(event)
+        else:
+            runs.append([event])
+    return runs
+
+
+def run_sentence(run: Sequence[Said], viewer: int | None, names: Names = None,
+                 headline: Headline | None = None, cap: int = 1000) -> str | None:
+    """What a run did, in at most `cap` characters: the game's headline sentences for it (as many whole
+    ones as fit), else the first sentence among its heaviest events (merged: "Bo played Fire 5 and
+    Fire 6 at location 3."), else, for a player's turn of which no event has words, "Bo took their
+    turn." (None for the game's own run without words).  A first sentence longer than `cap` is cut."""
+    said = [text for text in (headline(run) or []) if text] if headline is not None else []
+    if said:
+        sentences = merge_lines(said)
+    else:
+        worded = [event for event in run if event.text]
+        if worded:
+            top = max(event.weight for event in worded)
+            sentences = merge_lines([str(event.text) for event in worded if event.weight == top])[:1]
+        elif run[0].doer is not None:
+            sentences = [f"{who(run[0].doer, viewer, names)} took their turn."]
+        else:
+            return None
+    text = _clip(sentences[0], cap)
+    for more in sentences[1:]:
+        if len(text) + 1 + len(more) > cap:
             break
-        said.append(first if len(first) <= cap else first[:cap - 1].rstrip() + "\u2026")
-    return " ".join(said)
+        text = f"{text} {more}"
+    return text
+
+
+def _clip(text: str, cap: int) -> str:
+    return text if len(text) <= cap else text[:cap - 1].rstrip() + "\u2026"
+
+
+BEFORE = " Before that: "
+
+
+def summary(events: Sequence[Said], viewer: int | None, names: Names = None, headline: Headline | None = None,
+            cap: int = 150, most: int = 2) -> str:
+    """What the others did since the viewer's last turn, for the first line of an email (a mail
+    client's preview shows its start): the newest turn first, as `run_sentence` says it, then the one
+    before ("Before that: ..."), at most `most` turns in `cap` characters, and how many earlier turns
+    it leaves out ("Plus 2 earlier turns.").  A turn is a run of one doer's events (_runs): another
+    player's, or the game's own (an enemy phase, an automatic opponent: the adapter's `doer`).  The
+    viewer's own moves are left out, except a note when time ran out on them."""
+    timed_out = viewer is not None and any(e.actor == viewer and e.kind == "timeout" for e in events)
+    note = "Time ran out on your last turn; the game played it for you." if timed_out else ""
+    runs = _runs(events, viewer)
+    room = max(cap - (len(note) + 1 if note else 0), 40)
+    kept: list[str] = []
+    told = 0
+    for run in reversed(runs):
+        if kept and len(kept) >= most:
+            break
+        left = room - len(BEFORE.join(kept)) - (len(BEFORE) if kept else 0)
+        text = run_sentence(run, viewer, names, headline, left if kept else room)
+        if text is None:
+            told += 1  # nothing to say of it, nothing to count
+            continue
+        if kept and (len(text) > left or text.endswith("\u2026")):
+            break  # an earlier turn is told whole or not at all
+        kept.append(text)
+        told += 1
+    earlier = len(runs) - told
+    said = BEFORE.join(kept) + (f" Plus {earlier} earlier turn{'s' if earlier != 1 else ''}." if earlier else "")
+    return " ".join(part for part in (note, said) if part)
+
+
+def _own_line(own: Sequence[Said]) -> str | None:
+    """The viewer's own events in one line: the first of the heaviest, and how many more there are
+    ("You play Flame Lance, and 7 more actions of your own.")."""
+    if not own:
+        return None
+    top = max(event.weight for event in own)
+    first = str(next(event.text for event in own if event.weight == top))
+    rest = len(own) - 1
+    if not rest:
+        return first
+    return f"{first.rstrip('.')}, and {rest} more action{'s' if rest != 1 else ''} of your own."
+
+
+def since_lines(events: Sequence[Said], viewer: int | None, names: Names = None, headline: Headline | None = None,
+                cap: int = 8) -> tuple[list[str], int]:
+    """The lines of what happened since, at most `cap`, and how many sentences they leave out: the
+    others' events and the game's own first, in order (the viewer's own decisions, which they know,
+    are one last line: _own_line); when they are too many, the heaviest stay (the adapter's
+    `weight`: news before usual events before bookkeeping), still in order and merged (merge_lines).
+    Another player's turn of which no event has words gets its `run_sentence` ("Bo checked: scored 0
+    Riftforce and drew 0 cards.")."""
+    own: list[Said] = []
+    others: list[tuple[str, int]] = []  # (sentence, weight), in order
+    for run_or_event in _with_silent_runs(events, viewer, names, headline):
+        if isinstance(run_or_event, tuple):
+            others.append(run_or_event)
+            continue
+        event = run_or_event
+        if not event.text:
+            continue
+        if event.kind == "move" and event.doer == viewer and viewer is not None:
+            own.append(event)
+        else:
+            others.append((event.text, event.weight))
+    own_line = _own_line(own)
+    room = cap - (1 if own_line else 0)
+    every = merge_lines([text for text, _ in others])
+    if len(every) <= room:
+        return every + ([own_line] if own_line else []), 0
+    chosen: list[int] = []
+    shown: list[str] = []
+    for index in sorted(range(len(others)), key=lambda i: (-others[i][1], i)):
+        trial = sorted([*chosen, index])
+        merged = merge_lines([others[i][0] for i in trial])
+        if len(merged) <= room:
+            chosen, shown = trial, merged
+            if len(merged) == room:
+                break
+    return shown + ([own_line] if own_line else []), len(others) - len(chosen)
+
+
+def _with_silent_runs(events: Sequence[Said], viewer: int | None, names: Names,
+                      headline: Headline | None) -> list[Any]:
+    """The events, with a (sentence, weight) after each run of another player without words."""
+    silent = {id(run[-1]): run for run in _runs(events, viewer)
+              if run[0].doer is not None and not any(event.text for event in run)}
+    out: list[Any] = []
+    for event in events:
+        out.append(event)
+        if id(event) in silent and (text := run_sentence(silent[id(event)], viewer, names, headline)):
+            out.append((text, 1))
+    return out

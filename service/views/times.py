@@ -14,13 +14,7 @@ def zone(name: str | None) -> ZoneInfo:
 
 
 def local_time(moment: datetime, zone_name: str | None) -> str:
-    """An absolute time in the person's zone, unambiguous in an email ("Tue 24 Nov 2026, 14:00 CET")."""
-    return moment.astimezone(zone(zone_name)).strftime("%a %d %b %Y, %H:%M %Z")
-
-
-def short_time(moment: datetime, zone_name: str | None) -> str:
-    """A deadline in one short phrase of the reader's zone, for a subject-sized first line: "Thu 28 Nov
-    18:00 your time" in the zone the person chose, "Thu 28 Nov 18:00 UTC" while they chose none."""
-    place = zone(zone_name)
-    words = moment.astimezone(place).strftime("%a %d %b %H:%M").replace(" 0", " ", 1)
-    return f"{words} UTC" if place.key == "UTC" else f"{words} your time"
+    """An absolute time in the person's zone, unambiguous in an email ("Tue 4 Nov 2026, 14:00 CET"): the
+    one form of a time in every email, its first line included, and on the pages."""
+    local = moment.astimezone(zone(zone_name))
+    return f"{local:%a} {local.day} {local:%b %Y, %H:%M %Z}"

@@ -14,7 +14,7 @@ from service.mail import compose as mail
 from service.mail import outbox
 from service.play import ending, handle
 from service.store import get_engine, read_session
-from service.store.models import Deadline, Event, Outbox, Person
+from service.store.models import Deadline, Event, Outbox, Person, Player
 from tests.deadlines.helpers import (
     at,
     clock,
@@ -97,9 +97,10 @@ class TestReminders:
         with read_session(get_engine()) as session:
             message = mail.build(session, row)
         body = message.get_body(("plain",)).get_content()
-        assert body.startswith(f"Reminder: your turn in Toy #{game_id} is due Wed 7 Jan 13:00 your time "
+        # Noon UTC two days later, in Paris: the same words in the first line and the clock's paragraph.
+        assert body.startswith(f"Reminder: your turn in Toy #{game_id} is due Wed 7 Jan 2026, 13:00 CET "
                                "(in about 24 hours).\n")
-        assert "Wed 07 Jan 2026, 13:00 CET" in body  # noon UTC two days later, in Paris
+        assert "Your move is due by Wed 7 Jan 2026, 13:00 CET." in body
         assert "If the deadline passes, the game's safe default move is played for you." in body
         # The same choices as the turn email: each opens the player page with it chosen.
         assert "/p/" in body and "?step=" in body and "/m/" not in body
@@ -316,8 +317,11 @@ class TestEndOfGame:
         row = rows(Outbox, game_id=game_id, kind="game_over")[0]
         with read_session(get_engine()) as session:
             message = mail.build(session, row)
+            seat = session.get(Player, row.player_id).seat
         body = message.get_body(("plain",)).get_content()
-        assert body.startswith("Game over: Ann ran out of time and forfeited. Bob won.\n")
+        # To each player in their own words: "You ran out of time" to Ann, "You won" to Bob.
+        assert body.startswith({0: "Game over: You ran out of time and forfeited. Bob won.\n",
+                                1: "Game over: Ann ran out of time and forfeited. You won.\n"}[seat])
         assert body.count("forfeited") == 1  # said once, first: not again among the lines since
 
 

@@ -26,7 +26,7 @@ def page_url(game_id, seat):
 def test_the_page_shows_the_deadline_the_zone_and_the_allowance(client, game_id):
     people = rows(Person)  # the players' consent (tests/consent.py), written before the page is opened
     page = text(client.get(page_url(game_id, 0)))
-    assert "48 hours per turn" in page and "Wed 07 Jan 2026, 12:00 UTC" in page
+    assert "48 hours per turn" in page and "Wed 7 Jan 2026, 12:00 UTC" in page
     assert '<option selected>UTC</option>' in page and "Europe/Paris" in page
     assert "21 days of this year's allowance are left." in page
     assert rows(Person) == people  # a GET changes nothing

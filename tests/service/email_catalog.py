@@ -6,7 +6,8 @@ read as their players would (subjects, first lines, names, form-like wording) an
 - a Riftforce duel (timed, 48 h, `auto`; Ana reads times in Europe/Paris) to its end, with a reminder
   and a timeout on the way;
 - a 4-player Riftforce team game and a solo game against the trainer (timed, `skip`);
-- a 3-player Riftwalker game and a 2-hero Beyond the Rift game (untimed);
+- a 3-player Riftwalker game and a 2-hero Beyond the Rift game (untimed; the heroes play by the test
+  policy of tests/beyond_helpers.py, which reaches the rift's enemy phase and the hero phase of round 3);
 - a toy game whose deadline pauses it (`pause`: the notice) and one lost on time (`forfeit`);
 - a fresh link to one game, fresh links to all of an address's games, and an account link.
 Every move goes through `handle` with seeded random choices, at times given to it, so deadlines,
@@ -36,6 +37,7 @@ from service.store import get_engine, read_session
 from service.store.models import Outbox, Player
 from service.views import positions
 from service.views.positions import Position
+from tests.beyond_helpers import policy as beyond_policy
 from tests.conftest import make_app
 from tests.consent import preconsent
 from tests.service import toygame
@@ -151,6 +153,22 @@ def play(catalog: Catalog, game_id: int, moves: int, rng: random.Random, when: f
         catalog.deliver()
 
 
+def play_rounds(catalog: Catalog, game_id: int, rounds: int, policy, when: float = 0.0) -> None:
+    """`policy`'s decisions (tests/beyond_helpers.py) of the first seat to act until the game's view
+    says round `rounds` (or the game ends)."""
+    for _ in range(2000):
+        with read_session(get_engine()) as session:
+            game = store.get_game(session, game_id)
+            state, _ = store.load_state(session, game)
+        if game.status != "active" or state["round"] >= rounds:
+            return
+        seat = game.to_act[0]
+        rules = engine.get(game.name)
+        legal = [move for move in rules.legal_moves(state, seat) if rules.move_section(move) is None]
+        handle(game_id, seat, policy(state, seat, legal), game.seq, now=at(when))
+        catalog.deliver()
+
+
 def new(catalog: Catalog, label: str, *args, **kwargs) -> int:
     catalog.games[label] = game_id = new_game(*args, **kwargs)
     catalog.deliver()
@@ -186,7 +204,7 @@ def build(app) -> Catalog:
     play(catalog, walker, 120, rng)
     beyond = new(catalog, "beyond the rift 2", "beyond-the-rift", party(2),
                  {"scenario": "tutorial", "heroes": ["brannoc", "isolde"]}, seed=9, now=T0)
-    play(catalog, beyond, 150, rng)
+    play_rounds(catalog, beyond, 3, beyond_policy)
     # The notices and the forfeit: toy games whose first deadline passes.
     # The pause game's deal is drawn, as a game started from the form is: its first emails state the
     # commitment to its secret (the other games are seeded, and seeds publish none).
@@ -215,3 +233,34 @@ def catalog(tmp_path_factory, migrated_sqlite):
     with app.app_context():
         yield build(app)
     app.extensions["riftpost.db"].dispose()
+
+
+def first_lines(catalog: Catalog, turns: int = 3) -> str:
+    """The subject and first line of each kind of email of each game (catalog.kinds), one block each:
+    the inbox's view of the catalog, to read (or compare before and after a change of wording)."""
+    out = []
+    for sample in catalog.kinds(turns):
+        out.append(f"[{sample.game}] {sample.kind} to seat {sample.seat} (after event {sample.seq})\n"
+                   f"  Subject: {sample.message['Subject']}\n  {sample.first_line}\n")
+    return "\n".join(out)
+
+
+if __name__ == "__main__":
+    # python -m tests.service.email_catalog [FILE]: the catalog's first lines (to FILE, else stdout).
+    import sys
+    import tempfile
+    from pathlib import Path
+
+    from service.migrate import upgrade
+
+    with tempfile.TemporaryDirectory() as folder:
+        database = Path(folder) / "app.sqlite"
+        upgrade(f"sqlite:///{database}")
+        built = make_app(Path(folder), f"sqlite:///{database}")
+        with built.app_context():
+            text = first_lines(build(built))
+        built.extensions["riftpost.db"].dispose()
+    if len(sys.argv) > 1:
+        Path(sys.argv[1]).write_text(text, encoding="utf-8")
+    else:
+        print(text)

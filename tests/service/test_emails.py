@@ -27,10 +27,12 @@ from service.mail import compose
 from service.play import handle, new_game
 from service.store import get_engine, read_session
 from service.store.models import Outbox, Player
-from service.views.sentences import POLICY_WORDS, merge_lines, summary
+from service.views.positions import SinceEvent
+from service.views.sentences import POLICY_WORDS, merge_lines, since_lines, summary
 from tests.consent import preconsent
 from tests.deadlines.helpers import at, outbox_kinds, sweep, timed_game
 from tests.service import toygame
+from tests.service.email_catalog import NAMES as NAMES_OF_THE_CATALOG
 from tests.service.email_catalog import catalog, only_the_board  # noqa: F401  (catalog: the module's fixture)
 from tests.service.fill_this_form import fired
 from tests.service.helpers import current, outbox_rows, play_one
@@ -110,7 +112,7 @@ def test_first_lines_say_what_each_kind_of_email_is(catalog):
     firsts = [s for s in catalog.of("turn") if s.message["In-Reply-To"] is None]  # the starting seats' invitations
     assert firsts and all(s.first_line.startswith(("Your game of ", "Ana invited you to a game of ")) for s in firsts)
     (reminder,) = catalog.of("reminder", "riftforce duel")
-    due = {0: "Wed 25 Nov 10:00 your time", 1: "Wed 25 Nov 9:00 UTC"}[reminder.seat]  # Ana reads Paris time
+    due = {0: "Wed 25 Nov 2026, 10:00 CET", 1: "Wed 25 Nov 2026, 09:00 UTC"}[reminder.seat]  # Ana reads Paris time
     assert reminder.first_line == f"Reminder: your turn in Riftforce #{duel} is due {due} (in about 24 hours)."
     notices = {s.seat: s.first_line for s in catalog.of("notice")}
     assert notices == {
@@ -121,7 +123,8 @@ def test_first_lines_say_what_each_kind_of_email_is(catalog):
         assert re.fullmatch(r"Time ran out on your turn, so the game chose for you: [^.]+\. Now it is \w+'s turn; we "
                             r"will email you when it is yours\.", sample.first_line), sample
     overs = {(s.game, s.seat): s.first_line for s in catalog.of("game_over")}
-    assert overs[("toy forfeit", 0)] == "Game over: Ana ran out of time and forfeited. Bo and Cy won."
+    assert overs[("toy forfeit", 0)] == "Game over: You ran out of time and forfeited. Bo and Cy won."
+    assert overs[("toy forfeit", 1)] == "Game over: Ana ran out of time and forfeited. You and Cy won."
     assert all(line.startswith("Game over: ") and line.endswith(".") for line in overs.values())
 
 
@@ -133,6 +136,141 @@ def test_a_turn_email_first_tells_what_the_others_did(catalog):
         assert sample.first_line.startswith(other + " "), sample  # "Bo played Fire 5 and Fire 6 at location 3."
 
 
+
+def _since_list(sample) -> list[str]:
+    """The "Since your last turn" lines of an email's plain text."""
+    text = sample.text.split("Since your last turn:\n", 1)
+    return re.findall(r"^- (.*)$", text[1].split("\n\n", 1)[0], re.M) if len(text) > 1 else []
+
+
+def _log(sample, after: int = 0):
+    with read_session(get_engine()) as session:
+        game = store.get_game(session, sample.game_id)
+        return list(store.events(session, game, after=after, upto=sample.seq))
+
+
+def test_a_beyond_the_rift_round_2_email_tells_what_the_rift_did_first(catalog):
+    """The enemy phase of round 1 (the last hero's DONE set it off, but it is the rift's doing) opens the
+    round-2 turn email of both heroes: its first line, and the first lines since, before any line of
+    the reader's own moves, which are one line at the end."""
+    round_two = [s for s in catalog.of("turn", "beyond the rift 2") if "Round 2, Hero phase." in s.text]
+    assert {s.seat for s in round_two} == {0, 1}
+    for sample in round_two:
+        rows = _log(sample)
+        start = next(i for i, row in enumerate(rows) if row.payload == {"type": "phase", "phase": "enemy", "round": 1})
+        rift = rows[start:]
+        engaged = [row.payload["enemy"] for row in rift if row.payload["type"] == "enemy_move"]
+        threat = [row.payload["threat"] for row in rift if row.payload["type"] == "threat"]
+        assert engaged and threat  # this game's round 1: enemies engage, the threat rises
+        first = sample.first_line
+        assert first.startswith("The rift's turn: ") and all(f" {enemy} engaged " in first for enemy in engaged), first
+        lines = _since_list(sample)
+        own = [i for i, line in enumerate(lines) if line.startswith("You ")]
+        # The reader's own moves (when the lines go back that far): one line, the last.
+        assert own in ([], [len(lines) - 1]) and all(lines[i].endswith(" of your own.") for i in own), lines
+        assert any(f"Threat is now {threat[-1]}." == line for line in lines), lines
+        assert sum(f" {enemy} moves to " in line for line in lines for enemy in engaged) == len(engaged), lines
+        assert not any(line.startswith("You now have") for line in lines), lines
+    assert any(_since_list(s)[-1].endswith(" of your own.") for s in round_two)
+
+
+def _last_action(sample):
+    """The last action another seat completed before the email (its action_end payload) and whose."""
+    rows = [row for row in _log(sample) if row.payload.get("type") == "action_end"]
+    return rows[-1].payload["summary"] if rows else None
+
+
+def test_a_riftforce_first_line_names_every_card_of_the_last_action_and_what_it_did(catalog):
+    from engine.riftforce.words import card_name
+
+    checked = set()
+    for label in ("riftforce duel", "riftforce team 4"):
+        names = dict(enumerate(NAMES_OF_THE_CATALOG))
+        for sample in catalog.of("turn", label):
+            last = _last_action(sample)
+            if not sample.message["In-Reply-To"] or last is None or last["seat"] == sample.seat:
+                continue
+            first = sample.first_line
+            assert first.startswith(names[last["seat"]] + " "), (sample, first)  # the newest turn first
+            if last["action"] == "play":
+                assert all(card_name(card) in first for card in last["cards"]), (sample, first, last)
+            elif last["action"] == "activate":
+                assert f"discarded {card_name(last['discarded'])} and activated " in first, (sample, first)
+                assert all(card_name(card) in first for card in last["activated"]), (sample, first)
+            elif last["action"] == "check":
+                drew = f"{last['drew']} card{'s' if last['drew'] != 1 else ''}"
+                assert f"checked: scored {last['scored']} Riftforce" in first and f"drew {drew}" in first, first
+                assert "Since your last turn:" in sample.text, sample  # a silent Check is a move all the same
+            checked.add(last["action"])
+            assert "took their turn" not in first and "to activate." not in first, first
+    assert checked == {"play", "activate", "check"}
+    # What an activation did: its damage, in the first line (the newest turn is told first, whole).
+    assert any(" activated " in s.first_line and " damage to " in s.first_line for s in catalog.of("turn"))
+
+
+def test_a_4_player_first_line_keeps_the_newest_move_and_counts_the_others(catalog):
+    later = [s for s in catalog.of("turn", "riftforce team 4") if _last_action(s) is not None]
+    assert later
+    for sample in later:
+        first = sample.first_line
+        # Three others played since: the newest, then the one before it or how many earlier turns.
+        assert "Before that: " in first or re.search(r" Plus [12] earlier turns?\. ", first), first
+
+
+PLURALS = re.compile(r"\(s\)|\(es\)|\b1 (?:cards|hours|points|turns|heroes|rounds|minutes|elementals|rifts|"
+                     r"choices|actions|Wounds|enemies|moves|times|rift cards)\b")
+
+
+def test_counts_agree_with_their_nouns(catalog):
+    for sample in catalog.samples:
+        for part in (sample.text, sample.html):
+            found = PLURALS.search(part)
+            assert not found, (sample, part[max(0, found.start() - 60):found.end() + 20])
+
+
+def test_the_game_over_email_says_you_won_to_the_winner(catalog):
+    told = 0
+    for sample in catalog.of("game_over"):
+        with read_session(get_engine()) as session:
+            result = store.get_game(session, sample.game_id).result
+        winners = [int(seat) for seat in result.get("winners", [])]
+        if sample.seat in winners:
+            assert re.search(r"\bYou (won|and \w+ won)\b", sample.first_line), sample.first_line
+            told += 1
+        else:
+            assert " You won" not in sample.first_line and "You and" not in sample.first_line, sample.first_line
+    assert told >= 2
+
+
+WHEN = re.compile(r"\b(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d")
+
+
+def test_an_email_writes_every_time_in_one_form(catalog):
+    for sample in catalog.samples:
+        for found in WHEN.finditer(sample.text):
+            rest = sample.text[found.start():found.start() + 40]
+            assert re.match(r"\w{3} \d{1,2} \w{3} \d{4}, \d\d:\d\d [A-Z]{3,5}\b", rest), (sample, rest)
+
+
+def test_beyond_the_rift_choices_put_the_hand_size_discard_first_in_words_a_new_player_reads(catalog):
+    step_link = re.compile(r'<a class="choice" href="[^"]+"[^>]*>([^<]+)</a>')
+    seen = 0
+    for sample in catalog.of("turn", "beyond the rift 2"):
+        labels = [html.unescape(label) for label in step_link.findall(sample.html)]
+        assert not any("(final)" in label or "reopen if" in label for label in labels), labels
+        if any(label.endswith("(hand size)") for label in labels):
+            assert labels[0].endswith("(hand size)"), labels
+            seen += 1
+    assert seen
+
+
+def test_a_beyond_the_rift_email_says_which_player_plays_which_hero(catalog):
+    heroes = {0: "Brannoc Vey", 1: "Isolde Marr"}
+    for sample in catalog.of("turn", "beyond the rift 2"):
+        other = 1 - sample.seat
+        assert f"{heroes[sample.seat]} (you)" in sample.text, sample
+        assert f"{heroes[other]} ({NAMES_OF_THE_CATALOG[other]})" in sample.text, sample
+
 def test_summaries_merge_what_was_said_several_times_and_stay_short():
     assert merge_lines(["Bo played Fire 5 at location 3.", "Bo played Fire 6 at location 3.", "Bo drew 2 cards."]) == [
         "Bo played Fire 5 and Fire 6 at location 3.", "Bo drew 2 cards."]
@@ -141,18 +279,51 @@ def test_summaries_merge_what_was_said_several_times_and_stay_short():
     # Different verbs after a two-word name are two things, and so are sentences that part late.
     assert len(merge_lines(["Brannoc Vey discards Iron Will.", "Brannoc Vey changes their orders."])) == 2
     assert len(merge_lines(["The bot Star 6 acts.", "The bot Star 6 dealt 3 damage."])) == 2
-    lines = [("Bo played Fire 5 at location 3.", 1, "move", False), ("Bo played Fire 6 at location 3.", 1, "move", False),
-             ("You lost Ice 7.", 1, "move", False), ("Cy checked.", 2, "move", False),
-             ("Di picked Star.", 3, "move", False), ("You played Ice 5 at location 1.", 0, "move", False)]
-    assert summary(lines, 0) == "Bo played Fire 5 and Fire 6 at location 3. Cy checked."  # two, in order
-    assert summary([("Ana played Ice 5.", 0, "timeout", False)], 0) == (
+
+
+def said(text, actor, kind="move", weight=1, doer=-1):
+    """An event as the summaries read it (positions.SinceEvent): its doer is its actor unless given."""
+    return SinceEvent(0, text, actor, kind, "", actor if doer == -1 else doer, weight)
+
+
+def test_a_first_line_tells_the_newest_turn_first_and_counts_the_earlier_ones():
+    lines = [said("Bo played Fire 5 at location 3.", 1), said("Bo played Fire 6 at location 3.", 1),
+             said("You lost Ice 7.", 1), said("Cy checked.", 2), said("Di picked Star.", 3),
+             said("You played Ice 5 at location 1.", 0)]
+    # Four players: the move just before yours first, then the one before it, and how many more.
+    assert summary(lines, 0) == "Di picked Star. Before that: Cy checked. Plus 1 earlier turn."
+    assert summary(lines[:4], 0) == "Cy checked. Before that: Bo played Fire 5 and Fire 6 at location 3."
+    assert summary([said("Ana played Ice 5.", 0, "timeout")], 0) == (
         "Time ran out on your last turn; the game played it for you.")
-    assert len(summary([(("x" * 90) + ".", seat, "move", False) for seat in (1, 2, 3)], 0)) <= 150
-    # A turn without words; minor sentences (the adapter's minor_events) come after the main ones.
-    assert summary([(None, 1, "move", False)], 0, {0: "Ana", 1: "Bo"}) == "Bo took their turn."
-    minor = [("Isolde has 7 AP.", 1, "move", True), ("Isolde plays Flame Lance.", 1, "move", False)]
+    long = summary([said(("x" * 90) + ".", seat) for seat in (1, 2, 3)], 0)
+    assert len(long) <= 150 and long.endswith("Plus 2 earlier turns.")
+    # A turn without words; minor sentences (the adapter's weight 0) only when the turn has no other.
+    assert summary([said(None, 1)], 0, {0: "Ana", 1: "Bo"}) == "Bo took their turn."
+    minor = [said("Isolde has 7 AP.", 1, weight=0), said("Isolde plays Flame Lance.", 1)]
     assert summary(minor, 0) == "Isolde plays Flame Lance."
     assert summary(minor[:1], 0) == "Isolde has 7 AP."
+    # The game's own doing that the reader's move set off (doer None) is news to them, not their move.
+    rift = [said("You play Firebolt.", 0), said("Orc E1 attacks you: hit.", 0, doer=None, weight=2)]
+    assert summary(rift, 0) == "Orc E1 attacks you: hit."
+    assert summary(rift, 0, headline=lambda run: ["The rift's turn: Orc E1 hit you."]) == "The rift's turn: Orc E1 hit you."
+
+
+def test_since_lines_put_the_others_news_first_and_the_readers_own_moves_in_one_line():
+    own = [said(f"You play Card {n}.", 0) for n in range(5)] + [said("You now have 3 AP.", 0, weight=0)]
+    rift = [said("Round 1: Enemy phase.", 0, doer=None, weight=0),
+            *[said(f"Response card for the attack: {n}.", 0, doer=None, weight=0) for n in range(8)],
+            said("Orc E1 attacks you: 5 against defense 3 - hit.", 0, doer=None, weight=2),
+            said("The enemies activate in column 2.", 0, doer=None),
+            said("Threat is now 4.", 0, doer=None, weight=2)]
+    lines, more = since_lines(own + rift, 0, cap=5)
+    # The news and a usual event, in their order; the bookkeeping left out (counted); the reader's own last.
+    assert lines[1:4] == ["Orc E1 attacks you: 5 against defense 3 - hit.", "The enemies activate in column 2.",
+                          "Threat is now 4."]
+    assert lines[-1] == "You play Card 0, and 5 more actions of your own."
+    assert len(lines) == 5 and more == len(rift) - 4
+    assert since_lines(own[:1] + rift[-1:], 0) == (["Threat is now 4.", "You play Card 0."], 0)
+    # Another player's turn without words still gets its line.
+    assert since_lines([said(None, 1)], 0, {0: "Ana", 1: "Bo"}) == (["Bo took their turn."], 0)
 
 
 # ---- deadlines and the timeout policy --------------------------------------------------------------
@@ -165,8 +336,8 @@ def test_a_timed_game_states_the_deadline_and_the_policy_in_invitations_turns_an
     for sample in catalog.of("turn", "riftforce duel"):
         assert policy in sample.text and policy in sample.html, sample
         zone = "CET" if sample.seat == 0 else "UTC"
-        assert re.search(r"Your move is due by \w{3} \d\d \w{3} 2026, \d\d:\d\d " + zone + r"\.", sample.text), sample
-        assert (", due " in sample.first_line) and (("your time" in sample.first_line) == (sample.seat == 0)), sample
+        due = re.search(r"Your move is due by (\w{3} \d{1,2} \w{3} 2026, \d\d:\d\d " + zone + r")\.", sample.text)
+        assert due and sample.first_line.endswith(f", due {due.group(1)}."), sample  # one form of a time
     (reminder,) = catalog.of("reminder", "riftforce duel")
     assert policy in reminder.text and "Your move is due by Wed 25 Nov 2026" in reminder.text
     skip = POLICY_WORDS["skip"]
@@ -244,9 +415,10 @@ def test_a_forfeited_games_page_says_who_forfeited(app, client):
     game_id = timed_game(hours=24, policy="forfeit")
     sweep(25)
     assert current(game_id)[0].status == "finished"
+    told = {1: "You ran out of time and forfeited. Bob won.", 2: "Ann ran out of time and forfeited. You won."}
     for player_id in (1, 2):
         page = client.get(f"/p/{links.player_token(player_id)}").get_data(as_text=True)
-        assert "Ann ran out of time and forfeited. Bob won." in page
+        assert told[player_id] in page
     assert "Ann ran out of time and forfeited. Bob won." in client.get(f"/games/{game_id}").get_data(as_text=True)
 
 

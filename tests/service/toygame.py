@@ -14,6 +14,7 @@ import re
 
 import engine
 from engine import kit
+from engine.kit import plural
 
 NAME = "toy-hidden"
 CARDS = [f"k{n}x" for n in range(1, 41)]
@@ -158,7 +159,7 @@ class ToyGame(engine.Game):
     def describe_move(self, move, state=None):
         kind = move.get("type")
         if kind == "play":
-            return f"Play {move['card']} for {value(move['card'])} points"
+            return f"Play {move['card']} for {plural(value(move['card']), 'point')}"
         return {"end_turn": "End your turn", "draw": "Draw a card and end your turn", "pass": "Pass"}.get(
             kind, str(move))
 
@@ -172,7 +173,7 @@ class ToyGame(engine.Game):
     def describe_event(self, event, seat, state):
         kind = event["type"]
         if kind == "played":
-            return f"Seat {event['seat'] + 1} played {event['card']} for {event['points']} points."
+            return f"Seat {event['seat'] + 1} played {event['card']} for {plural(event['points'], 'point')}."
         if kind == "drew":
             if event["seat"] == seat:
                 return f"You drew {', '.join(event['cards'])}."

@@ -30,6 +30,7 @@ from service.games.beyond_the_rift import ADAPTER, KINDS, card_face, family_word
 from service.mail import compose as mail
 from service.play import ending, handle, new_game
 from service.store import get_engine, read_session
+from service.views.sentences import named
 from tests.beyond_helpers import RULES, leaks, policy
 from tests.service.helpers import current, outbox_rows
 from tests.web.looks import DESKTOP, PHONE, assert_accessible, assert_fits, page_height, page_width
@@ -252,6 +253,26 @@ def test_each_seat_sees_the_party_named_and_only_its_own_hand(client, app):
         assert f'class="pn">{name}</span>' in spectator
 
 
+def test_the_board_says_how_long_the_decision_has_by_the_games_own_clock(client, app):
+    """The hero phase has the game's hours (36 here, not the rules' usual 48); a defense or an attack
+    window its share of them (12 of 48: 9 hours); an untimed game names no deadline."""
+    timed = new_game("beyond-the-rift", NAMES[:2], seed=3, deadline_hours=36)
+    untimed = new_game("beyond-the-rift", NAMES[:2], seed=3)
+    first = players(timed)[0]
+    board = board_of(text(client.get(f"/p/{links.player_token(first.id)}")))
+    assert "36 hours for this decision." in board and "Usual deadline" not in board
+    assert "for this decision" not in board_of(text(client.get(f"/p/{links.player_token(players(untimed)[0].id)}")))
+    for _ in range(200):  # the policy attacks at once: an attack window, or a defense in the enemy phase
+        game, state = current(timed)
+        if state["prompt"] is not None or state["attack"] is not None:
+            break
+        seat = game.to_act[0]
+        handle(timed, seat, policy(state, seat, RULES.legal_moves(state, seat)), game.seq)
+    else:
+        raise AssertionError("no attack window or defense came")
+    asked = players(timed)[game.to_act[0]]
+    assert "9 hours for this decision." in board_of(text(client.get(f"/p/{links.player_token(asked.id)}")))
+
 def test_the_finished_and_the_forfeited_boards_say_so(client, app):
     game_id = new_game("beyond-the-rift", NAMES[:2], seed=3)
     for _ in range(300):
@@ -262,9 +283,9 @@ def test_the_finished_and_the_forfeited_boards_say_so(client, app):
         handle(game_id, seat, policy(state, seat, RULES.legal_moves(state, seat)), game.seq)
     game, state = current(game_id)
     names = {0: "Ann", 1: "Bob"}
-    words = ADAPTER.result_words(RULES.result(state), names)
     reason = ADAPTER.board_words(RULES.view(state, None))["end_reason"]
-    for url in (f"/games/{game_id}", f"/p/{links.player_token(players(game_id)[0].id)}"):
+    for seat, url in ((None, f"/games/{game_id}"), (0, f"/p/{links.player_token(players(game_id)[0].id)}")):
+        words = ADAPTER.result_words(RULES.result(state), names, seat)  # "your hero died" to Ann
         board = board_of(text(client.get(url)))
         assert '<div class="ask over"><strong>The scenario is over.</strong>' in board
         board = html.unescape(board)  # the words are compared as read ("Ann's hero died")
@@ -326,7 +347,8 @@ def test_the_turn_email_carries_the_same_board_inlined(client, app):
                          for _, style in bands)
     assert "<details" not in board  # page-only parts stay out of emails
     plain = message.get_body(("plain",)).get_content()
-    assert RULES.render_text(RULES.view(state, 2)) in plain
+    # The text board, each hero's player named ("Isolde Marr (Bob)").
+    assert named(RULES.render_text(RULES.view(state, 2)), dict(enumerate(n for n, _ in NAMES)), 2) in plain
 
 
 # ---- in the browser -----------------------------------------------------------------------------------

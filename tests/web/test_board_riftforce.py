@@ -129,7 +129,7 @@ def test_the_duel_board_names_players_shows_the_own_hand_and_only_the_size_of_th
         own = sorted(f"{GUILD_NAME[c.split('-')[0]]} {c.split('-')[1][0]}" for c in s["hand"][seat])
         assert sorted(labels(hand_part(drawn))) == own
         hand_size = len(s["hand"][other])
-        assert f'aria-label="{hand_size} cards in hand, face down"' in drawn
+        assert f'aria-label="{hand_size} card{"s" if hand_size != 1 else ""} in hand, face down"' in drawn
         for card in s["hand"][other]:  # another hand's cards are never named (Ice 6 and 7, Light 5)
             assert f"{GUILD_NAME[card.split('-')[0]]} {card.split('-')[1][0]}" not in said
         assert f"The rift, locations 1 to 5: {NAMES[other]} above the line, you below" in drawn
@@ -264,7 +264,8 @@ def test_busy_boards_fit_a_phone_read_at_a_desktop_and_mail_compactly(live, page
     assert sorted(labels(hand_part(board_html))) == own
     for other in range(players):
         if other != seat and state["hand"][other]:
-            assert f'aria-label="{len(state["hand"][other])} cards in hand, face down"' in board_html
+            count = len(state["hand"][other])
+            assert f'aria-label="{count} card{"s" if count != 1 else ""} in hand, face down"' in board_html
     damaged = [c for c, d in state["damage"].items() if d]
     assert damaged and board_html.count('class="dmg"') >= len(damaged)
 

@@ -314,7 +314,8 @@ def test_a_finished_game_shows_the_result_in_place_of_a_decision_and_a_forfeit_t
         drawn = board(app, game_id, viewer)
         words = plain(drawn)
         assert 'class="ask over"' in drawn and "ask mine" not in drawn and "waiting for" not in words
-        assert f"{PEOPLE[result['winners'][0]][0]} won." in words and "Final scores" in words
+        winner = result["winners"][0]  # "You won." to the winner
+        assert f"{'You' if viewer == winner else PEOPLE[winner][0]} won." in words and "Final scores" in words
         assert "playing" not in words
     # A forfeit the service recorded: the engine still thinks the game runs; the board says who won.
     other = new_game("riftwalker", PEOPLE[:2], seed=4)
@@ -323,6 +324,7 @@ def test_a_finished_game_shows_the_result_in_place_of_a_decision_and_a_forfeit_t
     drawn = board(app, other, 0, result=forfeit)
     words = plain(drawn)
     assert 'class="ask over"' in drawn and "Bob won." in words
+    assert "You won." in plain(board(app, other, 1, result=forfeit))
     assert "your decision" not in words and "waiting for" not in words and "Final scores" not in words
 
 

@@ -409,7 +409,9 @@ def test_solo_player_gets_a_turn_email_each_round_with_what_the_trainer_did(app)
     assert [r.seq for r in turns[1:]] == [row.seq for row in started]
     message, body = rendered(turns[-1])
     assert message["Subject"] == f"Riftforce #{game_id}: Sol vs the trainer"
-    assert body.splitlines()[0] == "Your turn."
+    # What the trainer did comes first (its plan, set off by the player's action, is its own doing).
+    first = body.splitlines()[0]
+    assert first.startswith("The trainer") and first.endswith(" Your turn."), first
     assert "The trainer carries out its plan" in body
     assert "You played" in body or "You checked" in body or "You discarded" in body
 

@@ -147,10 +147,11 @@ def test_a_finished_game_shows_everyones_final_score_with_the_engines_string_sea
     ann, bob = players(game_id)
     spectator = plain(text(client.get(f"/games/{game_id}")))
     page = plain(text(client.get(f"/p/{links.player_token(ann.id)}")))
-    for words in (spectator, page):
+    for viewer, words in ((None, spectator), (0, page)):
         assert f"Scores: Ann {result['scores']['0']}, Bob {result['scores']['1']}." in words
         assert "Final scores (bonus points count only now)" in words
-        winner = PLAYERS[result["winners"][0]][0]
+        seat = result["winners"][0]
+        winner = "You" if seat == viewer else PLAYERS[seat][0]  # "You won." on the winner's own page
         assert f"{winner} won." in words  # the result in words, where the board asks for a decision in play
         for seat in (0, 1):
             breakdown = result["breakdown"][seat]

@@ -13,6 +13,13 @@ import pytest
 from .helpers import G
 
 OLD_LOGS = sorted((Path(__file__).parents[1] / "old_logs").glob("beyond-the-rift-*.json"))
+# Recorded sentences today's engine words differently on purpose: the old sentence -> today's, and why.
+REWORDED = {
+    "A new scenario begins with 2 hero(es).": "A new scenario begins with 2 heroes.",  # plural forms (#22)
+    "A new scenario begins with 1 hero(es).": "A new scenario begins with 1 hero.",
+    "A new scenario begins with 3 hero(es).": "A new scenario begins with 3 heroes.",
+    "A new scenario begins with 4 hero(es).": "A new scenario begins with 4 heroes.",
+}
 
 
 def test_there_are_old_logs_of_every_scenario():
@@ -31,7 +38,7 @@ def test_an_old_log_replays_and_reads_the_same(path):
         assert set(event) <= set(old) | {"col", "step", "why"}, "upcast only takes prose away"
         for viewer in viewers:
             seat = None if viewer == "spectator" else int(viewer)
-            assert G.describe_event(event, seat, state) == said[viewer], (i, viewer, old)
+            assert G.describe_event(event, seat, state) == REWORDED.get(said[viewer], said[viewer]), (i, viewer, old)
         state = G.apply(state, event)
     result = G.result(state)
     assert result["scores"] == log["result"]["scores"] and result["winners"] == log["result"]["winners"]

@@ -101,7 +101,7 @@ def test_describe_move_names_cards_and_enemies():
     (c,) = hand(s, 0, "BV01", ap=5)
     words = {G.describe_move(mv, s) for mv in G.legal_moves(s, 0)}
     assert "Attack with Longsword Cut" in words and f"Disengage Cultist Zealot {e}" in words
-    assert G.describe_move({"type": "done"}) .startswith("Done")
+    assert G.describe_move({"type": "done"}).startswith("End my turn")
 
 
 def test_copy_state_is_independent_and_equal():

@@ -296,8 +296,8 @@ def test_redacted_events_hide_a_teammate_draw_and_words_tell_what_the_partner_di
     assert not any("Star" in w for w in words if w)
     assert "Your team gained 1 Riftforce for controlled locations (now 1)." in words
     assert sentences(start, evs, 2, redact=True)[evs.index(draw)] == "You drew 1 card: Star 6."
-    assert GAME.view(s, 0)["last_action"].startswith("Your partner checked and drew")
-    assert GAME.view(s, 1)["last_action"].startswith("Player 3 checked and drew")
+    assert GAME.view(s, 0)["last_action"].startswith("Your partner checked: scored ")
+    assert GAME.view(s, 1)["last_action"].startswith("Player 3 checked: scored ")
 
 
 def test_partner_play_is_described_and_spectators_see_player_numbers():

@@ -154,4 +154,4 @@ def test_the_last_action_is_public_facts_worded_with_names():
     assert last_words(view, NAMES) == "Ann played Fire 5 at location 3."
     assert last_words(GAME.view(s, 0), NAMES) == "You played Fire 5 at location 3."
     checked, _ = do(s, CHECK)
-    assert last_words(GAME.view(checked, 0), NAMES).startswith("Bob checked and drew")
+    assert last_words(GAME.view(checked, 0), NAMES).startswith("Bob checked: scored ")
