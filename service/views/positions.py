@@ -8,7 +8,7 @@ state)`, never from the raw state, so another seat's hidden cards cannot reach a
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from flask import render_template
@@ -59,6 +59,10 @@ def _step_label(labels: list[str]) -> str:
     while common and common[-1].lower() in _DANGLING:
         common.pop()
     return (" ".join(common) + "…") if common else labels[0]
+
+
+# How every engine and the service's recorded end begin the sentence of a game's end.
+END = "The game is over"
 
 
 @dataclass
@@ -183,6 +187,23 @@ class Position:
                                       **found.board_words(self.view)))
 
 
+def _repeats_the_end(events: list[SinceEvent], payload: Mapping[str, Any], text: str | None) -> bool:
+    """Whether the recorded end (the service's "game_finished") only repeats the engine's own line
+    about the end just before it ("The game is over: Ana wins, 12 to 7." then "The game is over: Ana
+    won.").  A bare "The game is over." gives way to the recorded end's winner instead; a forfeit is
+    news the engine cannot tell."""
+    result = payload.get("result")
+    if payload.get("type") != "game_finished" or not events or not text or (
+            isinstance(result, Mapping) and result.get("forfeited") is not None):
+        return False
+    last = events[-1]
+    if not (last.text or "").startswith(END):
+        return False
+    if last.text == END + ".":
+        events[-1] = replace(last, text=text)
+    return True
+
+
 def described(session: Session, game: Game, rows: Sequence[LogRow], viewer: int | None,
               names: dict[int, str] | None = None) -> tuple[list[SinceEvent], dict[str, Any] | None]:
     """The events of `rows` (consecutive, in order, at least one) as `viewer` may read them, each
@@ -192,11 +213,13 @@ def described(session: Session, game: Game, rows: Sequence[LogRow], viewer: int 
     found = adapter(game.name)
     first = rows[0].seq
     state = store.load_state(session, game, first - 1)[0] if first > 1 else None
-    events = []
+    events: list[SinceEvent] = []
     for row in rows:
         text = event_sentence(rules, row.payload, row.kind, row.actor, viewer, state, names)
         kind_of = str(row.payload.get("type", ""))
         if row.kind == store.SYSTEM:
+            if _repeats_the_end(events, row.payload, text):
+                continue
             events.append(SinceEvent(row.seq, text, row.actor, row.kind, kind_of, row.actor, 2))
             continue  # engines never see the service's own events
         doer = found.doer(row.payload, row.actor, state) if row.actor is not None else None

@@ -102,3 +102,15 @@ def test_the_game_over_email_offers_play_again(app, sink):
     html = mail.get_body(("html",)).get_content()
     assert re.search(r"Play again: .*http://riftpost\.test/p/\S+#again", plain)
     assert re.search(r'<a href="http://riftpost\.test/p/[^"]+#again"[^>]*>Play again</a>', html)
+
+
+def test_the_last_moves_tell_the_end_once(app, client):
+    """#17 item 8: the engine's "The game is over: You win, 12 to 5." is not followed by the recorded
+    end's "The game is over: You won." (a Riftforce duel played to its end)."""
+    from tests.web.riftforce_boards import finished_game
+
+    game_id, _ = finished_game("duel")
+    ann = _seats(game_id)[0]
+    page = text(_page(client, ann))
+    recent = re.search(r'id="recent-h".*?</section>', page, re.S).group(0)
+    assert recent.count("The game is over") == 1 and re.search(r"The game is over: \w+ wins?, \d+ to \d+", recent)
