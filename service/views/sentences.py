@@ -364,7 +364,8 @@ def since_lines(events: Sequence[Said], viewer: int | None, names: Names = None,
     own_line = _own_line(own)
     room = cap - (1 if own_line else 0)
     every = merge_lines([text for text, _ in others])
-    if len(every) <= room:
+    # "And 1 more" would hide a line behind a link as long as the line itself: show it instead.
+    if len(every) <= room + 1:
         return every + ([own_line] if own_line else []), 0
     chosen: list[int] = []
     shown: list[str] = []

@@ -475,8 +475,10 @@ def test_the_html_part_is_one_inlined_600_px_column_with_a_viewport(catalog):
         assert re.search(r'<div class="wrap" style="max-width: 600px;', html), sample
         since = re.search(r'<ul class="since"[^>]*>(.*?)</ul>', html, re.S)
         if since:
-            assert since.group(1).count("<li") <= compose.MAX_SINCE_LINES, sample
+            # One line over the cap rather than "And 1 more" (sentences.since_lines).
+            assert since.group(1).count("<li") <= compose.MAX_SINCE_LINES + 1, sample
     folded = [s for s in catalog.samples if re.search(r"And \d+ more on your game's history page", s.text)]
+    assert not any("And 1 more on your game's history page" in s.text for s in catalog.samples)
     assert folded and all(s.text.count("\n- ") >= compose.MAX_SINCE_LINES for s in folded)
 
 
@@ -618,3 +620,15 @@ def test_a_partner_email_queued_before_the_change_still_renders(app):
     text = message.get_body(("plain",)).get_content()
     assert message["Subject"] == f"Riftforce #{game_id}: Ann & Cat vs Bob & Dan"
     assert "we will email you when it is your turn" in text.splitlines()[0]
+
+
+def test_since_never_hides_a_single_line_behind_and_1_more():
+    """#17 item 8: "And 1 more on your game's history page" hid one line behind a link as long as it;
+    one line over the cap is shown, two or more are counted."""
+    def said(n: int) -> SinceEvent:
+        return SinceEvent(n, f"Wave {n} broke on the shore.", None, "move", "wave", None, 1)
+
+    lines, more = since_lines([said(n) for n in range(1, 10)], 0, {0: "Ann", 1: "Bo"}, cap=8)
+    assert more == 0 and len(lines) == 9 and lines[-1] == "Wave 9 broke on the shore."
+    lines, more = since_lines([said(n) for n in range(1, 11)], 0, {0: "Ann", 1: "Bo"}, cap=8)
+    assert more == 2 and len(lines) == 8
