@@ -233,8 +233,10 @@ def describe_move(move: Any, s: State | None = None) -> str:
                 return "Check & Draw"
             seat = s["turn"]
             held = team.scored_locations(s, seat) if s["mode"] == "team" else controls(s, seat)
+            # The draw stops when the pile and the discard (reshuffled) run out (rules Q13).
+            can = len(s["deck"][seat]) + len(s["discard"][seat])
             return (f"Check & Draw (score {len(held)}, "
-                    f"draw {7 - len(s['hand'][seat])})")
+                    f"draw {min(7 - len(s['hand'][seat]), can)})")
         if t == "bot":
             where = _position(s, move["card"]) if s is not None else ""
             return f"The trainer's {card_name(move['card'])}{where} acts"
@@ -478,6 +480,13 @@ def asked_words(v: dict) -> str | None:
         if p["kind"] == "activate":
             return (f"activate another of your elementals ({len(p['activated'])} of 3 so far), "
                     f"or stop")
+    # Only the actions open now: Check & Draw needs fewer than 7 cards in hand, the others a card.
+    players = v.get("players") or []
+    held = players[v["turn"]].get("hand_count") if v["turn"] < len(players) else None
+    if held is not None and held >= 7:
+        return "Play or Activate"
+    if held == 0:
+        return "Check & Draw"
     return "Play, Activate, or Check & Draw"
 
 

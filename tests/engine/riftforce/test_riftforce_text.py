@@ -155,3 +155,25 @@ def test_the_last_action_is_public_facts_worded_with_names():
     assert last_words(GAME.view(s, 0), NAMES) == "You played Fire 5 at location 3."
     checked, _ = do(s, CHECK)
     assert last_words(GAME.view(checked, 0), NAMES).startswith("Bob checked: scored ")
+
+
+def test_what_is_asked_names_only_the_actions_open_now():
+    """Rules §4: Check & Draw needs fewer than 7 cards in hand (#17 item 9: "Your turn: Play,
+    Activate, or Check & Draw" was said with 7 in hand)."""
+    seven = ["fire-5a", "fire-5b", "fire-6a", "fire-6b", "water-5a", "water-6a", "water-7a"]
+    s = board(hand=seven, deck=["air-5a"])
+    assert {m["type"] for m in GAME.legal_moves(s, 0)} == {"play", "activate"}
+    assert asked_words(GAME.view(s, 0)) == "Play or Activate"
+    empty = board(hand=[], deck=["air-5a"])
+    assert asked_words(GAME.view(empty, 0)) == "Check & Draw"
+
+
+def test_check_and_draw_says_what_it_will_really_draw():
+    """Rules §4C, Q13: a Check draws up to 7 in hand, only what the pile and the discard hold
+    (#17 item 9: "draw 6" was offered with 1 card left)."""
+    s = board(hand=["fire-5a"], deck=["air-5a"], discard=[])
+    assert GAME.describe_move(CHECK, s) == "Check & Draw (score 0, draw 1)"
+    s = board(hand=["fire-5a"], deck=["air-5a"], discard=["air-6a", "air-7a"])
+    assert GAME.describe_move(CHECK, s) == "Check & Draw (score 0, draw 3)"
+    s = board(hand=["fire-5a"], deck=["air-5a"] * 9)
+    assert GAME.describe_move(CHECK, s) == "Check & Draw (score 0, draw 6)"

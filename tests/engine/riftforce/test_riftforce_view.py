@@ -148,7 +148,7 @@ def test_describe_move_gives_button_words():
     s = mid_game()
     assert GAME.describe_move(P("fire-6a", 2), s) == "Play Fire 6 at location 3"
     assert GAME.describe_move(D("water-5a"), s) == "Activate: discard Water 5"
-    assert GAME.describe_move(CHECK, s) == "Check & Draw (score 1, draw 5)"
+    assert GAME.describe_move(CHECK, s) == "Check & Draw (score 1, draw 4)"
     s2, _ = do(s, D("fire-6a"))
     assert GAME.describe_move(A("fire-5a"), s2) == "Activate Fire 5 (first at location 1)"
     assert GAME.describe_move({"type": "done"}, s2) == "Activate nothing (the discard alone)"
