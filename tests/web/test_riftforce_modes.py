@@ -188,7 +188,7 @@ def test_team_pages_per_seat_show_zones_teams_order_and_only_the_own_hand(client
     game, state = current(team_game)
     for player in seats(team_game):
         me = player.seat
-        page = text(client.get(f"/p/{links.player_token(player.id)}"))
+        page = text(client.get(f"/p/{links.player_token(player.id, player.row_key)}"))
         partner = (me + 2) % 4
         foes = " &amp; ".join(FOUR[s][0] for s in (1 - me % 2, 3 - me % 2))
         for needle in ("Green zone", "Grey zone", "Location </span>6", "Turn order",
@@ -229,7 +229,7 @@ def test_three_player_page_names_the_lone_player(client, app):
     game_id = new_game("riftforce", FOUR[:3], {"mode": "team"}, seed=4)
     play_until(game_id, lambda game, state: state["phase"] == "play")
     bob = seats(game_id)[1]
-    page = text(client.get(f"/p/{links.player_token(bob.id)}"))
+    page = text(client.get(f"/p/{links.player_token(bob.id, bob.row_key)}"))
     assert "You play alone against a team of two, and check all six locations." in page
     assert ">2. You" in page and ">4. You" in page
     assert "checks all six locations, positions 2 and 4" in page
@@ -239,12 +239,12 @@ def test_solo_board_shows_the_trainer_plans_challenges_and_the_and_card(client, 
     game_id = new_game("riftforce", [("Sol", "sol@example.org")],
                        {"mode": "solo", "stars": {"5": 3, "6": 4, "7": 2}, "and": {"number": 7, "end": "B"}},
                        seed=3)
-    draft = text(client.get(f"/p/{links.player_token(seats(game_id)[0].id)}"))
+    draft = text(client.get(f"/p/{links.player_token(seats(game_id)[0].id, seats(game_id)[0].row_key)}"))
     assert "Setup: keep 4 summoners" in draft and "Kept so far: none yet (0 of 4)" in draft
     play_until(game_id, lambda game, state: state["phase"] == "play" and state["actions"][0] >= 2)
     game, state = current(game_id)
     sol = seats(game_id)[0]
-    page = text(client.get(f"/p/{links.player_token(sol.id)}"))
+    page = text(client.get(f"/p/{links.player_token(sol.id, sol.row_key)}"))
     spectator = text(client.get(f"/games/{game_id}"))
     for shown in (page, spectator):
         assert "Solo against the trainer." in shown and "the trainer" in shown
