@@ -138,8 +138,8 @@ def start_game(number: int) -> dict[int, str]:
     addresses = [(NAMES[s], address(s)) for s in range(players)]
     game_id = new_game(name, addresses, options, seed=number)
     with read_session(get_engine()) as session:
-        seats = session.execute(sa.select(Player.seat, Player.id).where(Player.game_id == game_id)).all()
-    return {seat: links.player_token(player_id) for seat, player_id in seats}
+        seats = session.execute(sa.select(Player.seat, Player.id, Player.row_key).where(Player.game_id == game_id)).all()
+    return {seat: links.player_token(player_id, key) for seat, player_id, key in seats}
 
 
 def play(app, base: str, moves: int, rng: random.Random) -> float:

@@ -100,7 +100,7 @@ class Mirror:
     game_id: int
     seed: int
     tokens: dict[int, str]  # seat -> page token
-    player_ids: dict[int, int]
+    player_ids: dict[int, tuple[int, str | None]]  # seat -> (player id, row key)
     state: Any = None
     seq: int = 0
     choice: random.Random = field(default_factory=random.Random)
@@ -134,8 +134,9 @@ def make_games(app, count: int, first_seed: int) -> list[Mirror]:
             game_id = new_game("riftforce", [("A", f"a{seed}@bench.example.org"), ("B", f"b{seed}@bench.example.org")],
                                seed=seed)
             with read_session(get_engine()) as session:
-                ids = {p.seat: p.id for p in session.exec(sa.select(Player).where(Player.game_id == game_id)).scalars()}
-            games.append(Mirror(game_id, seed, {seat: links.player_token(pid) for seat, pid in ids.items()}, ids))
+                ids = {p.seat: (p.id, p.row_key)
+                       for p in session.exec(sa.select(Player).where(Player.game_id == game_id)).scalars()}
+            games.append(Mirror(game_id, seed, {seat: links.player_token(*named) for seat, named in ids.items()}, ids))
     return games
 
 
@@ -372,7 +373,7 @@ def latency(instance: Instance, server: Server, size: int, games: int, rounds: i
                 break
             seat, move = game.next_move()
             with instance.app.app_context():
-                token = links.move_token(game.player_ids[seat], game.seq, move)
+                token = links.move_token(*game.player_ids[seat], game.seq, move)
             meter.start("confirm")
             status, response, data, elapsed = seats[seat].form(f"/m/{token}", {})
             assert status == 303, (status, data[:300])

@@ -1,15 +1,20 @@
 """Signed links (itsdangerous): one salt per purpose, a list of keys for rotation.
 
-Tokens are signed, not encrypted: they carry only ids, a seq, a move, a link generation and (for the
-address's own links) the address, nothing secret.
-- player page  {"p": player_id, "g": generation}                   long-lived, the player's key to the game
-- move         {"p": player_id, "g": generation, "v": seq, "m": move}  bound to the position it was made
-                                                        for, so it acts at most once and goes stale after
-- unsubscribe  {"p": player_id, "g": generation}         the body's "stop turn emails for this game"
+Tokens are signed, not encrypted: they carry only ids and row keys, a seq, a move, a link generation
+and (for the address's own links) the address, nothing secret.
+- player page  {"p": player_id, "k": key, "g": generation}       long-lived, the player's key to the game
+- move         {"p": player_id, "k": key, "g": generation, "v": seq, "m": move}  bound to the position
+                                                        it was made for, so it acts at most once and goes stale after
+- unsubscribe  {"p": player_id, "k": key, "g": generation}  the body's "stop turn emails for this game"
 - never-email  {"e": address}                            RFC 8058 one-click target of List-Unsubscribe
 - account      {"e": address, "t": issued}               short-lived: the account page (vacation, emails)
-- invitation   {"i": invitation_id}                     the accept / decline page of an invitation
+- invitation   {"i": invitation_id, "k": key}            the accept / decline page of an invitation
 A token of one purpose never verifies as another (different salts).
+
+The key ("k") is the row's random `row_key` (service/store/models.py): the web refuses a link whose key
+is not its row's (service/web/tokens.py, service/web/invitations.py), because a restore hands the ids
+of rolled-back rows to new ones, never their keys.  Rows made before keys existed have none (NULL), and
+so have the links made for them, which is how those links keep working: a key is left out when None.
 
 The generation ("g") is the player's `link_generation` when the link was made; the web refuses a link
 whose generation is not the player's current one (service/web/tokens.py).  Generation 0 is left out, so
@@ -38,15 +43,23 @@ INVITATION = "riftpost.invitation"
 @dataclass(frozen=True)
 class PlayerLink:
     player_id: int
+    key: str | None  # None: a link of a row made before keys
     generation: int = 0
 
 
 @dataclass(frozen=True)
 class MoveLink:
     player_id: int
+    key: str | None
     seq: int
     move: dict
     generation: int = 0
+
+
+@dataclass(frozen=True)
+class InvitationLink:
+    invitation_id: int
+    key: str | None
 
 
 @dataclass(frozen=True)
@@ -80,6 +93,13 @@ def _player_id(data: Any) -> int:
     return data["p"]
 
 
+def _key(data: dict) -> str | None:
+    key = data.get("k")
+    if key is not None and not isinstance(key, str):
+        raise bad_link()
+    return key
+
+
 def _generation(data: dict) -> int:
     generation = data.get("g", 0)
     if type(generation) is not int or generation < 0:
@@ -87,21 +107,28 @@ def _generation(data: dict) -> int:
     return generation
 
 
-def _player_payload(player_id: int, generation: int) -> dict[str, Any]:
-    return {"p": player_id, "g": generation} if generation else {"p": player_id}
+def _player_payload(player_id: int, key: str | None, generation: int) -> dict[str, Any]:
+    payload: dict[str, Any] = {"p": player_id}
+    if key is not None:
+        payload["k"] = key
+    if generation:
+        payload["g"] = generation
+    return payload
 
 
-def player_token(player_id: int, generation: int = 0) -> str:
-    return _serializer(PLAYER).dumps(_player_payload(player_id, generation))
+def player_token(player_id: int, key: str | None, generation: int = 0) -> str:
+    """The page link of the player with this id and `row_key` (required: a link without the row's key
+    stands only for a row made before keys)."""
+    return _serializer(PLAYER).dumps(_player_payload(player_id, key, generation))
 
 
 def read_player_token(token: str) -> PlayerLink:
     data = _load(PLAYER, token, current_app.config["PLAYER_LINK_MAX_AGE"])
-    return PlayerLink(_player_id(data), _generation(data))
+    return PlayerLink(_player_id(data), _key(data), _generation(data))
 
 
-def move_token(player_id: int, seq: int, move: dict, generation: int = 0) -> str:
-    return _serializer(MOVE).dumps({**_player_payload(player_id, generation), "v": seq, "m": move})
+def move_token(player_id: int, key: str | None, seq: int, move: dict, generation: int = 0) -> str:
+    return _serializer(MOVE).dumps({**_player_payload(player_id, key, generation), "v": seq, "m": move})
 
 
 def read_move_token(token: str) -> MoveLink:
@@ -109,16 +136,16 @@ def read_move_token(token: str) -> MoveLink:
     player_id = _player_id(data)
     if not isinstance(data.get("v"), int) or not isinstance(data.get("m"), dict):
         raise bad_link()
-    return MoveLink(player_id, data["v"], data["m"], _generation(data))
+    return MoveLink(player_id, _key(data), data["v"], data["m"], _generation(data))
 
 
-def unsubscribe_token(player_id: int, generation: int = 0) -> str:
-    return _serializer(UNSUBSCRIBE).dumps(_player_payload(player_id, generation))
+def unsubscribe_token(player_id: int, key: str | None, generation: int = 0) -> str:
+    return _serializer(UNSUBSCRIBE).dumps(_player_payload(player_id, key, generation))
 
 
 def read_unsubscribe_token(token: str) -> PlayerLink:
     data = _load(UNSUBSCRIBE, token, current_app.config["PLAYER_LINK_MAX_AGE"])
-    return PlayerLink(_player_id(data), _generation(data))
+    return PlayerLink(_player_id(data), _key(data), _generation(data))
 
 
 def _email(data: Any) -> str:
@@ -161,13 +188,13 @@ def read_account_token(token: str, now: float | None = None) -> AccountLink:
     return AccountLink(email, issued)
 
 
-def invitation_token(invitation_id: int) -> str:
-    return _serializer(INVITATION).dumps({"i": invitation_id})
+def invitation_token(invitation_id: int, key: str | None) -> str:
+    return _serializer(INVITATION).dumps({"i": invitation_id} if key is None else {"i": invitation_id, "k": key})
 
 
-def read_invitation_token(token: str) -> int:
-    """The invitation's id (400 tampered, 410 expired: as long-lived as a player's page link)."""
+def read_invitation_token(token: str) -> InvitationLink:
+    """The invitation the link names (400 tampered, 410 expired: as long-lived as a player's page link)."""
     data = _load(INVITATION, token, current_app.config["PLAYER_LINK_MAX_AGE"])
     if not isinstance(data, dict) or not isinstance(data.get("i"), int):
         raise bad_link()
-    return data["i"]
+    return InvitationLink(data["i"], _key(data))

@@ -2,10 +2,14 @@
 address that keeps bouncing gets no more email until its person asks to try again.
 
 Return path (VERP).  The envelope sender (SMTP MAIL FROM, which the receiving side records as
-Return-Path and sends bounces to) of the email of outbox row 42 is `bounces+42-<sig>@<domain>` from
-BOUNCE_ADDRESS, where <sig> is a short HMAC of the row id under SECRET_KEY: a bounce names exactly
-the email it is about, and nobody can write a bounce that suspends someone else's address, since only
-the recipient of an email ever sees its return path.  The From header is not touched.
+Return-Path and sends bounces to) of the email of outbox row 42 is `bounces+42-<key>-<sig>@<domain>`
+from BOUNCE_ADDRESS, where <key> is the row's random `row_key` and <sig> a short HMAC of both under
+SECRET_KEY: a bounce names exactly the email it is about, and nobody can write a bounce that suspends
+someone else's address, since only the recipient of an email ever sees its return path.  The key is
+what a restore cannot hand on: the rows made after it reuse the ids of the rows it rolled back, so a
+late bounce of a rolled-back email names an id that may now be another email's, but not its key.  A
+row made before keys (its key NULL) has the return path it was sent with, `bounces+42-<sig>@`, the
+HMAC of the id alone.  The From header is not touched.
 
 Policy (`_judge`).  Every report read is recorded (table `bounces`).  The address is marked
 undeliverable on its person's row after one hard bounce (the address is dead: service/mail/dsn.py
@@ -31,6 +35,7 @@ import hmac
 import logging
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from email.message import Message
 from email.utils import getaddresses
@@ -62,17 +67,28 @@ RECIPIENT_HEADERS = ("Delivered-To", "X-Original-To", "Envelope-To", "X-Envelope
 # ---- the return path --------------------------------------------------------------------------------
 
 
-def _signature(key: str, row_id: int) -> str:
-    return hmac.new(key.encode(), SALT + b":" + str(row_id).encode(), hashlib.sha256).hexdigest()[:SIG_LENGTH]
+def _signature(secret: str, row_id: int, row_key: str | None) -> str:
+    named = str(row_id) if row_key is None else f"{row_id}:{row_key}"
+    return hmac.new(secret.encode(), SALT + b":" + named.encode(), hashlib.sha256).hexdigest()[:SIG_LENGTH]
 
 
-def return_path(row_id: int) -> str | None:
-    """The envelope sender of outbox row `row_id`'s email; None with BOUNCE_ADDRESS "off"."""
+def return_path(row_id: int, row_key: str | None) -> str | None:
+    """The envelope sender of the email of outbox row `row_id` with key `row_key` (None: a row made
+    before keys); None with BOUNCE_ADDRESS "off"."""
     address = current_app.config.get("BOUNCE_ADDRESS", "")
     if not address:
         return None
     local, _, domain = address.rpartition("@")
-    return f"{local}+{row_id}-{_signature(current_app.config['SECRET_KEY'], row_id)}@{domain}"
+    named = str(row_id) if row_key is None else f"{row_id}-{row_key}"
+    return f"{local}+{named}-{_signature(current_app.config['SECRET_KEY'], row_id, row_key)}@{domain}"
+
+
+@dataclass(frozen=True)
+class Named:
+    """The outbox row a return path names: its id, and its key (None: a row made before keys)."""
+
+    row_id: int
+    row_key: str | None
 
 
 def is_bounce_address(rcpt: str, bounce_address: str) -> bool:
@@ -83,24 +99,26 @@ def is_bounce_address(rcpt: str, bounce_address: str) -> bool:
     return rcpt.strip().strip("<>").lower().startswith(f"{local}+")
 
 
-def row_named(address: str) -> int | None:
+def row_named(address: str) -> Named | None:
     """The outbox row a return path names, if its signature holds under SECRET_KEY or a fallback key
-    (a bounce may come back days after a key rotation); None for anything else."""
+    (a bounce may come back days after a key rotation); None for anything else.  Whether that row is
+    in this database with that key is the reader's to check (`receive`)."""
     bounce = current_app.config.get("BOUNCE_ADDRESS", "")
     if not is_bounce_address(address, bounce):
         return None
     local = address.strip().strip("<>").rpartition("@")[0]
-    found = re.fullmatch(rf"(\d{{1,18}})-([0-9a-f]{{{SIG_LENGTH}}})", local.partition("+")[2].lower())
+    found = re.fullmatch(rf"(\d{{1,18}})(?:-([0-9a-f]{{16}}))?-([0-9a-f]{{{SIG_LENGTH}}})",
+                         local.partition("+")[2].lower())
     if found is None:
         return None
-    row_id = int(found.group(1))
-    keys = [current_app.config["SECRET_KEY"], *current_app.config.get("SECRET_KEY_FALLBACKS", [])]
-    if any(hmac.compare_digest(_signature(key, row_id), found.group(2)) for key in keys):
-        return row_id
+    row_id, row_key = int(found.group(1)), found.group(2)
+    signing = [current_app.config["SECRET_KEY"], *current_app.config.get("SECRET_KEY_FALLBACKS", [])]
+    if any(hmac.compare_digest(_signature(secret, row_id, row_key), found.group(3)) for secret in signing):
+        return Named(row_id, row_key)
     return None
 
 
-def _row_of(message: Message, rcpt: str | None) -> int | None:
+def _row_of(message: Message, rcpt: str | None) -> Named | None:
     """The row named by the envelope recipient, else by a recipient header of the delivered bounce."""
     candidates = [rcpt] if rcpt else []
     for name in RECIPIENT_HEADERS:
@@ -110,9 +128,9 @@ def _row_of(message: Message, rcpt: str | None) -> int | None:
             continue
         candidates += [address for _, address in getaddresses(values) if address]
     for candidate in candidates:
-        row_id = row_named(candidate)
-        if row_id is not None:
-            return row_id
+        named = row_named(candidate)
+        if named is not None:
+            return named
     return None
 
 
@@ -127,9 +145,10 @@ def receive(raw: bytes, rcpt: str | None = None, now: datetime | None = None) ->
     message = dsn.parse(raw[:MAX_BYTES])
     if message is None:
         return _ignored("not an email")
-    row_id = _row_of(message, rcpt)
-    if row_id is None:
+    named = _row_of(message, rcpt)
+    if named is None:
         return _ignored(f"no return path of ours with a valid signature (to {(rcpt or '')[:80]!r})")
+    row_id = named.row_id
     report = dsn.read(message)
     if report is None:
         return _ignored(f"not a failure report (outbox {row_id}, subject {str(message.get('Subject', ''))[:80]!r})")
@@ -138,6 +157,9 @@ def receive(raw: bytes, rcpt: str | None = None, now: datetime | None = None) ->
         player = session.get(Player, row.player_id) if row is not None else None
         if row is None or player is None:
             return _ignored(f"outbox {row_id} is not in this database")
+        if row.row_key != named.row_key:
+            # The id of an email a restore rolled back, now another email's: not that one's bounce.
+            return _ignored(f"outbox {row_id} is another email than the one this bounce is about")
         session.add(Bounce(email=player.email, outbox_id=row.id, kind=report.kind, status=report.status,
                            diagnostic=report.diagnostic, received_at=now))
         session.flush()

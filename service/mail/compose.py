@@ -142,7 +142,7 @@ def _context(session: Session, kind: Kind, mail: Mail) -> dict[str, Any]:
     since = kind.since(session, mail)
     position = positions.build(session, game, player.seat, seq=row.seq, since_seq=since, players=mail.players)
     # The player's current generation: an email rendered after a "fresh link" reset carries live links.
-    player_token = links.player_token(player.id, player.link_generation)
+    player_token = links.player_token(player.id, player.row_key, player.link_generation)
     choices = (one_click(position.first_steps(), adapter(game.name).first_moves)
                if kind.move_links and position.my_turn else [])
     move_links = [(step.label, url_for("play.page", token=player_token, step=step.key, _external=True))
@@ -159,8 +159,8 @@ def _context(session: Session, kind: Kind, mail: Mail) -> dict[str, Any]:
         params=mail.params, title=positions.title(game), prefix=positions.subject_prefix(game),
         subject=subject(game, mail.players, position.teams),
         player_url=url_for("play.page", token=player_token, _external=True),
-        unsubscribe_url=url_for("play.unsubscribe", token=links.unsubscribe_token(player.id, player.link_generation),
-                                _external=True),
+        unsubscribe_url=url_for("play.unsubscribe", _external=True,
+                                token=links.unsubscribe_token(player.id, player.row_key, player.link_generation)),
         # RFC 8058 one-click for everything this sender sends to the address: the List-Unsubscribe header.
         one_click_url=url_for("account.one_click", token=links.never_email_token(player.email), _external=True),
         # The footer's "never email me": the footer travels with a forwarded email, so it only offers

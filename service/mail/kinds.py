@@ -348,7 +348,8 @@ def _fresh_link(session: Session, mail: Mail) -> Context:
     ).all()
     return {"fresh_games": [
         (f"{title(game)} #{game.id}", game.status == "active",
-         url_for("play.page", token=links.player_token(player.id, player.link_generation), _external=True))
+         url_for("play.page", token=links.player_token(player.id, player.row_key, player.link_generation),
+                 _external=True))
         for player, game in sorted(seats, key=lambda pair: pair[1].status != "active")]}
 
 
@@ -386,7 +387,9 @@ def _account_line(context: Context) -> str:
 
 def _invitation(session: Session, mail: Mail) -> Context:
     creator = next((p for p in mail.players if p.seat == 0), mail.player)
-    token = links.invitation_token(int(mail.params["invitation"]))
+    invitation = session.get(Invitation, int(mail.params["invitation"]))  # its key (no query after `wanted`)
+    assert invitation is not None
+    token = links.invitation_token(invitation.id, invitation.row_key)
     return {
         "inviter": unlinkable(creator.name),
         "self_invited": creator.id == mail.player.id,

@@ -52,7 +52,7 @@ from service.mail.threads import message_id
 from service.store import read_session, write_session
 from service.store.current import AnyGame, AnyPlayer
 from service.store.db import get_engine
-from service.store.models import Outbox, Player, as_utc, utcnow
+from service.store.models import Outbox, Player, as_utc, new_row_key, utcnow
 
 log = logging.getLogger(__name__)
 
@@ -123,7 +123,7 @@ def add_many(session: Session, emails: Sequence[Email]) -> list[Queued]:
             values.append({
                 "game_id": game.id, "player_id": p.id, "kind": kind, "params": params, "seq": seq,
                 "status": status, "message_id": message_id(game, p, kinds.get(kind).tag_of(params), seq),
-                "attempts": 0, "next_attempt_at": now, "created_at": now,
+                "attempts": 0, "next_attempt_at": now, "created_at": now, "row_key": new_row_key(),
             })
     if not values:
         return []
@@ -277,7 +277,8 @@ def deliver(row_id: int) -> str:
                 log.info("outbox %s not sent: its address is marked undeliverable", row_id)
                 return "undeliverable"
             message = compose.build(session, row, mail)
-        smtp.send(message, envelope_from=bounces.return_path(row_id), deadline=deadline)
+            envelope_from = bounces.return_path(row_id, row.row_key)
+        smtp.send(message, envelope_from=envelope_from, deadline=deadline)
     except Exception as exc:  # noqa: BLE001 - whatever ended the attempt is recorded on the row and retried
         return _failed(row_id, attempt, exc, rules)
     _finish(row_id, attempt, status="sent", sent_at=utcnow(), last_error=None)

@@ -22,9 +22,19 @@ def thread_key(game: AnyGame) -> str:
     return hashlib.sha256(raw.encode()).hexdigest()[:12]
 
 
+def _thread(game: AnyGame, player: AnyPlayer) -> str:
+    """What names the player's thread in this game.  The player's random row key makes it unique across
+    databases and across a restore, which hands the id of a rolled-back player to a new one but never
+    its key (so no two different emails ever share a Message-ID).  A player from before keys has none:
+    its thread keeps the ids it started with, made unique by the game's thread_key."""
+    if player.row_key is None:
+        return f"{thread_key(game)}.g{game.id}.p{player.id}"
+    return f"g{game.id}.p{player.id}-{player.row_key}"
+
+
 def thread_root(game: AnyGame, player: AnyPlayer) -> str:
     """The Message-ID of the player's invitation: the root of their thread for this game."""
-    return f"<riftpost.{thread_key(game)}.g{game.id}.p{player.id}@{current_app.config['MAIL_DOMAIN']}>"
+    return f"<riftpost.{_thread(game, player)}@{current_app.config['MAIL_DOMAIN']}>"
 
 
 def message_id(game: AnyGame, player: AnyPlayer, tag: str, seq: int) -> str:
@@ -33,4 +43,4 @@ def message_id(game: AnyGame, player: AnyPlayer, tag: str, seq: int) -> str:
     if tag == "invite":
         return thread_root(game, player)
     domain = current_app.config["MAIL_DOMAIN"]
-    return f"<riftpost.{thread_key(game)}.g{game.id}.p{player.id}.{tag}.s{seq}@{domain}>"
+    return f"<riftpost.{_thread(game, player)}.{tag}.s{seq}@{domain}>"

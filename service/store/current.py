@@ -66,6 +66,7 @@ class PlayerRow:
     turn_emails: bool
     link_generation: int
     consent: str
+    row_key: str | None  # read with the rest: a link's key is checked without another query
 
 
 @dataclass(slots=True)

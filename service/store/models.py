@@ -19,6 +19,7 @@ service/migrations; these classes must match them (a test compares the two).
 
 from __future__ import annotations
 
+import secrets
 from datetime import UTC, datetime
 from typing import Any
 
@@ -28,6 +29,12 @@ from sqlmodel import Field, SQLModel
 
 def utcnow() -> datetime:
     return datetime.now(UTC)
+
+
+def new_row_key() -> str:
+    """A row's random key: 16 lower-case hex digits (64 bits), the same read in any case (some mail
+    servers fold the return path's), so it is safe in a link, a return path and a Message-ID."""
+    return secrets.token_hex(8)
 
 
 def as_utc(moment: datetime) -> datetime:
@@ -78,6 +85,11 @@ class Player(SQLModel, table=True):
     # has played or accepted an invitation), "asked" not yet (its emails are held until the address
     # accepts), "declined" never (the address declined the invitations of this game's creator).
     consent: str = Field(default="", max_length=20, sa_column_kwargs={"server_default": ""})
+    # Every link of the player carries this random key beside the id and is refused when it is not the
+    # row's, and the player's Message-IDs include it: a restore resets the id counters, so a new player
+    # may get the id of a rolled-back one, never its key.  NULL: a row from before keys (migration
+    # 0010b), whose links, made without a key, still stand, and whose Message-IDs stay as they were.
+    row_key: str | None = Field(default_factory=new_row_key, max_length=16)
 
 
 class Event(SQLModel, table=True):
@@ -165,6 +177,10 @@ class Outbox(SQLModel, table=True):
     # When an operator last re-queued it (`flask outbox requeue`): the retry policy's give-up horizon
     # runs from here instead of from created_at, while created_at still says how long the email waited.
     requeued_at: datetime | None = None
+    # The email's return path names the row by its id and this random key (service/mail/bounces.py): a
+    # bounce of a rolled-back email cannot mark the address of the row that got its id after a restore.
+    # NULL: a row from before keys, whose return path named the id alone.
+    row_key: str | None = Field(default_factory=new_row_key, max_length=16)
 
 
 class JournalEntry(SQLModel, table=True):
@@ -300,6 +316,8 @@ class Invitation(SQLModel, table=True):
     status: str = Field(default="asked", max_length=20)  # asked | accepted | declined
     created_at: datetime = Field(default_factory=utcnow)
     answered_at: datetime | None = None
+    # The invitation's link carries it beside the id, as a player's links carry theirs (Player.row_key).
+    row_key: str | None = Field(default_factory=new_row_key, max_length=16)
 
 
 # Vacations look up a person's seats in every game by address.

@@ -6,22 +6,39 @@ from __future__ import annotations
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
+from sqlmodel import Session
 
 from service import links, store
+from service.errors import NotFound
 from service.mail.kinds import unlinkable
 from service.play import consent
 from service.store import read_session
 from service.store.db import get_engine
-from service.store.models import Player, utcnow
+from service.store.models import Invitation, Player, utcnow
 from service.views import positions
 from service.web.tokens import page_token
 
 bp = Blueprint("invitations", __name__)
 
 
+def _named(session: Session, token: str) -> Invitation:
+    """The invitation the link names, if it is the link's: its id with its key (a restore may have
+    given the id of a rolled-back invitation to another one, never its key)."""
+    link = links.read_invitation_token(token)
+    invitation = consent.get(session, link.invitation_id)
+    if invitation.row_key != link.key:
+        raise NotFound("There is no such invitation (the link belongs to another Riftpost).", consent.TITLE)
+    return invitation
+
+
+def _invitation_id(token: str) -> int:
+    with read_session(get_engine()) as session:
+        return _named(session, token).id
+
+
 def _page(token: str, status: int = 200, **extra: object) -> ResponseReturnValue:
     with read_session(get_engine()) as session:
-        invitation = consent.get(session, links.read_invitation_token(token))
+        invitation = _named(session, token)
         game = store.get_game(session, invitation.game_id)
         players = store.players_of(session, game.id)
     creator = next(p for p in players if p.seat == 0)
@@ -40,7 +57,7 @@ def page(token: str) -> ResponseReturnValue:
 
 @bp.post("/i/<token>/accept")
 def accept(token: str) -> ResponseReturnValue:
-    player_id = consent.accept(links.read_invitation_token(token), utcnow())
+    player_id = consent.accept(_invitation_id(token), utcnow())
     with read_session(get_engine()) as session:
         player = session.get(Player, player_id)
         assert player is not None
@@ -54,7 +71,7 @@ def accept(token: str) -> ResponseReturnValue:
 
 @bp.post("/i/<token>/decline")
 def decline(token: str) -> ResponseReturnValue:
-    consent.decline(links.read_invitation_token(token), utcnow())
+    consent.decline(_invitation_id(token), utcnow())
     if request.form.get("List-Unsubscribe") == "One-Click":
         return "Declined: no more email from games this inviter starts.\n", 200, {"Content-Type": "text/plain"}
     return _page(token, declined_now=True)

@@ -121,9 +121,9 @@ def confirm(token: str) -> ResponseReturnValue:
     if request.method == "POST":
         # Straight to the move: `handle` checks the link's seq itself (a stale link is the 409 page),
         # so the position the GET shows is not built for nothing.
-        return _act(seat_of(link.player_id, link.generation), link.move, link.seq)
+        return _act(seat_of(link), link.move, link.seq)
     with read_session(get_engine()) as session:
-        player = current_player(session, link.player_id, link.generation)
+        player = current_player(session, link)
         game = store.get_game(session, player.game_id)
         current = game.seq == link.seq
         if current:
@@ -168,7 +168,7 @@ def mail_again(token: str) -> ResponseReturnValue:
 def unsubscribe(token: str) -> ResponseReturnValue:
     link = links.read_unsubscribe_token(token)
     with read_session(get_engine()) as session:
-        player = current_player(session, link.player_id, link.generation)
+        player = current_player(session, link)
         game = store.get_game(session, player.game_id)
     done = False
     if request.method == "POST":

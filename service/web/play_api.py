@@ -56,8 +56,7 @@ def private(response: Response) -> Response:
 
 def _player(token: str) -> PlayerRow:
     try:
-        link = links.read_player_token(token)
-        return seat_of(link.player_id, link.generation)  # a replaced link: 410
+        return seat_of(links.read_player_token(token))  # a replaced link: 410
     except (BadRequest, NotFound):
         raise Forbidden("This is not a valid player link: use the address of your game page.",
                         "Not a player link") from None

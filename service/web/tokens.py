@@ -1,6 +1,6 @@
 """The player a page's signed link names (service/links.py): 400 for a tampered link, 410 for an
 expired one or one of an earlier link generation (the player asked for a fresh link since), 404 for
-one of another database."""
+one of another database, or of a row a restore rolled back (its id now another row's: the key differs)."""
 
 from __future__ import annotations
 
@@ -17,44 +17,49 @@ from service.store.db import get_engine, single_reads
 from service.store.models import Player
 
 REPLACED = "This link was replaced"
+NO_GAME, CANNOT = "This link belongs to no game here.", "This link cannot be used"
+
+Link = links.PlayerLink | links.MoveLink
 
 
-def current_player(session: Session, player_id: int, generation: int) -> Player:
-    """The player (an ORM row of `session`, to change), if a link of this generation still stands for them."""
-    return _standing(store.get_player(session, player_id), generation)
+def current_player(session: Session, link: Link) -> Player:
+    """The player (an ORM row of `session`, to change), if the link still stands for them."""
+    return _standing(store.get_player(session, link.player_id), link)
 
 
-def seat_of(player_id: int, generation: int) -> PlayerRow:
+def seat_of(link: Link) -> PlayerRow:
     """The player as a plain row read in a connection of its own (for pages and moves: they change
-    no player), if a link of this generation still stands for them."""
+    no player), if the link still stands for them."""
     with single_reads(get_engine()).connect() as conn:
-        player = current.player(conn, player_id)
+        player = current.player(conn, link.player_id)
     if player is None:
-        raise NotFound("This link belongs to no game here.", "This link cannot be used")
-    return _standing(player, generation)
+        raise NotFound(NO_GAME, CANNOT)
+    return _standing(player, link)
 
 
 P = TypeVar("P", Player, PlayerRow)
 
 
-def _standing(player: P, generation: int) -> P:
-    if generation != player.link_generation:
+def _standing(player: P, link: Link) -> P:
+    # The key first: a row that is not the link's (its id reused after a restore) is no game of the
+    # link's, and the "replaced" answer would show its address.
+    if link.key != player.row_key:
+        raise NotFound(NO_GAME, CANNOT)
+    if link.generation != player.link_generation:
         raise Gone(f"This link was replaced by a fresher one: it was sent to {masked(player.email)}. "
                    "Open your game from that newer email.", REPLACED)
     return player
 
 
 def player_of(session: Session, token: str) -> Player:
-    link = links.read_player_token(token)
-    return current_player(session, link.player_id, link.generation)
+    return current_player(session, links.read_player_token(token))
 
 
 def load_player(token: str) -> PlayerRow:
     """The player a page link stands for, read on its own (for routes that change no player)."""
-    link = links.read_player_token(token)
-    return seat_of(link.player_id, link.generation)
+    return seat_of(links.read_player_token(token))
 
 
 def page_token(player: AnyPlayer) -> str:
     """The player's page token of their current generation."""
-    return links.player_token(player.id, player.link_generation)
+    return links.player_token(player.id, player.row_key, player.link_generation)

@@ -20,7 +20,7 @@ def game_id(app):
 
 def page_url(game_id, seat):
     player = [p for p in rows(Player, game_id=game_id) if p.seat == seat][0]
-    return f"/p/{links.player_token(player.id)}"
+    return f"/p/{links.player_token(player.id, player.row_key)}"
 
 
 def test_the_page_shows_the_deadline_the_zone_and_the_allowance(client, game_id):

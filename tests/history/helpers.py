@@ -5,9 +5,10 @@ from __future__ import annotations
 import random
 import re
 
-from service import links, store
+from service import store
 from service.play import new_game
 from service.store import get_engine, read_session
+from tests import tokens
 from tests.service.helpers import current, play_one
 
 PLAYERS = [("Ann", "ann@example.org"), ("Bob", "bob@example.org")]
@@ -50,7 +51,7 @@ def card_ids(text: str) -> set[str]:
 
 
 def history_url(player_id: int | None, game_id: int, **params) -> str:
-    base = f"/p/{links.player_token(player_id)}/history" if player_id else f"/games/{game_id}/history"
+    base = f"/p/{tokens.page(player_id)}/history" if player_id else f"/games/{game_id}/history"
     query = "&".join(f"{key}={value}" for key, value in params.items())
     return f"{base}?{query}" if query else base
 

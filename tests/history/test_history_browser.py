@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from service import links
 from service.play import new_game
+from tests import tokens
 from tests.history.helpers import player_ids
 from tests.service import toygame
 from tests.service.helpers import current, play_one
@@ -35,7 +35,7 @@ def test_stepping_through_a_history_with_the_keyboard(live, page):
         for _ in range(8):
             play_one(game_id, lambda legal: legal[-1])
         game, _ = current(game_id)
-        token = links.player_token(player_ids(game_id)[0])
+        token = tokens.page(player_ids(game_id)[0])
     base = live.config["BASE_URL"]
     page.goto(f"{base}/p/{token}/history")
     opened = where(page)

@@ -12,6 +12,7 @@ from engine.riftforce.words import card_name
 from service import store
 from service.games import adapter
 from service.store import get_engine, read_session
+from tests import tokens
 from tests.history.helpers import (
     PLAYERS,
     card_ids,
@@ -136,6 +137,4 @@ def test_after_the_end_the_full_record_and_every_hand_are_shown(client):
 
 
 def _token(player_id: int) -> str:
-    from service import links
-
-    return links.player_token(player_id)
+    return tokens.page(player_id)

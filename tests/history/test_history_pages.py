@@ -10,6 +10,7 @@ from service.mail import compose as mail
 from service.play import new_game
 from service.store import get_engine, read_session, write_session
 from service.views import charts, history
+from tests import tokens
 from tests.history.helpers import history_url, player_ids
 from tests.service import toygame
 from tests.service.helpers import current, outbox_rows, play_one, play_to_end
@@ -67,7 +68,7 @@ def test_toy_pages_json_and_downloads_show_no_hidden_card_at_any_step(client):
         assert not toygame.cards_in(api) & toy_hidden(state, None)
     _, now = current(game_id)
     for seat in (0, 1):
-        record = client.get(f"/p/{links.player_token(ids[seat])}/history/record.json").get_data(as_text=True)
+        record = client.get(f"/p/{tokens.page(ids[seat])}/history/record.json").get_data(as_text=True)
         assert not toygame.cards_in(record) & toy_hidden(now, seat)
     for url in (f"/api/games/{game_id}/events", f"/games/{game_id}/history/record.json"):
         assert not toygame.cards_in(client.get(url).get_data(as_text=True)) & toy_hidden(now, None)
@@ -111,7 +112,7 @@ def test_bad_history_parameters_are_clear_4xx(client):
         assert client.get(history_url(None, game_id, **params)).status_code in (status, 400), params
     assert client.get("/p/not-a-token/history").status_code == 400
     assert client.get("/games/999/history").status_code == 404
-    assert client.get(f"/p/{links.player_token(999)}/history").status_code == 404
+    assert client.get(f"/p/{links.player_token(999, None)}/history").status_code == 404
 
 
 def test_a_finished_games_history_opens_at_its_end_and_speaks_in_turns(client):
@@ -175,11 +176,11 @@ def test_only_the_creator_turns_the_public_history_off_and_a_get_changes_nothing
     ann_page = text(client.get(history_url(ids[0], game_id)))
     bob_page = text(client.get(history_url(ids[1], game_id)))
     assert "Turn the public history off" in ann_page and "Turn the public history off" not in bob_page
-    switch = f"/p/{links.player_token(ids[1])}/history/public"
+    switch = f"/p/{tokens.page(ids[1])}/history/public"
     assert client.post(switch, data={"csrf_token": csrf_token(ann_page), "history_public": "off"}).status_code == 403
-    assert client.get(f"/p/{links.player_token(ids[0])}/history/public").status_code == 405
-    assert client.post(f"/p/{links.player_token(ids[0])}/history/public", data={"history_public": "off"}).status_code == 400
-    answer = client.post(f"/p/{links.player_token(ids[0])}/history/public",
+    assert client.get(f"/p/{tokens.page(ids[0])}/history/public").status_code == 405
+    assert client.post(f"/p/{tokens.page(ids[0])}/history/public", data={"history_public": "off"}).status_code == 400
+    answer = client.post(f"/p/{tokens.page(ids[0])}/history/public",
                          data={"csrf_token": csrf_token(ann_page), "history_public": "off"})
     assert answer.status_code == 303
     for url in (history_url(None, game_id), f"/games/{game_id}/history/record.json",
@@ -189,7 +190,7 @@ def test_only_the_creator_turns_the_public_history_off_and_a_get_changes_nothing
     assert client.get(history_url(ids[1], game_id)).status_code == 200  # players keep theirs
     assert "public history is off" in text(client.get(history_url(ids[0], game_id)))
     page = text(client.get(history_url(ids[0], game_id)))
-    client.post(f"/p/{links.player_token(ids[0])}/history/public",
+    client.post(f"/p/{tokens.page(ids[0])}/history/public",
                 data={"csrf_token": csrf_token(page), "history_public": "on"})
     assert client.get(history_url(None, game_id)).status_code == 200
 
@@ -215,7 +216,7 @@ def test_journal_entries_and_service_events_are_in_the_history_in_words(client):
     page = text(client.get(history_url(ids[0], game_id, at=last)))
     expected = " and ".join(["You", "Bob"][w] for w in winners)  # Ann's page: she is "You"
     assert f"The game is over: {expected} won." in page
-    record = client.get(f"/p/{links.player_token(ids[0])}/history/record.json").get_json()
+    record = client.get(f"/p/{tokens.page(ids[0])}/history/record.json").get_json()
     assert record["journal"][0]["text"] == "Bob was reminded: 24 hours left to move."
     assert record["events"][-1]["event"]["type"] == "game_finished"
 

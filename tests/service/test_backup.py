@@ -3,6 +3,9 @@ restore drill: back up, play on, restore, and every restored game replays and pl
 
 from __future__ import annotations
 
+import html
+import json
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -15,11 +18,15 @@ from sqlmodel import select
 
 import engine
 from service import backup, store
+from service.mail import bounces, outbox
 from service.migrate import heads, upgrade
 from service.play import handle, new_game
 from service.store import get_engine, make_engine, read_session
-from service.store.models import Event, Game
+from service.store.models import Bounce, Event, Game, Invitation, Outbox, Person
+from tests import tokens
 from tests.conftest import make_app
+from tests.consent import preconsent
+from tests.service import bounce_samples as samples
 from tests.service import toygame
 from tests.service.helpers import current, play_one, play_to_end
 
@@ -173,6 +180,119 @@ def test_restore_drill_back_up_play_on_restore_and_the_games_replay_and_play(app
     finished = every_game(get_engine())
     assert finished[toy][1] == "finished" and finished[riftforce][0] > at_backup[riftforce][0]
     assert new_game(toygame.NAME, PLAYERS, seed=9) == later  # the id is free again: it never happened
+
+
+LINK = re.compile(r"http://riftpost\.test(/[pmui]/[^\s\"<>]+)")
+
+
+def _sent(sink, since: int) -> list:
+    """The emails the sink received after its first `since`."""
+    return sink.messages()[since:]
+
+
+def _paths(messages) -> set[str]:
+    """The player, move, unsubscribe and invitation links of these emails (paths, entities undone)."""
+    found = set()
+    for message in messages:
+        for part in message.walk():
+            if part.get_content_maintype() == "text":
+                found |= {html.unescape(path) for path in LINK.findall(part.get_content())}
+    return found
+
+
+def _rows(game_id: int):
+    with read_session(get_engine()) as session:
+        return (store.players_of(session, game_id),
+                list(session.exec(select(Invitation).where(Invitation.game_id == game_id).order_by(Invitation.id))),
+                list(session.exec(select(Outbox).where(Outbox.game_id == game_id).order_by(Outbox.id))))
+
+
+def _game_with_an_invitation(app, names: list[tuple[str, str]], sink) -> int:
+    """A game whose seat 1 is a new address (an invitation), every email that may go sent through SMTP."""
+    game_id = new_game(toygame.NAME, names, {"target": 30}, seed=3)
+    for row in _rows(game_id)[2]:
+        if row.status == "pending":
+            assert outbox.deliver(row.id) == "sent"
+    return game_id
+
+
+def test_restore_drill_the_links_return_paths_and_message_ids_of_a_rolled_back_game_reach_nobody(app, client, sink,
+                                                                                                tmp_path):
+    """Back up, make game A (a seat invited, its emails sent), restore, make game B: B's rows get A's
+    ids (the counters went back), and yet every link of A (page, move, unsubscribe, history, account,
+    JSON API, invitation page, accept, decline) is refused, a bounce to A's return paths marks nothing,
+    and no Message-ID of B is one of A's."""
+    app.config.update(SMTP_URL=sink.url, BOUNCE_ADDRESS="bounces@riftpost.test")
+    preconsent("ann@example.org", "cy@example.org")  # seat 0 of each game played before: one invitation each
+    runner = app.test_cli_runner()
+    assert runner.invoke(args=["backup"]).exit_code == 0
+    (file,) = (tmp_path / "backups").glob("app-*.sqlite")
+
+    game_a = _game_with_an_invitation(app, [("Ann", "ann@example.org"), ("Bob", "bob@example.org")], sink)
+    a_mail = _sent(sink, 0)
+    players_a, (invitation_a,), outbox_a = _rows(game_a)
+    game, state = current(game_a)
+    seat = game.to_act[0]
+    move = toygame.GAME.legal_moves(state, seat)[0]
+    # Every link of A: those its emails carry, and those its pages and emails would carry for each seat.
+    a_paths = _paths(a_mail) | {f"/p/{tokens.page(p)}{tail}" for p in players_a for tail in ("", "/history", "/account")}
+    a_paths |= {f"/u/{tokens.unsubscribe(p)}" for p in players_a}
+    a_paths |= {f"/m/{tokens.move(players_a[seat], game.seq, move)}"}
+    assert any(p.startswith("/i/") for p in a_paths) and any(p.startswith("/p/") for p in _paths(a_mail))
+    a_api = [tokens.page(p) for p in players_a]
+    a_return_paths = {str(m["Return-Path"]).strip("<>") for m in a_mail}
+    a_ids = {str(m["Message-ID"]) for m in a_mail} | {row.message_id for row in outbox_a}
+
+    restored = runner.invoke(args=["restore", str(file)])
+    assert restored.exit_code == 0, restored.output
+    game_b = _game_with_an_invitation(app, [("Cy", "cy@example.org"), ("Dee", "dee@example.org")], sink)
+    b_mail = _sent(sink, len(a_mail))
+    players_b, (invitation_b,), outbox_b = _rows(game_b)
+    # What made the old links dangerous: B's rows have A's ids.
+    assert game_b == game_a and [p.id for p in players_b] == [p.id for p in players_a]
+    assert invitation_b.id == invitation_a.id
+    assert {row.id for row in outbox_b} & {row.id for row in outbox_a} == {row.id for row in outbox_a}
+    b_before = current(game_b)[0].seq
+
+    for path in sorted(a_paths):
+        answer = client.get(path)
+        assert answer.status_code == 404, (path, answer.status_code)
+        page = answer.get_data(as_text=True)
+        assert "Cy" not in page and "Dee" not in page and "d***@" not in page and "c***@" not in page, path
+    # The POSTs: the one-click ones need no CSRF token, and the others are let through without one
+    # (their pages were refused, so there was none to get): only the link's row can stop them.
+    app.config["WTF_CSRF_ENABLED"] = False
+    posts = {p.partition("?")[0] for p in a_paths if p.startswith(("/m/", "/u/"))}
+    posts |= {f"{p.partition('?')[0]}/{answer}" for p in a_paths if p.startswith("/i/") for answer in ("accept", "decline")}
+    posts |= {f"/p/{tokens.page(p)}/{action}" for p in players_a for action in ("move", "notifications", "fresh-link")}
+    for path in sorted(posts):
+        answer = client.post(path, data={"List-Unsubscribe": "One-Click", "seq": str(b_before),
+                                          "move": json.dumps(move), "scope": "game"})
+        assert answer.status_code == 404, (path, answer.status_code)
+    for token in a_api:
+        assert client.get(f"/api/play/{token}").status_code == 403
+        assert client.post(f"/api/play/{token}", json={"seq": b_before, "moves": [move]}).status_code == 403
+    # Nothing of B changed: its invitation unanswered, its seats' emails on, its game where it was.
+    players_after, (invitation_after,), _ = _rows(game_b)
+    assert invitation_after.status == "asked" and all(p.turn_emails for p in players_after)
+    assert current(game_b)[0].seq == b_before
+
+    for rcpt in sorted(a_return_paths):
+        assert bounces.receive(samples.postfix(rcpt, rcpt="dee@example.org"), rcpt).startswith("ignored"), rcpt
+    with read_session(get_engine()) as session:
+        assert session.exec(select(Bounce)).all() == []
+        assert all(session.get(Person, who) is None or session.get(Person, who).bounced_at is None
+                   for who in ("cy@example.org", "dee@example.org"))
+
+    b_ids = {str(m["Message-ID"]) for m in b_mail} | {row.message_id for row in outbox_b}
+    assert b_mail and not b_ids & a_ids
+
+    # B's own links, return paths and rows work as ever.
+    b_paths = _paths(b_mail)
+    assert all(client.get(path).status_code == 200 for path in b_paths), b_paths
+    assert client.get(f"/api/play/{tokens.page(players_b[0])}").status_code == 200
+    rcpt = str(next(m for m in b_mail if m["To"] == "dee@example.org")["Return-Path"]).strip("<>")
+    assert "undeliverable" in bounces.receive(samples.postfix(rcpt, rcpt="dee@example.org"), rcpt)
 
 
 def test_restore_refuses_what_is_not_a_riftpost_backup(app, tmp_path, migrated_sqlite):

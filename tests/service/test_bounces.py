@@ -74,28 +74,44 @@ def test_every_email_leaves_with_its_own_signed_return_path(backend_app, sink):
     game_id, invite = sent_game(backend_app, sink)
     messages = sink.wait_for(2)
     paths = {m["To"]: m["Return-Path"] for m in messages}
-    expected = f"<{bounces.return_path(invite.id)}>"
+    expected = f"<{bounces.return_path(invite.id, invite.row_key)}>"
     assert paths["Bo <bo@example.org>"] == expected
     assert expected.startswith(f"<bounces+{invite.id}-") and expected.endswith("@riftpost.test>")
     assert len(set(paths.values())) == 2  # one per email
     assert all(m["From"] == "Riftpost <riftpost@riftpost.test>" for m in messages)  # the From is untouched
-    assert bounces.row_named(expected) == invite.id
+    assert expected.startswith(f"<bounces+{invite.id}-{invite.row_key}-")  # the row's id and key
+    assert bounces.row_named(expected) == bounces.Named(invite.id, invite.row_key)
 
 
-def test_the_signature_holds_only_under_our_keys(app):
+KEY, OTHER_KEY = "0123456789abcdef", "fedcba9876543210"
+
+
+@pytest.mark.parametrize("key", [KEY, None], ids=["keyed", "made before keys"])
+def test_the_signature_holds_only_under_our_keys(app, key):
     app.config["BOUNCE_ADDRESS"] = "bounces@riftpost.test"
-    address = bounces.return_path(42)
-    assert bounces.row_named(address) == 42
+    address = bounces.return_path(42, key)
+    assert bounces.row_named(address) == bounces.Named(42, key)
     local, domain = address.split("@")
-    assert bounces.row_named(f"{local.upper()}@{domain.upper()}") == 42  # some MTAs fold case
+    assert bounces.row_named(f"{local.upper()}@{domain.upper()}") == bounces.Named(42, key)  # some MTAs fold case
     assert bounces.row_named(address.replace("+42-", "+43-")) is None  # another row, same signature
     assert bounces.row_named(local[:-1] + ("0" if local[-1] != "0" else "1") + "@" + domain) is None
     assert bounces.row_named("bounces+42@riftpost.test") is None
     assert bounces.row_named("ann@example.org") is None
     app.config.update(SECRET_KEY="a-new-key", SECRET_KEY_FALLBACKS=[SECRET])
-    assert bounces.row_named(address) == 42  # a bounce of an email signed before a key rotation
+    assert bounces.row_named(address) == bounces.Named(42, key)  # a bounce of an email signed before a key rotation
     app.config["SECRET_KEY_FALLBACKS"] = []
     assert bounces.row_named(address) is None
+
+
+def test_the_signature_covers_the_rows_key(app):
+    """A key swapped for another, or dropped (the shape of a return path from before keys), breaks
+    the signature: nobody turns the return path of one row into one of another key."""
+    app.config["BOUNCE_ADDRESS"] = "bounces@riftpost.test"
+    address = bounces.return_path(42, KEY)
+    assert address.startswith(f"bounces+42-{KEY}-")
+    assert bounces.row_named(address.replace(KEY, OTHER_KEY)) is None
+    assert bounces.row_named(address.replace(f"-{KEY}", "")) is None
+    assert bounces.row_named(bounces.return_path(42, None)) == bounces.Named(42, None)
 
 
 def test_bounce_address_off_keeps_the_from_as_envelope_sender(app, sink):
@@ -112,7 +128,7 @@ def test_bounce_address_off_keeps_the_from_as_envelope_sender(app, sink):
 
 def test_a_hard_bounce_marks_the_address_and_the_next_email_is_not_sent(backend_app, sink):
     game_id, invite = sent_game(backend_app, sink)
-    outcome = bounces.receive(samples.postfix(bounces.return_path(invite.id)), bounces.return_path(invite.id))
+    outcome = bounces.receive(samples.postfix(bounces.return_path(invite.id, invite.row_key)), bounces.return_path(invite.id, invite.row_key))
     assert "hard bounce 5.1.1" in outcome and "undeliverable" in outcome
     [bounce] = recorded()
     assert (bounce.email, bounce.outbox_id, bounce.kind, bounce.status) == ("bo@example.org", invite.id, "hard", "5.1.1")
@@ -135,41 +151,71 @@ def test_a_hard_bounce_marks_the_address_and_the_next_email_is_not_sent(backend_
 
 def test_a_forged_or_foreign_return_path_changes_nothing(backend_app, sink):
     _, invite = sent_game(backend_app, sink)
-    good = bounces.return_path(invite.id)
+    good = bounces.return_path(invite.id, invite.row_key)
     forged = good.replace(good.split("-")[-1].split("@")[0], "0" * bounces.SIG_LENGTH)
     other_row = f"bounces+{invite.id + 1}-{good.split('-')[-1]}"  # a signature moved to another row
     for rcpt in (forged, other_row, "bounces@riftpost.test", "bo@example.org"):
         assert bounces.receive(samples.postfix(rcpt), rcpt).startswith("ignored: no return path")
     with backend_app.app_context():
         backend_app.config["SECRET_KEY"] = "someone-elses-key"
-        foreign = bounces.return_path(invite.id)
+        foreign = bounces.return_path(invite.id, invite.row_key)
         backend_app.config["SECRET_KEY"] = SECRET
     assert bounces.receive(samples.postfix(foreign), foreign).startswith("ignored")
     assert recorded() == [] and person("bo@example.org").bounced_at is None
 
 
 def test_a_valid_token_for_no_row_here_is_ignored(backend_app):
-    rcpt = bounces.return_path(999_999)
+    rcpt = bounces.return_path(999_999, KEY)
     assert bounces.receive(samples.postfix(rcpt), rcpt) == "ignored: outbox 999999 is not in this database"
     assert recorded() == []
+
+
+def test_a_bounce_naming_the_id_of_another_email_marks_nothing(backend_app, sink):
+    """A restore hands the id of a rolled-back email to a new one: a late bounce of the old email names
+    that id with the old row's key, and marks nothing (the same signed path with the row's own key does)."""
+    _, invite = sent_game(backend_app, sink)
+    rolled_back = bounces.return_path(invite.id, OTHER_KEY)
+    assert bounces.receive(samples.postfix(rolled_back), rolled_back) == (
+        f"ignored: outbox {invite.id} is another email than the one this bounce is about")
+    assert recorded() == [] and person("bo@example.org").bounced_at is None
+    own = bounces.return_path(invite.id, invite.row_key)
+    assert "undeliverable" in bounces.receive(samples.postfix(own), own)
+
+
+def test_an_email_from_before_keys_keeps_its_return_path(backend_app, sink):
+    """A row made before migration 0010b (its key NULL) is sent with the return path of its id alone,
+    and a bounce to that path is its bounce; its id with some key is not that row."""
+    backend_app.config["SMTP_URL"] = sink.url
+    game_id = new_game(toygame.NAME, PLAYERS, {"target": 30}, seed=5)
+    with write_session(get_engine()) as session:  # as the migration leaves the rows it found
+        session.execute(sa.update(Outbox).where(Outbox.game_id == game_id).values(row_key=None))
+    for row in outbox_rows(game_id):
+        assert outbox.deliver(row.id) == "sent"
+    invite = bo_rows(game_id)[0]
+    old = bounces.return_path(invite.id, None)
+    assert {m["To"]: m["Return-Path"] for m in sink.wait_for(2)}["Bo <bo@example.org>"] == f"<{old}>"
+    assert old.startswith(f"bounces+{invite.id}-") and old.count("-") == 1
+    keyed = bounces.return_path(invite.id, KEY)
+    assert bounces.receive(samples.postfix(keyed), keyed).startswith(f"ignored: outbox {invite.id} is another email")
+    assert "undeliverable" in bounces.receive(samples.postfix(old), old)
 
 
 @pytest.mark.parametrize("raw", [b"\x00\xff" * 300, b"", samples.success("x"), samples.out_of_office("x")])
 def test_garbage_and_non_failures_to_a_valid_return_path_are_ignored(backend_app, sink, raw):
     _, invite = sent_game(backend_app, sink)
-    assert bounces.receive(raw, bounces.return_path(invite.id)).startswith("ignored")
+    assert bounces.receive(raw, bounces.return_path(invite.id, invite.row_key)).startswith("ignored")
     assert recorded() == [] and person("bo@example.org").bounced_at is None
 
 
 def test_the_return_path_is_found_in_the_delivered_headers_without_an_envelope_recipient(backend_app, sink):
     _, invite = sent_game(backend_app, sink)
-    assert "hard bounce" in bounces.receive(samples.gmail(bounces.return_path(invite.id)))
+    assert "hard bounce" in bounces.receive(samples.gmail(bounces.return_path(invite.id, invite.row_key)))
     assert person("bo@example.org").bounced_at is not None
 
 
 def test_a_delay_is_recorded_and_changes_nothing(backend_app, sink):
     _, invite = sent_game(backend_app, sink)
-    rcpt = bounces.return_path(invite.id)
+    rcpt = bounces.return_path(invite.id, invite.row_key)
     assert "delayed bounce 4.4.1" in bounces.receive(samples.delayed(rcpt), rcpt)
     assert [b.kind for b in recorded()] == ["delayed"]
     assert person("bo@example.org") is None or person("bo@example.org").bounced_at is None
@@ -191,7 +237,7 @@ def test_soft_failures_stop_the_mail_only_for_several_emails_over_days(backend_a
     game_id, invite = sent_game(backend_app, sink)
     rows = three_emails_to_bo(game_id)
     start = utcnow()
-    paths = [bounces.return_path(row.id) for row in rows]
+    paths = [bounces.return_path(row.id, row.row_key) for row in rows]
     # The same email failing three times is one email failing.
     for hours in (0, 30, 50):
         bounces.receive(soft(paths[0]), paths[0], now=start + timedelta(hours=hours))
@@ -211,13 +257,13 @@ def test_soft_failures_long_ago_do_not_count(backend_app, sink):
     rows = three_emails_to_bo(game_id)
     start = utcnow()
     for row, days in zip(rows, (0, 20, 21)):  # the first is out of the window when the third comes
-        bounces.receive(soft(bounces.return_path(row.id)), bounces.return_path(row.id), now=start + timedelta(days=days))
+        bounces.receive(soft(bounces.return_path(row.id, row.row_key)), bounces.return_path(row.id, row.row_key), now=start + timedelta(days=days))
     assert person("bo@example.org").bounced_at is None
 
 
 def test_trying_again_clears_the_mark_and_an_old_bounce_cannot_undo_it(backend_app, sink):
     game_id, invite = sent_game(backend_app, sink)
-    rcpt = bounces.return_path(invite.id)
+    rcpt = bounces.return_path(invite.id, invite.row_key)
     bounces.receive(samples.postfix(rcpt), rcpt)
     assert bounces.clear("bo@example.org") is True
     assert person("bo@example.org").bounced_at is None
@@ -229,13 +275,13 @@ def test_trying_again_clears_the_mark_and_an_old_bounce_cannot_undo_it(backend_a
     play_one(game_id)
     [turn] = [row for row in bo_rows(game_id) if row.kind == "turn"]
     assert outbox.deliver(turn.id) == "sent"
-    later = bounces.return_path(turn.id)
+    later = bounces.return_path(turn.id, turn.row_key)
     assert "undeliverable" in bounces.receive(samples.exim_plain(later), later)
 
 
 def test_a_marked_address_gets_no_email_in_any_of_its_games(backend_app, sink):
     _, invite = sent_game(backend_app, sink)
-    rcpt = bounces.return_path(invite.id)
+    rcpt = bounces.return_path(invite.id, invite.row_key)
     bounces.receive(samples.qmail(rcpt), rcpt)
     other = new_game(toygame.NAME, [("Cy", "cy@example.org"), ("Bo", "bo@example.org")], seed=8)
     results = {row.player_id: outbox.deliver(row.id) for row in outbox_rows(other)}
@@ -250,7 +296,7 @@ def test_a_bounce_sent_to_the_embedded_sink_is_read_and_kept_for_the_operator(ba
     sink = Sink(tmp_path / "embedded", bounces=bounces.Receiver(lambda: app))
     try:
         game_id, invite = sent_game(app, sink)
-        rcpt = bounces.return_path(invite.id)
+        rcpt = bounces.return_path(invite.id, invite.row_key)
         with smtplib.SMTP("127.0.0.1", sink.port, timeout=10) as client:
             client.sendmail("", [rcpt], samples.exim_report(rcpt))  # a bounce's envelope sender is empty
         deadline = time.monotonic() + 10
@@ -284,7 +330,7 @@ def test_the_embedded_sink_ignores_a_forged_bounce_and_keeps_it(backend_app, tmp
 
 def test_flask_bounce_reads_one_bounce_on_stdin(backend_app, sink, tmp_path):
     _, invite = sent_game(backend_app, sink)
-    rcpt = bounces.return_path(invite.id)
+    rcpt = bounces.return_path(invite.id, invite.row_key)
     runner = backend_app.test_cli_runner()
     result = runner.invoke(args=["bounce", "--rcpt", rcpt], input=samples.postfix(rcpt))
     assert result.exit_code == 0, result.output
@@ -308,7 +354,7 @@ def test_flask_bounce_as_an_mta_pipe_runs_it(tmp_path, migrated_sqlite):
     with app.app_context():
         new_game(toygame.NAME, PLAYERS, seed=5)
         row = outbox_rows()[0]
-        rcpt = bounces.return_path(row.id)
+        rcpt = bounces.return_path(row.id, row.row_key)
     command = [sys.executable, "-m", "flask", "--app", "service", "bounce"]
     done = subprocess.run(command, input=samples.postfix(rcpt), env={**env, "ORIGINAL_RECIPIENT": rcpt},
                           capture_output=True, cwd=tmp_path, timeout=60)
@@ -330,7 +376,7 @@ def test_the_bounce_listener_takes_only_valid_return_paths(backend_app, sink):
     controller = Controller(bounces.Listener(bounces.Receiver(lambda: backend_app)), hostname="127.0.0.1", port=port)
     controller.start()
     try:
-        rcpt = bounces.return_path(invite.id)
+        rcpt = bounces.return_path(invite.id, invite.row_key)
         with smtplib.SMTP("127.0.0.1", port, timeout=10) as client:
             refused = client.sendmail("", ["bo@example.org", rcpt], samples.gmail(rcpt))
             assert list(refused) == ["bo@example.org"]  # not a relay: only our return paths
@@ -352,7 +398,7 @@ def test_the_listener_asks_to_try_again_when_the_database_fails(backend_app, sin
     controller = Controller(bounces.Listener(bounces.Receiver(lambda: backend_app)), hostname="127.0.0.1", port=port)
     controller.start()
     try:
-        rcpt = bounces.return_path(invite.id)
+        rcpt = bounces.return_path(invite.id, invite.row_key)
         with smtplib.SMTP("127.0.0.1", port, timeout=10) as client:
             with pytest.raises(smtplib.SMTPDataError) as refused:
                 client.sendmail("", [rcpt], samples.postfix(rcpt))
@@ -396,7 +442,7 @@ def test_the_procfiles_sink_process_reads_bounces_with_the_environments_settings
                 time.sleep(0.1)
             invite = bo_rows(game_id)[0]
             assert outbox.deliver(invite.id) == "sent"
-            rcpt = bounces.return_path(invite.id)
+            rcpt = bounces.return_path(invite.id, invite.row_key)
             with smtplib.SMTP("127.0.0.1", port, timeout=10) as client:
                 client.sendmail("", [rcpt], samples.postfix(rcpt))
             while person("bo@example.org") is None or person("bo@example.org").bounced_at is None:
@@ -421,7 +467,8 @@ def test_flask_bounce_server_listens_where_it_is_told(tmp_path, migrated_sqlite)
                    BOUNCE_ADDRESS="returns@riftpost.test")
     with app.app_context():
         new_game(toygame.NAME, PLAYERS, seed=5)
-        rcpt = bounces.return_path(outbox_rows()[0].id)
+        first = outbox_rows()[0]
+        rcpt = bounces.return_path(first.id, first.row_key)
     assert rcpt.startswith("returns+")
     process = subprocess.Popen([sys.executable, "-m", "flask", "--app", "service", "bounce-server", "--host",
                                 "127.0.0.1", "--port", str(port)], env=env, cwd=tmp_path,

@@ -11,13 +11,12 @@ import time
 import pytest
 import sqlalchemy as sa
 
-from service import links
 from service.errors import TooMany
 from service.mail import outbox
 from service.play import handle, new_game
 from service.store import get_engine, read_session, write_session
 from service.store.models import Invitation, Outbox, Player
-from tests import services
+from tests import services, tokens
 from tests.conftest import make_app
 from tests.consent import preconsent
 from tests.service import toygame
@@ -117,7 +116,7 @@ def test_accepting_releases_the_held_emails_and_a_get_changes_nothing(app, clien
 
 
 def _creators_page(game_id: int) -> str:
-    return f"/p/{links.player_token(_player(game_id, 0))}"
+    return f"/p/{tokens.page(_player(game_id, 0))}"
 
 
 def _player(game_id: int, seat: int) -> int:

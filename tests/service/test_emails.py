@@ -29,6 +29,7 @@ from service.store import get_engine, read_session
 from service.store.models import Outbox, Player
 from service.views.positions import SinceEvent
 from service.views.sentences import POLICY_WORDS, merge_lines, since_lines, summary
+from tests import tokens
 from tests.consent import preconsent
 from tests.deadlines.helpers import at, outbox_kinds, sweep, timed_game
 from tests.service import toygame
@@ -417,7 +418,7 @@ def test_a_forfeited_games_page_says_who_forfeited(app, client):
     assert current(game_id)[0].status == "finished"
     told = {1: "You ran out of time and forfeited. Bob won.", 2: "Ann ran out of time and forfeited. You won."}
     for player_id in (1, 2):
-        page = client.get(f"/p/{links.player_token(player_id)}").get_data(as_text=True)
+        page = client.get(f"/p/{tokens.page(player_id)}").get_data(as_text=True)
         assert told[player_id] in page
     assert "Ann ran out of time and forfeited. Bob won." in client.get(f"/games/{game_id}").get_data(as_text=True)
 

@@ -134,7 +134,7 @@ def test_0005_drops_only_the_snapshots_of_beyond_the_rift_rules_1_games_which_th
     db.dispose()
     app = make_app(tmp_path, url)
     with app.app_context():
-        page = app.test_client().get(f"/p/{links.player_token(1)}")
+        page = app.test_client().get(f"/p/{links.player_token(1, None)}")  # made before keys: none
         assert page.status_code == 200 and "Beyond the Rift" in page.get_data(as_text=True)
         seat = rules.to_act(engine.replay(rules, events))[0]
         outcome = handle(1, seat, {"type": "done"}, len(events))
@@ -219,3 +219,63 @@ def test_0010a_makes_each_games_seed_its_secret_so_its_log_its_draws_and_its_mes
     finally:
         if backend == "postgres":
             services.drop_postgres(url)
+
+
+def test_0010b_rows_made_before_keys_keep_their_links_and_return_paths_and_new_rows_get_keys(tmp_path):
+    """Migration 0010b on a database with games under way: every row survives, keyless (NULL), and the
+    links and return paths already sent for it (without a key) still work; rows made after it get a
+    key, and only links with it work for them."""
+    from alembic import command
+    from sqlmodel import select
+
+    from service import links
+    from service.mail import bounces
+    from service.migrate import alembic_config, current, heads
+    from service.play import new_game
+    from service.store import get_engine, read_session
+    from service.store.models import Invitation, Outbox, Player
+    from tests.conftest import make_app
+    from tests.consent import preconsent
+    from tests.service import bounce_samples as samples
+    from tests.service import toygame
+
+    tables = ("players", "invitations", "outbox")
+    url = f"sqlite:///{tmp_path / 'keys.sqlite'}"
+    upgrade(url)
+    app = make_app(tmp_path, url, BOUNCE_ADDRESS="bounces@riftpost.test")
+    with app.app_context():  # a game under way, its rows then taken back to 0009: as they were before keys
+        preconsent("ann@example.org")
+        old_game = new_game(toygame.NAME, [("Ann", "ann@example.org"), ("Bob", "bob@example.org")], seed=3)
+    app.extensions["riftpost.db"].dispose()
+    command.downgrade(alembic_config(url), "0009")
+    db = sa.create_engine(url)
+    with db.connect() as connection:
+        assert all("row_key" not in {c["name"] for c in sa.inspect(connection).get_columns(table)} for table in tables)
+        before = {table: connection.execute(sa.text(f"SELECT count(*) FROM {table}")).scalar() for table in tables}
+    db.dispose()
+
+    upgrade(url)
+    assert current(url) == heads()
+    app = make_app(tmp_path, url, BOUNCE_ADDRESS="bounces@riftpost.test")
+    with app.app_context():
+        client = app.test_client()
+        with read_session(get_engine()) as session:
+            found = {model.__tablename__: list(session.exec(select(model))) for model in (Player, Invitation, Outbox)}
+        assert {table: len(found[table]) for table in tables} == before
+        assert {row.row_key for table in tables for row in found[table]} == {None}
+        ann = next(p for p in found["players"] if p.game_id == old_game and p.seat == 0)
+        (invitation,) = found["invitations"]
+        assert client.get(f"/p/{links.player_token(ann.id, None)}").status_code == 200
+        assert client.get(f"/i/{links.invitation_token(invitation.id, None)}").status_code == 200
+        rcpt = bounces.return_path(found["outbox"][0].id, None)
+        assert "bounce 5.1.1 of outbox" in bounces.receive(samples.postfix(rcpt), rcpt)
+
+        new = new_game(toygame.NAME, [("Ann", "ann@example.org"), ("Cy", "cy@example.org")], seed=4)
+        with read_session(get_engine()) as session:
+            cy = session.exec(select(Player).where(Player.game_id == new, Player.seat == 1)).one()
+            new_invitation = session.exec(select(Invitation).where(Invitation.game_id == new)).one()
+        assert cy.row_key and new_invitation.row_key
+        assert client.get(f"/p/{links.player_token(cy.id, None)}").status_code == 404
+        assert client.get(f"/p/{links.player_token(cy.id, cy.row_key)}").status_code == 200
+        assert client.get(f"/i/{links.invitation_token(new_invitation.id, None)}").status_code == 404
+    app.extensions["riftpost.db"].dispose()

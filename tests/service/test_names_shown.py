@@ -10,7 +10,6 @@ from datetime import timedelta
 import pytest
 import sqlalchemy as sa
 
-from service import links
 from service.clocks import people
 from service.mail import outbox
 from service.names import name_problem, player_name
@@ -18,6 +17,7 @@ from service.play import new_game
 from service.play.timeouts import sweep
 from service.store import get_engine, read_session, write_session
 from service.store.models import Outbox, Player, utcnow
+from tests import tokens
 from tests.consent import preconsent
 from tests.service import toygame
 from tests.service.helpers import current, play_one, play_to_end
@@ -108,7 +108,7 @@ def test_a_stored_name_with_a_link_reaches_no_page_or_json_as_a_link(app, client
         urls += [f"/games/{game_id}", f"/games/{game_id}/created", f"/games/{game_id}/history",
                  f"/games/{game_id}/history/record.json", f"/api/games/{game_id}", f"/api/games/{game_id}/events"]
         for player in seats:
-            token = links.player_token(player.id)
+            token = tokens.page(player)
             urls += [f"/p/{token}", f"/p/{token}/history", f"/p/{token}/history/record.json", f"/api/play/{token}"]
     pages = {}
     for url in urls:

@@ -44,10 +44,10 @@ def test_the_procfiles_web_logs_each_request_without_the_links_tokens(tmp_path, 
         # A real game: the toy game is registered only in this test process, not in gunicorn's.
         game_id = new_game("riftforce", [("Ann", "ann@example.org"), ("Bo", "bo@example.org")], seed=3)
         tokens = {
-            "/p/": links.player_token(1), "/m/": links.move_token(1, 3, {"type": "pass"}),
-            "/u/": links.unsubscribe_token(1), "/never/": links.never_email_token("ann@example.org"),
-            "/i/": links.invitation_token(1), "/a/": links.account_token("ann@example.org", int(time.time())),
-            "/api/play/": links.player_token(2),
+            "/p/": links.player_token(1, "0123456789abcdef"), "/m/": links.move_token(1, "0123456789abcdef", 3, {"type": "pass"}),
+            "/u/": links.unsubscribe_token(1, "0123456789abcdef"), "/never/": links.never_email_token("ann@example.org"),
+            "/i/": links.invitation_token(1, "0123456789abcdef"), "/a/": links.account_token("ann@example.org", int(time.time())),
+            "/api/play/": links.player_token(2, "0123456789abcdef"),
         }
     app.extensions["riftpost.db"].dispose()
     env = {**os.environ, "RIFTPOST_INSTANCE": str(tmp_path), "DATABASE_URL": f"sqlite:///{db}", "SECRET_KEY": SECRET,

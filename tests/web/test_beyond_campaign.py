@@ -15,6 +15,7 @@ from service import links
 from service.play import handle, new_game
 from service.store import get_engine, read_session
 from service.store.models import Campaign, CampaignGame, Game, Player
+from tests import tokens
 from tests.beyond_helpers import RULES, policy
 from tests.engine.beyond_the_rift.helpers import greedy_chooser
 from tests.service.helpers import current
@@ -44,7 +45,7 @@ def play_out(game_id, choose):
 
 
 def press(client, player):
-    token = links.player_token(player.id)
+    token = links.player_token(player.id, player.row_key)
     page = text(client.get(f"/p/{token}"))
     return page, client.post(f"/p/{token}/campaign", data={"csrf_token": csrf_token(page)})
 
@@ -71,7 +72,7 @@ def test_win_then_next_scenario_with_the_rewards_then_a_replay_after_a_loss(clie
     assert rewards["won"] == ["old-friends-1"]
 
     ann, bob = players(first)
-    client.get(f"/p/{links.player_token(ann.id)}")
+    client.get(f"/p/{links.player_token(ann.id, ann.row_key)}")
     assert rows(Campaign) == [] and rows(CampaignGame) == []  # showing the offer records nothing
     page, answer = press(client, ann)
     assert "Ashes at Hollowmere" in page or "Old Friends" in page
@@ -79,7 +80,7 @@ def test_win_then_next_scenario_with_the_rewards_then_a_replay_after_a_loss(clie
     for drawn in rewards["drawn"]:  # by name, never by id
         assert CONTENT.items[drawn["item"]]["name"] in html.unescape(page)
     assert answer.status_code == 303, text(answer)[:2000]
-    second = next(p.game_id for p in rows(Player) if links.player_token(p.id) in answer.headers["Location"])
+    second = next(p.game_id for p in rows(Player) if links.player_token(p.id, p.row_key) in answer.headers["Location"])
     game2, state2 = current(second)
     assert game2.options["scenario"] == "old-friends-2" and game2.options["carry"] == rewards
     assert game2.options["defense_modes"] == ["auto", "auto"]
@@ -88,7 +89,7 @@ def test_win_then_next_scenario_with_the_rewards_then_a_replay_after_a_loss(clie
     # Bob's press leads to the same game, his own seat in it; nothing is started twice.
     page, again = press(client, bob)
     assert "has started" in page and again.status_code == 303
-    assert links.player_token(players(second)[1].id) in again.headers["Location"]
+    assert tokens.page(players(second)[1]) in again.headers["Location"]
     assert len(rows(Game)) == 2
     linked = sorted((c.game_id, c.scenario, c.follow_up_game_id) for c in rows(CampaignGame))
     assert linked == [(first, "old-friends-1", second), (second, "old-friends-2", None)]

@@ -16,6 +16,7 @@ from service.mail import compose as mail
 from service.play import ending, new_game
 from service.store import get_engine, read_session
 from service.store.models import CampaignGame, Game, utcnow
+from tests import tokens
 from tests.beyond_helpers import policy
 from tests.service.helpers import current, outbox_rows
 from tests.web.pages import csrf_token, text
@@ -46,7 +47,7 @@ def form(page: str) -> dict:
 
 
 def post(client, player, **changes):
-    token = links.player_token(player.id)
+    token = links.player_token(player.id, player.row_key)
     page = text(client.get(f"/p/{token}"))
     data = form(page)
     data.update({name.replace("__", "."): value for name, value in changes.items()})
@@ -73,7 +74,7 @@ def item_cards(item: str) -> set[str]:
 
 def test_the_offer_form_names_the_items_and_what_they_add(client, app):
     ann = players(lost_game())[0]
-    page = text(client.get(f"/p/{links.player_token(ann.id)}"))
+    page = text(client.get(f"/p/{links.player_token(ann.id, ann.row_key)}"))
     offer = offer_section(page)
     fields = form(page)
     assert {name for name in fields if name.startswith("equip.")} == {
@@ -116,9 +117,9 @@ def test_equip_unequip_and_an_unlocked_side_go_into_the_replay(client, app):
 
     # Bob's press, with other choices from a page opened before, leads to the same game unchanged.
     _, again = post(client, bob, equip__brannoc__head="keep", side__brannoc="standard")
-    assert again.status_code == 303 and links.player_token(players(second)[1].id) in again.headers["Location"]
+    assert again.status_code == 303 and tokens.page(players(second)[1]) in again.headers["Location"]
     assert len(rows(Game)) == 2
-    page = text(client.get(f"/p/{links.player_token(bob.id)}"))
+    page = text(client.get(f"/p/{links.player_token(bob.id, bob.row_key)}"))
     assert "has started" in page and "<select" not in offer_section(page)
 
     # That game lost too: its replay keeps the equipment chosen for it, and offers no Brannoc boots back.
@@ -193,7 +194,7 @@ def test_the_reward_deck_order_in_the_options_stays_hidden_until_the_end(client,
     downloadable record while the game runs (review finding); the finished game's record has it all."""
     game_id = new_game("beyond-the-rift", PLAYERS, {"scenario": "old-friends-2", "carry": CARRY,
                                                     "defense_modes": ["auto", "auto"]}, seed=5)
-    urls = [f"/p/{links.player_token(p.id)}/history/record.json" for p in players(game_id)]
+    urls = [f"/p/{links.player_token(p.id, p.row_key)}/history/record.json" for p in players(game_id)]
     urls.append(f"/games/{game_id}/history/record.json")
     for url in urls:
         record = client.get(url).get_json()

@@ -37,7 +37,7 @@ def step(game_id, seat=None):
 
 
 def pages(client, game_id):
-    found = {p.seat: text(client.get(f"/p/{links.player_token(p.id)}")) for p in players(game_id)}
+    found = {p.seat: text(client.get(f"/p/{links.player_token(p.id, p.row_key)}")) for p in players(game_id)}
     found[None] = text(client.get(f"/games/{game_id}"))
     return found
 
@@ -99,7 +99,7 @@ def test_board_for_each_hero_and_a_spectator_through_a_whole_tutorial(client, ap
     game, state = current(other)
     ann = players(other)[0]
     move = RULES.legal_moves(state, 0)[0]
-    confirm = client.get(f"/m/{links.move_token(ann.id, game.seq, move)}")
+    confirm = client.get(f"/m/{links.move_token(ann.id, ann.row_key, game.seq, move)}")
     assert confirm.status_code == 200 and "Your hand" in text(confirm)
     assert not leaks(text(confirm), state, 0)
     assert current(other)[0].seq == game.seq  # a GET changes nothing
@@ -293,7 +293,7 @@ def test_a_done_hero_edits_standing_orders_and_reopens_from_the_page(client, app
     game, _ = current(game_id)
     handle(game_id, 1, {"type": "done"}, game.seq)
     bob = players(game_id)[1]
-    url = f"/p/{links.player_token(bob.id)}"
+    url = f"/p/{links.player_token(bob.id, bob.row_key)}"
     page = text(client.get(url))
     game, state = current(game_id)
     assert 1 not in game.to_act and "Standing orders" in page and "Defense target: enemy attack + N" in page

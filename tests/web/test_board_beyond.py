@@ -31,6 +31,7 @@ from service.mail import compose as mail
 from service.play import ending, handle, new_game
 from service.store import get_engine, read_session
 from service.views.sentences import named
+from tests import tokens
 from tests.beyond_helpers import RULES, leaks, policy
 from tests.service.helpers import current, outbox_rows
 from tests.web.looks import DESKTOP, PHONE, assert_accessible, assert_fits, page_height, page_width
@@ -235,7 +236,7 @@ def test_each_seat_sees_the_party_named_and_only_its_own_hand(client, app):
         handle(game_id, seat, policy(state, seat, RULES.legal_moves(state, seat)), game.seq)
     game, state = current(game_id)
     for player in players(game_id):
-        board = board_of(text(client.get(f"/p/{links.player_token(player.id)}")))
+        board = board_of(text(client.get(f"/p/{links.player_token(player.id, player.row_key)}")))
         view = RULES.view(state, player.seat)
         assert not leaks(board, state, player.seat)
         for card in view["hand"]:
@@ -259,9 +260,9 @@ def test_the_board_says_how_long_the_decision_has_by_the_games_own_clock(client,
     timed = new_game("beyond-the-rift", NAMES[:2], seed=3, deadline_hours=36)
     untimed = new_game("beyond-the-rift", NAMES[:2], seed=3)
     first = players(timed)[0]
-    board = board_of(text(client.get(f"/p/{links.player_token(first.id)}")))
+    board = board_of(text(client.get(f"/p/{tokens.page(first)}")))
     assert "36 hours for this decision." in board and "Usual deadline" not in board
-    assert "for this decision" not in board_of(text(client.get(f"/p/{links.player_token(players(untimed)[0].id)}")))
+    assert "for this decision" not in board_of(text(client.get(f"/p/{tokens.page(players(untimed)[0])}")))
     for _ in range(200):  # the policy attacks at once: an attack window, or a defense in the enemy phase
         game, state = current(timed)
         if state["prompt"] is not None or state["attack"] is not None:
@@ -271,7 +272,7 @@ def test_the_board_says_how_long_the_decision_has_by_the_games_own_clock(client,
     else:
         raise AssertionError("no attack window or defense came")
     asked = players(timed)[game.to_act[0]]
-    assert "9 hours for this decision." in board_of(text(client.get(f"/p/{links.player_token(asked.id)}")))
+    assert "9 hours for this decision." in board_of(text(client.get(f"/p/{tokens.page(asked)}")))
 
 def test_the_finished_and_the_forfeited_boards_say_so(client, app):
     game_id = new_game("beyond-the-rift", NAMES[:2], seed=3)
@@ -284,7 +285,7 @@ def test_the_finished_and_the_forfeited_boards_say_so(client, app):
     game, state = current(game_id)
     names = {0: "Ann", 1: "Bob"}
     reason = ADAPTER.board_words(RULES.view(state, None))["end_reason"]
-    for seat, url in ((None, f"/games/{game_id}"), (0, f"/p/{links.player_token(players(game_id)[0].id)}")):
+    for seat, url in ((None, f"/games/{game_id}"), (0, f"/p/{tokens.page(players(game_id)[0])}")):
         words = ADAPTER.result_words(RULES.result(state), names, seat)  # "your hero died" to Ann
         board = board_of(text(client.get(url)))
         assert '<div class="ask over"><strong>The scenario is over.</strong>' in board
@@ -310,7 +311,7 @@ def test_a_campaign_game_shows_what_each_hero_carries(client, app):
     assert [h["equipped"] for h in view["heroes"]] == [
         [{"part": "legs", "item": "IT-BOOTS", "name": "Runner's Boots"}],
         [{"part": "torso", "item": "IT-BRIGANDINE", "name": "Company Brigandine"}]]
-    for url in (f"/games/{game_id}", f"/p/{links.player_token(players(game_id)[1].id)}"):
+    for url in (f"/games/{game_id}", f"/p/{tokens.page(players(game_id)[1])}"):
         board = board_of(text(client.get(url)))
         assert '<span class="sub">legs: Runner&#39;s Boots</span>' in board
         assert '<span class="sub">torso: Company Brigandine</span>' in board
@@ -388,7 +389,7 @@ def test_pages_fit_a_phone_and_a_desktop_and_pass_axe(live, page, heroes):
         game, state = current(game_id)
         assert len(state["enemies"]) >= 2 * heroes and state["round"] >= 3, (len(state["enemies"]), state["round"])
         seat = game.to_act[0]
-        token = links.player_token(players(game_id)[seat].id)
+        token = tokens.page(players(game_id)[seat])
     base = live.config["BASE_URL"]
     for viewport in (PHONE, DESKTOP):
         page.set_viewport_size(viewport)

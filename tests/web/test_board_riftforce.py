@@ -195,7 +195,7 @@ def test_the_base_draft_draws_the_secret_summoner_face_down(app):
 def _urls(live, game_id: int, seat: int) -> dict[str, str]:
     with read_session(get_engine()) as session:
         player = next(p for p in store.players_of(session, game_id) if p.seat == seat)
-    token = links.player_token(player.id)
+    token = links.player_token(player.id, player.row_key)
     base = live.config["BASE_URL"]
     return {"player": f"{base}/p/{token}", "spectator": f"{base}/games/{game_id}",
             "history": f"{base}/p/{token}/history"}

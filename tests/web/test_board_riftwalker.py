@@ -32,6 +32,7 @@ from service.store.deal import rng as move_rng
 from service.store.models import Outbox, Player
 from service.views import positions
 from service.views.sentences import named
+from tests import tokens
 from tests.riftwalker_helpers import RULES, Secrets, choose
 from tests.service.helpers import current
 from tests.web.looks import DESKTOP, PHONE, assert_accessible, assert_fits, page_height, page_width
@@ -210,7 +211,7 @@ def test_the_history_pages_board_names_the_players_and_says_who_won(client):
     game_id = new_game("riftwalker", PEOPLE[:2], seed=23)
     play(game_id)
     game, _ = current(game_id)
-    token = links.player_token(seats(game_id)[1].id)
+    token = tokens.page(seats(game_id)[1])
     for url, you in ((f"/games/{game_id}/history?at={game.seq}", None), (f"/p/{token}/history?at={game.seq}", 1),
                      (f"/games/{game_id}/history?at={game.seq // 2}", None)):
         page = client.get(url).get_data(as_text=True)
@@ -370,7 +371,7 @@ def served(tmp_path_factory, migrated_sqlite):
 
 
 def urls(game_id: int, player: Player) -> dict[str, str]:
-    token = links.player_token(player.id)
+    token = links.player_token(player.id, player.row_key)
     return {"player": f"/p/{token}", "spectator": f"/games/{game_id}", "history": f"/games/{game_id}/history",
             "player history": f"/p/{token}/history"}
 

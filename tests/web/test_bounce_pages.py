@@ -34,7 +34,7 @@ def seats(game_id: int) -> list[Player]:
 
 
 def page(client, player: Player) -> str:
-    response = client.get(f"/p/{links.player_token(player.id)}")
+    response = client.get(f"/p/{links.player_token(player.id, player.row_key)}")
     assert response.status_code == 200
     return text(response)
 
@@ -44,7 +44,7 @@ def bounce(app, sink, email: str) -> None:
     app.config.update(SMTP_URL=sink.url, BOUNCE_ADDRESS="bounces@riftpost.test")
     row = next(r for r in outbox_rows() if _email_of(r.player_id) == email)
     assert outbox.deliver(row.id) == "sent"
-    rcpt = bounces.return_path(row.id)
+    rcpt = bounces.return_path(row.id, row.row_key)
     assert "undeliverable" in bounces.receive(samples.gmail(rcpt), rcpt)
 
 
@@ -91,7 +91,7 @@ def test_the_player_is_told_and_may_ask_to_be_emailed_again(app, client, sink):
     shown = page(client, bo)
     assert "Email to you bounces" in shown and "the address does not exist" in shown
     assert "Mail to Bo bounces" not in shown  # that is the others' line
-    url = f"/p/{links.player_token(bo.id)}/mail-again"
+    url = f"/p/{links.player_token(bo.id, bo.row_key)}/mail-again"
     assert client.post(url, data={}).status_code == 400  # no CSRF token: refused
     with read_session(get_engine()) as session:
         assert session.get(Person, "bo@example.org").bounced_at is not None
@@ -114,7 +114,7 @@ def test_a_move_through_the_page_does_not_clear_the_mark(app, client, sink):
     ann, _, _ = seats(game_id)
     bounce(app, sink, "ann@example.org")
     shown = page(client, ann)
-    response = client.post(f"/p/{links.player_token(ann.id)}/move",
+    response = client.post(f"/p/{links.player_token(ann.id, ann.row_key)}/move",
                            data={"csrf_token": csrf_token(shown), "seq": str(seats_seq(game_id)),
                                  "move": move_values(shown)[0]})
     assert response.status_code == 303

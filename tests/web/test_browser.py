@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from service import links
 from service.play import new_game
+from tests import tokens
 from tests.service import toygame
 
 # Chromium and its launch settings: tests/conftest.py; pages, not invitations: every address played before.
@@ -21,7 +21,7 @@ def browser_context_args(browser_context_args):
 def test_a_move_with_the_keyboard_and_no_javascript(live, page):
     with live.app_context():
         game_id = new_game(toygame.NAME, [("Ann", "a@example.org"), ("Bob", "b@example.org")], seed=4)
-        url = live.config["BASE_URL"] + f"/p/{links.player_token(1)}"
+        url = live.config["BASE_URL"] + f"/p/{tokens.page(1)}"
     page.goto(url)
     assert page.get_by_role("heading", level=1).inner_text().startswith(f"Toy #{game_id}")
     assert page.get_by_text("It is your turn.").is_visible()

@@ -41,7 +41,7 @@ SHOTS = os.environ.get("RIFTPOST_SHOTS")  # a folder to keep a screenshot of eac
 def page_url(app, game_id: int, seat: int, step: str | None = None) -> str:
     with read_session(get_engine()) as session:
         player = next(p for p in store.players_of(session, game_id) if p.seat == seat)
-    url = app.config["BASE_URL"] + f"/p/{links.player_token(player.id)}"
+    url = app.config["BASE_URL"] + f"/p/{links.player_token(player.id, player.row_key)}"
     if step is not None:
         from urllib.parse import quote
 

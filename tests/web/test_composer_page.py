@@ -34,7 +34,7 @@ def url(game_id, seat, step=None):
 
     with read_session(get_engine()) as session:
         player = next(p for p in store.players_of(session, game_id) if p.seat == seat)
-    return f"/p/{links.player_token(player.id)}", ({"step": step} if step is not None else {})
+    return f"/p/{links.player_token(player.id, player.row_key)}", ({"step": step} if step is not None else {})
 
 
 def fieldsets(page: str) -> list[tuple[str, list[str]]]:

@@ -55,7 +55,7 @@ class Violations:
 def player_url(base: str, game_id: int, seat: int = 0) -> str:
     with read_session(get_engine()) as session:
         player = next(p for p in store.players_of(session, game_id) if p.seat == seat)
-    return f"{base}/p/{links.player_token(player.id)}"
+    return f"{base}/p/{links.player_token(player.id, player.row_key)}"
 
 
 def test_the_watch_sees_a_violation(site, page):

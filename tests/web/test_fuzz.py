@@ -40,7 +40,7 @@ def test_move_form_with_arbitrary_fields_never_500(app, client, game, seq, move)
 
     with read_session(get_engine()) as session:
         bob = session.get(Player, 2)  # not Bob's turn: nothing may ever be recorded
-    url = f"/p/{links.player_token(bob.id)}"
+    url = f"/p/{links.player_token(bob.id, bob.row_key)}"
     token = csrf_token(text(client.get(url)))
     response = client.post(f"{url}/move", data={"csrf_token": token, "seq": seq, "move": move})
     assert 400 <= response.status_code < 500
@@ -62,7 +62,7 @@ def test_json_nested_a_thousand_deep_is_a_clear_4xx_on_the_move_form_and_in_star
 
     with read_session(get_engine()) as session:
         ann = session.get(Player, 1)
-    url = f"/p/{links.player_token(ann.id)}"
+    url = f"/p/{links.player_token(ann.id, ann.row_key)}"
     token = csrf_token(text(client.get(url)))
     response = client.post(f"{url}/move", data={"csrf_token": token, "seq": "3", "move": '{"type": ' + DEEP + "}"})
     assert response.status_code == 400 and "Choose one of the moves" in text(response)
@@ -80,7 +80,7 @@ def test_malformed_riftforce_moves_are_4xx_with_a_reason(client):
 
     with read_session(get_engine()) as session:
         ann = session.get(Player, 1)
-    url = f"/p/{links.player_token(ann.id)}"
+    url = f"/p/{links.player_token(ann.id, ann.row_key)}"
     page = text(client.get(url))
     token = csrf_token(page)
     seq = str(current(game_id)[0].seq)

@@ -8,10 +8,10 @@ from email.message import EmailMessage
 
 import pytest
 
-from service import links
 from service.play import new_game
 from service.web.devmail import FRAME_POLICY, HTML_PART_POLICY
 from service.web.headers import OTHER_POLICY, PAGE_POLICY
+from tests import tokens
 from tests.conftest import make_app
 from tests.service import toygame
 from tests.web.pages import csrf_token, text
@@ -35,9 +35,9 @@ def values(app):
         "key": key,
         "filename": "composer.js",
         # /m/ takes a move link, /u/ an unsubscribe link, every other token is the player link.
-        "token": links.player_token(1),
-        "/m/": links.move_token(1, 3, {"type": "pass"}),
-        "/u/": links.unsubscribe_token(1),
+        "token": tokens.page(1),
+        "/m/": tokens.move(1, 3, {"type": "pass"}),
+        "/u/": tokens.unsubscribe(1),
     }
 
 

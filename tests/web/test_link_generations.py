@@ -95,15 +95,15 @@ def test_a_fresh_link_ends_the_old_page_move_unsubscribe_and_api_links_of_that_p
     game, state = store_game(game_a)
     move = toygame.GAME.legal_moves(state, ann_a.seat)[0]
     old = {
-        "page": f"/p/{links.player_token(ann_a.id)}",
-        "history": f"/p/{links.player_token(ann_a.id)}/history",
-        "move": f"/m/{links.move_token(ann_a.id, game.seq, move)}",
-        "unsubscribe": f"/u/{links.unsubscribe_token(ann_a.id)}",
-        "api": f"/api/play/{links.player_token(ann_a.id)}",
+        "page": f"/p/{links.player_token(ann_a.id, ann_a.row_key)}",
+        "history": f"/p/{links.player_token(ann_a.id, ann_a.row_key)}/history",
+        "move": f"/m/{links.move_token(ann_a.id, ann_a.row_key, game.seq, move)}",
+        "unsubscribe": f"/u/{links.unsubscribe_token(ann_a.id, ann_a.row_key)}",
+        "api": f"/api/play/{links.player_token(ann_a.id, ann_a.row_key)}",
     }
     assert {name: client.get(url).status_code for name, url in old.items()} == dict.fromkeys(old, 200)
 
-    response = fresh(client, links.player_token(ann_a.id))
+    response = fresh(client, links.player_token(ann_a.id, ann_a.row_key))
     assert response.status_code == 200
     assert "We sent a fresh link to this game to a***@example.org" in text(response)
 
@@ -116,9 +116,9 @@ def test_a_fresh_link_ends_the_old_page_move_unsubscribe_and_api_links_of_that_p
             assert "replaced by a fresher one: it was sent to a***@example.org" in text(answer), name
     assert client.post(old["api"], json={"seq": game.seq, "moves": []}).status_code == 410
     # The others' links, and Ann's own in her other game, still work; so does her new link.
-    assert client.get(f"/p/{links.player_token(bob_a.id)}").status_code == 200
-    assert client.get(f"/p/{links.player_token(ann_b.id)}").status_code == 200
-    assert client.get(f"/p/{links.player_token(ann_a.id, 1)}").status_code == 200
+    assert client.get(f"/p/{links.player_token(bob_a.id, bob_a.row_key)}").status_code == 200
+    assert client.get(f"/p/{links.player_token(ann_b.id, ann_b.row_key)}").status_code == 200
+    assert client.get(f"/p/{links.player_token(ann_a.id, ann_a.row_key, 1)}").status_code == 200
 
 
 def store_game(game_id: int):
@@ -130,6 +130,8 @@ def store_game(game_id: int):
 def test_links_minted_before_generations_work_until_a_reset(client, games):
     game_a, _ = games
     ann = seats(game_a)[0]
+    with write_session(get_engine()) as session:  # a seat from then is from before row keys too
+        session.execute(sa.update(Player).where(Player.id == ann.id).values(row_key=None))
     legacy = legacy_token(links.PLAYER, {"p": ann.id})
     assert client.get(f"/p/{legacy}").status_code == 200
     assert client.get(f"/api/play/{legacy}").status_code == 200
@@ -145,14 +147,14 @@ def test_the_fresh_link_email_reaches_the_address_and_its_link_works(client, gam
     deliver_new()
     before = len(sink.messages())
     ann_a = seats(game_a)[0]
-    fresh(client, links.player_token(ann_a.id))
+    fresh(client, links.player_token(ann_a.id, ann_a.row_key))
     assert [status for _, status in deliver_new("fresh_link")] == ["sent"]
     message = sink.wait_for(before + 1)[-1]
     assert message["To"] == "Ann <ann@example.org>" and message["X-Riftpost-Kind"] == "fresh_link"
     assert message["Subject"] == f"Toy #{game_a}: Ann vs Bob" and message["In-Reply-To"]  # in the game's thread
     assert body(message).startswith(f"Here is a fresh link to Toy #{game_a}, as you asked")
     page = [url for url in urls(message, "/p/") if "/history" not in url and "?" not in url][0]
-    assert links.read_player_token(page.removeprefix("/p/")) == links.PlayerLink(ann_a.id, 1)
+    assert links.read_player_token(page.removeprefix("/p/")) == links.PlayerLink(ann_a.id, ann_a.row_key, 1)
     assert client.get(page).status_code == 200
     # Pacing: one more fresh link within five minutes is refused with a clear 429, and ends nothing.
     again = fresh(client, page.removeprefix("/p/"))
@@ -164,18 +166,18 @@ def test_fresh_links_to_all_my_games_end_every_old_link_of_the_address(client, g
     game_a, game_b = games
     ann_a, bob_a = seats(game_a)
     ann_b = seats(game_b)[0]
-    response = fresh(client, links.player_token(ann_a.id), scope="all")
+    response = fresh(client, links.player_token(ann_a.id, ann_a.row_key), scope="all")
     assert "fresh links to all your games" in text(response)
-    assert client.get(f"/p/{links.player_token(ann_b.id)}").status_code == 410
-    assert client.get(f"/p/{links.player_token(bob_a.id)}").status_code == 200
+    assert client.get(f"/p/{links.player_token(ann_b.id, ann_b.row_key)}").status_code == 410
+    assert client.get(f"/p/{links.player_token(bob_a.id, bob_a.row_key)}").status_code == 200
     assert [status for _, status in deliver_new("fresh_link")] == ["sent"]
     message = sink.wait_for(1)[-1]
     assert message["Subject"] == "Fresh links to your Riftpost games" and message["In-Reply-To"] is None
     listed = [url for url in urls(message, "/p/") if "/" not in url.removeprefix("/p/")]
     assert {links.read_player_token(url.removeprefix("/p/")) for url in listed} == {
-        links.PlayerLink(ann_a.id, 1), links.PlayerLink(ann_b.id, 1)}
+        links.PlayerLink(ann_a.id, ann_a.row_key, 1), links.PlayerLink(ann_b.id, ann_b.row_key, 1)}
     assert all(client.get(url).status_code == 200 for url in listed)
-    assert client.post(f"/p/{links.player_token(ann_a.id, 1)}/fresh-link",
+    assert client.post(f"/p/{links.player_token(ann_a.id, ann_a.row_key, 1)}/fresh-link",
                        data={"csrf_token": "x", "scope": "everything"}).status_code == 400  # no CSRF, no scope
 
 
@@ -197,14 +199,14 @@ def test_a_fresh_link_ends_the_account_links_issued_before_it(client, games, sin
     account email)."""
     game_a, game_b = games
     ann_a, ann_b = seats(game_a)[0], seats(game_b)[0]
-    account = ask_account_link(client, links.player_token(ann_a.id), sink)
+    account = ask_account_link(client, links.player_token(ann_a.id, ann_a.row_key), sink)
     page = text(client.get(account))
-    assert f"/p/{links.player_token(ann_b.id)}" in page
-    assert fresh(client, links.player_token(ann_a.id), scope="all").status_code == 200
+    assert f"/p/{links.player_token(ann_b.id, ann_b.row_key)}" in page
+    assert fresh(client, links.player_token(ann_a.id, ann_a.row_key), scope="all").status_code == 200
     ended = client.get(account)
     assert ended.status_code == 410 and "ended when you asked for a fresh link" in text(ended)
     for player in (ann_a, ann_b):
-        assert links.player_token(player.id, 1) not in text(ended)
+        assert links.player_token(player.id, player.row_key, 1) not in text(ended)
     for action, field, value in (("vacation", "action", "start"), ("emails", "emails", "never"),
                                  ("time-zone", "time_zone", "Europe/Paris")):
         answer = client.post(f"{account}/{action}", data={"csrf_token": csrf_token(page), field: value})
@@ -216,20 +218,20 @@ def test_a_fresh_link_ends_the_account_links_issued_before_it(client, games, sin
     time.sleep(1.05)
     with write_session(get_engine()) as session:
         session.execute(sa.update(Person).values(account_link_sent_at=utcnow() - timedelta(minutes=6)))
-    again = ask_account_link(client, links.player_token(ann_a.id, 1), sink)
-    assert again != account and f"/p/{links.player_token(ann_b.id, 1)}" in text(client.get(again))
+    again = ask_account_link(client, links.player_token(ann_a.id, ann_a.row_key, 1), sink)
+    assert again != account and f"/p/{links.player_token(ann_b.id, ann_b.row_key, 1)}" in text(client.get(again))
     # A fresh link for one game ends it too: the page would list that game's new link.
     with write_session(get_engine()) as session:
         session.execute(sa.update(Person).values(fresh_link_sent_at=utcnow() - timedelta(minutes=6)))
     assert client.get(again).status_code == 200
-    assert fresh(client, links.player_token(ann_b.id, 1)).status_code == 200
+    assert fresh(client, links.player_token(ann_b.id, ann_b.row_key, 1)).status_code == 200
     assert client.get(again).status_code == 410
 
 
 def test_a_vacation_can_no_longer_be_started_with_a_player_link_only_with_the_account_link(client, games, sink):
     game_a, game_b = games
     ann = seats(game_a)[0]
-    token = links.player_token(ann.id)
+    token = links.player_token(ann.id, ann.row_key)
     page = text(client.get(f"/p/{token}"))
     assert "Email me a link to manage my account" in page and "Start a vacation" not in page
     response = client.post(f"/p/{token}/vacation", data={"csrf_token": csrf_token(page), "action": "start"})
@@ -250,7 +252,7 @@ def test_a_vacation_can_no_longer_be_started_with_a_player_link_only_with_the_ac
 
 def test_the_account_link_expires_after_an_hour_and_is_paced(client, games, sink, app):
     ann = seats(games[0])[0]
-    account = ask_account_link(client, links.player_token(ann.id), sink)
+    account = ask_account_link(client, links.player_token(ann.id, ann.row_key), sink)
     assert client.get(account).status_code == 200
     old = f"/a/{links.account_token(ANN[1], int(time.time()) - 3601)}"
     expired = client.get(old)
@@ -260,12 +262,12 @@ def test_the_account_link_expires_after_an_hour_and_is_paced(client, games, sink
     assert person(ANN[1]).never_email_at is None
     assert client.get(account[:-3] + "xyz").status_code == 400
     # Another within five minutes: a clear 429, and no second email queued.
-    again = client.post(f"/p/{links.player_token(ann.id)}/account", data={"csrf_token": csrf_token(page)})
+    again = client.post(f"/p/{links.player_token(ann.id, ann.row_key)}/account", data={"csrf_token": csrf_token(page)})
     assert again.status_code == 429 and "a link to your account" in text(again)
     assert len([row for row in outbox_rows() if row.kind == "account_link"]) == 1
     with write_session(get_engine()) as session:  # five minutes later
         session.execute(sa.update(Person).values(account_link_sent_at=utcnow() - timedelta(minutes=6)))
-    assert client.post(f"/p/{links.player_token(ann.id)}/account",
+    assert client.post(f"/p/{links.player_token(ann.id, ann.row_key)}/account",
                        data={"csrf_token": csrf_token(page)}).status_code == 200
 
 
@@ -320,9 +322,9 @@ def test_one_click_sets_never_email_the_next_email_is_skipped_and_the_account_pa
     assert len(sink.messages()) == sent
 
     # The account link is asked for on a page, so it still reaches him: the only way back.
-    page = text(client.get(f"/p/{links.player_token(bob.id)}"))
+    page = text(client.get(f"/p/{links.player_token(bob.id, bob.row_key)}"))
     assert "You asked never to be emailed" in page
-    account = ask_account_link(client, links.player_token(bob.id), sink)
+    account = ask_account_link(client, links.player_token(bob.id, bob.row_key), sink)
     page = text(client.get(account))
     assert "Email me again" in page
     response = client.post(f"{account}/emails", data={"csrf_token": csrf_token(page), "emails": "allow"})
@@ -372,7 +374,7 @@ def test_the_new_routes_answer_bad_tokens_and_fields_with_a_4xx(client, games):
                 assert response.status_code < 500, (method, url, response.status_code)
     account = f"/a/{links.account_token(ANN[1], int(time.time()))}"
     token = csrf_token(text(client.get(account)))
-    page_token = links.player_token(ann.id)
+    page_token = links.player_token(ann.id, ann.row_key)
     for value in NASTY:
         for url, field in [(f"{account}/vacation", "action"), (f"{account}/emails", "emails"),
                            (f"{account}/time-zone", "time_zone"), (f"/p/{page_token}/fresh-link", "scope")]:
@@ -389,23 +391,23 @@ def test_a_fresh_link_is_refused_while_the_address_bounces_and_ends_no_link(clie
     ann = seats(games[0])[0]
     with write_session(get_engine()) as session:
         session.execute(sa.update(Person).where(Person.email == ANN[1]).values(bounced_at=utcnow(), bounce_status="5.1.1"))
-    refused = fresh(client, links.player_token(ann.id))
+    refused = fresh(client, links.player_token(ann.id, ann.row_key))
     assert refused.status_code == 409 and "Email me again" in text(refused)
-    assert seats(games[0])[0].link_generation == 0 and client.get(f"/p/{links.player_token(ann.id)}").status_code == 200
+    assert seats(games[0])[0].link_generation == 0 and client.get(f"/p/{links.player_token(ann.id, ann.row_key)}").status_code == 200
     assert not [row for row in outbox_rows() if row.kind == "fresh_link"]
 
 
 def test_asking_again_too_soon_is_a_429_with_retry_after(client, games):
     ann = seats(games[0])[0]
-    assert fresh(client, links.player_token(ann.id)).status_code == 200
-    again = fresh(client, links.player_token(ann.id, 1))
+    assert fresh(client, links.player_token(ann.id, ann.row_key)).status_code == 200
+    again = fresh(client, links.player_token(ann.id, ann.row_key, 1))
     assert again.status_code == 429 and 0 < int(again.headers["Retry-After"]) <= 300
 
 
 def test_an_account_link_email_delayed_past_its_hour_is_not_sent(client, games, sink):
     ann = seats(games[0])[0]
-    page = text(client.get(f"/p/{links.player_token(ann.id)}/account"))
-    assert client.post(f"/p/{links.player_token(ann.id)}/account", data={"csrf_token": csrf_token(page)}).status_code == 200
+    page = text(client.get(f"/p/{links.player_token(ann.id, ann.row_key)}/account"))
+    assert client.post(f"/p/{links.player_token(ann.id, ann.row_key)}/account", data={"csrf_token": csrf_token(page)}).status_code == 200
     (row,) = [row for row in outbox_rows() if row.kind == "account_link"]
     with write_session(get_engine()) as session:  # an SMTP outage of more than an hour since the request
         session.execute(sa.update(Outbox).where(Outbox.id == row.id).values(

@@ -52,7 +52,7 @@ def notice(page: str) -> str | None:
 
 def urls(game_id: int, player: Player) -> list[str]:
     """Every page and JSON view another player or a spectator can open about the game."""
-    token = links.player_token(player.id)
+    token = links.player_token(player.id, player.row_key)
     return [f"/p/{token}", f"/api/play/{token}", f"/games/{game_id}", f"/api/games/{game_id}"]
 
 
@@ -63,7 +63,7 @@ def test_a_refused_address_is_shown_on_that_players_own_page_only(backend_app, t
         backend_app.config["SMTP_URL"] = refusing.url
         game_id = new_game(toygame.NAME, PLAYERS, seed=4)
         ann, bob = players(game_id)
-        before = notice(text(client.get(f"/p/{links.player_token(bob.id)}")))
+        before = notice(text(client.get(f"/p/{links.player_token(bob.id, bob.row_key)}")))
         assert before is None  # queued, not yet tried: nothing to say
         for row in outbox_rows(game_id):
             outbox.deliver(row.id)
@@ -73,7 +73,7 @@ def test_a_refused_address_is_shown_on_that_players_own_page_only(backend_app, t
     assert [row.player_id for row in failed] == [bob.id]
     statuses = [(row.id, row.status, row.attempts) for row in outbox_rows(game_id)]
 
-    page = text(client.get(f"/p/{links.player_token(bob.id)}"))
+    page = text(client.get(f"/p/{links.player_token(bob.id, bob.row_key)}"))
     since = local_time(as_utc(failed[0].created_at), None)
     assert notice(page) == (
         f"We could not reach you at b***@example.org since {since}: the mail server refused your address. "
@@ -97,7 +97,7 @@ def test_the_page_tells_of_retries_after_an_hour_and_forgets_them_once_mail_gets
     ann, bob = players(game_id)
     invite = [row for row in outbox_rows(game_id) if row.player_id == bob.id][0]
     assert outbox.deliver(invite.id) == "retrying"
-    bob_url = f"/p/{links.player_token(bob.id)}"
+    bob_url = f"/p/{links.player_token(bob.id, bob.row_key)}"
     assert notice(text(client.get(bob_url))) is None  # a few minutes of retries: not worth a word
 
     queued = utcnow() - timedelta(hours=2)

@@ -8,9 +8,9 @@ import re
 
 import sqlalchemy as sa
 
-from service import links
 from service.store import get_engine, read_session
 from service.store.models import Player
+from tests import tokens
 from tests.consent import preconsent
 from tests.service import toygame
 from tests.web.pages import csrf_token, text
@@ -39,7 +39,7 @@ def _public(client, game_id: int) -> str:
 def _page(client, game_id: int, seat: int) -> str:
     with read_session(get_engine()) as session:
         player = session.execute(sa.select(Player).where(Player.game_id == game_id, Player.seat == seat)).scalar_one()
-    return text(client.get(f"/p/{links.player_token(player.id)}"))
+    return text(client.get(f"/p/{tokens.page(player)}"))
 
 
 def test_the_public_pages_say_the_same_whether_an_address_played_here_or_not(client):

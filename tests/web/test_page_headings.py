@@ -8,10 +8,10 @@ import re
 
 import sqlalchemy as sa
 
-from service import links
 from service.play import new_game
 from service.store import get_engine, read_session
 from service.store.models import Player
+from tests import tokens
 from tests.consent import preconsent
 from tests.service import toygame
 from tests.service.helpers import play_to_end
@@ -27,7 +27,7 @@ def _bob(game_id: int) -> Player:
 
 def test_the_player_page_is_headed_with_the_game_and_both_players_like_its_emails(app, client):
     game_id = new_game(toygame.NAME, PLAYERS, {"target": 5}, seed=3)
-    page = text(client.get(f"/p/{links.player_token(_bob(game_id).id)}"))
+    page = text(client.get(f"/p/{tokens.page(_bob(game_id))}"))
     assert re.search(rf"<h1>Toy #{game_id}: Ann vs Bob</h1>", page)
     assert re.search(rf"<title>[^<]*Toy #{game_id}: Ann vs Bob — Riftpost</title>", page)
 

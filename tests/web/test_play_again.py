@@ -8,11 +8,11 @@ import re
 
 import sqlalchemy as sa
 
-from service import links
 from service.mail import outbox
 from service.play import new_game
 from service.store import get_engine, read_session
 from service.store.models import Game, GameClock, Player
+from tests import tokens
 from tests.consent import preconsent
 from tests.service import toygame
 from tests.service.helpers import outbox_rows, play_to_end
@@ -34,7 +34,7 @@ def _finished() -> tuple[int, list[Player]]:
 
 
 def _page(client, player: Player):
-    return client.get(f"/p/{links.player_token(player.id, player.link_generation)}")
+    return client.get(f"/p/{tokens.page(player)}")
 
 
 def test_a_finished_games_page_shows_the_result_and_play_again_not_the_running_games_settings(app, client):
@@ -52,7 +52,7 @@ def test_a_game_under_way_offers_no_play_again_and_keeps_its_settings(app, clien
     ann = _seats(game_id)[0]
     page = text(_page(client, ann))
     assert 'id="again-h"' not in page and 'id="clock-h"' in page and "Stop turn emails" in page
-    token = links.player_token(ann.id, ann.link_generation)
+    token = tokens.page(ann)
     refused = client.post(f"/p/{token}/campaign", data={"csrf_token": csrf_token(page)})
     assert refused.status_code == 409 and "not over yet" in text(refused)
     with read_session(get_engine()) as session:
@@ -63,8 +63,8 @@ def test_play_again_starts_the_same_game_for_the_same_seats_once_and_everyone_is
     app.config["SMTP_URL"] = sink.url
     game_id, (ann, bob) = _finished()
     page = _page(client, bob)
-    assert client.get(f"/p/{links.player_token(bob.id)}/campaign").status_code == 405  # a GET changes nothing
-    pressed = client.post(f"/p/{links.player_token(bob.id)}/campaign", data={"csrf_token": csrf_token(text(page))})
+    assert client.get(f"/p/{tokens.page(bob)}/campaign").status_code == 405  # a GET changes nothing
+    pressed = client.post(f"/p/{tokens.page(bob)}/campaign", data={"csrf_token": csrf_token(text(page))})
     assert pressed.status_code == 303
     with read_session(get_engine()) as session:
         games = list(session.execute(sa.select(Game).order_by(Game.id)).scalars())
@@ -76,11 +76,11 @@ def test_play_again_starts_the_same_game_for_the_same_seats_once_and_everyone_is
     seats = _seats(new.id)
     assert [(p.seat, p.name, p.email) for p in seats] == [(0, "Ann", "ann@example.org"), (1, "Bob", "bob@example.org")]
     # Bob lands on his own seat of the new game.
-    assert pressed.headers["Location"].endswith(f"/p/{links.player_token(seats[1].id, seats[1].link_generation)}")
+    assert pressed.headers["Location"].endswith(f"/p/{tokens.page(seats[1])}")
     # Ann presses too (or Bob twice): the game already started, not a third one.
-    again = client.post(f"/p/{links.player_token(ann.id)}/campaign", data={"csrf_token": csrf_token(text(_page(client, ann)))})
+    again = client.post(f"/p/{tokens.page(ann)}/campaign", data={"csrf_token": csrf_token(text(_page(client, ann)))})
     assert again.status_code == 303 and again.headers["Location"].endswith(
-        f"/p/{links.player_token(seats[0].id, seats[0].link_generation)}")
+        f"/p/{tokens.page(seats[0])}")
     with read_session(get_engine()) as session:
         assert session.execute(sa.select(sa.func.count()).select_from(Game)).scalar_one() == 2
     assert "The new game has started" in text(_page(client, ann))

@@ -11,6 +11,7 @@ import engine
 from service import links
 from service.play import new_game
 from service.play.batch import MAX_MOVES
+from tests import tokens
 from tests.riftforce_helpers import fast as riftforce_fast
 from tests.riftwalker_helpers import choose as riftwalker_choose
 from tests.service import toygame
@@ -27,7 +28,7 @@ def toy(app):
 
 
 def url(player_id: int, tail: str = "") -> str:
-    return f"/api/play/{links.player_token(player_id)}{tail}"
+    return f"/api/play/{tokens.page(player_id)}{tail}"
 
 
 def seat_url(game_id: int, seat: int, tail: str = "") -> str:
@@ -118,7 +119,7 @@ def test_a_token_that_is_not_a_player_link_is_403(client, toy, token):
 
 
 def test_links_of_another_purpose_or_of_no_player_here_are_403(client, toy):
-    for token in (links.move_token(1, 3, {"type": "end_turn"}), links.unsubscribe_token(1), links.player_token(999)):
+    for token in (tokens.move(1, 3, {"type": "end_turn"}), tokens.unsubscribe(1), links.player_token(999, None)):
         response = client.get(f"/api/play/{token}")
         assert response.status_code == 403 and response.mimetype == JSON
 

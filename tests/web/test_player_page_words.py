@@ -8,10 +8,11 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from service import links, store
+from service import store
 from service.play import new_game
 from service.store import get_engine, write_session
 from service.store.models import Person, Player
+from tests import tokens
 from tests.service import toygame
 from tests.service.helpers import current, play_one
 from tests.web.pages import text
@@ -24,7 +25,7 @@ def page(client, game_id: int, seat: int) -> str:
         player = [p for p in store.players_of(session, game_id) if p.seat == seat][0]
         assert isinstance(player, Player)
         player_id = player.id
-    return text(client.get(f"/p/{links.player_token(player_id)}"))
+    return text(client.get(f"/p/{tokens.page(player_id)}"))
 
 
 def test_last_moves_are_a_plain_numbered_list_not_event_numbers(client):

@@ -29,7 +29,7 @@ def players(game_id):
 
 
 def page_url(player):
-    return f"/p/{links.player_token(player.id)}"
+    return f"/p/{links.player_token(player.id, player.row_key)}"
 
 
 def test_player_page_shows_board_own_hand_and_moves_but_not_the_opponents_hand(client, game_id):
@@ -94,7 +94,7 @@ def test_confirm_page_get_is_safe_and_only_the_post_acts_once(client, game_id):
     ann, _ = players(game_id)
     _, state = current(game_id)
     move = toygame.GAME.legal_moves(state, 0)[1]
-    url = f"/m/{links.move_token(ann.id, 3, move)}"
+    url = f"/m/{links.move_token(ann.id, ann.row_key, 3, move)}"
     rows_before = len(outbox_rows())
     for _ in range(3):  # mail scanners may open it many times
         response = client.get(url)
@@ -114,22 +114,22 @@ def test_confirm_page_get_is_safe_and_only_the_post_acts_once(client, game_id):
 
 def test_tampered_expired_and_foreign_links_get_clear_4xx_pages(app, client, game_id):
     ann, bob = players(game_id)
-    good = links.move_token(ann.id, 3, {"type": "end_turn"})
+    good = links.move_token(ann.id, ann.row_key, 3, {"type": "end_turn"})
     head, _, rest = good.partition(".")
-    forged_payload = links.move_token(bob.id, 3, {"type": "end_turn"}).partition(".")[0]
+    forged_payload = links.move_token(bob.id, bob.row_key, 3, {"type": "end_turn"}).partition(".")[0]
     cases = {
         "tampered signature": good[:-3] + ("AAA" if good[-3:] != "AAA" else "BBB"),
         "payload swapped to another player": f"{forged_payload}.{rest}",
         "truncated": good[: len(good) // 2],
-        "an unsubscribe token used as a move link": links.unsubscribe_token(ann.id),
-        "a player-page token used as a move link": links.player_token(ann.id),
+        "an unsubscribe token used as a move link": links.unsubscribe_token(ann.id, ann.row_key),
+        "a player-page token used as a move link": links.player_token(ann.id, ann.row_key),
         "garbage": "not-a-token",
     }
     for name, token in cases.items():
         response = client.get(f"/m/{token}")
         assert response.status_code == 400, name
         assert "not valid" in text(response), name
-    assert client.get(f"/p/{links.move_token(ann.id, 3, {})}").status_code == 400
+    assert client.get(f"/p/{links.move_token(ann.id, ann.row_key, 3, {})}").status_code == 400
     app.config["MOVE_LINK_MAX_AGE"] = -1
     expired = client.get(f"/m/{good}")
     assert expired.status_code == 410 and "expired" in text(expired)
@@ -149,7 +149,7 @@ def test_links_survive_a_key_rotation(app, client, game_id):
 
 def test_one_click_unsubscribe_needs_no_csrf_and_the_page_turns_emails_back_on(client, game_id):
     ann, _ = players(game_id)
-    url = f"/u/{links.unsubscribe_token(ann.id)}"
+    url = f"/u/{links.unsubscribe_token(ann.id, ann.row_key)}"
     assert client.get(url).status_code == 200
     assert players(game_id)[0].turn_emails  # a GET changes nothing
     response = client.post(url, data={"List-Unsubscribe": "One-Click"})
@@ -165,7 +165,7 @@ def test_unsubscribed_player_gets_no_turn_rows_but_still_the_game_over(client, g
     from tests.service.helpers import play_to_end
 
     _, bob = players(game_id)
-    client.post(f"/u/{links.unsubscribe_token(bob.id)}", data={"List-Unsubscribe": "One-Click"})
+    client.post(f"/u/{links.unsubscribe_token(bob.id, bob.row_key)}", data={"List-Unsubscribe": "One-Click"})
     play_to_end(game_id)
     kinds = [(row.player_id, row.kind) for row in outbox_rows(game_id) if row.player_id == bob.id]
     assert ("turn" not in {kind for _, kind in kinds[1:]}) and kinds[-1][1] == "game_over"

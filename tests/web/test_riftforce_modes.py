@@ -23,6 +23,7 @@ from service.play import new_game
 from service.play.timeouts import sweep
 from service.store import get_engine, read_session
 from service.store.models import Outbox, Player, utcnow
+from tests import tokens
 from tests.consent import preconsent
 from tests.riftforce_helpers import fast
 from tests.service.helpers import current, outbox_rows, play_one
@@ -164,7 +165,7 @@ def test_a_solo_game_from_the_form_asks_for_the_trainers_guilds_after_the_keep_a
     _, body = rendered(first)
     assert "you choose the trainer's 4 guilds from the 14 not kept" in body
     (player,) = seats(game_id)
-    url = f"/p/{links.player_token(player.id)}"
+    url = f"/p/{tokens.page(player)}"
     for guild in offer[:4]:
         page = text(client.get(url))
         answer = client.post(f"{url}/move", data={"csrf_token": csrf_token(page), "seq": current(game_id)[0].seq,
@@ -289,7 +290,7 @@ def test_team_pages_per_seat_show_zones_teams_order_and_only_the_own_hand(client
     game, state = current(team_game)
     for player in seats(team_game):
         me = player.seat
-        page = text(client.get(f"/p/{links.player_token(player.id)}"))
+        page = text(client.get(f"/p/{links.player_token(player.id, player.row_key)}"))
         partner = (me + 2) % 4
         foes = " &amp; ".join(FOUR[s][0] for s in (1 - me % 2, 3 - me % 2))
         for needle in ("Green zone", "Grey zone", "Location </span>6", "Turn order",
@@ -330,7 +331,7 @@ def test_three_player_page_names_the_lone_player(client, app):
     game_id = new_game("riftforce", FOUR[:3], {"mode": "team"}, seed=4)
     play_until(game_id, lambda game, state: state["phase"] == "play")
     bob = seats(game_id)[1]
-    page = text(client.get(f"/p/{links.player_token(bob.id)}"))
+    page = text(client.get(f"/p/{links.player_token(bob.id, bob.row_key)}"))
     assert "You play alone against a team of two, and check all six locations." in page
     assert ">2. You" in page and ">4. You" in page
     assert "checks all six locations, positions 2 and 4" in page
@@ -340,12 +341,12 @@ def test_solo_board_shows_the_trainer_plans_challenges_and_the_and_card(client, 
     game_id = new_game("riftforce", [("Sol", "sol@example.org")],
                        {"mode": "solo", "stars": {"5": 3, "6": 4, "7": 2}, "and": {"number": 7, "end": "B"}},
                        seed=3)
-    draft = text(client.get(f"/p/{links.player_token(seats(game_id)[0].id)}"))
+    draft = text(client.get(f"/p/{links.player_token(seats(game_id)[0].id, seats(game_id)[0].row_key)}"))
     assert "Setup: keep 4 summoners" in draft and "Kept so far: none yet (0 of 4)" in draft
     play_until(game_id, lambda game, state: state["phase"] == "play" and state["actions"][0] >= 2)
     game, state = current(game_id)
     sol = seats(game_id)[0]
-    page = text(client.get(f"/p/{links.player_token(sol.id)}"))
+    page = text(client.get(f"/p/{links.player_token(sol.id, sol.row_key)}"))
     spectator = text(client.get(f"/games/{game_id}"))
     for shown in (page, spectator):
         assert "Solo against the trainer." in shown and "the trainer" in shown

@@ -74,7 +74,7 @@ def test_board_for_each_player_and_a_spectator_shows_everything_public_and_hides
                        and not s["stack"])
     secrets = Secrets(app, game_id)
     seats = players(game_id)
-    pages = {p.seat: text(client.get(f"/p/{links.player_token(p.id)}")) for p in seats}
+    pages = {p.seat: text(client.get(f"/p/{links.player_token(p.id, p.row_key)}")) for p in seats}
     pages[None] = text(client.get(f"/games/{game_id}"))
     owner, host, hidden = face_down_beneath(state)[0]
 
@@ -129,7 +129,7 @@ def test_board_for_each_player_and_a_spectator_shows_everything_public_and_hides
 
     # A move link's confirm page shows the same board and hides the same cards.
     mover = next(p for p in seats if p.seat == acting)
-    confirm = client.get(f"/m/{links.move_token(mover.id, game.seq, values[0])}")
+    confirm = client.get(f"/m/{links.move_token(mover.id, mover.row_key, game.seq, values[0])}")
     assert confirm.status_code == 200
     secrets.check(text(confirm), acting, what="the confirm page")
     assert "The element grid" in text(confirm) and f"Your hand ({len(RULES.view(state, acting)['seats'][acting]['hand'])})" in text(confirm)
@@ -146,7 +146,7 @@ def test_a_finished_game_shows_everyones_final_score_with_the_engines_string_sea
     assert set(result["scores"]) == {"0", "1"}  # the engine's keys are strings; the pages cope
     ann, bob = players(game_id)
     spectator = plain(text(client.get(f"/games/{game_id}")))
-    page = plain(text(client.get(f"/p/{links.player_token(ann.id)}")))
+    page = plain(text(client.get(f"/p/{links.player_token(ann.id, ann.row_key)}")))
     for viewer, words in ((None, spectator), (0, page)):
         assert f"Scores: Ann {result['scores']['0']}, Bob {result['scores']['1']}." in words
         assert "Final scores (bonus points count only now)" in words
@@ -161,7 +161,7 @@ def test_a_finished_game_shows_everyones_final_score_with_the_engines_string_sea
                     f"{result['points'][seat]} {result['bursts'][seat]} {result['explored_value'][seat]}") in words
     api = client.get(f"/api/games/{game_id}").get_json()
     assert api["status"] == "finished" and api["result"]["scores"] == result["scores"]
-    Secrets(app, game_id).check(text(client.get(f"/p/{links.player_token(bob.id)}")), 1, what="the last page")
+    Secrets(app, game_id).check(text(client.get(f"/p/{links.player_token(bob.id, bob.row_key)}")), 1, what="the last page")
 
 
 @pytest.mark.parametrize("count", [2, 3, 4])

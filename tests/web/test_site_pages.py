@@ -14,6 +14,7 @@ from service import links, mailsink, store
 from service.mail import outbox
 from service.play import new_game
 from service.store import get_engine, read_session
+from tests import tokens
 from tests.service import toygame
 from tests.service.helpers import outbox_rows, play_one, play_to_end
 from tests.services import free_port
@@ -66,13 +67,13 @@ def site(live):
                 "dev mailbox": "/dev/mail/",
                 "not found": "/games/999",
                 "bad link": "/p/not-a-token",
-                "unsubscribe": f"/u/{links.unsubscribe_token(ann)}",
-                "history": f"/p/{links.player_token(ann)}/history",
-                "finished history": f"/p/{links.player_token(ann_finished)}/history?view=all",
+                "unsubscribe": f"/u/{tokens.unsubscribe(ann)}",
+                "history": f"/p/{tokens.page(ann)}/history",
+                "finished history": f"/p/{tokens.page(ann_finished)}/history?view=all",
                 "public history": f"/games/{finished}/history",
-                "player page": f"/p/{links.player_token(ann)}",
+                "player page": f"/p/{tokens.page(ann)}",
                 # The pages of link generations and the account (service/web/account.py).
-                "never email": f"/p/{links.player_token(ann)}/account?why=never",
+                "never email": f"/p/{tokens.page(ann)}/account?why=never",
                 "one-click": f"/never/{links.never_email_token('ann@example.org')}",
                 "account": f"/a/{links.account_token('ann@example.org', int(time.time()))}",
             }
