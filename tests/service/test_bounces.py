@@ -505,7 +505,7 @@ def test_a_nul_or_control_character_in_the_diagnostic_is_stripped_and_the_bounce
     """PostgreSQL refuses a NUL in text: a bounce whose Diagnostic-Code carries one made `flask bounce`
     exit 75 on every retry of the MTA.  The stored words keep their text without the control characters."""
     _, invite = sent_game(backend_app, sink)
-    rcpt = bounces.return_path(invite.id)
+    rcpt = bounces.return_path(invite.id, invite.row_key)
     raw = samples.postfix(rcpt, diagnostic="smtp; 550 5.1.1 <bo@example.org>: User\x00 unknown\x07 here\x1b[0m")
     result = backend_app.test_cli_runner().invoke(args=["bounce", "--rcpt", rcpt], input=raw)
     assert result.exit_code == 0, result.output

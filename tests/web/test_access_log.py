@@ -15,6 +15,7 @@ import urllib.request
 from service import links
 from service.accesslog import redact
 from service.play import new_game
+from tests import tokens as player_tokens
 from tests.conftest import SECRET, make_app
 from tests.services import free_port
 from tests.worker.processes import ROOT
@@ -43,11 +44,12 @@ def test_the_procfiles_web_logs_each_request_without_the_links_tokens(tmp_path, 
     with app.app_context():
         # A real game: the toy game is registered only in this test process, not in gunicorn's.
         game_id = new_game("riftforce", [("Ann", "ann@example.org"), ("Bo", "bo@example.org")], seed=3)
+        ann, bo = (player_tokens.player(seat_id) for seat_id in (1, 2))
         tokens = {
-            "/p/": links.player_token(1, "0123456789abcdef"), "/m/": links.move_token(1, "0123456789abcdef", 3, {"type": "pass"}),
-            "/u/": links.unsubscribe_token(1, "0123456789abcdef"), "/never/": links.never_email_token("ann@example.org"),
+            "/p/": player_tokens.page(ann), "/m/": player_tokens.move(ann, 3, {"type": "pass"}),
+            "/u/": player_tokens.unsubscribe(ann), "/never/": links.never_email_token("ann@example.org"),
             "/i/": links.invitation_token(1, "0123456789abcdef"), "/a/": links.account_token("ann@example.org", int(time.time())),
-            "/api/play/": links.player_token(2, "0123456789abcdef"),
+            "/api/play/": player_tokens.page(bo),
         }
     app.extensions["riftpost.db"].dispose()
     env = {**os.environ, "RIFTPOST_INSTANCE": str(tmp_path), "DATABASE_URL": f"sqlite:///{db}", "SECRET_KEY": SECRET,
