@@ -14,14 +14,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, flash, jsonify, redirect, request, url_for
+from flask import Blueprint, flash, jsonify, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from sqlmodel import Session
 
 from service import store
 from service.clocks import people
 from service.clocks.seats import status_for
-from service.errors import BadRequest
 from service.store.current import AnyPlayer
 from service.store.models import Person, as_utc, utcnow
 from service.views import zones
@@ -37,8 +36,9 @@ def choose_zone(email: str, back: str) -> ResponseReturnValue:
     """The time zone form's POST for `email` (a player page's or the account page's), then `back`."""
     typed = request.form.get("time_zone") or ""
     name = zones.resolve(typed)
-    if name is None:
-        raise BadRequest(zones.unknown(typed), TITLE)
+    if name is None:  # a 400 with the way back to the form, to type it again
+        return render_template("error.html", status=400, title=TITLE, message=zones.unknown(typed),
+                               back=back + "#time-zone", back_words="Back to the time zone"), 400
     if request.form.get("first_visit") == "browser":
         changed = people.set_time_zone(email, name, utcnow(), only_if_unset=True)
         return jsonify(time_zone=name, changed=changed), 200 if changed else 409

@@ -140,3 +140,24 @@ def test_0005_drops_only_the_snapshots_of_beyond_the_rift_rules_1_games_which_th
         outcome = handle(1, seat, {"type": "done"}, len(events))
         assert outcome.seq > len(events)
     app.extensions["riftpost.db"].dispose()
+
+
+def test_0010e_counts_the_zones_people_chose_and_leaves_the_utc_default_unchosen(tmp_path):
+    """A stored zone other than UTC was someone's choice; a stored UTC is the default almost always, so
+    the page may take the person's browser's zone (issue #22, item 4).  Every row survives."""
+    url = f"sqlite:///{tmp_path / 'zones.sqlite'}"
+    upgrade(url, "0009")
+    db = sa.create_engine(url)
+    with db.begin() as connection:
+        for email, zone in (("ann@example.org", "Europe/Paris"), ("bob@example.org", "UTC")):
+            connection.execute(sa.text(
+                "INSERT INTO people (email, time_zone, allowance_year, allowance_used_seconds) "
+                "VALUES (:email, :zone, 2026, 60)"), {"email": email, "zone": zone})
+    db.dispose()
+    upgrade(url)
+    db = sa.create_engine(url)
+    with db.connect() as connection:
+        found = connection.execute(sa.text(
+            "SELECT email, time_zone, time_zone_set_at IS NOT NULL, allowance_used_seconds FROM people ORDER BY email")).all()
+    db.dispose()
+    assert [tuple(row) for row in found] == [("ann@example.org", "Europe/Paris", 1, 60), ("bob@example.org", "UTC", 0, 60)]
