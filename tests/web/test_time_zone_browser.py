@@ -1,11 +1,13 @@
 """The player page's time zone in a real browser (Debian's Chromium) set to Taipei, at a 375 px phone
 and a 1280 px desktop (issue #22, item 4): a first visit takes the browser's zone and the page then
 shows its times in it; a person who chose a zone keeps it and is offered the device's with one
-button; without JavaScript the short list and the typed zone work.  Each fits and is clean for axe."""
+button; without JavaScript the short list and the typed zone work.  Each fits, and axe (which needs
+scripts) finds nothing serious on the pages with JavaScript."""
 
 from __future__ import annotations
 
 import os
+
 import pytest
 
 from service import links, store
