@@ -102,6 +102,13 @@ def browser_type_launch_args():
     return {"executable_path": chromium(), "args": CHROMIUM_ARGS}
 
 
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args):
+    """Every browser test runs as on a device set to UTC, whatever the machine's zone: the pages take
+    the device's zone (service/static/timezone.js).  A test about zones sets its own."""
+    return {**browser_context_args, "timezone_id": "UTC"}
+
+
 @pytest.fixture
 def live(tmp_path, migrated_sqlite):
     """The app served over real HTTP on a free loopback port (for the browser tests)."""

@@ -55,15 +55,21 @@ def allowance_left(who: Person, now: datetime) -> timedelta:
     return max(timedelta(0), ALLOWANCE - timedelta(seconds=used))
 
 
-def set_time_zone(email: str, name: str) -> None:
+def set_time_zone(email: str, name: str, now: datetime, only_if_unset: bool = False) -> bool:
+    """The person chose `name` (at `now`).  `only_if_unset`: only if they never chose one, for a page
+    that takes the browser's zone on a first visit (a choice made meanwhile elsewhere stays).
+    Whether the zone was set."""
     try:
         ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError):
         raise BadRequest(f"{name!r} is not a time zone we know; pick one from the list.") from None
     with write_session(get_engine()) as session:
         who = person(session, email, lock=True)
-        who.time_zone = name
+        if only_if_unset and who.time_zone_set_at is not None:
+            return False
+        who.time_zone, who.time_zone_set_at = name, now
         session.add(who)
+    return True
 
 
 # ---- vacations -----------------------------------------------------------------------------------

@@ -256,6 +256,9 @@ class Person(SQLModel, table=True):
 
     email: str = Field(max_length=254, primary_key=True)
     time_zone: str = Field(default="UTC", max_length=64)
+    # When the person chose `time_zone` (on a page, or the page took their browser's zone on their first
+    # visit); NULL: never chosen, so `time_zone` is the UTC default and the page may take the browser's.
+    time_zone_set_at: datetime | None = None
     vacation_since: datetime | None = None
     vacation_until: datetime | None = None  # when the allowance runs out: the sweep ends it then
     allowance_year: int = 0  # the calendar year `allowance_used_seconds` counts

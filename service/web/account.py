@@ -32,7 +32,7 @@ from service.store.db import get_engine
 from service.store.models import as_utc, utcnow
 from service.views import positions
 from service.views.times import local_time
-from service.web.clock import zone_names
+from service.web.clock import choose_zone, zone_panel
 from service.web.tokens import load_player, page_token
 
 bp = Blueprint("account", __name__)
@@ -87,8 +87,7 @@ def page(token: str) -> ResponseReturnValue:
                   url_for("play.page", token=page_token(player))) for player, game in seats]
     now = utcnow()
     return render_template(
-        "account/page.html", title="Your account", token=token, address=email, games=games, zones=zone_names(),
-        time_zone=who.time_zone, on_vacation=who.vacation_since is not None,
+        "account/page.html", title="Your account", token=token, address=email, games=games, zone=zone_panel(who), on_vacation=who.vacation_since is not None,
         vacation_until=local_time(as_utc(who.vacation_until), who.time_zone) if who.vacation_until else None,
         allowance_days=round(people.allowance_left(who, now).total_seconds() / 86400, 1),
         never_email=(local_time(as_utc(who.never_email_at), who.time_zone) if who.never_email_at else None),
@@ -112,13 +111,7 @@ def vacation(token: str) -> ResponseReturnValue:
 
 @bp.post("/a/<token>/time-zone")
 def time_zone(token: str) -> ResponseReturnValue:
-    email = _email(token)
-    name = (request.form.get("time_zone") or "").strip()
-    if name not in zone_names():
-        raise BadRequest(f"{name[:64]!r} is not a time zone we know; pick one from the list.", TITLE)
-    people.set_time_zone(email, name)
-    flash(f"Times are now shown in {name}.")
-    return redirect(url_for("account.page", token=token), 303)
+    return choose_zone(_email(token), url_for("account.page", token=token))
 
 
 @bp.post("/a/<token>/emails")

@@ -3,24 +3,27 @@ started and ended on the account page, service/web/account.py).  POSTs with CSRF
 page what it shows of the seat's clock.
 
 The time zone stays here although it is the address's, not the game's: it is set where the deadline is
-read, and a forwarded email's reader who changes it misleads nobody (every time shown names its zone)."""
+read, and a forwarded email's reader who changes it misleads nobody (every time shown names its zone).
+
+A person who never chose a zone sees times in UTC until the page's script (static/timezone.js) sends
+the browser's zone: that POST says `first_visit`, sets the zone only if none was chosen meanwhile and
+answers JSON (the script updates the page in place); every other choice is a form's POST.
+"""
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
-from zoneinfo import available_timezones
 
-from flask import Blueprint, flash, redirect, request, url_for
+from flask import Blueprint, flash, jsonify, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from sqlmodel import Session
 
 from service import store
 from service.clocks import people
 from service.clocks.seats import status_for
-from service.errors import BadRequest
 from service.store.current import AnyPlayer
-from service.store.models import as_utc, utcnow
+from service.store.models import Person, as_utc, utcnow
+from service.views import zones
 from service.views.sentences import POLICY_WORDS
 from service.views.times import local_time
 from service.web.tokens import load_player
@@ -29,20 +32,39 @@ bp = Blueprint("clock", __name__)
 TITLE = "That did not work"
 
 
-@lru_cache(maxsize=1)
-def zone_names() -> list[str]:
-    return sorted(name for name in available_timezones() if "/" in name or name == "UTC")
+def choose_zone(email: str, back: str) -> ResponseReturnValue:
+    """The time zone form's POST for `email` (a player page's or the account page's), then `back`."""
+    typed = request.form.get("time_zone") or ""
+    name = zones.resolve(typed)
+    if name is None:  # a 400 with the way back to the form, to type it again
+        return render_template("error.html", status=400, title=TITLE, message=zones.unknown(typed),
+                               back=back + "#time-zone", back_words="Back to the time zone"), 400
+    if request.form.get("first_visit") == "browser":
+        changed = people.set_time_zone(email, name, utcnow(), only_if_unset=True)
+        return jsonify(time_zone=name, changed=changed), 200 if changed else 409
+    people.set_time_zone(email, name, utcnow())
+    flash(f"Times are now shown in {name}.")
+    return redirect(back, 303)
 
 
 @bp.post("/p/<token>/time-zone")
 def time_zone(token: str) -> ResponseReturnValue:
     player = load_player(token)
-    name = (request.form.get("time_zone") or "").strip()
-    if name not in zone_names():
-        raise BadRequest(f"{name[:64]!r} is not a time zone we know; pick one from the list.", TITLE)
-    people.set_time_zone(player.email, name)
-    flash(f"Times are now shown in {name}.")
-    return redirect(url_for("play.page", token=token), 303)
+    return choose_zone(player.email, url_for("play.page", token=token))
+
+
+@bp.get("/time-zones")
+def zone_names() -> ResponseReturnValue:
+    """Every zone's name, for the time zone field's suggestions (the same for everyone: cached a day)."""
+    response = jsonify(list(zones.names()))
+    response.headers["Cache-Control"] = "public, max-age=86400"
+    return response
+
+
+def zone_panel(who: Person) -> dict[str, Any]:
+    """What the time zone form shows: the zone, whether the person chose it, the short list."""
+    return {"name": who.time_zone, "chosen": who.time_zone_set_at is not None,
+            "world": zones.region(who.time_zone) is None, "nearby": zones.nearby(who.time_zone, utcnow())}
 
 
 def panel(session: Session, player: AnyPlayer) -> dict[str, Any]:
@@ -51,7 +73,7 @@ def panel(session: Session, player: AnyPlayer) -> dict[str, Any]:
     who = store.person_of(session, player.email)
     status = status_for(session, player.game_id, player.seat)
     info: dict[str, Any] = {
-        "time_zone": who.time_zone, "zones": zone_names(), "on_vacation": who.vacation_since is not None,
+        "time_zone": who.time_zone, "zone": zone_panel(who), "on_vacation": who.vacation_since is not None,
         "allowance_days": round(people.allowance_left(who, now).total_seconds() / 86400, 1),
         "timed": status is not None, "due": None, "stopped": False, "paused": False,
         "never_email": who.never_email_at is not None,

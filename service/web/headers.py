@@ -5,7 +5,7 @@ ever sends a Referer (`no-referrer`, also in base.html's meta tag): a click from
 anywhere would otherwise hand the token to that site.
 
 The Content-Security-Policy of the pages is as strict as they allow, which is strict: every script
-is a file under /static (composer.js, history.js, devmail.js) and every style a stylesheet there.
+is a file under /static (composer.js, history.js, timezone.js, devmail.js) and every style a stylesheet there.
 No page carries a `style="..."` attribute, an inline <style> or <script>, or an event handler
 attribute; the only style set at run time is devmail.js's frame height, through the CSSOM, which a
 CSP does not govern.  So `style-src 'self'` with no 'unsafe-inline' and no hashes: a template

@@ -91,7 +91,7 @@ class TestReminders:
 
     def test_the_email_states_the_deadline_in_the_players_zone_with_the_turn_links(self, app):
         game_id = timed_game(hours=48)
-        deadlines.set_time_zone("ann@example.org", "Europe/Paris")
+        deadlines.set_time_zone("ann@example.org", "Europe/Paris", at(0))
         sweep(24)
         row = [row for row in rows(Outbox, game_id=game_id) if row.params == {"hours": 24}][0]
         with read_session(get_engine()) as session:

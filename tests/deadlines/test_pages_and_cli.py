@@ -27,7 +27,8 @@ def test_the_page_shows_the_deadline_the_zone_and_the_allowance(client, game_id)
     people = rows(Person)  # the players' consent (tests/consent.py), written before the page is opened
     page = text(client.get(page_url(game_id, 0)))
     assert "48 hours per turn" in page and "Wed 7 Jan 2026, 12:00 UTC" in page
-    assert '<option selected>UTC</option>' in page and "Europe/Paris" in page
+    assert "Times here and in your emails are in <strong>UTC</strong> (you have not chosen" in page
+    assert '<option value="UTC" selected>UTC</option>' in page and "Europe/Paris (UTC+1)" in page
     assert "21 days of this year's allowance are left." in page
     assert rows(Person) == people  # a GET changes nothing
 

@@ -185,7 +185,7 @@ def build(app) -> Catalog:
     rng = random.Random(13)
     preconsent(*[email for _, email in party(4)])  # the catalog is of the game's emails, not invitations
     # A duel, timed: Ana reads times in Paris; a reminder, then a timeout, then on to the end.
-    people.set_time_zone("ana@example.org", "Europe/Paris")
+    people.set_time_zone("ana@example.org", "Europe/Paris", T0)
     duel = new(catalog, "riftforce duel", "riftforce", party(2), seed=5, deadline_hours=48, policy="auto", now=T0)
     play(catalog, duel, 25, rng)
     sweep_at(catalog, 25)  # 24 hours before the deadline: a reminder for whoever is to act

@@ -279,3 +279,24 @@ def test_0010b_rows_made_before_keys_keep_their_links_and_return_paths_and_new_r
         assert client.get(f"/p/{links.player_token(cy.id, cy.row_key)}").status_code == 200
         assert client.get(f"/i/{links.invitation_token(new_invitation.id, None)}").status_code == 404
     app.extensions["riftpost.db"].dispose()
+
+
+def test_0010e_counts_the_zones_people_chose_and_leaves_the_utc_default_unchosen(tmp_path):
+    """A stored zone other than UTC was someone's choice; a stored UTC is the default almost always, so
+    the page may take the person's browser's zone (issue #22, item 4).  Every row survives."""
+    url = f"sqlite:///{tmp_path / 'zones.sqlite'}"
+    upgrade(url, "0009")
+    db = sa.create_engine(url)
+    with db.begin() as connection:
+        for email, zone in (("ann@example.org", "Europe/Paris"), ("bob@example.org", "UTC")):
+            connection.execute(sa.text(
+                "INSERT INTO people (email, time_zone, allowance_year, allowance_used_seconds) "
+                "VALUES (:email, :zone, 2026, 60)"), {"email": email, "zone": zone})
+    db.dispose()
+    upgrade(url)
+    db = sa.create_engine(url)
+    with db.connect() as connection:
+        found = connection.execute(sa.text(
+            "SELECT email, time_zone, time_zone_set_at IS NOT NULL, allowance_used_seconds FROM people ORDER BY email")).all()
+    db.dispose()
+    assert [tuple(row) for row in found] == [("ann@example.org", "Europe/Paris", 1, 60), ("bob@example.org", "UTC", 0, 60)]

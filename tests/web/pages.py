@@ -20,8 +20,10 @@ def move_values(page: str) -> list[str]:
 
 
 def setting_values(page: str) -> list[str]:
-    """The raw `value` of each option of the standing-settings drop-downs (a JSON move), unescaped."""
-    return [html.unescape(v) for v in re.findall(r'<option value="([^"]+)"', page)]
+    """The raw `value` of each option of the standing-settings drop-downs (a JSON move), unescaped
+    (not the time zone list's options: only those of a <select name="move">)."""
+    selects = re.findall(r'<select name="move".*?</select>', page, re.S)
+    return [html.unescape(v) for found in selects for v in re.findall(r'<option value="([^"]+)"', found)]
 
 
 def text(response) -> str:
