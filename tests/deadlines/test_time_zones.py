@@ -31,7 +31,7 @@ def game_id(app):
 
 def page_url(game_id: int, seat: int) -> str:
     player = [p for p in rows(Player, game_id=game_id) if p.seat == seat][0]
-    return f"/p/{links.player_token(player.id)}"
+    return f"/p/{links.player_token(player.id, player.row_key)}"
 
 
 def person(email: str) -> Person | None:
@@ -110,7 +110,7 @@ def test_the_browsers_zone_is_taken_only_while_none_was_chosen(client, game_id):
     assert again.status_code == 409 and again.get_json()["changed"] is False
     assert person("ann@example.org").time_zone == "Asia/Taipei"
     page = text(client.get(url))
-    assert 'data-chosen="yes"' in page and "Wed 07 Jan 2026, 20:00 CST" in page  # noon UTC, in Taipei
+    assert 'data-chosen="yes"' in page and "Wed 7 Jan 2026, 20:00 CST" in page  # noon UTC, in Taipei
     assert "Times are now shown" not in page  # the script says it on the page, not a flashed message
     assert client.post(f"{url}/time-zone", data={"time_zone": "Asia/Taipei", "first_visit": "browser"}
                        ).status_code == 400  # no CSRF token
@@ -150,6 +150,6 @@ def test_an_email_sent_after_the_browser_set_the_zone_states_the_deadline_in_it(
             outbox.deliver(row.id)
     mail = [m for m in sink.wait_for(sent + 1)[sent:] if m["To"].addresses[0].addr_spec == "bob@example.org"][-1]
     body = mail.get_body(("plain",)).get_content()
-    assert local_time(due, "Asia/Taipei") == "Wed 07 Jan 2026, 21:00 CST" and local_time(due, "Asia/Taipei") in body
+    assert local_time(due, "Asia/Taipei") == "Wed 7 Jan 2026, 21:00 CST" and local_time(due, "Asia/Taipei") in body
     assert "Times are in Asia/Taipei" in body
     assert "21:00 CST" in mail.get_body(("html",)).get_content()

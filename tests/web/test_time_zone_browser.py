@@ -49,7 +49,7 @@ def ann_url(app):
                        reminders=[24, 2], now=T0)
     with read_session(get_engine()) as session:
         ann = store.players_of(session, game_id)[0]
-    return app.config["BASE_URL"] + f"/p/{links.player_token(ann.id)}"
+    return app.config["BASE_URL"] + f"/p/{links.player_token(ann.id, ann.row_key)}"
 
 
 def ann() -> Person:
@@ -88,7 +88,7 @@ def test_a_first_visit_takes_the_browsers_zone_and_the_page_shows_its_times_in_i
     assert ann().time_zone == DEVICE and ann().time_zone_set_at is not None
     # The page's times, refreshed in place: the deadline in Taipei, not in UTC.
     due = page.locator('[data-time="due"]')
-    assert due.inner_text() == local_time(DUE, DEVICE) == "Wed 07 Jan 2026, 20:00 CST"
+    assert due.inner_text() == local_time(DUE, DEVICE) == "Wed 7 Jan 2026, 20:00 CST"
     section = page.locator("#time-zone")
     assert f"are in {DEVICE}." in section.locator(".tz-shown").inner_text()
     assert page.locator("#time_zone").input_value() == DEVICE
@@ -99,7 +99,7 @@ def test_a_first_visit_takes_the_browsers_zone_and_the_page_shows_its_times_in_i
     shot(page, "first-visit")
     looks_right(page)
     page.reload()  # once chosen, taken once: no note and no POST again
-    assert page.locator('[data-time="due"]').inner_text() == "Wed 07 Jan 2026, 20:00 CST"
+    assert page.locator('[data-time="due"]').inner_text() == "Wed 7 Jan 2026, 20:00 CST"
     page.wait_for_load_state("networkidle")
     assert page.locator(".tz-note").count() == 0
 
@@ -114,7 +114,7 @@ def test_a_chosen_zone_is_kept_and_the_devices_zone_offered_with_one_button(app,
     offer.wait_for()
     page.wait_for_load_state("networkidle")
     assert ann().time_zone == "Europe/Paris" and ann().time_zone_set_at == chosen_at  # nothing changed silently
-    assert page.locator('[data-time="due"]').inner_text() == "Wed 07 Jan 2026, 13:00 CET"
+    assert page.locator('[data-time="due"]').inner_text() == "Wed 7 Jan 2026, 13:00 CET"
     assert page.locator(".tz-note").count() == 0
     # The field's suggestions: every zone, fetched when the field is first used.
     page.locator("#time_zone_name").focus()
@@ -127,7 +127,7 @@ def test_a_chosen_zone_is_kept_and_the_devices_zone_offered_with_one_button(app,
     with page.expect_navigation():
         offer.click()
     assert page.get_by_text(f"Times are now shown in {DEVICE}.").is_visible()
-    assert page.locator('[data-time="due"]').inner_text() == "Wed 07 Jan 2026, 20:00 CST"
+    assert page.locator('[data-time="due"]').inner_text() == "Wed 7 Jan 2026, 20:00 CST"
     assert ann().time_zone == DEVICE and ann().time_zone_set_at > chosen_at
     assert page.locator("form.tz-device").is_hidden()
 
@@ -150,13 +150,13 @@ def test_without_javascript_the_short_list_and_a_typed_zone_work(app, browser, a
         with page.expect_navigation():
             page.get_by_role("button", name="Use this zone").click()
         assert page.get_by_text(f"Times are now shown in {DEVICE}.").is_visible()
-        assert page.locator('[data-time="due"]').inner_text() == "Wed 07 Jan 2026, 20:00 CST"
+        assert page.locator('[data-time="due"]').inner_text() == "Wed 7 Jan 2026, 20:00 CST"
         # One from the short list, now of Asia's zones.
         page.locator("#time_zone").select_option("Asia/Tokyo")
         with page.expect_navigation():
             page.get_by_role("button", name="Save").click()
         assert ann().time_zone == "Asia/Tokyo"
-        assert page.locator('[data-time="due"]').inner_text() == "Wed 07 Jan 2026, 21:00 JST"
+        assert page.locator('[data-time="due"]').inner_text() == "Wed 7 Jan 2026, 21:00 JST"
         # An unknown name: a 400 that says what to type.
         page.locator("#time_zone_name").fill("Tokio")
         with page.expect_navigation():
