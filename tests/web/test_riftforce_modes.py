@@ -89,7 +89,7 @@ def test_start_form_offers_the_modes_and_creates_team_and_solo_games(client):
     for absent in ('name="stars6"', 'name="trainer"', 'name="and_number"', 'id="email2"', 'name="options"'):
         assert absent not in page, absent
     page = html.unescape(text(client.get("/games/new/riftforce?mode=solo")))
-    for needle in ('name="mode" value="solo"', 'name="stars6"', "unverified text", 'name="and_number"',
+    for needle in ('name="mode" value="solo"', 'name="stars6"', "4-star card text is unverified", 'name="and_number"',
                    'name="and_end"', 'name="trainer_fire"', "The trainer's 4 guilds, from those you do not keep",
                    'name="trainer" value="choose" checked', "You choose them after you keep your 4 (the rule)",
                    'name="trainer" value="random"', 'name="trainer" value="named"'):
