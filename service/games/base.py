@@ -1,7 +1,8 @@
 """What the service needs to know of one game beyond the engine contract, and the defaults.
 
 An adapter is looked up by the engine's name (service/games/__init__.py).  The service core asks it
-for: the board template pages and emails draw, the start form's fieldset and the options it gives,
+for: the game's one-line summary, its modes and player counts and its rules page (the list of games
+and /rules/<game>), the board template pages and emails draw, the start form's options and what they give,
 the command line's shorthands, the words for a result, the cards of a hand, and a follow-up game
 (the next part of a campaign).  A game without an adapter of its own gets `Adapter` as it is: a text
 board, no fieldset, options typed as KEY=VALUE, winners named.
