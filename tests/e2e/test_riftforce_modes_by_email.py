@@ -56,7 +56,7 @@ class Table:
 
     def create(self, fields: dict) -> None:
         creator = Browser()
-        start = creator.get(self.stack.base + "/")
+        start = creator.get(self.stack.base + f"/games/new/riftforce?mode={fields.get('mode', 'duel')}")
         created = creator.submit(start, start.forms()[0], {"game": "riftforce", **fields})
         assert created.status == 200 and "has started" in created.text, created.text[:2000]
         self.game_id = int(re.search(r"/games/(\d+)", created.url).group(1))
