@@ -14,6 +14,7 @@ from service.mail import outbox
 from service.mail.threads import thread_root
 from service.store import get_engine, read_session
 from service.store.models import Outbox, Player
+from tests.conftest import app_on
 from tests.deadlines.helpers import rows, sweep, timed_game
 
 LINK = re.compile(r"http://riftpost\.test/p/([^/\s?\"]+)")
@@ -46,7 +47,15 @@ def to_ann(messages, kind="timed_out"):
     return [m for m in messages if m["To"].addresses[0].addr_spec == "ann@example.org" and m["X-Riftpost-Kind"] == kind]
 
 
-def test_four_timeouts_in_one_sweep_are_one_email_naming_each_game_with_its_own_links(mailer, client, monkeypatch):
+@pytest.fixture
+def both(backend_url, tmp_path, sink):
+    """The app on SQLite and on PostgreSQL, mailing to the sink (the candidates' query runs on both)."""
+    with app_on(tmp_path, backend_url, SMTP_URL=sink.url, OUTBOX_RETRY_BASE_SECONDS=0) as app:
+        yield app
+
+
+def test_four_timeouts_in_one_sweep_are_one_email_naming_each_game_with_its_own_links(both, sink, monkeypatch):
+    mailer, client = sink, both.test_client()
     games = [timed_game(hours=48, seed=n) for n in range(4)]
     kicked: list[int] = []
     monkeypatch.setattr(outbox, "kick", lambda ids: kicked.extend(ids))
