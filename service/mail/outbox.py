@@ -273,6 +273,8 @@ def deliver(row_id: int) -> str:
             reason = _skip_reason(session, row, mail)
             if reason is not None:
                 _finish(row_id, attempt, status="skipped", sent_at=utcnow(), skip_reason=reason)
+                # The sweep kicked only this row of its digest: the next one now carries the others.
+                kick(digest.candidates(session, row, mail.player.email, utcnow())[:1])
                 return "skipped"
             dead = bounces.undeliverable(session, mail.player.email)
             if dead is not None:

@@ -154,3 +154,21 @@ def test_a_row_no_longer_wanted_is_skipped_on_its_own_and_left_out_of_the_digest
     assert f"#{games[0]}:" in plain and f"#{games[2]}:" in plain and f"#{games[1]}:" not in plain
     statuses = {row.game_id: (row.status, row.skip_reason) for row in timed_out_rows(games)}
     assert statuses[games[1]] == ("skipped", "unwanted")
+
+
+def test_when_the_kicked_row_is_skipped_the_next_one_is_kicked_and_carries_the_rest(mailer, monkeypatch):
+    games = [timed_game(hours=48, seed=n) for n in range(3)]
+    sweep(48)
+    lead, second, third = timed_out_rows(games)
+    from service.store import write_session
+
+    with write_session(get_engine()) as session:
+        session.get(Player, lead.player_id).turn_emails = False
+    kicked: list[int] = []
+    monkeypatch.setattr(outbox, "kick", lambda ids: kicked.extend(ids))
+    assert outbox.deliver(lead.id) == "skipped"
+    assert kicked == [second.id]
+    assert outbox.deliver(second.id) == "sent"
+    [message] = to_ann(mailer.wait_for(1))
+    assert message["Subject"] == "Time ran out on your turn in 2 games"
+    assert [row.sent_in for row in timed_out_rows(games)] == [None, None, second.id]
