@@ -34,8 +34,8 @@ from service.web.limits import limiter, new_games, refund
 bp = Blueprint("games", __name__)
 
 RECENT_EVENTS = 12
-# A game under way is followed from the public view: it reloads itself this often (a <meta> refresh
-# works without JavaScript; a finished game never changes).
+# A game under way is followed from the public view: static/follow.js asks the JSON view this often
+# and reloads when a move was made (a finished game never changes).
 SPECTATOR_REFRESH_SECONDS = 60
 ICON_MAX_AGE = 7 * 24 * 3600
 
