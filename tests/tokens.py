@@ -4,6 +4,8 @@ service/links.py themselves."""
 
 from __future__ import annotations
 
+import re
+
 from service import links, store
 from service.store import get_engine, read_session
 from service.store.models import Player
@@ -34,3 +36,18 @@ def unsubscribe(who: int | Player) -> str:
     """The token of the player's unsubscribe link (`/u/<token>`)."""
     row = _row(who)
     return links.unsubscribe_token(row.id, row.row_key, row.link_generation)
+
+
+def page_link_of(location: str) -> links.PlayerLink:
+    """What the page link in a URL (a redirect's Location) names: its player id, key and generation.
+    Compare this, not the token's text: a token minted in another second differs (its timestamp)."""
+    found = re.search(r"/p/([^/?#]+)", location)
+    assert found, f"no page link in {location!r}"
+    return links.read_player_token(found.group(1))
+
+
+def links_page_of(location: str, who: int | Player) -> bool:
+    """Whether the URL's page link is `who`'s (its player id and key), whenever it was minted."""
+    row = _row(who)
+    link = page_link_of(location)
+    return (link.player_id, link.key) == (row.id, row.row_key)

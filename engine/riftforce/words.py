@@ -3,7 +3,7 @@ the plain-text board.  The only module of the package with prose (events are fac
 data), so wording can change, or be translated, without touching a stored log.
 
 Events are worded from the state they were applied to (`describe_event(event, viewer, state)`):
-the mode ("Your partner", "The trainer") and the draft's options come from there, never from the
+the mode ("The trainer", "Your team") and the draft's options come from there, never from the
 event.  Nothing hidden from the viewer is ever named (a teammate's draw, the base draft's dealt
 summoners before the draft ends: house rule Q16).
 """
@@ -39,8 +39,10 @@ def loc_name(loc: int) -> str:
 
 
 def who(seat: int, viewer: int | None, mode: str | None = None) -> str:
-    """Subject: "You", "Opponent" or (for spectators) "Player 1".  Team play: "Your partner" or
-    "Player 2" (there may be two opponents); solo: seat 1 is "The trainer"."""
+    """Subject: "You", "Opponent" or (for spectators) "Player 1".  Team play: "Player 2" for every
+    other seat, the partner included (the service puts each player's name there: a sentence about
+    one's partner names them, as the board does, rather than saying "Your partner"); solo: seat 1 is
+    "The trainer"."""
     if mode == "solo" and seat == 1:
         return "The trainer"
     if viewer is None:
@@ -48,7 +50,7 @@ def who(seat: int, viewer: int | None, mode: str | None = None) -> str:
     if seat == viewer:
         return "You"
     if mode == "team":
-        return "Your partner" if seat & 1 == viewer & 1 else f"Player {seat + 1}"
+        return f"Player {seat + 1}"
     return "Opponent"
 
 
@@ -568,7 +570,7 @@ def _hand_lines(v: dict) -> list[str]:
 
 def _lower(subject: str) -> str:
     """A subject `named` gave, inside a sentence: "you", "the trainer", names as they are."""
-    return subject.lower() if subject in ("You", "The trainer", "Opponent", "Your partner") else subject
+    return subject.lower() if subject in ("You", "The trainer", "Opponent") else subject
 
 
 def _pending_lines(p: dict | None, label) -> list[str]:
@@ -675,9 +677,15 @@ def _quota_draft_lines(v: dict, label, mode: str) -> list[str]:
 
 
 def _team_label(v: dict, t: int, label) -> str:
-    """A team by its players, the viewer first: "You & Cat", "Bob & Dan", "You & your partner"."""
+    """A team by its players, the viewer first: "You & Cat", "Bob & Dan", "You & Player 3"."""
     seats = sorted(v["teams"][t]["seats"], key=lambda s: s != v["seat"])
     return " & ".join(label(s) if i == 0 else _lower(label(s)) for i, s in enumerate(seats))
+
+
+def _partner_mark(v: dict, seat: int) -> str:
+    """" (your partner)" after the viewer's teammate (named like everyone else), else nothing."""
+    me = v["seat"]
+    return " (your partner)" if me is not None and seat == v["players"][me].get("partner") else ""
 
 
 def _render_team(v: dict, names: Names) -> str:
@@ -703,7 +711,7 @@ def _render_team(v: dict, names: Names) -> str:
             over = f"Game over: a tie at {r['teams'][0]['score']}."
     lines += _status(v, label, over, names)
     now = v["position"]
-    order = ", ".join(f"{i + 1} {label(s)}" for i, s in enumerate(v["turn_order"]))
+    order = ", ".join(f"{i + 1} {label(s)}{_partner_mark(v, s)}" for i, s in enumerate(v["turn_order"]))
     lines.append(f"Turn order: {order}" + (f"; now {now + 1}." if now is not None else "."))
     lines.append("")
     if v["draft"] is not None:
@@ -725,8 +733,7 @@ def _render_team(v: dict, names: Names) -> str:
         for s in v["teams"][t]["seats"]:
             p = v["players"][s]
             zone = "all six locations" if p["zone"] == "all" else f"the {p['zone']} zone"
-            partner = ", your partner" if (me is not None and s != me and s & 1 == me & 1
-                                           and label(s) != "Your partner") else ""
+            partner = ", your partner" if _partner_mark(v, s) else ""
             pos = p["positions"]
             lines.append(f"  {label(s)}{partner} (position{'s' if len(pos) > 1 else ''} "
                          f"{_and([str(x) for x in pos])}, checks {zone}): {_piles(p)}.")

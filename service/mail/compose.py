@@ -137,7 +137,8 @@ def _since(session: Session, mail: Mail, position: positions.Position, since: in
     return sorted(events, key=lambda event: event.seq)  # stable: an entry after the event it follows
 
 
-def _context(session: Session, kind: Kind, mail: Mail) -> dict[str, Any]:
+def context(session: Session, kind: Kind, mail: Mail) -> dict[str, Any]:
+    """What the templates of `kind` get for `mail` (also each game's part of a digest: digest.py)."""
     game, player, row = mail.game, mail.player, mail.row
     since = kind.since(session, mail)
     position = positions.build(session, game, player.seat, seq=row.seq, since_seq=since, players=mail.players)
@@ -194,11 +195,11 @@ def _context(session: Session, kind: Kind, mail: Mail) -> dict[str, Any]:
 
 
 def _build(session: Session, kind: Kind, mail: Mail) -> EmailMessage:
-    context = _context(session, kind, mail)
+    shown = context(session, kind, mail)
     game, player, row = mail.game, mail.player, mail.row
     domain = current_app.config["MAIL_DOMAIN"]
     message = EmailMessage(policy=POLICY)
-    message["Subject"] = unstructured("Subject", context["subject"])
+    message["Subject"] = unstructured("Subject", shown["subject"])
     # The envelope's form of each address: an internationalized domain as its ASCII (IDNA) name, so
     # that no server needs SMTPUTF8 for it.
     message["From"] = address("From", "Riftpost", addresses.ascii_form(current_app.config["MAIL_FROM"]))
@@ -211,16 +212,16 @@ def _build(session: Session, kind: Kind, mail: Mail) -> EmailMessage:
     root = thread_root(game, player)
     # The rest hangs under the game's first email: one thread per player.  The invitation stands apart
     # (its own subject; the thread begins once the address accepts).
-    if row.message_id != root and not context["own_thread"]:
+    if row.message_id != root and not shown["own_thread"]:
         message["In-Reply-To"] = root
         message["References"] = root
-    message["List-Id"] = f"{context['title']} game {game.id} <game-{game.id}.{domain}>"
-    message["List-Unsubscribe"] = url_header(context["one_click_url"])
+    message["List-Id"] = f"{shown['title']} game {game.id} <game-{game.id}.{domain}>"
+    message["List-Unsubscribe"] = url_header(shown["one_click_url"])
     message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     message["Auto-Submitted"] = "auto-generated"
     message["X-Riftpost-Kind"] = kind.name  # what the email is, for mail filters (the subject is the thread's)
     message["MIME-Version"] = "1.0"
     message.make_alternative()
-    message.attach(body_part(render_template(f"{kind.template_name}.txt", **context), "plain"))
-    message.attach(body_part(inline(render_template(f"{kind.template_name}.html", **context), game.name), "html"))
+    message.attach(body_part(render_template(f"{kind.template_name}.txt", **shown), "plain"))
+    message.attach(body_part(inline(render_template(f"{kind.template_name}.html", **shown), game.name), "html"))
     return message

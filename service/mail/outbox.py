@@ -47,7 +47,7 @@ from flask import current_app
 from sqlmodel import Session, col, select
 
 from service import store
-from service.mail import bounces, compose, kinds, queue, smtp
+from service.mail import bounces, compose, digest, kinds, queue, smtp
 from service.mail.threads import message_id
 from service.store import read_session, write_session
 from service.store.current import AnyGame, AnyPlayer
@@ -242,30 +242,39 @@ def _finish(row_id: int, attempt: int, **values: Any) -> bool:
         return done.rowcount == 1
 
 
+def _skip_reason(session: Session, row: Outbox, mail: kinds.Mail) -> str | None:
+    """Why the row is not to be sent now (its `skip_reason`), or None."""
+    kind = kinds.get(row.kind)
+    if mailable_status(mail.player, row.kind) != "pending":
+        return "no_consent"  # the address declined, or was asked again meanwhile
+    if not kind.requested and store.person_of(session, mail.player.email).never_email_at is not None:
+        return "never_email"
+    if not kind.wanted(session, mail):
+        return "unwanted"
+    return None
+
+
 def deliver(row_id: int) -> str:
     """Make one delivery attempt of an outbox row if it is due: "sent", "skipped" (no longer wanted),
     "retrying" (a transient failure: pending again, with its next attempt later), "failed" (a
-    permanent failure, or the give-up horizon passed), or "not due"."""
+    permanent failure, or the give-up horizon passed), or "not due".  A timed_out row of a sweep carries
+    the due rows of the same sweep to the same address in one email (service/mail/digest.py)."""
     attempt = claim(row_id)
     if attempt is None:
         return "not due"
     rules = policy()
     deadline = time.monotonic() + rules.send_budget
+    carried: list[tuple[int, int]] = []  # (row id, attempt) of the rows this delivery claimed besides its own
     try:
         with read_session(get_engine()) as session:
             row = session.get(Outbox, row_id)
             assert row is not None
             mail = compose.mail_of(session, row)
-            kind = kinds.get(row.kind)
-            reason = None
-            if mailable_status(mail.player, row.kind) != "pending":
-                reason = "no_consent"  # the address declined, or was asked again meanwhile
-            elif not kind.requested and store.person_of(session, mail.player.email).never_email_at is not None:
-                reason = "never_email"
-            elif not kind.wanted(session, mail):
-                reason = "unwanted"
+            reason = _skip_reason(session, row, mail)
             if reason is not None:
                 _finish(row_id, attempt, status="skipped", sent_at=utcnow(), skip_reason=reason)
+                # The sweep kicked only this row of its digest: the next one now carries the others.
+                kick(digest.candidates(session, row, mail.player.email, utcnow())[:1])
                 return "skipped"
             dead = bounces.undeliverable(session, mail.player.email)
             if dead is not None:
@@ -276,12 +285,31 @@ def deliver(row_id: int) -> str:
                                    f"on {dead.bounced_at:%Y-%m-%d %H:%M} UTC")
                 log.info("outbox %s not sent: its address is marked undeliverable", row_id)
                 return "undeliverable"
-            message = compose.build(session, row, mail)
+            others = digest.candidates(session, row, mail.player.email, utcnow())
+            mails = [mail]
+            for other_id in others:
+                other_attempt = claim(other_id)  # another delivery may have taken it: then it is its own
+                if other_attempt is None:
+                    continue
+                carried.append((other_id, other_attempt))
+                other = session.get(Outbox, other_id)
+                assert other is not None
+                other_mail = compose.mail_of(session, other)
+                why = _skip_reason(session, other, other_mail)
+                if why is not None:
+                    _finish(other_id, other_attempt, status="skipped", sent_at=utcnow(), skip_reason=why)
+                    continue
+                mails.append(other_mail)
+            message = compose.build(session, row, mail) if len(mails) == 1 else digest.build(session, mails)
             envelope_from = bounces.return_path(row_id, row.row_key)
         smtp.send(message, envelope_from=envelope_from, deadline=deadline)
     except Exception as exc:  # noqa: BLE001 - whatever ended the attempt is recorded on the row and retried
+        for other_id, other_attempt in carried:  # (a row already skipped is no longer "sending": untouched)
+            _failed(other_id, other_attempt, exc, rules)
         return _failed(row_id, attempt, exc, rules)
     _finish(row_id, attempt, status="sent", sent_at=utcnow(), last_error=None)
+    for other_id, other_attempt in carried:  # (the skipped ones are done: fenced by their status)
+        _finish(other_id, other_attempt, status="sent", sent_at=utcnow(), last_error=None, sent_in=row_id)
     return "sent"
 
 

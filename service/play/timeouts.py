@@ -43,7 +43,7 @@ from service import store
 from service.clocks import people
 from service.clocks.seats import BATCH, claim_due, clock_of, pause, remind
 from service.errors import StaleState
-from service.mail import outbox
+from service.mail import digest, outbox
 from service.play import ending
 from service.play.moves import apply, handle
 from service.store import current, read_session, write_session
@@ -97,7 +97,9 @@ def _sweep_batch(ids: list[int], now: datetime, counts: Counter[str]) -> None:
         batch.one_by_one = list(ids)  # the path of a failed batch: a transaction (or a few) per row
     else:
         counts.update(batch.counts)
-        outbox.kick(batch.kick_ids)
+        with read_session(get_engine()) as session:
+            kick = digest.leads(session, batch.kick_ids)  # one timed_out row per address: it carries the rest
+        outbox.kick(kick)
         for game_id in sorted(batch.ended):
             ending.kick(game_id)
     for row_id in batch.one_by_one:
@@ -190,7 +192,7 @@ class _Batch:
         timed_out = [self.timed_out.pop(row_id) for row_id in ids if row_id in self.timed_out and row_id not in later]
         if timed_out:
             session.flush()  # a pause of the stall rule, made through the ORM clock row
-            sent = _tell_timed_out_many(session, timed_out)
+            sent = _tell_timed_out_many(session, timed_out, now)
             self.counts["timed_out_emails"] += len(sent)
             self.kick_ids += sent
         return again
@@ -307,14 +309,15 @@ def _process(row_id: int, now: datetime, counts: Counter[str]) -> None:
         # Said on every way out, an error included: the default moves played so far are recorded.
         if timed_out is not None:
             try:
-                counts["timed_out_emails"] += len(tell_timed_out(*timed_out, played))
+                counts["timed_out_emails"] += len(tell_timed_out(*timed_out, played, now=now))
             except Exception:  # never hide the error that ended the loop, if any, behind this one
                 log.exception("deadline %s: the timed-out email could not be written", row_id)
 
 
-def _tell_timed_out_many(session: Session, rows: list[_TimedOut]) -> list[int]:
+def _tell_timed_out_many(session: Session, rows: list[_TimedOut], now: datetime) -> list[int]:
     """`tell_timed_out` for the rows of a batch's pass, in the batch's transaction: three reads and one
-    insert for all of them."""
+    insert for all of them.  Each row names the sweep (its `now`): the rows of one sweep to one address
+    go out as one email (service/mail/digest.py)."""
     games = sorted({row.game.id for row in rows})
     paused = {game_id for game_id, at in session.execute(
         sa.select(col(GameClock.game_id), col(GameClock.paused_at)).where(col(GameClock.game_id).in_(games)))
@@ -324,7 +327,8 @@ def _tell_timed_out_many(session: Session, rows: list[_TimedOut]) -> list[int]:
         .where(col(Outbox.game_id).in_(games), col(Outbox.kind) == "turn")
         .group_by(col(Outbox.game_id), col(Outbox.player_id)))}
     emails: list[outbox.Email] = [
-        (row.game, row.player, "timed_out", {"from": row.since, "played": row.played}, None) for row in rows
+        (row.game, row.player, "timed_out", {"from": row.since, "played": row.played, "sweep": as_utc(now).isoformat()},
+         None) for row in rows
         if row.game.status == "active" and row.game.id not in paused
         and last_turn_email.get((row.game.id, row.player.id), -1) <= row.since]
     taken = outbox.taken(session, emails)
@@ -332,7 +336,7 @@ def _tell_timed_out_many(session: Session, rows: list[_TimedOut]) -> list[int]:
         session, [email for email in emails if outbox.message_id_of(email) not in taken]))
 
 
-def tell_timed_out(game_id: int, seat: int, since: int, played: list[str]) -> list[int]:
+def tell_timed_out(game_id: int, seat: int, since: int, played: list[str], now: datetime) -> list[int]:
     """Email the seat whose time ran out what the game played for it (`played`: the moves in words,
     the seat's own to read; the events after `since`) and what comes next, in a transaction of its own
     (the one-row path); the outbox row ids.  Nothing when another email of this change tells it: the
@@ -342,6 +346,6 @@ def tell_timed_out(game_id: int, seat: int, since: int, played: list[str]) -> li
         conn = session.connection()
         game = current.read(conn, game_id).game
         player = next(p for p in current.players(conn, game_id) if p.seat == seat)
-        ids = _tell_timed_out_many(session, [_TimedOut(game, player, since, played)])
+        ids = _tell_timed_out_many(session, [_TimedOut(game, player, since, played)], now)
     outbox.kick(ids)
     return ids

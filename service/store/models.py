@@ -181,6 +181,9 @@ class Outbox(SQLModel, table=True):
     # bounce of a rolled-back email cannot mark the address of the row that got its id after a restore.
     # NULL: a row from before keys, whose return path named the id alone.
     row_key: str | None = Field(default_factory=new_row_key, max_length=16)
+    # A row "sent" inside another row's email (a sweep's digest of timed_out emails to one address:
+    # service/mail/digest.py): that row's id.  NULL: sent as its own email (or not sent yet).
+    sent_in: int | None = None
 
 
 class JournalEntry(SQLModel, table=True):

@@ -177,7 +177,10 @@ class Table:
                     # After the keep-4 setup and the first action: what the trainer did.
                     assert "Since your last turn:" in body
                     assert "- The trainer carries out its plan:" in body
-                if self.mode == "team" and ("\n- Your partner " in body or "\n- Your team " in body):
+                # The partner by name (the test's names are the addresses' local parts, capitalised).
+                partner = (self.emails[seat ^ 2].split("@")[0].capitalize()
+                           if self.mode == "team" and seat ^ 2 in self.emails else None)
+                if partner and (f"\n- {partner} " in body or "\n- Your team " in body):
                     self.told_partner += 1
                 self.take_turn(seat, body)
                 spectator = json.dumps(self.stack.api(self.game_id))

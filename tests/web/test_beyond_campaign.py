@@ -80,7 +80,7 @@ def test_win_then_next_scenario_with_the_rewards_then_a_replay_after_a_loss(clie
     for drawn in rewards["drawn"]:  # by name, never by id
         assert CONTENT.items[drawn["item"]]["name"] in html.unescape(page)
     assert answer.status_code == 303, text(answer)[:2000]
-    second = next(p.game_id for p in rows(Player) if links.player_token(p.id, p.row_key) in answer.headers["Location"])
+    second = next(p.game_id for p in rows(Player) if tokens.links_page_of(answer.headers["Location"], p))
     game2, state2 = current(second)
     assert game2.options["scenario"] == "old-friends-2" and game2.options["carry"] == rewards
     assert game2.options["defense_modes"] == ["auto", "auto"]
@@ -89,7 +89,7 @@ def test_win_then_next_scenario_with_the_rewards_then_a_replay_after_a_loss(clie
     # Bob's press leads to the same game, his own seat in it; nothing is started twice.
     page, again = press(client, bob)
     assert "has started" in page and again.status_code == 303
-    assert tokens.page(players(second)[1]) in again.headers["Location"]
+    assert tokens.links_page_of(again.headers["Location"], players(second)[1])
     assert len(rows(Game)) == 2
     linked = sorted((c.game_id, c.scenario, c.follow_up_game_id) for c in rows(CampaignGame))
     assert linked == [(first, "old-friends-1", second), (second, "old-friends-2", None)]

@@ -19,6 +19,7 @@ import engine
 from engine.riftforce.cards import GUILD_NAME
 from service import links, store
 from service.mail import compose as mail
+from service.mail import outbox
 from service.play import new_game
 from service.play.timeouts import sweep
 from service.store import get_engine, read_session
@@ -397,7 +398,7 @@ def test_team_partners_read_what_their_partner_did_in_their_next_turn_email_and_
         assert message["In-Reply-To"]  # in the player's game thread
         first = body.splitlines()[0]
         assert first.endswith("Your turn.") and len(first) > len("Your turn."), first  # what changed, first
-        assert "\n- Your partner " in body or "\n- Your team " in body  # the partner's turn, in words
+        assert f"\n- {FOUR[partner][0]} " in body or "\n- Your team " in body  # the partner's turn, named
         text = message.get_body(("plain",)).get_content()
         assert "Player " not in text and "[P" not in text  # named, never numbered
         with read_session(get_engine()) as session:
@@ -475,3 +476,47 @@ def test_turn_emails_for_a_seat_that_starts_its_next_turn_itself_only(app):
         assert follow_up == []
         session.rollback()
     assert engine.get("riftforce").teams(current(game_id)[1]) == []
+
+
+def test_a_team_game_names_the_partner_in_the_turn_order_sentences_and_emails(app, client, sink):
+    """#22 item 9: "Your partner" stood where the partner's name belongs.  Each seat of a 4-player
+    team game reads the partner's name, marked "(your partner)" in the turn order, on its page (turn
+    order, last moves, history) and in the turn email sent through SMTP (its first line, what happened
+    since, the plain-text turn order and board); "You" stays for oneself."""
+    app.config["SMTP_URL"] = sink.url
+    preconsent(*[email for _, email in FOUR])
+    game_id = new_game("riftforce", FOUR, {"mode": "team"}, seed=11)
+    play_until(game_id, lambda game, state: state["phase"] == "play" and sum(state["actions"]) >= 8)
+    game, state = current(game_id)
+    for player in seats(game_id):
+        me, partner = player.seat, FOUR[player.seat ^ 2][0]
+        page = text(client.get(f"/p/{tokens.page(player)}"))
+        order = re.search(r'<ol class="order">(.*?)</ol>', page, re.S).group(1)
+        assert f"{partner} (your partner)" in order and re.search(r"\d\. You\b", order), (me, order)
+        assert order.count("your partner") == 1
+        history = text(client.get(f"/p/{tokens.page(player)}/history"))
+        for shown in (page, history):
+            assert "Your partner " not in html.unescape(shown).replace("Your partner is ", ""), me
+        assert "Your partner is <strong>" + partner in page
+    turns = [r for r in outbox_rows(game_id) if r.kind == "turn"][-4:]
+    for row in turns:
+        assert outbox.deliver(row.id) == "sent"
+    by_id = {p.id: p for p in seats(game_id)}
+    sent = {m["To"]: m for m in sink.wait_for(len(turns))}
+    told = 0
+    for row in turns:
+        seat = by_id[row.player_id].seat
+        name, address = FOUR[seat]
+        partner = FOUR[seat ^ 2][0]
+        message = sent[f"{name} <{address}>"]
+        plain = message.get_body(("plain",)).get_content()
+        markup = message.get_body(("html",)).get_content()
+        assert "Your partner " not in plain.replace("Your partner is ", "")
+        assert "your partner" not in plain.replace(f"{partner}, your partner", "").replace(
+            f"{partner} (your partner)", "").lower().replace("your partner is ", ""), plain
+        line = next(line for line in plain.splitlines() if line.startswith("Turn order: "))
+        assert f"{partner} (your partner)" in line and "You" in line, line
+        assert f"Score: You & {partner} (your team)" in plain
+        assert f"{partner} (your partner)</li>" in markup or f"{partner} (your partner) (now)</li>" in markup
+        told += f"\n- {partner} " in plain  # the partner's turn, named, among what happened since
+    assert told >= 1

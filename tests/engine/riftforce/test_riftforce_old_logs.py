@@ -30,9 +30,17 @@ CHANGED = {
 REWORDED = {"(1 cards)": "(1 card)"}  # plural forms (#22): a discard pile of one card reshuffled
 
 
-def _today(sentence: str | None) -> str | None:
+# Team play (#22): the viewer's partner is no longer "your partner" in sentences but "Player 3" like
+# every other seat, so the service can put the partner's name there.
+_YOUR_PARTNER = re.compile(r"\b[Yy]our partner\b")
+
+
+def _today(sentence: str | None, viewer: int | None = None, data: dict | None = None) -> str | None:
     for old, new in REWORDED.items():
         sentence = sentence.replace(old, new) if sentence else sentence
+    if sentence and viewer is not None and data and data.get("options", {}).get("mode") == "team":
+        partner = viewer ^ 2  # seats 1 and 3 are one team, 2 and 4 the other
+        sentence = _YOUR_PARTNER.sub(f"Player {partner + 1}", sentence)
     return sentence
 
 
@@ -61,7 +69,7 @@ def test_old_log_replays_and_reads_the_same(path):
                 changed.add((path.name, i))
                 assert got != want
             else:
-                assert got == _today(want), (i, key, event)
+                assert got == _today(want, _viewer(key), data), (i, key, event)
         state = GAME.apply(state, new)
     assert changed == {k for k in CHANGED if k[0] == path.name}
     result = json.loads(json.dumps(GAME.result(state)))

@@ -292,33 +292,37 @@ def test_redacted_events_hide_a_teammate_draw_and_words_tell_what_the_partner_di
     draw = types(evs, "draw")[0]
     assert GAME.redact_event(draw, 0)["cards"] is None and GAME.redact_event(draw, 2)["cards"] == ["star-6a"]
     words = sentences(start, evs, 0, redact=True)
-    assert "Your partner drew 1 card." in words
+    assert "Player 3 drew 1 card." in words  # the service names the partner there
     assert not any("Star" in w for w in words if w)
     assert "Your team gained 1 Riftforce for controlled locations (now 1)." in words
     assert sentences(start, evs, 2, redact=True)[evs.index(draw)] == "You drew 1 card: Star 6."
-    assert GAME.view(s, 0)["last_action"].startswith("Your partner checked: scored ")
+    assert GAME.view(s, 0)["last_action"].startswith("Player 3 checked: scored ")
     assert GAME.view(s, 1)["last_action"].startswith("Player 3 checked: scored ")
 
 
 def test_partner_play_is_described_and_spectators_see_player_numbers():
-    """§10 / issue 7 (partners are told what their partner did): "Your partner played ..." for
-    the teammate, "Player 1 ..." for the others."""
+    """§10 / issue 7 (partners are told what their partner did): "Player 1 played ..." for everyone
+    but the player themself, the teammate included (the service names the player there: issue 22's
+    "Your partner" hid the partner's name); the boards mark the partner "(your partner)"."""
     start = team_board(4, hands=[["fire-5a"], [], [], []])
     s, evs = play_moves(start, {"type": "play", "card": "fire-5a", "loc": 4})
     enter = types(evs, "enter")[0]
     assert "mode" not in enter  # the state says it is team play (rules_version 2)
-    assert GAME.describe_event(enter, 2, start) == "Your partner played Fire 5 at location 5."
+    assert GAME.describe_event(enter, 2, start) == "Player 1 played Fire 5 at location 5."
     assert GAME.describe_event(enter, 1, start) == "Player 1 played Fire 5 at location 5."
     assert GAME.describe_event(enter, None, start) == "Player 1 played Fire 5 at location 5."
     assert GAME.describe_event(enter, 0, start) == "You played Fire 5 at location 5."
     text = GAME.render_text(GAME.view(s, 2))
     assert "\n  4 grey   Player 2 & Player 4  empty\n" in text
-    assert "  Your partner (position 1, checks the green zone)" in text
+    assert "  Player 1, your partner (position 1, checks the green zone)" in text
+    assert "Turn order: 1 Player 1 (your partner), 2 Player 2, 3 You, 4 Player 4" in text
     named = GAME.render_text(GAME.view(s, 2), {0: "Ann", 1: "Bob", 2: "Cat", 3: "Dan"})
     assert "Score: You & Ann (your team) 0, Bob & Dan 0" in named
     assert "  5 grey   Bob & Dan  empty\n           You & Ann  Fire 5 [A]\n" in named and "[A] Ann, [B] Bob, [C] You, [D] Dan" in named
     assert "  Ann, your partner (position 1, checks the green zone)" in named
     assert "Last action: Ann played Fire 5 at location 5." in named
+    assert "Turn order: 1 Ann (your partner), 2 Bob, 3 You, 4 Dan" in named
+    assert "your partner" not in named.replace("Ann, your partner", "").replace("Ann (your partner)", "")
 
 
 # ---- Q14, turns, teams, scores ------------------------------------------------------------------------

@@ -121,7 +121,8 @@ def test_players_are_named_you_first_and_tagged_apart():
     assert named(1, 0, None, NAMES) == "Bob" and named(0, 0, None, NAMES) == "You"
     assert named(1, 0) == "Opponent" and named(1, None) == "Player 2"  # without the service's names
     assert named(1, 0, "solo", NAMES) == "The trainer"
-    assert named(2, 0, "team") == "Your partner" and named(2, 0, "team", NAMES) == "Cat"
+    # A partner is named like everyone else (the service puts the name where "Player 3" stands).
+    assert named(2, 0, "team") == "Player 3" and named(2, 0, "team", NAMES) == "Cat"
     assert name_tags(4, NAMES) == {0: "A", 1: "B", 2: "C", 3: "D"}
     assert name_tags(3, {0: "Ann", 1: "abe", 2: "Cat"}) == {0: "An", 1: "Ab", 2: "Ca"}
     assert name_tags(2, {0: "Ann", 1: "Ann"}) == {0: "P1", 1: "P2"}

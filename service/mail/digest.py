@@ -1,0 +1,111 @@
+"""One email for the timed_out emails one sweep wrote to one address (issue #22: four timeouts in one
+sweep sent four emails in the same second).
+
+The sweep still writes one outbox row per game and seat (each with its game, its player's key, its
+Message-ID in the game's thread, its own retries), marked with the sweep's time (params "sweep").  The
+delivery of one of them (the lead: whichever is delivered first) claims the others of the same sweep
+and address that are due, and sends one email naming every game, each with its own line and its own
+links (signed for that game's player row).  The lead records "sent"; each row it carried records "sent"
+with `sent_in` = the lead's id, so every game's outbox says which email told it.  A failure puts every
+claimed row back (each by its own attempt), and the next delivery gathers them again: no row is lost,
+and none is sent twice but in the outbox's one duplicate window (service/mail/outbox.py).  A row that
+is no longer wanted (the player moved meanwhile) is skipped on its own, as it would be alone.
+
+The digest is a thread of its own (its own subject and Message-ID): it belongs to no one game.  Turn
+emails after the timeouts are not gathered: each opens a turn with its own choices, in its game's thread.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
+from email.message import EmailMessage
+from email.utils import format_datetime
+from typing import Any
+
+import sqlalchemy as sa
+from flask import current_app, render_template
+from sqlmodel import Session, col
+
+from engine.kit import plural
+from service.mail import addresses, compose, kinds
+from service.mail.mime import POLICY, address, body_part, unstructured, url_header
+from service.store.models import Outbox, Player, as_utc
+
+# The kinds whose rows of one sweep to one address go out as one email.
+GATHERED = frozenset({"timed_out"})
+# How far apart in time rows of one sweep can be written (its batches): the candidates' window.
+WINDOW = timedelta(hours=1)
+
+
+def candidates(session: Session, row: Outbox, email: str, now: datetime) -> list[int]:
+    """Ids of the rows the delivery of `row` may carry: due pending rows of its kind and sweep to the
+    same address (`email`), other than itself, oldest first.  None for a row of another kind."""
+    sweep = (row.params or {}).get("sweep")
+    if row.kind not in GATHERED or not sweep:
+        return []
+    created = as_utc(row.created_at)
+    found = session.execute(
+        sa.select(col(Outbox.id), col(Outbox.params))
+        .join(Player, col(Player.id) == col(Outbox.player_id))
+        .where(col(Player.email) == email, col(Outbox.kind) == row.kind, col(Outbox.status) == "pending",
+               col(Outbox.next_attempt_at) <= now, col(Outbox.id) != row.id,
+               col(Outbox.created_at).between(created - WINDOW, created + WINDOW))
+        .order_by(col(Outbox.id))
+    ).all()
+    return [row_id for row_id, params in found if (params or {}).get("sweep") == sweep]
+
+
+def leads(session: Session, row_ids: Sequence[int]) -> list[int]:
+    """Of rows just written, the ones to kick: one per sweep and address among the gathered kinds (its
+    delivery carries the others; kicking each would start deliveries that race to claim them)."""
+    if not row_ids:
+        return []
+    found = session.execute(
+        sa.select(col(Outbox.id), col(Outbox.kind), col(Outbox.params), col(Player.email))
+        .join(Player, col(Player.id) == col(Outbox.player_id)).where(col(Outbox.id).in_(list(row_ids)))
+    ).all()
+    gathered = {row_id: (params.get("sweep"), email) for row_id, kind, params, email in found
+                if kind in GATHERED and (params or {}).get("sweep")}
+    seen: set[tuple[Any, str]] = set()
+    kept = []
+    for row_id in row_ids:
+        key = gathered.get(row_id)
+        if key is not None:
+            if key in seen:
+                continue
+            seen.add(key)
+        kept.append(row_id)
+    return kept
+
+
+def build(session: Session, mails: Sequence[kinds.Mail]) -> EmailMessage:
+    """The one email for several rows of one address (the first is the lead, whose return path and
+    key it goes with): a line per game, that game's links."""
+    with current_app.test_request_context("/", base_url=current_app.config["BASE_URL"]):
+        games = [compose.context(session, kinds.get(mail.row.kind), mail) for mail in mails]
+    lead = mails[0]
+    count = len(games)
+    subject = f"Time ran out on your turn in {count} games"
+    first_line = f"Time ran out on your turn in {count} games, so each game chose for you: here is each one."
+    context = dict(games=games, subject=subject, first_line=first_line, count=count,
+                   never_url=games[0]["never_url"], player_url=games[0]["player_url"],
+                   unsubscribe_url=games[0]["unsubscribe_url"], what=plural(count, "game"))
+    domain = current_app.config["MAIL_DOMAIN"]
+    message = EmailMessage(policy=POLICY)
+    message["Subject"] = unstructured("Subject", subject)
+    message["From"] = address("From", "Riftpost", addresses.ascii_form(current_app.config["MAIL_FROM"]))
+    message["To"] = address("To", lead.names[lead.player.seat], addresses.ascii_form(lead.player.email))
+    message["Date"] = format_datetime(datetime.now(UTC))
+    # A thread of its own, named by the lead row (its id and random key: unique, and the same on a retry).
+    message["Message-ID"] = f"<riftpost.timeouts.o{lead.row.id}-{lead.row.row_key}@{domain}>"
+    message["List-Unsubscribe"] = url_header(games[0]["one_click_url"])
+    message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+    message["Auto-Submitted"] = "auto-generated"
+    message["X-Riftpost-Kind"] = lead.row.kind
+    message["X-Riftpost-Games"] = ", ".join(str(mail.game.id) for mail in mails)
+    message["MIME-Version"] = "1.0"
+    message.make_alternative()
+    message.attach(body_part(render_template("email/timed_out_digest.txt", **context), "plain"))
+    message.attach(body_part(compose.inline(render_template("email/timed_out_digest.html", **context), ""), "html"))
+    return message
