@@ -27,8 +27,8 @@ Answers:
 
 The caps, per address (its `limit_key`: no +tag), whoever asks, counted in `namings` (one row per game
 naming an address that has not accepted its inviter), in the game's transaction with the address's
-person row locked first, so concurrent games cannot pass a cap (SQLite's write transaction holds the
-whole database; PostgreSQL's FOR UPDATE on the row, taken in key order):
+address locked first, so concurrent games cannot pass a cap (SQLite's write transaction holds the
+whole database; on PostgreSQL a transaction-long advisory lock per address, taken in key order):
 - INVITATIONS_PER_ADDRESS_PER_DAY games naming it from inviters it has not accepted, invitation sent or
   not (a stranger's second and later games count as much as the first);
 - NEW_INVITERS_PER_ADDRESS_PER_DAY games naming it from inviters it never played with nor accepted,
@@ -51,7 +51,6 @@ from flask import current_app
 from sqlalchemy.orm import aliased
 from sqlmodel import Session, col
 
-from service import store
 from service.clocks.people import person
 from service.errors import Conflict, NotFound, TooMany
 from service.mail import outbox
@@ -127,10 +126,11 @@ def seatings(session: Session, emails: list[str], now: datetime) -> list[Seating
         if address == inviter:
             if confirmed:
                 found.append(Seating("", False))
-            else:  # the creator's own "did you start this game?", once per address until answered; it
-                # counts as a stranger's game (anyone may type any address into seat 0)
-                found.append(Seating(ASKED, not _invitation_status(session, address, inviter, ASKED),
-                                     counted=True, new_inviter=True))
+            else:  # the creator's own "did you start this game?", once per address until answered: it
+                # counts as a stranger's invitation (anyone may type any address into seat 0); the later
+                # games send that address nothing more, so they do not count against it
+                ask = not _invitation_status(session, address, inviter, ASKED)
+                found.append(Seating(ASKED, ask, counted=ask, new_inviter=ask))
         elif _invitation_status(session, address, inviter, DECLINED):
             found.append(Seating(DECLINED, False))
         elif consented(session, address, inviter):
@@ -145,11 +145,15 @@ def seatings(session: Session, emails: list[str], now: datetime) -> list[Seating
 
 def _within_caps(session: Session, named: list[tuple[str, Seating]], now: datetime) -> None:
     """Refuse (TooMany) when a named address is past a cap, counting this game's seats too.  Each
-    address's person row is locked first (in key order: two games never wait on each other)."""
+    address is locked first (in key order: two games never wait on each other in a circle)."""
     if not named:
         return
-    for address in sorted({limit_key(email) for email, _ in named}):
-        store.person_for_update(session, address)
+    if session.get_bind().dialect.name == "postgresql":
+        # One transaction per address at a time (SQLite's write transaction holds the whole database
+        # already): a lock for the transaction's length, taken in key order, on no row (the address may
+        # have none, and making one for a stranger's address is not ours to do).
+        for address in sorted({limit_key(email) for email, _ in named}):
+            session.execute(sa.text("SELECT pg_advisory_xact_lock(hashtextextended(:k, 0))"), {"k": f"naming:{address}"})
     caps = ((False, int(current_app.config["INVITATIONS_PER_ADDRESS_PER_DAY"])),
             (True, int(current_app.config["NEW_INVITERS_PER_ADDRESS_PER_DAY"])))
     for email, seat in named:
