@@ -1,7 +1,8 @@
 """What the service needs to know of one game beyond the engine contract, and the defaults.
 
 An adapter is looked up by the engine's name (service/games/__init__.py).  The service core asks it
-for: the board template pages and emails draw, the start form's fieldset and the options it gives,
+for: the game's one-line summary, its modes and player counts and its rules page (the list of games
+and /rules/<game>), the board template pages and emails draw, the start form's options and what they give,
 the command line's shorthands, the words for a result, the cards of a hand, and a follow-up game
 (the next part of a campaign).  A game without an adapter of its own gets `Adapter` as it is: a text
 board, no fieldset, options typed as KEY=VALUE, winners named.
@@ -20,6 +21,20 @@ FormData = Mapping[str, str]
 NAME_CAP = 20
 # The title of the page that says a follow-up game could not be started.
 FOLLOW_UP_TITLE = "The next game was not started"
+
+
+@dataclass(frozen=True)
+class Mode:
+    """One way to play a game, as the start form offers it (a duel, team play, solo...)."""
+
+    name: str  # the form's `mode` value ("" for a game played one way only)
+    title: str  # for people: "Duel"
+    players: tuple[int, ...]  # the player counts it takes, in order
+    summary: str = ""  # one line under the title
+
+    @property
+    def count_words(self) -> str:
+        return count_words(self.players)
 
 
 @dataclass
@@ -51,8 +66,15 @@ class Adapter:
     # The template that draws a follow-up offer on the player page and in the game-over email
     # (`<name>.html` on the page, `<name>_email.html` and `_email.txt` in the email).
     follow_up_template: str | None = None
-    # Where the game stands in lists (the start form's first game is preselected).
+    # Where the game stands in the list of games to start.
     listing_order: int = 100
+    # One line saying what the game is, under its name in the list of games and atop its start form.
+    summary: str = ""
+    # The project's own summary of the rules (a template of its own, shown at /rules/<game>; None: no page).
+    rules_template: str | None = None
+    # Whether the start form offers the free KEY=VALUE box (under its advanced options): a game whose
+    # every option has a field of its own does without it.
+    free_options: bool = True
 
     def __init__(self, name: str, board_template: str | None = None):
         self.name = name
@@ -63,6 +85,17 @@ class Adapter:
         return engine.get(self.name)
 
     # ---- starting a game -------------------------------------------------------------------------
+
+    def modes(self) -> list[Mode]:
+        """The ways to play the start form offers, the default first: one way, any player count
+        the engine takes, unless the game's adapter says more."""
+        rules = self.rules
+        return [Mode("", rules.title or rules.name, tuple(range(rules.min_players, rules.max_players + 1)))]
+
+    def mode(self, name: str | None) -> Mode:
+        """The mode of that name, or the default one."""
+        modes = self.modes()
+        return next((mode for mode in modes if mode.name == name), modes[0])
 
     @property
     def form_fields(self) -> tuple[str, ...]:
@@ -236,6 +269,14 @@ def _types_and_words(schema: Mapping[str, Any]) -> tuple[set[Any], set[str]]:
         if branch is not schema and found == "string":
             words |= {w for w in branch.get("enum", ()) if isinstance(w, str)}
     return types, words
+
+
+def count_words(players: Sequence[int]) -> str:
+    """"1 player", "2 players", "3 or 4 players", "1 to 4 players"."""
+    low, high = min(players), max(players)
+    if low == high:
+        return f"{low} player{'s' if low != 1 else ''}"
+    return f"{low} or {high} players" if high == low + 1 else f"{low} to {high} players"
 
 
 def shorten(name: str, cap: int = NAME_CAP) -> str:

@@ -134,6 +134,9 @@ def board_look(view: Mapping[str, Any]) -> dict[str, Any]:
 
 class BeyondTheRift(Adapter):
     listing_order = 3
+    summary = ("Cooperative: 1 to 4 heroes play their decks together against the rift's enemies, in a "
+               "tutorial or the three-part campaign \u201cOld Friends\u201d.")
+    rules_template = "games/beyond-the-rift/rules.html"
     form_template = "games/beyond-the-rift/_form.html"
     cli_help = ("Beyond the Rift: --option scenario=tutorial (or old-friends-1; later parts start from the "
                 "won game's page) and --option heroes=brannoc,osric (one per address, in seat order).")

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.riftforce import words
-from service.games.base import Adapter, FormData
+from service.games.base import Adapter, FormData, Mode
 
 MODES = {"duel": (2,), "team": (3, 4), "solo": (1,)}
 MODE_WORDS = {"duel": "The duel is for 2 players", "team": "Team play is for 3 or 4 players",
@@ -15,6 +15,10 @@ MODE_WORDS = {"duel": "The duel is for 2 players", "team": "Team play is for 3 o
 
 class Riftforce(Adapter):
     listing_order = 1
+    summary = ("Elementals of four guilds fight over a row of rift locations: destroy your opponent's, hold "
+               "locations, and be first to 12 Riftforce.")
+    rules_template = "games/riftforce/rules.html"
+    free_options = False  # every option has a field of its own
     solo_against = "the trainer"  # solo play: the automatic trainer holds no seat
     form_template = "games/riftforce/_form.html"
     cli_help = ("Riftforce: --option mode=team (3-4 addresses; seats 1 and 3 are one team, 2 and 4 the "
@@ -22,6 +26,14 @@ class Riftforce(Adapter):
                 "--option stars.7=1 --option and.number=6 --option and.end=A --option "
                 "trainer_guilds=random (or 4 guilds such as fire,water,ice,plant; left out, or choose: "
                 "you choose the trainer's 4 after your keep).")
+
+    def modes(self) -> list[Mode]:
+        return [
+            Mode("duel", "Duel", MODES["duel"], "One against one over 5 locations, 4 guilds each."),
+            Mode("team", "Team play", MODES["team"],
+                 "Two teams over 6 locations, a shared score; with 3 players one plays alone against a pair."),
+            Mode("solo", "Solo", MODES["solo"], "You against the trainer, whose bots follow a face-up plan."),
+        ]
 
     @property
     def form_fields(self) -> tuple[str, ...]:

@@ -21,6 +21,10 @@ def element_key(element: str) -> str:
 
 class Riftwalker(Adapter):
     listing_order = 2
+    summary = ("Take an element from a shared 3 by 3 grid each turn to explore the rifts in your hand, then "
+               "burst them for points when three of an element line up.")
+    rules_template = "games/riftwalker/rules.html"
+    free_options = False  # no options at all
     # A card of one's own hand discarded or tucked face down.
     preview_own_events = frozenset({"discard", "tuck"})
 

@@ -19,7 +19,8 @@ MAX_PLAYERS_IN_FORM = 4
 
 @dataclass
 class GameForm:
-    game: str = ""  # the engine name chosen ("" on a fresh form: the first game is preselected)
+    game: str = ""  # the engine name chosen
+    mode: str = ""  # the game's mode as the form shows it (its adapter's Mode.name; "" for its default)
     names: list[str] = field(default_factory=lambda: [""] * MAX_PLAYERS_IN_FORM)
     emails: list[str] = field(default_factory=lambda: [""] * MAX_PLAYERS_IN_FORM)
     options_text: str = ""
@@ -37,6 +38,12 @@ class GameForm:
 
     def fields(self, game: str) -> dict[str, str]:
         return self.fieldsets.get(game, {})
+
+    def rows(self, counts: tuple[int, ...]) -> int:
+        """How many player rows the form shows for a mode taking `counts` players: as many as it
+        takes at most, and any row typed in beyond them (kept after a change of mode, to be seen)."""
+        typed = [row for row in range(MAX_PLAYERS_IN_FORM) if self.names[row] or self.emails[row]]
+        return min(MAX_PLAYERS_IN_FORM, max([max(counts), *(row + 1 for row in typed)]))
 
 
 def parse_options(lines: list[str]) -> tuple[dict[str, Any], list[str]]:
@@ -125,6 +132,7 @@ def parse_form(data: FormData) -> tuple[GameForm, list[str]]:
         names=[(data.get(f"name{i}") or "").strip()[:80] for i in range(MAX_PLAYERS_IN_FORM)],
         emails=[(data.get(f"email{i}") or "").strip()[:254] for i in range(MAX_PLAYERS_IN_FORM)],
         options_text=(data.get("options") or "")[:2000],
+        mode=(data.get("mode") or "").strip()[:20],
     )
     for each in every():  # every fieldset as submitted, shown again after a mistake
         form.fieldsets[each.name] = {key: (data.get(key) or "").strip()[:40] for key in each.form_fields

@@ -18,6 +18,7 @@ from service.web import (
     history,
     invitations,
     play,
+    rules,
 )
 from service.web.limits import limiter
 
@@ -31,7 +32,7 @@ def register(app: Flask) -> None:
     csrf.exempt(invitations.decline)  # the invitation's List-Unsubscribe: the same one-click POST
     limiter.init_app(app)
     for blueprint in (games.bp, play.bp, api.bp, clock.bp, history.bp, campaign.bp, account.bp, health.bp,
-                      invitations.bp):
+                      invitations.bp, rules.bp):
         app.register_blueprint(blueprint)
     # The dev mailbox exists only in embedded mode: with SMTP_URL set, mail leaves the machine
     # and the route is not even registered.

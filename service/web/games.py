@@ -22,7 +22,7 @@ from sqlmodel import col
 import engine
 from service import store
 from service.errors import TooMany
-from service.games import every
+from service.games import Adapter, adapter, every
 from service.play import new_game
 from service.play.startform import GameForm, parse_form
 from service.store import deal, read_session
@@ -37,30 +37,58 @@ bp = Blueprint("games", __name__)
 RECENT_EVENTS = 12
 # The games this browser started, in its session (signed with SECRET_KEY: a visitor cannot add one).
 MADE, MADE_KEPT = "made", 10
-# A game under way is followed from the public view: it reloads itself this often (a <meta> refresh
-# works without JavaScript; a finished game never changes).
+# A game under way is followed from the public view: static/follow.js asks the JSON view this often
+# and reloads when a move was made (a finished game never changes).
 SPECTATOR_REFRESH_SECONDS = 60
 ICON_MAX_AGE = 7 * 24 * 3600
 
 
-def _form_page(template: str, form: GameForm, status: int = 200, errors: list[str] | None = None) -> ResponseReturnValue:
-    return render_template(template, form=form, games=every(), errors=errors), status
+def _game_list(template: str, status: int = 200, errors: list[str] | None = None) -> ResponseReturnValue:
+    """The games one may start, each with its line, its player counts, its rules and its form."""
+    return render_template(template, games=every(), errors=errors), status
+
+
+def _chosen(game: str) -> Adapter | None:
+    try:
+        return adapter(game)
+    except engine.UnknownGame:
+        return None
+
+
+def _form_page(form: GameForm, chosen: Adapter, status: int = 200, errors: list[str] | None = None) -> ResponseReturnValue:
+    """One game's start form: its modes, the chosen mode's player rows and options, the rest folded."""
+    mode = chosen.mode(form.mode)
+    return render_template("start_game.html", form=form, adapter=chosen, modes=chosen.modes(), mode=mode,
+                           rows=form.rows(mode.players), errors=errors), status
+
+
+def no_such_game(game: str) -> ResponseReturnValue:
+    """The 404 of a game's form or rules page whose game does not exist, naming those that do."""
+    titles = [each.rules.title or each.name for each in every()]
+    return render_template(
+        "error.html", status=404, title="No such game",
+        message=f"There is no game called \u201c{game[:40]}\u201d here. The games to start are "
+                f"{', '.join(titles[:-1])} and {titles[-1]}." if len(titles) > 1 else "There is no such game here.",
+        back=url_for("games.create"), back_words="Choose a game"), 404
 
 
 @bp.get("/")
 def index() -> ResponseReturnValue:
-    return _form_page("index.html", GameForm())
+    return _game_list("index.html")
 
 
 @bp.route("/games/new", methods=["GET", "POST"])
 # The form emails the addresses typed into it: limited per client.  Every POST takes its place in the
 # counters before the game is made (atomically: simultaneous posts cannot all see room for one more),
-# and one that starts no game gives it back (a form sent back to fix a mistake emails nobody); every
-# POST is refused once the limit is reached.
+# and one that starts no game gives it back (a form sent back to fix a mistake, or shown in another
+# mode, emails nobody); every POST is refused once the limit is reached.
 @limiter.limit(new_games, methods=["POST"])
 def create() -> ResponseReturnValue:
     if request.method == "GET":
-        return _form_page("new_game.html", GameForm())
+        game = request.args.get("game")
+        if game:  # the old single form's choice, or a link naming the game: its own form
+            return redirect(url_for("games.new_form", game=game, mode=request.args.get("mode") or None))
+        return _game_list("new_game.html")
     answer: Response | None = None
     try:
         answer = _create()
@@ -70,18 +98,33 @@ def create() -> ResponseReturnValue:
     return answer
 
 
+@bp.get("/games/new/<game>")
+def new_form(game: str) -> ResponseReturnValue:
+    chosen = _chosen(game)
+    if chosen is None:
+        return no_such_game(game)
+    return _form_page(GameForm(game=game, mode=chosen.mode(request.args.get("mode")).name), chosen)
+
+
 def _create() -> Response:
     form, errors = parse_form(request.form)
+    chosen = _chosen(form.game)
+    if chosen is None:
+        return make_response(_game_list("new_game.html", 422, [
+            f"There is no game called \u201c{form.game[:40]}\u201d: choose one below." if form.game
+            else "Choose a game below."]))
+    shown = request.form.get("show_mode")
+    if shown is not None:  # a mode's button: the same form in that mode, what was typed kept, nothing started
+        form.mode = chosen.mode(shown.strip()).name
+        return make_response(_form_page(form, chosen))
     if not errors:
         try:
             game_id = new_game(form.game, form.players, form.options,
                                deadline_hours=form.deadline_hours, policy=form.policy, reminders=form.reminders)
-        except engine.UnknownGame as exc:
-            errors.append(str(exc))
         except engine.IllegalMove as exc:
             errors.append(exc.reason)
         except TooMany as exc:  # an address has had its day's invitations: the form again, to change it
-            response = make_response(_form_page("new_game.html", form, 429, [exc.message]))
+            response = make_response(_form_page(form, chosen, 429, [exc.message]))
             response.headers["Retry-After"] = str(exc.retry_after)
             return response
         else:
@@ -90,7 +133,7 @@ def _create() -> Response:
             made = [i for i in session.get(MADE, []) if isinstance(i, int)][-(MADE_KEPT - 1):]
             session[MADE] = [*made, game_id]
             return make_response(redirect(url_for("games.created", game_id=game_id), 303))
-    return make_response(_form_page("new_game.html", form, 422, errors))
+    return make_response(_form_page(form, chosen, 422, errors))
 
 
 @bp.get("/games/<int:game_id>/created")

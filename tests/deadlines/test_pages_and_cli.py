@@ -10,7 +10,7 @@ from service import links
 from service.store.models import GameClock, Person, Player
 from tests.deadlines.helpers import deadline, rows, timed_game
 from tests.service import toygame
-from tests.web.pages import csrf_token, text
+from tests.web.pages import START_FORM, csrf_token, text
 
 
 @pytest.fixture
@@ -65,7 +65,7 @@ def test_vacation_from_the_account_page(client, game_id):
 
 
 def test_the_creation_form_offers_deadline_and_policy(client):
-    page = text(client.get("/games/new"))
+    page = text(client.get(START_FORM))
     assert 'name="deadline"' in page and 'value="72"' in page and 'name="policy"' in page
     form = {"csrf_token": csrf_token(page), "game": toygame.NAME, "email0": "ann@example.org",
             "email1": "bob@example.org", "options": "target=6", "deadline": "36", "policy": "forfeit"}

@@ -42,7 +42,7 @@ def test_a_two_hero_tutorial_played_from_the_emails(stack, monkeypatch):
     browsers = {seat: Browser() for seat in EMAILS}
     deal_forms_from(monkeypatch, 3)
     creator = Browser()
-    start = creator.get(stack.base + "/")
+    start = creator.get(stack.base + "/games/new/beyond-the-rift")  # the game is chosen first
     created = creator.submit(start, start.forms()[0], {
         "game": "beyond-the-rift", "name0": "Ann", "email0": EMAILS[0], "name1": "Bob", "email1": EMAILS[1],
         "btr_scenario": "tutorial", "btr_hero0": "brannoc", "btr_hero1": "isolde"})

@@ -93,7 +93,7 @@ def test_a_whole_riftforce_duel_played_from_the_emails(stack, monkeypatch):
     # The game is started with the web form, like a person would.
     deal_forms_from(monkeypatch, 77)
     creator = Browser()
-    start = creator.get(stack.base + "/")
+    start = creator.get(stack.base + "/games/new/riftforce")  # the game is chosen first
     form = start.forms()[0]
     created = creator.submit(start, form, {
         "game": "riftforce", "name0": "Ann", "email0": EMAILS[0], "name1": "Bob", "email1": EMAILS[1]})

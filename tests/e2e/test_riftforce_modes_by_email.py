@@ -56,7 +56,7 @@ class Table:
 
     def create(self, fields: dict) -> None:
         creator = Browser()
-        start = creator.get(self.stack.base + "/")
+        start = creator.get(self.stack.base + f"/games/new/riftforce?mode={fields.get('mode', 'duel')}")
         created = creator.submit(start, start.forms()[0], {"game": "riftforce", **fields})
         assert created.status == 200 and "has started" in created.text, created.text[:2000]
         self.game_id = int(re.search(r"/games/(\d+)", created.url).group(1))
@@ -217,7 +217,9 @@ def test_a_four_player_team_game_played_from_the_emails(stack, monkeypatch):
     assert table.received["game_over"] == Counter({0: 1, 1: 1, 2: 1, 3: 1})
     assert table.subjects == {f"Riftforce #{table.game_id}: Ann & Cat vs Bob & Dan"}
     names_won = " and ".join(names[s] for s in sorted(winners))
-    assert set(table.game_over_lines) == {f"Game over: {names_won} won."}
+    # A winner reads "You and <partner> won." (issue #22 item 3: "You won" to the winner), the others the names.
+    partners = {f"Game over: You and {names[other]} won." for other in winners}
+    assert set(table.game_over_lines) == {f"Game over: {names_won} won."} | partners
     assert table.received["turn"] == table.expected["turn"]  # exactly one per new turn
     assert table.received["other"] == Counter()  # no partner emails: partners read it in their turn email
     assert table.told_partner >= 10

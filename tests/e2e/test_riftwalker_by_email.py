@@ -48,8 +48,9 @@ def test_a_whole_three_player_riftwalker_game_played_from_the_emails(stack, monk
     browsers = {seat: Browser() for seat in EMAILS}
 
     creator = Browser()
-    start = creator.get(stack.base + "/")
-    assert "Riftwalker (2–4 players)" in start.text
+    listing = creator.get(stack.base + "/")
+    assert "Riftwalker</h2>" in listing.text and "2 to 4 players." in listing.text
+    start = creator.get(stack.base + "/games/new/riftwalker")
     deal_forms_from(monkeypatch, SEED)
     fields = {"game": "riftwalker"}
     for seat in EMAILS:

@@ -21,7 +21,7 @@ from tests.conftest import make_app
 from tests.consent import preconsent
 from tests.service import toygame
 from tests.service.helpers import current, outbox_rows
-from tests.web.pages import csrf_token, text
+from tests.web.pages import START_FORM, csrf_token, text
 
 ATTACKER = "Visit www.evil.example/win or http://x.example NOW <b>free</b> & more money money money"
 
@@ -40,7 +40,7 @@ def links_in(message) -> list[str]:
 
 
 def form(client, **fields) -> dict:
-    data = {"csrf_token": csrf_token(text(client.get("/games/new"))), "game": toygame.NAME, "seed": "3"}
+    data = {"csrf_token": csrf_token(text(client.get(START_FORM))), "game": toygame.NAME, "seed": "3"}
     data.update(fields)
     return data
 
@@ -251,7 +251,7 @@ def test_new_games_from_one_client_are_limited_with_a_429_and_retry_after(tmp_pa
         assert client.post("/games/new", data=form(client, email0="e@example.org", email1="f@example.org"),
                            environ_base=environ).status_code == 303
         # The form page itself is never limited.
-        assert client.get("/games/new").status_code == 200
+        assert client.get(START_FORM).status_code == 200
     if storage == "redis":
         import redis
 
@@ -290,7 +290,7 @@ def test_hammering_the_public_form_sends_a_bounded_number_of_emails(tmp_path, mi
     started = time.monotonic()
     with app.app_context():
         client = app.test_client()
-        token = csrf_token(text(client.get("/games/new")))
+        token = csrf_token(text(client.get(START_FORM)))
         # A name with a link is refused at the form (service/names.py); the attacker types what passes.
         linked = client.post("/games/new", data={
             "csrf_token": token, "game": toygame.NAME, "name0": "Win money at www.evil.example",

@@ -19,7 +19,7 @@ from service.store.models import Invitation, Naming, Player
 from tests.consent import preconsent
 from tests.service import toygame
 from tests.service.helpers import current, outbox_rows, play_one
-from tests.web.pages import csrf_token, text
+from tests.web.pages import START_FORM, csrf_token, text
 
 VIC = "vic@example.org"
 
@@ -91,7 +91,7 @@ def test_nothing_of_an_unconfirmed_creators_game_goes_to_anyone_else(app, client
     app.config["SMTP_URL"] = sink.url
     _SINK.append(sink)
     preconsent("bob@example.org")
-    page = text(client.get("/games/new"))
+    page = text(client.get(START_FORM))
     posted = client.post("/games/new", data={"csrf_token": csrf_token(page), "game": toygame.NAME,
                                              "name0": "Newt", "email0": "newt@example.org",
                                              "name1": "Bob", "email1": "bob@example.org"})

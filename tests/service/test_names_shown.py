@@ -21,7 +21,7 @@ from tests import tokens
 from tests.consent import preconsent
 from tests.service import toygame
 from tests.service.helpers import current, play_one, play_to_end
-from tests.web.pages import csrf_token, text
+from tests.web.pages import START_FORM, csrf_token, text
 
 EVIL = "Claim your prize at http://evil.example/win"
 SNEAKY = "bo@evil.example www.evil.example"
@@ -125,7 +125,7 @@ def test_a_stored_name_with_a_link_reaches_no_page_or_json_as_a_link(app, client
 @pytest.mark.parametrize("name", [EVIL, "ann@example.org", "www.evil.example", "Ann (the <b>best</b>)",
                                   "x" * 41, "J.R."])
 def test_the_start_form_refuses_a_name_that_could_not_be_shown_as_typed(client, name):
-    page = text(client.get("/games/new"))
+    page = text(client.get(START_FORM))
     answer = client.post("/games/new", data={"csrf_token": csrf_token(page), "game": toygame.NAME, "name0": name,
                                              "email0": "ann@example.org", "email1": "bo@example.org"})
     assert answer.status_code == 422
@@ -135,7 +135,7 @@ def test_the_start_form_refuses_a_name_that_could_not_be_shown_as_typed(client, 
 
 
 def test_the_start_form_takes_names_of_every_alphabet_with_hyphens_and_apostrophes(client):
-    page = text(client.get("/games/new"))
+    page = text(client.get(START_FORM))
     names = {"name0": "Zoë O'Brien-Smith", "name1": "Оксана Ковальчук"}
     answer = client.post("/games/new", data={"csrf_token": csrf_token(page), "game": toygame.NAME, **names,
                                              "email0": "zoe@example.org", "email1": "oksana@example.org"})

@@ -40,8 +40,10 @@ def test_an_unpacked_wheel_serves_its_pages_from_anywhere(wheel, tmp_path):
         "import service, sys\n"
         "assert service.__file__.startswith(sys.argv[1]), service.__file__\n"
         "app = service.create_app({'INSTANCE_PATH': sys.argv[2], 'DATABASE_URL': 'sqlite://', 'SECRET_KEY': 'x'})\n"
-        "page = app.test_client().get('/')\n"
+        "page = app.test_client().get('/games/new/riftwalker')\n"
         "assert page.status_code == 200 and b'Start the game' in page.data, page.status_code\n"
+        "rules = app.test_client().get('/rules/riftforce')\n"
+        "assert rules.status_code == 200 and b'Check &amp; Draw' in rules.data, rules.status_code\n"
     )
     run = subprocess.run([sys.executable, "-c", script, str(site), str(tmp_path / "instance")],
                          cwd=tmp_path, env={"PYTHONPATH": str(site), "PATH": "/usr/bin:/bin"},

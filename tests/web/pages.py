@@ -28,3 +28,12 @@ def setting_values(page: str) -> list[str]:
 
 def text(response) -> str:
     return response.get_data(as_text=True)
+
+
+# A game's start form (GET /games/new lists the games; each has a form of its own).  Any game's form
+# carries the session's CSRF token, which every post to POST /games/new needs.
+START_FORM = "/games/new/riftforce"
+
+
+def start_form(game: str) -> str:
+    return f"/games/new/{game}"

@@ -19,7 +19,7 @@ from service.store import get_engine, read_session
 from service.store.models import Event, Player
 from tests.beyond_helpers import RULES, leaks, policy
 from tests.service.helpers import current, outbox_rows
-from tests.web.pages import csrf_token, move_values, setting_values, text
+from tests.web.pages import START_FORM, csrf_token, move_values, setting_values, text
 
 PLAYERS = [("Ann", "ann@example.org"), ("Bob", "bob@example.org")]
 
@@ -222,7 +222,7 @@ def test_a_heros_own_done_that_starts_the_round_is_told_from_their_own_run_of_de
 
 
 def start_form(client, fields):
-    page = text(client.get("/games/new"))
+    page = text(client.get(START_FORM))
     data = {"csrf_token": csrf_token(page), "name0": "Ann", "email0": "ann@example.org",
             "name1": "Bob", "email1": "bob@example.org", **fields}
     return client.post("/games/new", data=data)

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from tests.consent import preconsent
 from tests.service import toygame
-from tests.web.pages import csrf_token, text
+from tests.web.pages import START_FORM, csrf_token, text
 
 
 def _start(client, email0: str) -> str:
-    page = text(client.get("/games/new"))
+    page = text(client.get(START_FORM))
     posted = client.post("/games/new", data={"csrf_token": csrf_token(page), "game": toygame.NAME,
                                              "name0": "Ann", "email0": email0, "name1": "Bo",
                                              "email1": "bo@example.org"})

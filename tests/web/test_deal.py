@@ -23,7 +23,7 @@ from service.store.models import Game, utcnow
 from tests.consent import preconsent
 from tests.service import toygame
 from tests.service.helpers import current, outbox_rows, play_one, play_to_end
-from tests.web.pages import csrf_token, text
+from tests.web.pages import START_FORM, csrf_token, text
 
 PLAYERS = [("Ann", "ann@example.org"), ("Bob", "bob@example.org")]
 BASE = "http://riftpost.test"
@@ -33,7 +33,7 @@ COMMITMENT_ON_PAGE = re.compile(r'<code class="deal-commitment">([0-9a-f]{64})</
 
 def _start(client, game: str = toygame.NAME, **fields) -> int:
     """A game started through the start form as its creator (Ann) fills it in; its id."""
-    form = {"csrf_token": csrf_token(text(client.get("/"))), "game": game,
+    form = {"csrf_token": csrf_token(text(client.get(START_FORM))), "game": game,
             **{f"name{i}": name for i, (name, _) in enumerate(PLAYERS)},
             **{f"email{i}": email for i, (_, email) in enumerate(PLAYERS)}, **fields}
     response = client.post("/games/new", data=form)

@@ -14,7 +14,7 @@ from service.web.headers import OTHER_POLICY, PAGE_POLICY
 from tests import tokens
 from tests.conftest import make_app
 from tests.service import toygame
-from tests.web.pages import csrf_token, text
+from tests.web.pages import START_FORM, csrf_token, text
 
 PLAYERS = [("Ann", "ann@example.org"), ("Bob", "bob@example.org")]
 # Views that set their own policy: the dev mailbox's email, alone and framed by the message page.
@@ -34,6 +34,7 @@ def values(app):
         "game_id": game_id,
         "key": key,
         "filename": "composer.js",
+        "game": "riftforce",  # a game's start form and rules page
         # /m/ takes a move link, /u/ an unsubscribe link, every other token is the player link.
         "token": tokens.page(1),
         "/m/": tokens.move(1, 3, {"type": "pass"}),
@@ -101,10 +102,10 @@ def _session_cookie(response) -> str:
 
 def test_the_session_cookie_is_lax_httponly_and_secure_under_https(tmp_path, migrated_sqlite, client):
     """The start form's page puts its CSRF token into the session."""
-    plain = _session_cookie(client.get("/"))
+    plain = _session_cookie(client.get(START_FORM))
     assert "SameSite=Lax" in plain and "HttpOnly" in plain and "Secure" not in plain  # http: no Secure
     secure_app = make_app(tmp_path, f"sqlite:///{migrated_sqlite}", BASE_URL="https://riftpost.example")
-    secure = _session_cookie(secure_app.test_client().get("/", base_url="https://riftpost.example"))
+    secure = _session_cookie(secure_app.test_client().get(START_FORM, base_url="https://riftpost.example"))
     assert "SameSite=Lax" in secure and "HttpOnly" in secure and "; Secure" in secure
 
 
@@ -119,7 +120,7 @@ def test_a_form_posted_over_https_without_a_referer_is_accepted(tmp_path, migrat
     client = secure_app.test_client()
     base = "https://riftpost.example"
     with secure_app.app_context():
-        token = csrf_token(text(client.get("/", base_url=base)))
+        token = csrf_token(text(client.get(START_FORM, base_url=base)))
         response = client.post("/games/new", base_url=base, data={
             "csrf_token": token, "game": toygame.NAME, "email0": "ann@example.org", "email1": "bob@example.org"})
     assert response.status_code == 303, text(response)

@@ -18,7 +18,7 @@ from service.store.db import get_engine
 from service.store.models import Game
 from tests.conftest import make_app
 from tests.service import toygame
-from tests.web.pages import csrf_token, text
+from tests.web.pages import START_FORM, csrf_token, text
 
 SIMULTANEOUS = 40
 
@@ -37,7 +37,7 @@ def _simultaneous_posts(base: str, count: int) -> list[int]:
     """`count` form posts from one client (one session, one CSRF token) released at once; their codes."""
     cookies = http.cookiejar.CookieJar()
     opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(cookies), _NoRedirect)
-    with opener.open(f"{base}/games/new", timeout=30) as page:
+    with opener.open(f"{base}/games/new/riftforce", timeout=30) as page:
         token = csrf_token(page.read().decode())
     start = threading.Barrier(count)
     codes: list[int] = []
@@ -105,7 +105,7 @@ def _limited(tmp_path, migrated_sqlite, name: str = "app"):
 
 
 def _post(client, remote: str, n: int, **fields) -> int:
-    data = {"csrf_token": csrf_token(text(client.get("/games/new"))), "game": toygame.NAME, "seed": "3",
+    data = {"csrf_token": csrf_token(text(client.get(START_FORM))), "game": toygame.NAME, "seed": "3",
             "email0": f"a{n}@example.org", "email1": f"b{n}@example.org", **fields}
     return client.post("/games/new", data=data, environ_base={"REMOTE_ADDR": remote}).status_code
 

@@ -13,13 +13,13 @@ from service.store.models import Player
 from tests import tokens
 from tests.consent import preconsent
 from tests.service import toygame
-from tests.web.pages import csrf_token, text
+from tests.web.pages import START_FORM, csrf_token, text
 
 WAITING = re.compile(r"has not answered|We asked \w|declined the invitation|declined invitations from")
 
 
 def _start(client, third: str) -> int:
-    page = text(client.get("/games/new"))
+    page = text(client.get(START_FORM))
     answer = client.post("/games/new", data={
         "csrf_token": csrf_token(page), "game": toygame.NAME, "name0": "Ann", "email0": "ann@example.org",
         "name1": "Cy", "email1": "cy@example.org", "name2": "Vic", "email2": third})

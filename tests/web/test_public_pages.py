@@ -9,12 +9,14 @@ from tests.conftest import make_app
 from tests.consent import preconsent
 from tests.service import toygame
 from tests.service.helpers import current, outbox_rows, play_to_end
-from tests.web.pages import csrf_token, text
+from tests.web.pages import START_FORM, csrf_token, start_form, text
 
 
 def test_start_page_form_starts_a_game_and_queues_invitations(client):
-    page = text(client.get("/"))
-    assert 'for="email0"' in page and toygame.NAME in page
+    listing = text(client.get("/"))  # the games, each leading to its own form
+    assert f'href="{start_form(toygame.NAME)}"' in listing and 'for="email0"' not in listing
+    page = text(client.get(start_form(toygame.NAME)))
+    assert 'for="email0"' in page and f'name="game" value="{toygame.NAME}"' in page
     form = {
         "csrf_token": csrf_token(page), "game": toygame.NAME,
         "name0": "Ann", "email0": "ann@example.org", "name1": "Bob", "email1": "bob@example.org",
@@ -49,14 +51,15 @@ def test_start_page_form_starts_a_game_and_queues_invitations(client):
 
 
 def test_start_form_rejects_bad_input_with_reasons(client):
-    token = csrf_token(text(client.get("/games/new")))
+    token = csrf_token(text(client.get(START_FORM)))
     cases = [
         ({"game": toygame.NAME, "email0": "ann@example.org"}, "needs 2 to 3 players"),
-        ({"game": "no-such-game", "email0": "a@example.org", "email1": "b@example.org"}, "unknown game"),
+        ({"game": "no-such-game", "email0": "a@example.org", "email1": "b@example.org"}, "There is no game called"),
         ({"game": toygame.NAME, "email0": "not an address", "email1": "b@example.org"}, "is not an email"),
         ({"game": toygame.NAME, "email0": "a@example.org", "email1": "b@example.org", "options": "colour"}, "KEY=VALUE"),
         ({"game": toygame.NAME, "email0": "a@example.org", "email1": "b@example.org", "options": "target=99"}, "target of 1 to 60"),
-        ({}, "at least one player"),
+        ({"game": toygame.NAME}, "at least one player"),
+        ({}, "Choose a game below."),
     ]
     for data, reason in cases:
         response = client.post("/games/new", data={"csrf_token": token, **data})

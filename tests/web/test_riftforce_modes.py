@@ -27,7 +27,7 @@ from tests import tokens
 from tests.consent import preconsent
 from tests.riftforce_helpers import fast
 from tests.service.helpers import current, outbox_rows, play_one
-from tests.web.pages import csrf_token, move_values, text
+from tests.web.pages import START_FORM, csrf_token, move_values, text
 
 RULES = engine.get("riftforce")
 FOUR = [("Ann", "ann@example.org"), ("Bob", "bob@example.org"), ("Cat", "cat@example.org"),
@@ -75,20 +75,29 @@ def names_of(cards) -> list[str]:
 # ---- creation: the form and the CLI ---------------------------------------------------------------
 
 def form_data(client, **fields):
-    data = {"csrf_token": csrf_token(text(client.get("/games/new"))), "game": "riftforce"}
+    data = {"csrf_token": csrf_token(text(client.get(START_FORM))), "game": "riftforce"}
     data.update(fields)
     return data
 
 
 def test_start_form_offers_the_modes_and_creates_team_and_solo_games(client):
-    page = text(client.get("/games/new"))
-    for needle in ('name="mode"', "Team play (3 or 4 players)", "Solo against the trainer (1 player)",
-                   'name="stars6"', "unverified card text", 'name="and_number"', 'name="and_end"',
-                   'name="trainer_fire"', "the trainer's 4 guilds, from the 14 you do not keep",
+    page = text(client.get("/games/new/riftforce"))  # the duel, the default: only its options
+    for needle in ('name="mode" value="duel"', 'name="show_mode" value="duel" formnovalidate aria-pressed="true"',
+                   'name="show_mode" value="team"', "Team play<span class=\"mode-count\">3 or 4 players</span>",
+                   "Solo<span class=\"mode-count\">1 player</span>", 'name="guilds"', 'id="email1"'):
+        assert needle in page, needle
+    for absent in ('name="stars6"', 'name="trainer"', 'name="and_number"', 'id="email2"', 'name="options"'):
+        assert absent not in page, absent
+    page = html.unescape(text(client.get("/games/new/riftforce?mode=solo")))
+    for needle in ('name="mode" value="solo"', 'name="stars6"', "4-star card text is unverified", 'name="and_number"',
+                   'name="and_end"', 'name="trainer_fire"', "The trainer's 4 guilds, from those you do not keep",
                    'name="trainer" value="choose" checked', "You choose them after you keep your 4 (the rule)",
                    'name="trainer" value="random"', 'name="trainer" value="named"'):
         assert needle in page, needle
     assert '<label for="stars5">' in page and '<label for="and_end">' in page  # labelled controls
+    assert 'id="email0"' in page and 'id="email1"' not in page and 'name="guilds"' not in page
+    team_page = text(client.get("/games/new/riftforce?mode=team"))
+    assert 'id="email3"' in team_page and "players 1 and 3 are one team" in team_page.lower()
 
     team = client.post("/games/new", data=form_data(
         client, mode="team", **{f"email{i}": e for i, (_, e) in enumerate(FOUR)}))
@@ -241,7 +250,8 @@ def test_start_form_rejects_bad_mode_settings_with_reasons(client):
         assert html.unescape(reason) in html.unescape(shown), (fields, shown[shown.find("problem"):][:400])
         # The page keeps what was chosen.
         if fields.get("mode") in ("team", "solo"):
-            assert f'<option value="{fields["mode"]}" selected>' in shown
+            assert f'name="mode" value="{fields["mode"]}"' in shown
+            assert f'value="{fields["mode"]}" formnovalidate aria-pressed="true"' in shown
     assert outbox_rows() == []
 
 

@@ -18,7 +18,7 @@ from service.store.models import Player
 from tests.consent import preconsent
 from tests.riftwalker_helpers import RULES, Secrets, choose
 from tests.service.helpers import current, outbox_rows
-from tests.web.pages import csrf_token, move_values, text
+from tests.web.pages import START_FORM, csrf_token, move_values, text
 
 PLAYERS = [("Ann", "ann@example.org"), ("Bob", "bob@example.org"), ("Cy", "cy@example.org")]
 
@@ -166,8 +166,11 @@ def test_a_finished_game_shows_everyones_final_score_with_the_engines_string_sea
 
 @pytest.mark.parametrize("count", [2, 3, 4])
 def test_the_start_form_starts_riftwalker_for_two_to_four_players(client, count):
-    page = text(client.get("/"))
-    assert "Riftwalker (2–4 players)" in page
+    listing = text(client.get("/"))
+    assert "Riftwalker</h2>" in listing and "2 to 4 players." in listing
+    page = text(client.get("/games/new/riftwalker"))
+    assert "Players, in seat order (2 to 4 players)" in page and 'id="email3"' in page
+    assert 'name="options"' not in page  # no options at all: no box for them
     form = {"csrf_token": csrf_token(page), "game": "riftwalker"}
     preconsent(*[f"p{i}@example.org" for i in range(count)])  # about the game's own first emails
     for i in range(count):
@@ -183,7 +186,7 @@ def test_the_start_form_starts_riftwalker_for_two_to_four_players(client, count)
 
 
 def test_the_start_form_and_the_cli_refuse_riftwalker_for_one_or_with_options(client, app):
-    token = csrf_token(text(client.get("/games/new")))
+    token = csrf_token(text(client.get(START_FORM)))
     alone = client.post("/games/new", data={"csrf_token": token, "game": "riftwalker", "email0": "a@example.org"})
     assert alone.status_code == 422 and "Riftwalker needs 2 to 4 players" in text(alone)
     runner = app.test_cli_runner()

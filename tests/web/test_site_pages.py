@@ -112,9 +112,10 @@ def test_the_page_fits_reads_and_has_big_enough_targets(site, page, viewport, na
 def test_the_start_forms_mistakes_fit_and_read(site, page, viewport):
     page.set_viewport_size(viewport)
     page.goto(site.base + site.urls["new game"])
-    page.select_option("#game", toygame.NAME)
+    page.get_by_role("link", name="Start Toy").click()
     page.fill("#email0", "ann@example.org")
     page.fill("#email1", "Ann@example.org")
+    page.get_by_text("More options").click()
     page.fill("#options", "colour")
     page.get_by_role("button", name="Start the game").click()
     alert = page.get_by_role("alert")
@@ -123,6 +124,8 @@ def test_the_start_forms_mistakes_fit_and_read(site, page, viewport):
         "Option 'colour' is not KEY=VALUE.",
     ]
     check(page)
+    # What was typed is there to be fixed.
+    assert page.input_value("#email1") == "Ann@example.org" and page.input_value("#options") == "colour"
 
 
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])

@@ -12,7 +12,7 @@ from service.errors import Invalid
 from service.play.startform import parse_players, repeated_addresses
 from tests.service import toygame
 from tests.service.helpers import outbox_rows
-from tests.web.pages import csrf_token, text
+from tests.web.pages import START_FORM, csrf_token, text
 
 PROBLEMS = re.compile(r'<div class="problem" role="alert">.*?<ul>(.*?)</ul>', re.S)
 
@@ -24,7 +24,7 @@ def problems(page: str) -> list[str]:
 
 
 def post(client, **data) -> tuple[int, list[str]]:
-    token = csrf_token(text(client.get("/games/new")))
+    token = csrf_token(text(client.get(START_FORM)))
     response = client.post("/games/new", data={"csrf_token": token, **data})
     return response.status_code, problems(text(response)) if response.status_code == 422 else []
 

@@ -1,0 +1,46 @@
+"""Each game's rules in short (/rules/<game>): the project's own summary, a template the game's adapter
+names (service/games), linked from the start form and from every page of a game of it."""
+
+from __future__ import annotations
+
+from flask import Blueprint, render_template, url_for
+from flask.typing import ResponseReturnValue
+
+import engine
+from service.games import adapter
+from service.web.games import no_such_game
+
+bp = Blueprint("rules", __name__)
+
+
+@bp.get("/rules/<game>")
+def page(game: str) -> ResponseReturnValue:
+    try:
+        found = adapter(game)
+    except engine.UnknownGame:
+        return no_such_game(game)
+    if found.rules_template is None:  # a game without a summary of its own (a new one, the tests' toy game)
+        return render_template("error.html", status=404, title="No rules page",
+                               message=f"{found.rules.title or game} has no rules summary here yet.",
+                               back=url_for("games.create"), back_words="Choose a game"), 404
+    return render_template("rules.html", adapter=found, title=found.rules.title or found.name)
+
+
+@bp.app_template_global()
+def rules_url(game: str) -> str | None:
+    """The rules page of a game, for the pages of a game of it (None: it has none)."""
+    try:
+        found = adapter(game)
+    except engine.UnknownGame:
+        return None
+    return url_for("rules.page", game=game) if found.rules_template else None
+
+
+@bp.app_template_global()
+def game_title(game: str) -> str:
+    """A game's name for people ("Beyond the Rift")."""
+    try:
+        rules = engine.get(game)
+    except engine.UnknownGame:
+        return game
+    return rules.title or rules.name
