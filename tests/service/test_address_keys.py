@@ -88,3 +88,13 @@ def test_mail_goes_to_exactly_what_was_typed(app, sink):
         stored = session.execute(sa.select(Player.email, Player.address_key).where(
             Player.game_id == game_id, Player.seat == 1)).one()
     assert tuple(stored) == ("Vic+Games@example.org", "vic+games@example.org")
+
+
+def test_the_account_page_lists_the_games_of_every_spelling(app, client):
+    import time
+
+    preconsent("ann@example.org", "pc@example.org")
+    first = new_game(toygame.NAME, [("Ann", "ann@example.org"), ("Pc", "PC@example.org")], seed=1)
+    second = new_game(toygame.NAME, [("Ann", "ann@example.org"), ("Pc", "pc@example.org")], seed=2)
+    page = text(client.get(f"/a/{links.account_token('pc@example.org', int(time.time()))}"))
+    assert f"Toy #{first}" in page and f"Toy #{second}" in page
