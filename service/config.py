@@ -196,8 +196,12 @@ def from_env(instance: Path | None = None) -> dict:
         "RATELIMIT_STORAGE_URI": os.environ.get("RATELIMIT_STORAGE_URL") or "memory://",
         # New games from one client (IP address): the public form emails the addresses typed into it.
         "RATELIMIT_NEW_GAMES": os.environ.get("RATELIMIT_NEW_GAMES") or "5 per minute;20 per hour;50 per day",
-        # Invitations one address that has not played yet may get in a day, whoever sends them.
+        # Games one address (+tags included) may be named in per day by inviters it has not accepted,
+        # whoever they are, invitation sent or not (service/play/consent.py).
         "INVITATIONS_PER_ADDRESS_PER_DAY": int(os.environ.get("INVITATIONS_PER_ADDRESS_PER_DAY") or 3),
+        # Of those, the games from inviters it never played with nor accepted, whether it has played
+        # here or not.
+        "NEW_INVITERS_PER_ADDRESS_PER_DAY": int(os.environ.get("NEW_INVITERS_PER_ADDRESS_PER_DAY") or 3),
         # Proxies in front of the web process that append X-Forwarded-For (0: none; the client's
         # address is the connection's).  Only trusted hops: a client can forge the header itself.
         "PROXY_HOPS": int(os.environ.get("PROXY_HOPS") or 0),

@@ -135,4 +135,5 @@ def everyone_played_before(monkeypatch):
     from its first move.  Consent itself is tested in tests/service/test_consent.py and the e2e games."""
     from service.play import consent
 
-    monkeypatch.setattr(consent, "consented", lambda session, address: True)
+    monkeypatch.setattr(consent, "consented", lambda session, address, inviter: True)
+    monkeypatch.setattr(consent, "verified", lambda session, inviter: True)

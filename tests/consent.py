@@ -1,20 +1,27 @@
 """The one way tests that are not about consent skip the invitation: their addresses are marked as
-having accepted Riftpost's emails before their games start, as an address that played before would
-be.  Tests about the invitation itself (tests/service/test_consent.py, the e2e games) go through
-the real one."""
+having shown they are theirs (verified inviters) and as accepting each other's games, as addresses that
+played together before would be.  Tests about the invitation itself (tests/service/test_consent.py, the
+e2e games) go through the real one."""
 
 from __future__ import annotations
 
 from service.clocks.people import person
 from service.store import write_session
 from service.store.db import get_engine
-from service.store.models import utcnow
+from service.store.inboxes import key
+from service.store.models import Consent, utcnow
 
 
 def preconsent(*addresses: str) -> None:
-    """Mark each address as consented (in the current app's database)."""
+    """Mark each address as verified and as accepting the games of every other one (in the current
+    app's database), so a game among them emails everyone from its first move."""
+    keys = sorted({key(address) for address in addresses})
     with write_session(get_engine()) as session:
-        for address in addresses:
+        for address in keys:
             who = person(session, address, lock=True)
-            who.consented_at = utcnow()
-            session.add(who)
+            if who.consented_at is None:
+                who.consented_at = utcnow()
+                session.add(who)
+            for inviter in keys:
+                if inviter != address and session.get(Consent, (address, inviter)) is None:
+                    session.add(Consent(address=address, inviter=inviter, created_at=utcnow()))

@@ -30,6 +30,7 @@ from service.errors import LINK_TITLE, Conflict, Gone, TooMany
 from service.mail import outbox
 from service.store import read_session, write_session
 from service.store.db import get_engine
+from service.store.inboxes import key as inbox_key
 from service.store.models import Game, Person, Player, as_utc
 
 LINK_MAIL_INTERVAL = timedelta(minutes=5)
@@ -64,7 +65,7 @@ def games_of(session: Session, email: str) -> list[tuple[Player, Game]]:
     """Every seat of the address, running games first, then the newest."""
     rows = session.execute(
         sa.select(Player, Game).join(Game, col(Game.id) == col(Player.game_id))
-        .where(col(Player.email) == email).order_by(col(Game.id).desc())
+        .where(col(Player.address_key) == inbox_key(email)).order_by(col(Game.id).desc())
     ).all()
     return sorted(((player, game) for player, game in rows), key=lambda pair: pair[1].status != "active")
 
@@ -77,7 +78,7 @@ def fresh_link(player_id: int, everywhere: bool, now: datetime) -> str:
         who = person(session, player.email, lock=True)  # one request per address at a time: the pacing holds
         _reachable(who)
         _pace(who.fresh_link_sent_at, now, "a fresh link")
-        where = col(Player.email) == player.email if everywhere else col(Player.id) == player.id
+        where = col(Player.address_key) == player.address_key if everywhere else col(Player.id) == player.id
         session.execute(sa.update(Player).where(where).values(link_generation=col(Player.link_generation) + 1)
                         .execution_options(synchronize_session=False))
         session.refresh(player)
@@ -125,7 +126,8 @@ def set_never_email(email: str, never: bool, now: datetime) -> bool:
     """Stop (or allow again) every email to the address; whether it changed anything.  Only an address
     that has games has a row to keep it in: the one-click of a stranger's address does nothing."""
     with read_session(get_engine()) as session:
-        known = session.execute(sa.select(col(Player.id)).where(col(Player.email) == email).limit(1)).first()
+        known = session.execute(sa.select(col(Player.id)).where(col(Player.address_key) == inbox_key(email))
+                                .limit(1)).first()
     if known is None:
         return False
     with write_session(get_engine()) as session:

@@ -20,6 +20,7 @@ from service.errors import BadRequest, Conflict
 from service.mail import outbox
 from service.store import write_session
 from service.store.db import get_engine
+from service.store.inboxes import key as inbox_key
 from service.store.models import Deadline, Game, GameClock, Person, Player, as_utc
 
 ALLOWANCE = timedelta(days=21)
@@ -39,7 +40,9 @@ def _ensure_person(session: Session, email: str) -> None:
 
 
 def person(session: Session, email: str, lock: bool = False) -> Person:
-    """The person's row, created on first use (so every read sees the defaults)."""
+    """The person's row, created on first use (so every read sees the defaults); any spelling of the
+    address finds its inbox's row (service/store/inboxes.py)."""
+    email = inbox_key(email)
     found = session.get(Person, email, with_for_update=lock or None, populate_existing=True)
     if found is None:
         _ensure_person(session, email)
@@ -79,7 +82,7 @@ def _seats_of(session: Session, email: str) -> list[tuple[Player, Game]]:
     """The person's seats in games that are still running."""
     return [(player, game) for player, game in session.execute(
         sa.select(Player, Game).join(Game, col(Game.id) == col(Player.game_id))
-        .where(col(Player.email) == email, col(Game.status) == "active")
+        .where(col(Player.address_key) == inbox_key(email), col(Game.status) == "active")
         .order_by(col(Game.id))
     ).all()]
 
@@ -88,7 +91,7 @@ def _tell_others(session: Session, email: str, kind: str, now: datetime) -> list
     ids = []
     for player, game in _seats_of(session, email):
         entry = journal_entry(session, game, kind, player.seat, {"name": player.name}, now)
-        others = [p for p in store.players_of(session, game.id) if p.email != email]
+        others = [p for p in store.players_of(session, game.id) if p.address_key != inbox_key(email)]
         ids += tell(session, game, others, entry)
     return ids
 
@@ -107,7 +110,7 @@ def start_vacation(email: str, now: datetime) -> Person:
         session.add(who)
         rows = session.execute(
             sa.select(Deadline).join(Player, col(Player.id) == col(Deadline.player_id))
-            .where(col(Player.email) == email, col(Deadline.due_at).is_not(None))
+            .where(col(Player.address_key) == inbox_key(email), col(Deadline.due_at).is_not(None))
             .with_for_update(of=Deadline)
         ).scalars().all()
         for row in rows:
@@ -134,7 +137,7 @@ def end_vacation(email: str, now: datetime) -> Person:
         rows = session.execute(
             sa.select(Deadline, GameClock).join(Player, col(Player.id) == col(Deadline.player_id))
             .join(GameClock, col(GameClock.game_id) == col(Deadline.game_id))
-            .where(col(Player.email) == email, col(Deadline.remaining_seconds).is_not(None),
+            .where(col(Player.address_key) == inbox_key(email), col(Deadline.remaining_seconds).is_not(None),
                    col(GameClock.paused_at).is_(None))
             .with_for_update(of=Deadline)
         ).all()

@@ -49,6 +49,7 @@ from service import store
 from service.mail import dsn
 from service.store import write_session
 from service.store.db import get_engine
+from service.store.inboxes import key as inbox_key
 from service.store.models import Bounce, Outbox, Person, Player, as_utc, utcnow
 
 log = logging.getLogger(__name__)
@@ -199,7 +200,10 @@ def _soft_enough(session: Session, email: str, now: datetime, cleared: datetime 
     emails, first, last = session.execute(
         sa.select(sa.func.count(sa.distinct(col(Bounce.outbox_id))), sa.func.min(col(Bounce.received_at)),
                   sa.func.max(col(Bounce.received_at)))
-        .where(col(Bounce.email) == email, col(Bounce.kind) == "soft", col(Bounce.received_at) >= since)
+        # Every spelling of the inbox counts (service/store/inboxes.py): through the row each was about.
+        .join(Outbox, col(Outbox.id) == col(Bounce.outbox_id)).join(Player, col(Player.id) == col(Outbox.player_id))
+        .where(col(Player.address_key) == inbox_key(email), col(Bounce.kind) == "soft",
+               col(Bounce.received_at) >= since)
     ).one()
     return bool(emails >= SOFT_LIMIT and first is not None and as_utc(last) - as_utc(first) >= SOFT_SPAN)
 
@@ -208,8 +212,8 @@ def _soft_enough(session: Session, email: str, now: datetime, cleared: datetime 
 
 
 def undeliverable(session: Session, email: str) -> Person | None:
-    """The person's row when their address is marked undeliverable, else None."""
-    person = session.get(Person, email)
+    """The person's row when their address (any spelling of it) is marked undeliverable, else None."""
+    person = session.get(Person, inbox_key(email))
     return person if person is not None and person.bounced_at is not None else None
 
 

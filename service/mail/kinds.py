@@ -344,7 +344,7 @@ def _fresh_link(session: Session, mail: Mail) -> Context:
         return {"fresh_games": []}
     seats = session.execute(
         sa.select(Player, Game).join(Game, col(Game.id) == col(Player.game_id))
-        .where(col(Player.email) == mail.player.email).order_by(col(Game.id).desc())
+        .where(col(Player.address_key) == mail.player.address_key).order_by(col(Game.id).desc())
     ).all()
     return {"fresh_games": [
         (f"{title(game)} #{game.id}", game.status == "active",

@@ -66,17 +66,22 @@ STUCK_AFTER = timedelta(minutes=5)
 
 
 HELD = "held"
+# players.consent of a seat in a game whose creator's address is not verified yet (service/play/consent.py):
+# everything to it waits, its invitation too.
+UNCONFIRMED = "creator"
 
 
 def mailable_status(player: AnyPlayer, kind: str) -> str | None:
     """The one place that says whether an email may go to a player's address: the status its outbox row
-    starts with.  "pending" (send it), HELD (the address has not accepted its invitation yet: the email
-    waits, and goes out once it does), or None (write nothing: the address declined the invitations of
+    starts with.  "pending" (send it), HELD (the address has not accepted this game's inviter yet, or the
+    game's creator has not confirmed their address: the email waits, and goes out once they do), or None (write nothing: the address declined the invitations of
     this game's creator).  The invitation itself is what asks, so it is never held."""
     if kinds.get(kind).requested:
         return "pending"  # the person asked for it on a page: the only way back in, never held
     if player.consent == "declined":
         return None
+    if player.consent == UNCONFIRMED:
+        return HELD  # the game's creator has not confirmed their address: nothing of it goes, nor asks
     if player.consent == "asked" and not kinds.get(kind).unsolicited:
         return HELD
     return "pending"

@@ -63,6 +63,7 @@ class PlayerRow:
     seat: int
     name: str
     email: str
+    address_key: str
     turn_emails: bool
     link_generation: int
     consent: str

@@ -26,6 +26,8 @@ from typing import Any
 import sqlalchemy as sa
 from sqlmodel import Field, SQLModel
 
+from service.store.inboxes import key as inbox_key
+
 
 def utcnow() -> datetime:
     return datetime.now(UTC)
@@ -73,7 +75,11 @@ class Player(SQLModel, table=True):
     game_id: int = Field(foreign_key="games.id", index=True)
     seat: int
     name: str = Field(max_length=80)
-    email: str = Field(max_length=254)
+    email: str = Field(max_length=254)  # as typed (normalized): mail goes to exactly this
+    # The address as one inbox (service/store/inboxes.py): what every comparison of addresses uses.
+    # Filled from `email` on insert, however the row is written.
+    address_key: str = Field(default=None, max_length=254, index=True, sa_column_kwargs={
+        "default": lambda context: inbox_key(context.get_current_parameters()["email"])})
     # RFC 8058 unsubscribe turns this off; the player page turns it back on.
     turn_emails: bool = True
     # Every link that stands for this player (page, move, unsubscribe, API) carries the generation it
@@ -252,7 +258,8 @@ class Deadline(SQLModel, table=True):
 
 
 class Person(SQLModel, table=True):
-    """Settings of a person across all their games; a person is their email address."""
+    """Settings of a person across all their games; a person is their inbox: `email` holds the address's
+    key (service/store/inboxes.py), so VIC@ and vic@ share one row (migration 0012a merged variants)."""
 
     __tablename__ = "people"
     __table_args__ = (sa.Index("ix_people_vacation_until", "vacation_until"),)
@@ -279,8 +286,10 @@ class Person(SQLModel, table=True):
     bounced_at: datetime | None = None
     bounce_status: str | None = Field(default=None, max_length=16)  # the RFC 3463 code that decided it
     bounces_cleared_at: datetime | None = None
-    # When the address agreed to Riftpost's emails: it accepted an invitation (or had played before
-    # invitations existed: migration 0007).  None: it gets one short invitation, nothing else.
+    # When the address showed it is its owner's: it accepted an invitation (anyone's, its own "did you
+    # start this game?" among them) or had played before invitations existed (migration 0007).  Such an
+    # address is a verified inviter: its games' emails may go to others.  Who it accepts mail from is
+    # the `consents` table's, per inviter.
     consented_at: datetime | None = None
 
 
@@ -328,6 +337,34 @@ class Invitation(SQLModel, table=True):
 
 # Vacations look up a person's seats in every game by address.
 sa.Index("ix_players_email", Player.email)
+
+
+class Consent(SQLModel, table=True):
+    """An address accepts the emails of the games of one inviter (service/play/consent.py): both are
+    keys (service/store/inboxes.py).  Written when the address accepts that inviter's invitation (or,
+    by migration 0012a, for the inviters of the games the address already played in)."""
+
+    __tablename__ = "consents"
+
+    address: str = Field(max_length=254, primary_key=True)
+    inviter: str = Field(max_length=254, primary_key=True)
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class Naming(SQLModel, table=True):
+    """A game naming an address that has not accepted its inviter: what the per-address caps count
+    (service/play/consent.py).  `address` is the limit key (no +tag), `inviter` a key; `new_inviter`:
+    the address never played with nor accepted that inviter."""
+
+    __tablename__ = "namings"
+    __table_args__ = (sa.Index("ix_namings_address_created", "address", "created_at"),)
+
+    id: int = Field(default=None, primary_key=True)  # set by the database on insert
+    address: str = Field(max_length=254)
+    inviter: str = Field(max_length=254)
+    game_id: int = Field(foreign_key="games.id")
+    new_inviter: bool = False
+    created_at: datetime = Field(default_factory=utcnow)
 
 
 # ---- campaigns: games played one after the other by the same party --------------------------------

@@ -7,6 +7,7 @@ from sqlmodel import Session, col, select
 
 from service.errors import GameNotFound, NotFound
 from service.names import player_name
+from service.store.inboxes import key as inbox_key
 from service.store.models import Game, Person, Player
 
 MAX_ID = 2**62  # above any id, and above what the databases' integers hold
@@ -42,13 +43,16 @@ def player_names(session: Session, game_id: int) -> dict[int, str]:
 
 
 def person_of(session: Session, email: str) -> Person:
-    """For reads (pages, emails): a person's stored settings, or an unsaved row with the defaults."""
+    """For reads (pages, emails): a person's stored settings, or an unsaved row with the defaults.  Any
+    spelling of the address finds its inbox's row (service/store/inboxes.py)."""
+    email = inbox_key(email)
     return session.get(Person, email) or Person(email=email)
 
 
 def person_for_update(session: Session, email: str) -> Person:
     """For writes: the person's row, created on first use and locked (FOR UPDATE) in the caller's
     write transaction.  Concurrent first uses both insert; the loser's row is simply not needed."""
+    email = inbox_key(email)
     # The dialect's own module, imported here: the engine loads only its own, and importing both at
     # the top mapped PostgreSQL's (~2 MB) into every process of a SQLite deployment.
     if session.get_bind().dialect.name == "postgresql":

@@ -10,6 +10,7 @@ from sqlmodel import Session, col, select
 
 from service.names import player_name
 from service.store.current import AnyPlayer
+from service.store.inboxes import key as inbox_key
 from service.store.models import Game, Person, Player
 
 # The codes a bounce is marked for (service/mail/dsn.py), said for a player; by class and subject after.
@@ -43,18 +44,21 @@ def words(status: str | None) -> str:
 
 
 def undeliverable(session: Session, emails: list[str]) -> dict[str, Person]:
-    """The people among `emails` whose address is marked undeliverable, by address."""
+    """The people among `emails` whose address (any spelling: service/store/inboxes.py) is marked
+    undeliverable, by address as given."""
     if not emails:
         return {}
-    found = session.exec(select(Person).where(col(Person.email).in_(emails), col(Person.bounced_at).is_not(None)))
-    return {person.email: person for person in found}
+    keys = {inbox_key(email): email for email in emails}
+    found = session.exec(select(Person).where(col(Person.email).in_(list(keys)), col(Person.bounced_at).is_not(None)))
+    by_key = {person.email: person for person in found}
+    return {email: by_key[k] for email in emails if (k := inbox_key(email)) in by_key}
 
 
 def notices(session: Session, game: Game, players: list[Player], reader: AnyPlayer) -> list[str]:
     """What `reader` is told about the other players of an active game whose mail bounces."""
     if game.status != "active":
         return []
-    others = [p for p in players if p.email != reader.email]
+    others = [p for p in players if p.address_key != reader.address_key]
     dead = undeliverable(session, sorted({p.email for p in others}))
     lines = []
     for player in others:

@@ -25,7 +25,11 @@ def notes(session: Session, players: list[Player], fresh: bool = False) -> dict[
     words = {}
     for p in waiting:
         name = names[p.seat]
-        if p.consent == "declined":
+        if p.consent == "creator":  # the creator (seat 0) has not confirmed their address yet
+            words[p.seat] = (f"Nobody else is emailed until {creator} confirms their address: {name} gets "
+                             "the game's emails (or an invitation) once the link we emailed to "
+                             f"{creator} is opened and accepted.")
+        elif p.consent == "declined":
             words[p.seat] = (f"{name} declined the invitation: the game does not email them."
                              if not fresh else
                              f"{name} declined invitations from {creator} before, so we did not email them.")

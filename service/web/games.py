@@ -13,6 +13,7 @@ from flask import (
     render_template,
     request,
     send_from_directory,
+    session,
     url_for,
 )
 from flask.typing import ResponseReturnValue
@@ -34,6 +35,8 @@ from service.web.limits import limiter, new_games, refund
 bp = Blueprint("games", __name__)
 
 RECENT_EVENTS = 12
+# The games this browser started, in its session (signed with SECRET_KEY: a visitor cannot add one).
+MADE, MADE_KEPT = "made", 10
 # A game under way is followed from the public view: static/follow.js asks the JSON view this often
 # and reloads when a move was made (a finished game never changes).
 SPECTATOR_REFRESH_SECONDS = 60
@@ -125,6 +128,10 @@ def _create() -> Response:
             response.headers["Retry-After"] = str(exc.retry_after)
             return response
         else:
+            # This browser made the game: its signed session cookie says so (service/web/games.py
+            # `created`), so the created page may tell it what only the creator should read.
+            made = [i for i in session.get(MADE, []) if isinstance(i, int)][-(MADE_KEPT - 1):]
+            session[MADE] = [*made, game_id]
             return make_response(redirect(url_for("games.created", game_id=game_id), 303))
     return make_response(_form_page(form, chosen, 422, errors))
 
@@ -133,12 +140,22 @@ def _create() -> Response:
 def created(game_id: int) -> ResponseReturnValue:
     """The page the form leads to: public (anyone may open any game's), so it says nothing that depends on
     the players' addresses.  Whether an address was invited, has played here before or declined would
-    make the form an oracle for any address typed into it: the creator reads that on their own page."""
-    with read_session(get_engine()) as session:
-        game = store.get_game(session, game_id)
-        players = store.players_of(session, game_id)
+    make the form an oracle for any address typed into it: the creator reads that on their own page.
+
+    The browser that started the game (its signed session names the game) is told where its seat's link
+    went: "We emailed you (address) ...".  Never the seat's link itself: this browser proved it posted
+    the form, not that it owns the address in seat 0, and a verified address's seat handed to whoever
+    typed it would let anyone start games as someone else (and emailing their friends, who accept that
+    address's games).  The link goes to the address; opening it (and, for an address new here,
+    accepting: the creator's confirmation) is the proof.  The words are the same whether or not the
+    address is verified, so even the creator's browser learns nothing about an address from them."""
+    with read_session(get_engine()) as db:
+        game = store.get_game(db, game_id)
+        players = store.players_of(db, game_id)
+    mine = game_id in session.get(MADE, [])
+    creator = next((p for p in players if p.seat == 0), None)
     return render_template("created.html", game=game, players=players, names=store.seat_names(players),
-                           title=positions.title(game))
+                           title=positions.title(game), creator_email=creator.email if mine and creator else None)
 
 
 @bp.get("/games/<int:game_id>")

@@ -15,6 +15,7 @@ import pytest
 from service.migrate import upgrade
 from tests import services
 from tests.conftest import SECRET, make_app
+from tests.consent import preconsent
 from tests.deadlines.helpers import PLAYERS, T0, at, deadline, reminders_of, rows, utc
 from tests.service.helpers import current
 
@@ -47,6 +48,7 @@ def test_two_concurrent_sweeps_never_remind_twice_nor_time_out_twice(tmp_path):
         with app.app_context():
             from service.play import new_game
 
+            preconsent(*[email for _, email in PLAYERS])  # about the sweeps, not the invitations
             games = [new_game("riftforce", PLAYERS, {}, seed=n, deadline_hours=48, now=T0) for n in range(GAMES)]
             first = {game_id: list(current(game_id)[0].to_act) for game_id in games}
             seqs = {game_id: current(game_id)[0].seq for game_id in games}

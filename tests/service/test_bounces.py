@@ -435,6 +435,7 @@ def test_the_procfiles_sink_process_reads_bounces_with_the_environments_settings
                    BOUNCE_ADDRESS="bounces@riftpost.test", SMTP_URL=url)
     try:
         with app.app_context():
+            preconsent("ann@example.org")  # a confirmed creator: Bo's invitation goes at once
             game_id = new_game(toygame.NAME, PLAYERS, seed=5)
             deadline = time.monotonic() + 30
             while not _listening(port):

@@ -300,3 +300,44 @@ def test_0010e_counts_the_zones_people_chose_and_leaves_the_utc_default_unchosen
             "SELECT email, time_zone, time_zone_set_at IS NOT NULL, allowance_used_seconds FROM people ORDER BY email")).all()
     db.dispose()
     assert [tuple(row) for row in found] == [("ann@example.org", "Europe/Paris", 1, 60), ("bob@example.org", "UTC", 0, 60)]
+
+
+def test_0012a_keys_every_address_merges_spellings_and_keeps_todays_mail_flowing(tmp_path):
+    """Migration 0012a: players get their address key; the people rows of one inbox's spellings become
+    one (never-email wins, the earliest consent kept); and whoever may be emailed in a game today
+    accepts that game's inviter, so no running game stops emailing anyone (issue #21, items 1 and 5)."""
+    url = f"sqlite:///{tmp_path / 'inboxes.sqlite'}"
+    upgrade(url, "0011")
+    db = sa.create_engine(url)
+    with db.begin() as c:
+        c.execute(sa.text(
+            "INSERT INTO games (id, name, rules_version, options, secret, commitment, seq, status, to_act, "
+            "history_public, created_at, updated_at) VALUES (1, 'toy-hidden', '1', '{}', '1', 'x', 0, 'active', "
+            "'[0]', 1, '2026-01-01 00:00:00', '2026-01-01 00:00:00')"))
+        for seat, email, consent in ((0, "Ann@Example.org", ""), (1, "VIC@example.org", ""), (2, "bo@example.org", "asked")):
+            c.execute(sa.text(
+                "INSERT INTO players (game_id, seat, name, email, turn_emails, link_generation, consent) "
+                "VALUES (1, :seat, 'x', :email, 1, 0, :consent)"), {"seat": seat, "email": email, "consent": consent})
+        for email, never, consented in (("VIC@example.org", None, "2026-01-05 00:00:00"),
+                                        ("vic@example.org", "2026-02-01 00:00:00", "2026-01-02 00:00:00"),
+                                        ("Ann@Example.org", None, "2026-01-01 00:00:00")):
+            c.execute(sa.text(
+                "INSERT INTO people (email, time_zone, allowance_year, allowance_used_seconds, never_email_at, "
+                "consented_at) VALUES (:email, 'UTC', 2026, 0, :never, :consented)"),
+                {"email": email, "never": never, "consented": consented})
+        c.execute(sa.text(
+            "INSERT INTO invitations (address, inviter, game_id, player_id, status, created_at) "
+            "VALUES ('bo@example.org', 'ann@example.org', 1, 3, 'asked', '2026-01-01 00:00:00')"))
+    db.dispose()
+    upgrade(url)
+    db = sa.create_engine(url)
+    with db.connect() as c:
+        keys = c.execute(sa.text("SELECT email, address_key FROM players ORDER BY seat")).all()
+        people = c.execute(sa.text("SELECT email, never_email_at IS NOT NULL, consented_at FROM people ORDER BY email")).all()
+        consents = c.execute(sa.text("SELECT address, inviter FROM consents ORDER BY address")).all()
+    db.dispose()
+    assert [tuple(row) for row in keys] == [("Ann@Example.org", "ann@example.org"), ("VIC@example.org", "vic@example.org"),
+                                            ("bo@example.org", "bo@example.org")]
+    assert [(row[0], row[1], str(row[2])[:10]) for row in people] == [
+        ("ann@example.org", 0, "2026-01-01"), ("vic@example.org", 1, "2026-01-02")]
+    assert [tuple(row) for row in consents] == [("vic@example.org", "ann@example.org")]  # Bo has not accepted

@@ -16,6 +16,7 @@ from service.store import get_engine, read_session, write_session
 from service.store.models import Outbox, Player, as_utc, utcnow
 from service.views.times import local_time
 from tests.conftest import app_on
+from tests.consent import preconsent
 from tests.service import toygame
 from tests.service.helpers import outbox_rows
 from tests.smtp import RefusingSink
@@ -61,6 +62,7 @@ def test_a_refused_address_is_shown_on_that_players_own_page_only(backend_app, t
     refusing = RefusingSink(tmp_path / "refusing", refused={"bob@example.org"})
     try:
         backend_app.config["SMTP_URL"] = refusing.url
+        preconsent("ann@example.org")  # a confirmed creator: Bob's invitation goes at once
         game_id = new_game(toygame.NAME, PLAYERS, seed=4)
         ann, bob = players(game_id)
         before = notice(text(client.get(f"/p/{links.player_token(bob.id, bob.row_key)}")))
@@ -93,6 +95,7 @@ def test_a_refused_address_is_shown_on_that_players_own_page_only(backend_app, t
 def test_the_page_tells_of_retries_after_an_hour_and_forgets_them_once_mail_gets_through(backend_app, sink):
     client = backend_app.test_client()
     backend_app.config["SMTP_URL"] = DOWN
+    preconsent("ann@example.org")  # a confirmed creator: Bob's invitation goes at once
     game_id = new_game(toygame.NAME, PLAYERS, seed=4)
     ann, bob = players(game_id)
     invite = [row for row in outbox_rows(game_id) if row.player_id == bob.id][0]

@@ -27,13 +27,15 @@ def test_start_page_form_starts_a_game_and_queues_invitations(client):
     game_id = int(response.headers["Location"].split("/")[-2])
     game, _ = current(game_id)
     assert game.options == {"target": 5}
-    # Neither address has played here: each gets the one short invitation now, and the game's own
-    # emails (Bob's invite; Ann starts, so her first turn email is hers) wait for its answer.
+    # Neither address has played here: Ann (seat 0) is asked whether she started it; everything else,
+    # Bob's invitation too, waits for her answer (nobody is emailed from an address nobody confirmed).
     rows = outbox_rows(game_id)
-    assert [(row.kind, row.status) for row in rows] == [("invitation", "pending"), ("invitation", "pending"),
+    assert [(row.kind, row.status) for row in rows] == [("invitation", "pending"), ("invitation", "held"),
                                                         ("invite", "held"), ("turn", "held")]
     created = text(client.get(response.headers["Location"]))
-    assert "Seat 1: Ann" in created and "Seat 2: Bob" in created and "ann@example.org" not in created
+    assert "Seat 1: Ann" in created and "Seat 2: Bob" in created
+    assert "bob@example.org" not in created  # the creator's browser reads only its own address
+    assert "ann@example.org" not in text(client.application.test_client().get(response.headers["Location"]))
     assert "We asked" not in created  # whether an address played here is the creator's to read (their page)
     # Players who played before get the game's emails at once.
     preconsent("ann@example.org", "bob@example.org")
@@ -123,10 +125,11 @@ def test_cli_new_game_prints_the_id_and_queues_invitations(app):
     game_id = int(result.output.strip())
     game, _ = current(game_id)
     assert game.options == {"target": 4} and game.secret == "5"
-    # The command line is a start like the form: new addresses are asked first.
-    assert [row.kind for row in outbox_rows(game_id) if row.status == "pending"] == ["invitation", "invitation"]
+    # The command line is a start like the form: the new creator's address is asked first, and the rest
+    # (Bob's invitation too) waits for its answer.
+    assert [row.kind for row in outbox_rows(game_id) if row.status == "pending"] == ["invitation"]
     assert [(row.kind, row.params) for row in outbox_rows(game_id) if row.status == "held"] == [
-        ("invite", {}), ("turn", {"invite": True})]
+        ("invitation", {"invitation": 2}), ("invite", {}), ("turn", {"invite": True})]
     bad = runner.invoke(args=["new-game", "nope", "a@example.org"])
     assert bad.exit_code != 0 and "unknown game" in bad.output
     bad = runner.invoke(args=["new-game", toygame.NAME, "a@example.org"])
