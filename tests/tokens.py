@@ -51,3 +51,19 @@ def links_page_of(location: str, who: int | Player) -> bool:
     row = _row(who)
     link = page_link_of(location)
     return (link.player_id, link.key) == (row.id, row.row_key)
+
+
+def page_links_in(html: str) -> set[tuple[int, str, int]]:
+    """Every page link a page or email lists, as (player id, key, generation): what to compare when the
+    tokens were minted in another second than the test's own."""
+    found = set()
+    for token in re.findall(r"/p/([^/?#\"'<\s]+)", html):
+        link = links.read_player_token(token)
+        found.add((link.player_id, link.key, link.generation))
+    return found
+
+
+def listed(html: str, who: int | Player, generation: int | None = None) -> bool:
+    """Whether a page lists `who`'s page link (of `generation`, by default the row's own)."""
+    row = _row(who)
+    return (row.id, row.row_key, row.link_generation if generation is None else generation) in page_links_in(html)
