@@ -10,11 +10,9 @@ import os
 
 import pytest
 
-from service import links, store
 from service.play import new_game
-from service.store import get_engine, read_session
 from tests.service.helpers import current
-from tests.turns import RIFTFORCE, not_drafting, plan, three_card_play, drive
+from tests.turns import RIFTFORCE, drive, not_drafting, plan, three_card_play
 from tests.web import looks
 from tests.web.looks import DESKTOP, PHONE
 from tests.web.test_composer import compose, open_composer, page_url
@@ -45,7 +43,7 @@ def in_viewport(page, selector: str) -> bool:
     """Whether the element's top edge and at least 20 px of it are on the screen, not covered."""
     box = page.locator(selector).first.bounding_box()
     height = page.viewport_size["height"]
-    return box is not None and -1 <= box["y"] and box["y"] + min(box["height"], 20) <= height
+    return box is not None and box["y"] >= -1 and box["y"] + min(box["height"], 20) <= height
 
 
 def all_on_one_screen(page, choice: str) -> None:
