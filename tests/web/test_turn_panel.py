@@ -58,6 +58,20 @@ def all_on_one_screen(page, choice: str) -> None:
         assert hit, selector
 
 
+def nothing_hidden_below(page) -> None:
+    """Scrolled to the end, the panel is back in its place in the page: it covers neither the
+    sections after it nor the footer (sticky, not fixed)."""
+    page.evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight)")
+    for selector in ("#players-h", "footer a"):
+        covered = page.locator(selector).first.evaluate(
+            """e => { const r = e.getBoundingClientRect();
+                      if (r.bottom < 0 || r.top > innerHeight) return 'off screen';
+                      const top = document.elementFromPoint(r.x + 2, r.y + r.height / 2);
+                      return e === top || e.contains(top) ? null : String(top && top.className); }""")
+        assert covered is None, (selector, covered)
+    page.evaluate("() => window.scrollTo(0, 0)")
+
+
 def shoot(page, name: str) -> None:
     if SHOTS:
         page.screenshot(path=f"{SHOTS}/{name}-{page.viewport_size['width']}.png")
@@ -71,6 +85,7 @@ def test_with_javascript_the_board_the_choices_and_confirm_are_on_one_screen(app
     compose(page, RIFTFORCE, steps[:2], seat)  # mid-turn: two of three steps planned
     all_on_one_screen(page, ".composer-choices button")
     shoot(page, "composer-js")
+    nothing_hidden_below(page)
     looks.assert_fits(page)
     looks.assert_accessible(page)
     assert current(game_id)[0].seq == game.seq  # nothing played yet
@@ -90,6 +105,7 @@ def test_without_javascript_the_board_the_choices_and_confirm_are_on_one_screen(
     assert "not played yet" in page.locator("#board-h").inner_text()
     all_on_one_screen(page, "#moves label.choice")
     shoot(page, "composer-nojs")
+    nothing_hidden_below(page)
     looks.assert_fits(page)
     composed = page.url
     context.close()
