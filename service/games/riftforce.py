@@ -108,10 +108,11 @@ class Riftforce(Adapter):
                 options["trainer_guilds"] = chosen
 
     def first_step(self, move: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
-        """Solo's guilds for the trainer are each a choice of their own (an email links each one by
-        its name, "Give Acid to the trainer"), not one "Give…" step."""
-        if move.get("type") == "give":
-            return (("type", "give"), ("guild", move.get("guild")))
+        """Each summoner (guild) on offer in the draft, and solo's guilds for the trainer, is a choice of
+        its own (an email links each one by its name, "Pick Fire", "Give Acid to the trainer"), not one
+        "Pick…" or "Give…" step."""
+        if move.get("type") in ("pick", "give"):
+            return (("type", move.get("type")), ("guild", move.get("guild")))
         return super().first_step(move)
 
     def result_words(self, result: Mapping[str, Any] | None, names: Mapping[int, str], viewer: int | None = None) -> str:

@@ -134,6 +134,7 @@
         problem((got.data && (got.data.reason || got.data.message)) || "That step could not be previewed.");
       }
       render();
+      if (got.status === 200) { showBoard(); }
       focusFirst();
     }, offline);
   }
@@ -146,7 +147,18 @@
     failedAt = null;
     problem(null);
     render();
+    showBoard();
     focusFirst();
+  }
+
+  // On a phone the step panel sticks to the bottom of the screen (composer.css): after a step, the
+  // board it changed is scrolled to the top of the screen, above the panel.
+  var narrow = window.matchMedia ? window.matchMedia("(max-width: 59.99rem)") : null;
+
+  function showBoard() {
+    if (board && narrow && narrow.matches) {
+      board.scrollIntoView({block: "start"});
+    }
   }
 
   function confirmTurn() {
@@ -319,7 +331,7 @@
       predicted.hidden = false;
       boardNow.hidden = true;
       board.classList.add("is-predicted");
-      boardHeading.textContent = "Board after your planned steps (not played yet)";
+      boardHeading.textContent = "Board after your steps (not played yet)";
     } else {
       predicted.hidden = true;
       predicted.textContent = "";

@@ -2,10 +2,16 @@
 
 GETs show; POSTs act.  The move form and the confirm page both end in `handle`, with the seq the page
 was made for, so a resubmitted or stale form is "the game moved on" and acts on nothing.
+
+Without JavaScript a turn is composed as the JavaScript composer composes it: the steps chosen so far
+travel in the page's address (`?seq=N&move=...&move=...`, each a move's text form or JSON), each GET
+replays them through the preview (which writes nothing) to show the board they lead to and the next
+choices, and only the one "Confirm turn" POST plays them, all or none, through `handle`.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
@@ -17,22 +23,89 @@ from service.clocks import access
 from service.errors import StaleState
 from service.mail import bounces, outbox
 from service.play import handle
+from service.play.batch import MAX_MOVES, MAX_TEXT, Played
+from service.play.preview import preview
 from service.store import deal, read_session, write_session
 from service.store.current import AnyPlayer
 from service.store.db import get_engine
 from service.views import bounced, followups, history, invitations, positions
+from service.views.positions import Position
 from service.views.times import local_time
 from service.web.clock import panel
+from service.web.play_api import HIDDEN_NOTE
 from service.web.tokens import current_player, load_player, page_token, player_of, seat_of
 
 bp = Blueprint("play", __name__)
 
 RECENT_EVENTS = 12
 STEP_MAX = 200  # characters of a step's key (a move's text form) in a link
+MOVE_MAX = 1000  # characters of one composed step in the address (a text form, or a move as JSON)
+STALE_STEPS = ("The game moved on since you chose these steps, so none of them was played: here are "
+               "your choices now.")
+
+
+class BadSteps(ValueError):
+    """A composed turn's address that cannot be read (not a stale one: that is a notice, not an error)."""
+
+
+@dataclass
+class Composed:
+    """A turn composed without JavaScript: the steps chosen so far from `seq`, as the preview played
+    them (nothing recorded), and the position they lead to."""
+
+    seq: int
+    played: list[Played]
+    position: Position  # as the player would see it after the steps (before a hidden outcome)
+    hidden: int | None  # the step whose outcome is known only once the turn is confirmed
+    complete: bool | None  # nothing more is asked after these steps
+
+    @property
+    def moves(self) -> list[str]:
+        """The steps as text forms, for the next links and the confirm form."""
+        return [played.text for played in self.played]
+
+
+def _steps(args: Any) -> tuple[int, list[dict[str, Any] | str]] | None:
+    """The composed steps of a page address (None: nothing composed); BadSteps for an address no page made."""
+    raw = args.getlist("move")
+    if not raw:
+        return None
+    try:
+        seq = int(args.get("seq", ""))
+    except ValueError:
+        raise BadSteps("This address names steps of a turn but not the position they start from.") from None
+    if not 0 <= seq < 2**53:
+        raise BadSteps("This address names steps of a turn but not the position they start from.")
+    if len(raw) > MAX_MOVES:
+        raise BadSteps(f"A turn has at most {MAX_MOVES} steps.")
+    moves: list[dict[str, Any] | str] = []
+    for text in raw:
+        text = text.strip()
+        if not text or len(text) > MOVE_MAX:
+            raise BadSteps("A step of this address is empty or too long to be a move.")
+        if text.startswith("{"):  # a radio button's value: the move as JSON
+            try:
+                move = jsontext.loads(text)
+            except ValueError:
+                move = None
+            if not isinstance(move, dict):
+                raise BadSteps("A step of this address is not a move.")
+            moves.append(move)
+        elif len(text) > MAX_TEXT:
+            raise BadSteps("A step of this address is too long to be a move.")
+        else:
+            moves.append(text)
+    return seq, moves
+
+
+def _compose(player: AnyPlayer, seq: int, moves: list[dict[str, Any] | str]) -> Composed:
+    """The steps replayed through the preview (writes nothing): StaleState, IllegalMoveAt."""
+    found = preview(player.game_id, player.seat, moves, seq)
+    return Composed(seq, found.played, found.position, found.hidden, found.complete)
 
 
 def _render_page(player: AnyPlayer, status: int = 200, error: str | None = None, step: str | None = None,
-                 **extra: Any) -> ResponseReturnValue:
+                 composed: Composed | None = None, **extra: Any) -> ResponseReturnValue:
     with read_session(get_engine()) as session:
         game = store.get_game(session, player.game_id)
         players = store.players_of(session, game.id)
@@ -54,11 +127,21 @@ def _render_page(player: AnyPlayer, status: int = 200, error: str | None = None,
         # Masked, as every page reached by a link shows an address: links get forwarded.
         extra["mail_trouble_address"] = access.masked(trouble.address)
         extra["mail_trouble_since"] = local_time(trouble.since, clock["time_zone"])
-    steps = position.first_steps() if position.decisions else []
+    if composed is not None and composed.seq != position.seq:
+        composed, extra["steps_note"] = None, STALE_STEPS  # the game moved on while the page was made
+    shown = composed.position if composed is not None else position
+    steps = shown.first_steps() if shown.decisions and position.decisions else []
     chosen = next((found for found in steps if found.key == step), None)
     if step is not None and chosen is None:
         extra["step_note"] = ("The choice your link named is not open any more (the game moved on, or the "
                               "link is old): here are your choices now.")
+    if composed is not None:
+        token = page_token(player)
+        extra.update(
+            back_url=url_for("play.page", token=token, seq=composed.seq, move=composed.moves[:-1])
+            if len(composed.moves) > 1 else url_for("play.page", token=token),
+            start_url=url_for("play.page", token=token), hidden_note=HIDDEN_NOTE,
+        )
     return (
         render_template(
             "play/page.html",
@@ -68,7 +151,7 @@ def _render_page(player: AnyPlayer, status: int = 200, error: str | None = None,
             result_words=positions.result_words(game, position.result, names, player.seat), clock=clock, chart=chart,
             offer=offer, follow_up_template=followups.template(game, offer) if offer else None,
             chosen=chosen, mail_notices=mail_notices, own_bounce=own_bounce, notes=notes,
-            deal=deal.shown(game), **extra,
+            deal=deal.shown(game), composed=composed, shown=shown, **extra,
         ),
         status,
     )
@@ -86,31 +169,74 @@ def _stale(player: AnyPlayer) -> ResponseReturnValue:
 @bp.get("/p/<token>")
 def page(token: str) -> ResponseReturnValue:
     """The player's page; `?step=<text form>` (a turn email's link) opens it with that first step
-    chosen.  A step no longer open is ignored with a short note."""
-    return _render_page(load_player(token), step=request.args.get("step", "")[:STEP_MAX].strip() or None)
+    chosen.  A step no longer open is ignored with a short note.  `?seq=N&move=...` (repeated): the
+    steps of a turn composed so far without JavaScript, shown played on the board (nothing recorded);
+    steps made for a position the game has left are a notice and the choices now."""
+    player = load_player(token)
+    step = request.args.get("step", "")[:STEP_MAX].strip() or None
+    try:
+        steps = _steps(request.args)
+    except BadSteps as exc:
+        return _render_page(player, 400, error=str(exc))
+    if steps is None:
+        return _render_page(player, step=step)
+    seq, moves = steps
+    try:
+        composed = _compose(player, seq, moves)
+    except StaleState:
+        return _render_page(player, steps_note=STALE_STEPS)
+    except engine.IllegalMove as exc:
+        index = getattr(exc, "index", 0)
+        kept = None
+        if index:  # the steps before the refused one still stand: the player goes on from them
+            try:
+                kept = _compose(player, seq, moves[:index])
+            except (StaleState, engine.IllegalMove):
+                kept = None
+        return _render_page(player, 422, composed=kept,
+                            error=f"Step {index + 1} of this turn cannot be played: {exc.reason}. Nothing was played.")
+    return _render_page(player, step=step, composed=composed)
 
 
 @bp.post("/p/<token>/move")
 def move(token: str) -> ResponseReturnValue:
+    """A move, or a whole turn (one `move` field per step, from the composed page's "Confirm turn"),
+    played all or none through `handle`, from the form's `seq`."""
     player = load_player(token)
+    moves: list[dict[str, Any] | str] = []
     try:
         expected_seq = int(request.form.get("seq", ""))
-        chosen = jsontext.loads(request.form.get("move", ""))
+        for raw in request.form.getlist("move")[:MAX_MOVES + 1]:
+            raw = raw.strip()
+            chosen = jsontext.loads(raw) if raw.startswith("{") or not raw else raw
+            if not isinstance(chosen, dict | str) or len(raw) > MOVE_MAX:
+                raise ValueError(raw)
+            moves.append(chosen)
     except (TypeError, ValueError):
-        chosen = None
-    if not isinstance(chosen, dict):
+        moves = []
+    if not moves or len(moves) > MAX_MOVES:
         return _render_page(player, 400, error="Choose one of the moves below, then press the button.")
-    return _act(player, chosen, expected_seq, token)
+    turn = request.form.get("turn") == "1"
+    return _act(player, moves, expected_seq, token, turn=turn)
 
 
-def _act(player: AnyPlayer, chosen: dict[str, Any], expected_seq: int, token: str | None = None) -> ResponseReturnValue:
+def _act(player: AnyPlayer, chosen: dict[str, Any] | list[dict[str, Any] | str], expected_seq: int,
+         token: str | None = None, *, turn: bool = False) -> ResponseReturnValue:
+    """Play through `handle` (all or none) and go back to the page; `turn`: a composed turn's steps."""
     try:
         handle(player.game_id, player.seat, chosen, expected_seq)
     except StaleState:
         return _stale(player)
     except engine.IllegalMove as exc:
+        if turn and isinstance(chosen, list) and len(chosen) > 1:  # which step, of a turn played at once
+            index = getattr(exc, "index", 0)
+            return _render_page(player, 422, error=f"Step {index + 1} of your turn is not allowed: {exc.reason}. "
+                                "Nothing was played.")
         return _render_page(player, 422, error=f"That move is not allowed: {exc.reason}")
-    flash("Your move was recorded.")
+    if turn and isinstance(chosen, list):
+        flash(f"Your turn was recorded ({len(chosen)} step{'s' if len(chosen) != 1 else ''}).")
+    else:
+        flash("Your move was recorded.")
     return redirect(url_for("play.page", token=token or page_token(player)), 303)
 
 

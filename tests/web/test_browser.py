@@ -33,7 +33,10 @@ def test_a_move_with_the_keyboard_and_no_javascript(live, page):
     radios.first.focus()
     page.keyboard.press("Space")
     page.keyboard.press("Tab")
-    with page.expect_navigation():  # the POST, then the redirect back to the page
+    with page.expect_navigation():  # "Add this step": a GET, the step shown on the board, nothing played
         page.keyboard.press("Enter")
-    assert page.get_by_text("Your move was recorded.").is_visible()
+    page.get_by_role("button", name="Confirm turn (1 step)").focus()
+    with page.expect_navigation():  # the POST of the whole turn, then the redirect back to the page
+        page.keyboard.press("Enter")
+    assert page.get_by_text("Your turn was recorded (1 step).").is_visible()
     assert page.get_by_role("radio", name="End your turn", exact=True).is_visible()

@@ -285,7 +285,10 @@ def test_without_javascript_a_step_link_puts_that_steps_choices_first(app, brows
     assert small == 0  # whole rows to tap, on a phone too
     first.get_by_role("radio").first.check()
     with page.expect_navigation():
-        page.get_by_role("button", name="Play the chosen move").click()
-    assert page.get_by_text("Your move was recorded.").is_visible()
+        page.get_by_role("button", name="Add this step").click()
+    assert current(game_id)[0].seq == game.seq  # a step is shown, not played
+    with page.expect_navigation():
+        page.get_by_role("button", name="Confirm turn (1 step)").click()
+    assert page.get_by_text("Your turn was recorded (1 step).").is_visible()
     assert current(game_id)[0].seq > game.seq
     context.close()
