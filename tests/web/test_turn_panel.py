@@ -47,8 +47,14 @@ def in_viewport(page, selector: str) -> bool:
 
 
 def all_on_one_screen(page, choice: str) -> None:
-    for selector in ("#board", choice, ".composer-confirm"):
+    # The rift too (the locations the steps change), not only the board's heading: on a phone the
+    # Riftforce board shows what is asked, then the rift, above the panel (static/board/riftforce.css).
+    for selector in ("#board", "#board table.rift:visible", choice, ".composer-confirm"):
         assert in_viewport(page, selector), selector
+    rift = page.locator("#board table.rift:visible").first.bounding_box()
+    panel = page.locator(".step-panel").first.bounding_box()
+    assert rift and panel and (rift["y"] + rift["height"] <= panel["y"] + 1 or panel["x"] >= rift["x"] + rift["width"]), \
+        "the rift is behind the step panel"
     # and not under the panel: what is at the choice's and the button's centre is that element
     for selector in (choice, ".composer-confirm"):
         hit = page.locator(selector).first.evaluate(
