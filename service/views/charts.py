@@ -30,10 +30,13 @@ def score_chart(
     chart_id: str = "score-chart",
 ) -> Markup | None:
     """The scores by seat over the game's events as SVG markup followed by its legend (an HTML
-    list), or None without a series."""
+    list), or None without a series.  The series has a point at the start and one at the end of
+    every turn (history.score_series), so its axis is told in turns, as players count a game, while
+    the points stand at their events (a long turn takes more room)."""
     if not series:
         return None
     seats = max(len(scores) for _, scores in series)
+    turns = len(series) - 1
     first, last = series[0][0], series[-1][0]
     span = max(1, last - first)
     top_value = max([1.0, *(max(scores) for _, scores in series)] + ([float(target)] if target else []))
@@ -52,7 +55,7 @@ def score_chart(
         f'width="100%" role="img" '
         f'aria-labelledby="{chart_id}-t {chart_id}-d">',
         f'<title id="{chart_id}-t">Scores over the game</title>',
-        f'<desc id="{chart_id}-d">Scores by player after each turn, from event {first} to event {last}. '
+        f'<desc id="{chart_id}-d">Scores by player after each turn, from the start to turn {turns}. '
         f'{escape("Latest: " + final + ".")}</desc>',
         f'<rect x="{LEFT}" y="{TOP}" width="{plot_w}" height="{plot_h}" fill="#fff" stroke="#777"/>',
     ]
@@ -68,7 +71,7 @@ def score_chart(
                      f'stroke="#c75000" stroke-dasharray="4 4"/>')
         parts.append(f'<text x="{LEFT + plot_w - 4}" y="{y(target) - 4:.1f}" font-size="{FONT}" '
                      f'text-anchor="end" fill="#7a3100">target {_fmt(target)}</text>')
-    for text_x, label in ((LEFT, f"event {first}"), (LEFT + plot_w, f"event {last}")):
+    for text_x, label in ((LEFT, "start"), (LEFT + plot_w, f"turn {turns}")):
         anchor = "start" if text_x == LEFT else "end"
         parts.append(f'<text x="{text_x}" y="{TOP + plot_h + 16}" font-size="{FONT}" text-anchor="{anchor}" '
                      f'fill="#1b1b1b">{label}</text>')

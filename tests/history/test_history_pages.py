@@ -239,6 +239,8 @@ def test_score_chart_is_svg_and_degrades_without_scores(client):
     assert series and series[-1][0] == game.seq and len(series[-1][1]) == 2
     svg = charts.score_chart(series, {0: "Ann <x>", 1: "Bob"}, marker=3, target=30)
     assert svg.startswith("<svg") and svg.count("<polyline") == 2 and "Ann &lt;x&gt;" in svg
+    # Its axis counts turns, as players do (issue #22 item 9), not the store's events.
+    assert ">start</text>" in svg and f">turn {len(series) - 1}</text>" in svg and "event" not in svg
     assert charts.score_chart(None, {}) is None and charts.score_chart([], {}) is None
     cooperative = new_game("beyond-the-rift", PLAYERS[:2], {"scenario": "tutorial"}, seed=3)
     with read_session(get_engine()) as session:  # a game without scores to chart has no series
