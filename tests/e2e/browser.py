@@ -90,6 +90,7 @@ class _NoRedirect(urllib.request.HTTPRedirectHandler):
 
 class Browser:
     def __init__(self):
+        self.last_confirm: tuple[Response, Form] | None = None  # the latest "Confirm turn" submitted
         self.cookies = http.cookiejar.CookieJar()
         self.opener = urllib.request.build_opener(
             urllib.request.HTTPCookieProcessor(self.cookies), _NoRedirect)
@@ -114,10 +115,25 @@ class Browser:
         data = dict(form.fields)
         data.update(choices or {})
         target = urllib.parse.urljoin(page.url, form.action or page.url)
+        if form.method == "get":
+            return self._step(target, data, follow)
         answer = self._open(urllib.request.Request(target, data=urllib.parse.urlencode(data).encode()))
         if follow and answer.status in (302, 303):
             return self.get(urllib.parse.urljoin(target, answer.url))
         return answer
+
+
+    def _step(self, target: str, data: dict[str, str], follow: bool) -> Response:
+        """A GET form: the player page's step form adds the chosen step to the turn being composed
+        (nothing is recorded); the page that answers offers "Confirm turn", which this player presses
+        at once (a turn of one step at a time, as the old one-move form played it)."""
+        url = urllib.parse.urldefrag(target).url
+        page = self.get(f"{url}{'&' if '?' in url else '?'}{urllib.parse.urlencode(data)}")
+        confirm = next((f for f in page.forms() if f.method == "post" and "turn" in f.fields), None)
+        if page.status != 200 or "move" not in data or confirm is None:
+            return page
+        self.last_confirm = (page, confirm)
+        return self.submit(page, confirm, follow=follow)
 
 
 def unescape(value: str) -> str:

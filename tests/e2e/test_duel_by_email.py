@@ -187,10 +187,10 @@ def test_a_whole_riftforce_duel_played_from_the_emails(stack, monkeypatch):
         page = post_and_track(browser, chosen, form, {"move": value})
         assert page.status == 200 and stack.api(game_id)["seq"] > seq
 
-        # Submitting the same form again records nothing.
+        # Submitting the same "Confirm turn" again records nothing.
         if checked["resubmitted"] < 2:
             seq = stack.api(game_id)["seq"]
-            again = browser.submit(chosen, form, {"move": value})
+            again = browser.submit(*browser.last_confirm, follow=False)
             assert again.status == 409 and "out of date" in again.text
             assert stack.api(game_id)["seq"] == seq
             checked["resubmitted"] += 1
