@@ -5,6 +5,8 @@ e2e games) go through the real one."""
 
 from __future__ import annotations
 
+import sqlalchemy as sa
+
 from service.clocks.people import person
 from service.store import write_session
 from service.store.db import get_engine
@@ -25,3 +27,18 @@ def preconsent(*addresses: str) -> None:
             for inviter in keys:
                 if inviter != address and session.get(Consent, (address, inviter)) is None:
                     session.add(Consent(address=address, inviter=inviter, created_at=utcnow()))
+
+
+def confirm_creator(game_id: int) -> None:
+    """Seat 0 says "yes, I started it" to the game it started from the form (as its creator does from
+    the email asking; every form game waits for that, service/play/consent.py)."""
+    from service.play import consent
+    from service.store import read_session
+    from service.store.models import Invitation
+
+    with read_session(get_engine()) as session:
+        asked = session.execute(sa.select(Invitation.id).where(
+            Invitation.game_id == game_id, Invitation.address == Invitation.inviter,
+            Invitation.status == consent.ASKED)).scalars().all()
+    for invitation_id in asked:
+        consent.accept(invitation_id, utcnow())

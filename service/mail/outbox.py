@@ -52,6 +52,7 @@ from service.mail.threads import message_id
 from service.store import read_session, write_session
 from service.store.current import AnyGame, AnyPlayer
 from service.store.db import get_engine
+from service.store.inboxes import key, limit_key
 from service.store.models import Outbox, Player, as_utc, new_row_key, utcnow
 
 log = logging.getLogger(__name__)
@@ -247,12 +248,19 @@ def _finish(row_id: int, attempt: int, **values: Any) -> bool:
         return done.rowcount == 1
 
 
+def _never(session: Session, email: str) -> bool:
+    """Whether the inbox said "never email me", under this spelling or without its +tag (a tag the
+    sender added must not reopen what its owner closed)."""
+    return any(store.person_of(session, spelling).never_email_at is not None
+               for spelling in {key(email), limit_key(email)})
+
+
 def _skip_reason(session: Session, row: Outbox, mail: kinds.Mail) -> str | None:
     """Why the row is not to be sent now (its `skip_reason`), or None."""
     kind = kinds.get(row.kind)
     if mailable_status(mail.player, row.kind) != "pending":
         return "no_consent"  # the address declined, or was asked again meanwhile
-    if not kind.requested and store.person_of(session, mail.player.email).never_email_at is not None:
+    if not kind.requested and _never(session, mail.player.email):
         return "never_email"
     if not kind.wanted(session, mail):
         return "unwanted"

@@ -1,8 +1,11 @@
 """Invitation consent: nobody gets Riftpost's emails without asking for them, per inviter.
 
-An inviter is a verified address: a game's seat 0 is its creator's only once that address has shown it
-is theirs (it accepted an invitation: its own "did you start this game?" or anyone's; or it played
-before invitations existed, migration 0007: `Person.consented_at`).  An address accepts mail from one
+A game from the public form is its seat 0's only once that address confirmed that very game (its own
+"did you start this game?", sent for every form game: anyone may type any address into the form, so
+neither an earlier game nor an invitation accepted from someone else proves this one).  The command
+line and a finished game's follow-up (reached from a player's signed link) start games whose creator is
+known: there an inviter is a verified address (it accepted an invitation, or played before invitations
+existed, migration 0007: `Person.consented_at`).  An address accepts mail from one
 inviter at a time: a (address, inviter) row of `consents`, written when it accepts that inviter's
 invitation (migration 0012a wrote one for the inviter of each game an address already played in).
 Every address is compared by its key (service/store/inboxes.py), whatever the case typed.
@@ -10,7 +13,7 @@ Every address is compared by its key (service/store/inboxes.py), whatever the ca
 A new game sets each seat's `players.consent` (service/mail/outbox.py `mailable_status` reads it):
 
 - "" may be emailed: the seat is the verified creator's own, or its address accepted this inviter.
-- UNCONFIRMED ("creator"): the creator's address is not verified yet: nothing of the game goes to this
+- UNCONFIRMED ("creator"): the creator has not confirmed the game yet: nothing of it goes to this
   seat, its invitation neither, until the creator confirms (a stranger cannot make us email anyone
   from an address they do not own).  Then the seat becomes one of the others.
 - ASKED: the address has not accepted this inviter: one short `invitation` email (service/mail/kinds.py:
@@ -20,8 +23,11 @@ A new game sets each seat's `players.consent` (service/mail/outbox.py `mailable_
 
 Answers:
 - accept inviter X: the address accepts X (a `consents` row) and is verified itself; X's games' held
-  emails go to this address, and only X's (another inviter's stay held until it accepts theirs); the
-  games the address created itself go out to their other seats.  What was held for a seat collapses
+  emails go to this address, and only X's (another inviter's stay held until it accepts theirs).
+  Accepting its own "did you start this game?" confirms that game only: it goes out to its other seats,
+  and stops counting against the address's caps (a stranger's unconfirmed games keep counting).
+- decline its own: "I did not start it": nothing of the games waiting for that answer goes, and later
+  form games naming the address in seat 0 send nothing.  What was held for a seat collapses
   into one email (the latest about the game's position: `_collapse`), not an invitation and two more.
 - decline: X can never again make the service email the address; what X's games held for it is dropped.
 
@@ -115,23 +121,26 @@ class Seating:
     new_inviter: bool = False
 
 
-def seatings(session: Session, emails: list[str], now: datetime) -> list[Seating]:
+def seatings(session: Session, emails: list[str], now: datetime, ask_creator: bool = False) -> list[Seating]:
     """For each seat's address (seat order; seat 0 is the inviter): what the game does about it (see the
-    module's words).  Raises TooMany when an address is past a cap; nothing has been written then."""
+    module's words).  `ask_creator` (a game from the public form): seat 0 confirms this game, whoever
+    its address is, since typing an address proves nothing.  Raises TooMany when an address is past a
+    cap; nothing has been written then."""
     keys = [key(email) for email in emails]
     inviter = keys[0]
-    confirmed = verified(session, inviter)
+    refused = _declined(session, inviter, inviter)  # "I did not start it": no game of this address is sent
+    confirmed = not ask_creator and not refused and verified(session, inviter)
     found = []
     for address in keys:
         if address == inviter:
             if confirmed:
                 found.append(Seating("", False))
-            else:  # the creator's own "did you start this game?", once per address until answered: it
-                # counts as a stranger's invitation (anyone may type any address into seat 0); the later
-                # games send that address nothing more, so they do not count against it
-                ask = not _invitation_status(session, address, inviter, ASKED)
-                found.append(Seating(ASKED, ask, counted=ask, new_inviter=ask))
-        elif _invitation_status(session, address, inviter, DECLINED):
+            elif refused:
+                found.append(Seating(DECLINED, False))
+            else:  # the creator's own "did you start this game?", for this game: counted like a
+                # stranger's invitation whether or not the address played here (the counts must not tell)
+                found.append(Seating(ASKED, True, counted=True, new_inviter=True))
+        elif _declined(session, address, inviter):
             found.append(Seating(DECLINED, False))
         elif consented(session, address, inviter):
             found.append(Seating("" if confirmed else UNCONFIRMED, False))
@@ -141,6 +150,14 @@ def seatings(session: Session, emails: list[str], now: datetime) -> list[Seating
                                  new_inviter=not played_with(session, address, inviter)))
     _within_caps(session, [(email, seat) for email, seat in zip(emails, found) if seat.counted], now)
     return found
+
+
+def _declined(session: Session, address: str, inviter: str) -> bool:
+    """Whether the address declined the inviter, under its own spelling or without its +tag (a tag
+    must not reopen a door its inbox closed)."""
+    return session.execute(sa.select(col(Invitation.id)).where(
+        col(Invitation.address).in_({key(address), limit_key(address)}), col(Invitation.inviter) == key(inviter),
+        col(Invitation.status) == DECLINED).limit(1)).first() is not None
 
 
 def _within_caps(session: Session, named: list[tuple[str, Seating]], now: datetime) -> None:
@@ -216,10 +233,11 @@ def _seats_in_games_of(inviter: str) -> sa.Select[int]:
 
 
 def accept(invitation_id: int, now: datetime) -> int:
-    """The address accepts the inviter: the emails held for it in that inviter's games go out (and in
-    the games it created itself: it is verified now), collapsed to one per seat; the games it created
-    start emailing their other seats.  The id of the invited player's row (its page is where the
-    acceptance leads).  Raises Conflict after a decline."""
+    """The address accepts the inviter: the emails held for it in that inviter's games go out, collapsed
+    to one per seat.  Its own "did you start this game?" confirms that one game (and verifies the
+    address for the games the command line or a follow-up starts): it starts emailing its other seats.
+    The id of the invited player's row (its page is where the acceptance leads).  Raises Conflict after
+    a decline."""
     with write_session(get_engine()) as session:
         invitation = get(session, invitation_id, lock=True)
         if invitation.status == DECLINED:
@@ -235,17 +253,27 @@ def accept(invitation_id: int, now: datetime) -> int:
         if who.consented_at is None:
             who.consented_at = now
             session.add(who)
-        if address != inviter and not consented(session, address, inviter):
-            session.add(Consent(address=address, inviter=inviter, created_at=now))
-            session.flush()
-        # This address's seats in the inviter's games and in its own, waiting for it.
-        seats = session.execute(sa.select(col(Player.id)).where(
-            col(Player.address_key) == address, col(Player.consent) == ASKED,
-            sa.or_(col(Player.id).in_(_seats_in_games_of(inviter)), col(Player.id).in_(_seats_in_games_of(address)))
-        )).scalars().all()
-        session.execute(sa.update(Player).where(col(Player.id).in_(seats)).values(consent=""))
-        released = _collapse(session, list(seats), now)
-        released += _confirmed(session, address, now)
+        if address == inviter:  # its own "did you start this game?": this game is confirmed, no other
+            # (a friend's invitation accepted, or an earlier game confirmed, proves nothing of this one)
+            seats: list[int] = [player.id] if player.consent == ASKED else []
+            session.execute(sa.update(Player).where(col(Player.id).in_(seats)).values(consent=""))
+            released = _collapse(session, seats, now)
+            released += _confirmed(session, address, invitation.game_id, now)
+            # A confirmed game is its creator's own: it no longer counts against the address's caps.
+            session.execute(sa.delete(Naming).where(col(Naming.game_id) == invitation.game_id,
+                                                    col(Naming.address) == limit_key(address),
+                                                    col(Naming.inviter) == inviter))
+        else:
+            if not consented(session, address, inviter):
+                session.add(Consent(address=address, inviter=inviter, created_at=now))
+                session.flush()
+            # This address's seats in the inviter's games, waiting for it.  A seat of a game its
+            # creator has not confirmed is not among them (UNCONFIRMED): it waits for the creator.
+            seats = list(session.execute(sa.select(col(Player.id)).where(
+                col(Player.address_key) == address, col(Player.consent) == ASKED,
+                col(Player.id).in_(_seats_in_games_of(inviter)))).scalars().all())
+            session.execute(sa.update(Player).where(col(Player.id).in_(seats)).values(consent=""))
+            released = _collapse(session, list(seats), now)
         player_id = player.id
     outbox.kick(sorted(released))
     return player_id
@@ -284,15 +312,16 @@ def _collapse(session: Session, seats: list[int], now: datetime) -> list[int]:
     return ids
 
 
-def _confirmed(session: Session, creator: str, now: datetime) -> list[int]:
-    """The creator's address (a key) is verified: its games' seats held for it are settled as a new game
+def _confirmed(session: Session, creator: str, game_id: int, now: datetime) -> list[int]:
+    """The creator (an address key) confirmed the game: its seats held for that are settled as a new game
     would settle them now; the ids of the rows to send."""
     waiting = session.execute(sa.select(Player).where(
-        col(Player.id).in_(_seats_in_games_of(creator)), col(Player.consent) == UNCONFIRMED)).scalars().all()
+        col(Player.game_id) == game_id, col(Player.id).in_(_seats_in_games_of(creator)),
+        col(Player.consent) == UNCONFIRMED)).scalars().all()
     ids: list[int] = []
     for seat in waiting:
         held = sa.select(col(Outbox.id)).where(col(Outbox.player_id) == seat.id, col(Outbox.status) == outbox.HELD)
-        if _invitation_status(session, seat.address_key, creator, DECLINED):
+        if _declined(session, seat.address_key, creator):
             seat.consent = DECLINED
             session.execute(sa.update(Outbox).where(col(Outbox.id).in_(held)).values(
                 status="skipped", skip_reason="no_consent", last_error="the address declined the invitation"))
@@ -332,7 +361,8 @@ def decline(invitation_id: int, now: datetime) -> Invitation:
                         .values(status="skipped", skip_reason="no_consent",
                                 last_error="the address declined the invitation"))
         session.execute(sa.update(Player).where(col(Player.id).in_(ids)).values(consent=DECLINED))
-        if invitation.address == invitation.inviter:  # nobody started these games: nothing of them goes
+        if invitation.address == invitation.inviter:  # "I did not start it": nothing of its games goes
+            # (this one's, and those still waiting for the same answer; later ones are refused by seatings)
             others = sa.select(col(Player.id)).where(col(Player.id).in_(_seats_in_games_of(invitation.inviter)),
                                                      col(Player.consent) == UNCONFIRMED)
             session.execute(sa.update(Outbox).where(col(Outbox.player_id).in_(others),

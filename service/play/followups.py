@@ -17,7 +17,7 @@ from sqlmodel import col, select
 
 import engine
 from service import store
-from service.errors import Conflict, Invalid
+from service.errors import Conflict, Invalid, TooMany
 from service.games import FormData, adapter
 from service.games.base import FOLLOW_UP_TITLE as TITLE
 from service.play.moves import new_game
@@ -77,6 +77,10 @@ def follow_up(game_id: int, player_id: int, form: FormData) -> int:
             if isinstance(exc, engine.IllegalMove):
                 raise Invalid(f"The next game could not be started: {exc.reason.rstrip('.')}. Change the "
                               "choices on the player page and press again.", TITLE) from exc
+            if isinstance(exc, TooMany):  # its words name the address: not another player's to read
+                raise TooMany("The next game could not be started now: one of the players has been named in "
+                              "as many new games today as we allow. Try again later.", exc.retry_after,
+                              exc.title) from exc
             raise
         with write_session(get_engine()) as session:
             _link(session, game_id).follow_up_game_id = existing

@@ -148,8 +148,14 @@ def new_game(
     policy: str = "auto",
     reminders: Any = None,
     now: datetime | None = None,
+    ask_creator: bool = False,
 ) -> int:
     """Create a game for (name, email) players in seat order; queue the invitations; its id.
+
+    `ask_creator`: the game comes from the public form, where anyone may type any address into seat 0,
+    so seat 0 confirms this very game by email before anything of it goes to anyone else
+    (service/play/consent.py).  The command line and a finished game's follow-up (reached from a
+    player's signed link) start games whose creator is known.
 
     An address that has not consented gets one short invitation instead, and its other emails wait
     for its answer (service/play/consent.py).
@@ -202,7 +208,7 @@ def new_game(
     now = now or utcnow()
     with write_session(get_engine()) as session:
         # Who may be emailed, who is asked first (before anything is written: a limit refuses the game).
-        seating = consent.seatings(session, [email for _, email in players], now)
+        seating = consent.seatings(session, [email for _, email in players], now, ask_creator=ask_creator)
         game = Game(
             name=name, rules_version=str(rules.rules_version), options=options,
             secret=secret, commitment=deal.commit(secret), seq=0, to_act=[], status="active",

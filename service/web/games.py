@@ -119,8 +119,8 @@ def _create() -> Response:
         return make_response(_form_page(form, chosen))
     if not errors:
         try:
-            game_id = new_game(form.game, form.players, form.options,
-                               deadline_hours=form.deadline_hours, policy=form.policy, reminders=form.reminders)
+            game_id = new_game(form.game, form.players, form.options, deadline_hours=form.deadline_hours,
+                               policy=form.policy, reminders=form.reminders, ask_creator=True)
         except engine.IllegalMove as exc:
             errors.append(exc.reason)
         except TooMany as exc:  # an address has had its day's invitations: the form again, to change it

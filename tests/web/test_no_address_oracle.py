@@ -8,8 +8,9 @@ import re
 
 import sqlalchemy as sa
 
+from service.play import consent
 from service.store import get_engine, read_session
-from service.store.models import Player
+from service.store.models import Invitation, Player, utcnow
 from tests import tokens
 from tests.consent import preconsent
 from tests.service import toygame
@@ -24,7 +25,13 @@ def _start(client, third: str) -> int:
         "csrf_token": csrf_token(page), "game": toygame.NAME, "name0": "Ann", "email0": "ann@example.org",
         "name1": "Cy", "email1": "cy@example.org", "name2": "Vic", "email2": third})
     assert answer.status_code == 303
-    return int(answer.headers["Location"].split("/")[-2])
+    game_id = int(answer.headers["Location"].split("/")[-2])
+    # Ann confirms the game she started (every form game waits for its seat 0's "yes, I started it").
+    with read_session(get_engine()) as session:
+        asked = session.execute(sa.select(Invitation.id).where(
+            Invitation.game_id == game_id, Invitation.address == "ann@example.org")).scalar_one()
+    consent.accept(asked, utcnow())
+    return game_id
 
 
 def _public(client, game_id: int) -> str:

@@ -25,7 +25,7 @@ from service.play.timeouts import sweep
 from service.store import get_engine, read_session
 from service.store.models import Outbox, Player, utcnow
 from tests import tokens
-from tests.consent import preconsent
+from tests.consent import confirm_creator, preconsent
 from tests.riftforce_helpers import fast
 from tests.service.helpers import current, outbox_rows, play_one
 from tests.web.pages import START_FORM, csrf_token, move_values, text
@@ -169,6 +169,7 @@ def test_a_solo_game_from_the_form_asks_for_the_trainers_guilds_after_the_keep_a
                                                          trainer="choose", deadline="72"))
     assert created.status_code == 303, text(created)
     game_id = int(created.headers["Location"].split("/")[-2])
+    confirm_creator(game_id)  # Sol confirms the game she started
     game, state = current(game_id)
     offer = state["draft"]["offer"][:]
     (first,) = [r for r in outbox_rows(game_id) if r.kind == "turn"]

@@ -38,6 +38,9 @@ PAGES = {
 @pytest.fixture
 def base(live):
     live.config["RATELIMIT_NEW_GAMES"] = "100 per minute"  # this module starts many games from one client
+    # ...all with p0 in seat 0, none confirmed by email: the per-address caps are
+    # tests/service/test_creator_confirms_each_game.py's, not this module's.
+    live.config.update(INVITATIONS_PER_ADDRESS_PER_DAY=100, NEW_INVITERS_PER_ADDRESS_PER_DAY=100)
     return live.config["BASE_URL"]
 
 
