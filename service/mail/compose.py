@@ -194,34 +194,44 @@ def context(session: Session, kind: Kind, mail: Mail) -> dict[str, Any]:
     return context
 
 
+def envelope(subject: str, to_name: str, to_email: str, message_id: str, one_click_url: str, kind_name: str,
+             threading: dict[str, str] | None = None) -> EmailMessage:
+    """An email's headers, ready for its plain and HTML parts (every email of the service, and the
+    timeouts' digest, service/mail/digest.py); `threading`: its In-Reply-To, References, List-Id."""
+    message = EmailMessage(policy=POLICY)
+    message["Subject"] = unstructured("Subject", subject)
+    # The envelope's form of each address: an internationalized domain as its ASCII (IDNA) name, so
+    # that no server needs SMTPUTF8 for it.
+    message["From"] = address("From", "Riftpost", addresses.ascii_form(current_app.config["MAIL_FROM"]))
+    message["To"] = address("To", to_name, addresses.ascii_form(to_email))
+    # When it is sent, not when it was queued: an email held for an invitation's answer (or retried
+    # for hours) would otherwise land days down the reader's inbox.
+    message["Date"] = format_datetime(datetime.now(UTC))
+    message["Message-ID"] = message_id
+    for name, value in (threading or {}).items():
+        message[name] = value
+    message["List-Unsubscribe"] = url_header(one_click_url)
+    message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+    message["Auto-Submitted"] = "auto-generated"
+    message["X-Riftpost-Kind"] = kind_name  # what the email is, for mail filters (the subject is the thread's)
+    message["MIME-Version"] = "1.0"
+    message.make_alternative()
+    return message
+
+
 def _build(session: Session, kind: Kind, mail: Mail) -> EmailMessage:
     shown = context(session, kind, mail)
     game, player, row = mail.game, mail.player, mail.row
     domain = current_app.config["MAIL_DOMAIN"]
-    message = EmailMessage(policy=POLICY)
-    message["Subject"] = unstructured("Subject", shown["subject"])
-    # The envelope's form of each address: an internationalized domain as its ASCII (IDNA) name, so
-    # that no server needs SMTPUTF8 for it.
-    message["From"] = address("From", "Riftpost", addresses.ascii_form(current_app.config["MAIL_FROM"]))
-    # The seat's name was typed by whoever started the game: not shown to an address that never agreed.
-    message["To"] = address("To", "" if kind.unsolicited else mail.names[player.seat], addresses.ascii_form(player.email))
-    # When it is sent, not when it was queued: an email held for an invitation's answer (or retried
-    # for hours) would otherwise land days down the reader's inbox.
-    message["Date"] = format_datetime(datetime.now(UTC))
-    message["Message-ID"] = row.message_id
+    threading = {"List-Id": f"{shown['title']} game {game.id} <game-{game.id}.{domain}>"}
     root = thread_root(game, player)
     # The rest hangs under the game's first email: one thread per player.  The invitation stands apart
     # (its own subject; the thread begins once the address accepts).
     if row.message_id != root and not shown["own_thread"]:
-        message["In-Reply-To"] = root
-        message["References"] = root
-    message["List-Id"] = f"{shown['title']} game {game.id} <game-{game.id}.{domain}>"
-    message["List-Unsubscribe"] = url_header(shown["one_click_url"])
-    message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
-    message["Auto-Submitted"] = "auto-generated"
-    message["X-Riftpost-Kind"] = kind.name  # what the email is, for mail filters (the subject is the thread's)
-    message["MIME-Version"] = "1.0"
-    message.make_alternative()
+        threading = {"In-Reply-To": root, "References": root, **threading}
+    # The seat's name was typed by whoever started the game: not shown to an address that never agreed.
+    message = envelope(shown["subject"], "" if kind.unsolicited else mail.names[player.seat], player.email,
+                       row.message_id, shown["one_click_url"], kind.name, threading)
     message.attach(body_part(render_template(f"{kind.template_name}.txt", **shown), "plain"))
     message.attach(body_part(inline(render_template(f"{kind.template_name}.html", **shown), game.name), "html"))
     return message

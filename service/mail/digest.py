@@ -18,9 +18,8 @@ emails after the timeouts are not gathered: each opens a turn with its own choic
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from email.message import EmailMessage
-from email.utils import format_datetime
 from typing import Any
 
 import sqlalchemy as sa
@@ -28,8 +27,8 @@ from flask import current_app, render_template
 from sqlmodel import Session, col
 
 from engine.kit import plural
-from service.mail import addresses, compose, kinds
-from service.mail.mime import POLICY, address, body_part, unstructured, url_header
+from service.mail import compose, kinds
+from service.mail.mime import body_part
 from service.store.models import Outbox, Player, as_utc
 
 # The kinds whose rows of one sweep to one address go out as one email.
@@ -91,21 +90,11 @@ def build(session: Session, mails: Sequence[kinds.Mail]) -> EmailMessage:
     context = dict(games=games, subject=subject, first_line=first_line, count=count,
                    never_url=games[0]["never_url"], player_url=games[0]["player_url"],
                    unsubscribe_url=games[0]["unsubscribe_url"], what=plural(count, "game"))
-    domain = current_app.config["MAIL_DOMAIN"]
-    message = EmailMessage(policy=POLICY)
-    message["Subject"] = unstructured("Subject", subject)
-    message["From"] = address("From", "Riftpost", addresses.ascii_form(current_app.config["MAIL_FROM"]))
-    message["To"] = address("To", lead.names[lead.player.seat], addresses.ascii_form(lead.player.email))
-    message["Date"] = format_datetime(datetime.now(UTC))
     # A thread of its own, named by the lead row (its id and random key: unique, and the same on a retry).
-    message["Message-ID"] = f"<riftpost.timeouts.o{lead.row.id}-{lead.row.row_key}@{domain}>"
-    message["List-Unsubscribe"] = url_header(games[0]["one_click_url"])
-    message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
-    message["Auto-Submitted"] = "auto-generated"
-    message["X-Riftpost-Kind"] = lead.row.kind
+    message_id = f"<riftpost.timeouts.o{lead.row.id}-{lead.row.row_key}@{current_app.config['MAIL_DOMAIN']}>"
+    message = compose.envelope(subject, lead.names[lead.player.seat], lead.player.email, message_id,
+                               games[0]["one_click_url"], lead.row.kind)
     message["X-Riftpost-Games"] = ", ".join(str(mail.game.id) for mail in mails)
-    message["MIME-Version"] = "1.0"
-    message.make_alternative()
     message.attach(body_part(render_template("email/timed_out_digest.txt", **context), "plain"))
     message.attach(body_part(compose.inline(render_template("email/timed_out_digest.html", **context), ""), "html"))
     return message

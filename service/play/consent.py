@@ -75,11 +75,6 @@ TITLE = "This invitation cannot be answered"
 POSITION_KINDS = ("invite", "turn", "game_over")
 
 
-def address_key(email: str) -> str:
-    """An address as one inbox (service/store/inboxes.py)."""
-    return key(email)
-
-
 def verified(session: Session, inviter: str) -> bool:
     """Whether the address (a key) has shown it is its owner's: it may be a game's inviter."""
     found = session.execute(sa.select(col(Person.email)).where(

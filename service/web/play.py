@@ -78,24 +78,27 @@ def _steps(args: Any) -> tuple[int, list[dict[str, Any] | str]] | None:
         raise BadSteps("This address names steps of a turn but not the position they start from.")
     if len(raw) > MAX_MOVES:
         raise BadSteps(f"A turn has at most {MAX_MOVES} steps.")
-    moves: list[dict[str, Any] | str] = []
-    for text in raw:
-        text = text.strip()
-        if not text or len(text) > MOVE_MAX:
-            raise BadSteps("A step of this address is empty or too long to be a move.")
-        if text.startswith("{"):  # a radio button's value: the move as JSON
-            try:
-                move = jsontext.loads(text)
-            except ValueError:
-                move = None
-            if not isinstance(move, dict):
-                raise BadSteps("A step of this address is not a move.")
-            moves.append(move)
-        elif len(text) > MAX_TEXT:
-            raise BadSteps("A step of this address is too long to be a move.")
-        else:
-            moves.append(text)
+    moves = [_step_of(text) for text in raw]
+    if any(isinstance(move, str) and len(move) > MAX_TEXT for move in moves):
+        raise BadSteps("A step of this address is too long to be a move.")
     return seq, moves
+
+
+def _step_of(text: str) -> dict[str, Any] | str:
+    """One step as the address or the "Confirm turn" form carries it: a radio button's value (the move
+    as JSON) or a move's text form; BadSteps for anything else."""
+    text = text.strip()
+    if not text or len(text) > MOVE_MAX:
+        raise BadSteps("A step of this address is empty or too long to be a move.")
+    if not text.startswith("{"):
+        return text
+    try:
+        move = jsontext.loads(text)
+    except ValueError:
+        move = None
+    if not isinstance(move, dict):
+        raise BadSteps("A step of this address is not a move.")
+    return move
 
 
 def _compose(player: AnyPlayer, seq: int, moves: list[dict[str, Any] | str]) -> Composed:
@@ -203,16 +206,10 @@ def move(token: str) -> ResponseReturnValue:
     """A move, or a whole turn (one `move` field per step, from the composed page's "Confirm turn"),
     played all or none through `handle`, from the form's `seq`."""
     player = load_player(token)
-    moves: list[dict[str, Any] | str] = []
     try:
         expected_seq = int(request.form.get("seq", ""))
-        for raw in request.form.getlist("move")[:MAX_MOVES + 1]:
-            raw = raw.strip()
-            chosen = jsontext.loads(raw) if raw.startswith("{") or not raw else raw
-            if not isinstance(chosen, dict | str) or len(raw) > MOVE_MAX:
-                raise ValueError(raw)
-            moves.append(chosen)
-    except (TypeError, ValueError):
+        moves = [_step_of(raw) for raw in request.form.getlist("move")[:MAX_MOVES + 1]]
+    except (TypeError, ValueError):  # BadSteps is a ValueError
         moves = []
     if not moves or len(moves) > MAX_MOVES:
         return _render_page(player, 400, error="Choose one of the moves below, then press the button.")
