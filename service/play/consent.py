@@ -99,9 +99,10 @@ def played_with(session: Session, address: str, inviter: str) -> bool:
     return found.first() is not None
 
 
-def _invitation_status(session: Session, address: str, inviter: str, status: str) -> bool:
+def _invitation_status(session: Session, spellings: set[str], inviter: str, status: str) -> bool:
+    """Whether an invitation of the inviter to any of these spellings of an address has this status."""
     return session.execute(sa.select(col(Invitation.id)).where(
-        col(Invitation.address) == address, col(Invitation.inviter) == inviter,
+        col(Invitation.address).in_(spellings), col(Invitation.inviter) == inviter,
         col(Invitation.status) == status).limit(1)).first() is not None
 
 
@@ -140,7 +141,7 @@ def seatings(session: Session, emails: list[str], now: datetime, ask_creator: bo
         elif consented(session, address, inviter):
             found.append(Seating("" if confirmed else UNCONFIRMED, False))
         else:
-            invite = not _invitation_status(session, address, inviter, ASKED)
+            invite = not _invitation_status(session, {address}, inviter, ASKED)
             found.append(Seating(ASKED if confirmed else UNCONFIRMED, invite, counted=True,
                                  new_inviter=not played_with(session, address, inviter)))
     _within_caps(session, [(email, seat) for email, seat in zip(emails, found) if seat.counted], now)
@@ -150,9 +151,7 @@ def seatings(session: Session, emails: list[str], now: datetime, ask_creator: bo
 def _declined(session: Session, address: str, inviter: str) -> bool:
     """Whether the address declined the inviter, under its own spelling or without its +tag (a tag
     must not reopen a door its inbox closed)."""
-    return session.execute(sa.select(col(Invitation.id)).where(
-        col(Invitation.address).in_({key(address), limit_key(address)}), col(Invitation.inviter) == key(inviter),
-        col(Invitation.status) == DECLINED).limit(1)).first() is not None
+    return _invitation_status(session, {key(address), limit_key(address)}, key(inviter), DECLINED)
 
 
 def _within_caps(session: Session, named: list[tuple[str, Seating]], now: datetime) -> None:
