@@ -48,7 +48,8 @@ def _game_list(template: str, status: int = 200, errors: list[str] | None = None
     return render_template(template, games=every(), errors=errors), status
 
 
-def _chosen(game: str) -> Adapter | None:
+def adapter_or_none(game: str) -> Adapter | None:
+    """The game's adapter, or None for a name no game has (the form's, the rules page's)."""
     try:
         return adapter(game)
     except engine.UnknownGame:
@@ -100,7 +101,7 @@ def create() -> ResponseReturnValue:
 
 @bp.get("/games/new/<game>")
 def new_form(game: str) -> ResponseReturnValue:
-    chosen = _chosen(game)
+    chosen = adapter_or_none(game)
     if chosen is None:
         return no_such_game(game)
     return _form_page(GameForm(game=game, mode=chosen.mode(request.args.get("mode")).name), chosen)
@@ -108,7 +109,7 @@ def new_form(game: str) -> ResponseReturnValue:
 
 def _create() -> Response:
     form, errors = parse_form(request.form)
-    chosen = _chosen(form.game)
+    chosen = adapter_or_none(form.game)
     if chosen is None:
         return make_response(_game_list("new_game.html", 422, [
             f"There is no game called \u201c{form.game[:40]}\u201d: choose one below." if form.game

@@ -7,17 +7,15 @@ from flask import Blueprint, render_template, url_for
 from flask.typing import ResponseReturnValue
 
 import engine
-from service.games import adapter
-from service.web.games import no_such_game
+from service.web.games import adapter_or_none, no_such_game
 
 bp = Blueprint("rules", __name__)
 
 
 @bp.get("/rules/<game>")
 def page(game: str) -> ResponseReturnValue:
-    try:
-        found = adapter(game)
-    except engine.UnknownGame:
+    found = adapter_or_none(game)
+    if found is None:
         return no_such_game(game)
     if found.rules_template is None:  # a game without a summary of its own (a new one, the tests' toy game)
         return render_template("error.html", status=404, title="No rules page",
@@ -29,11 +27,8 @@ def page(game: str) -> ResponseReturnValue:
 @bp.app_template_global()
 def rules_url(game: str) -> str | None:
     """The rules page of a game, for the pages of a game of it (None: it has none)."""
-    try:
-        found = adapter(game)
-    except engine.UnknownGame:
-        return None
-    return url_for("rules.page", game=game) if found.rules_template else None
+    found = adapter_or_none(game)
+    return url_for("rules.page", game=game) if found is not None and found.rules_template else None
 
 
 @bp.app_template_global()
