@@ -4,6 +4,7 @@ folder is linked in as service/templates)."""
 
 from __future__ import annotations
 
+import fcntl
 import subprocess
 import sys
 import zipfile
@@ -17,8 +18,12 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("wheel")
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w",
-                    str(out), str(ROOT)], check=True, capture_output=True)
+    # Two xdist workers may each build it (the fixture is per worker): setuptools writes build/ and the
+    # egg-info into the source tree, so one build at a time.
+    with open(tmp_path_factory.getbasetemp().parent / "riftpost-wheel.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w",
+                        str(out), str(ROOT)], check=True, capture_output=True)
     (found,) = out.glob("riftpost-*.whl")
     return found
 
