@@ -38,9 +38,9 @@ sys.path.insert(0, str(ROOT))
 import sqlalchemy as sa
 
 from service import create_app, links
-from service.clocks.people import person
 from service.mailsink import start as start_sink
 from service.migrate import upgrade
+from service.people.identity import person
 from service.play import new_game
 from service.store import get_engine, read_session, write_session
 from service.store.models import Outbox, Player, utcnow

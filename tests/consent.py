@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 
-from service.clocks.people import person
+from service.people.identity import person
 from service.store import write_session
 from service.store.db import get_engine
 from service.store.inboxes import key

@@ -28,7 +28,7 @@ instead, params {"invite": true}), turn, reminder, notice (a journal entry told 
 timed_out (what the sweep played for a seat whose time ran out), game_over, partner (teammates'
 notes: no longer written, see service/play/emails.py; kept so that rows queued before still render),
 fresh_link (the player's new page link after "send me a fresh link", or all of the address's) and
-account_link (the one-hour link to the address's account page); both written by service/clocks/access.py.
+account_link (the one-hour link to the address's account page); both written by service/people/access.py.
 """
 
 from __future__ import annotations

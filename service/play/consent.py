@@ -57,10 +57,10 @@ from flask import current_app
 from sqlalchemy.orm import aliased
 from sqlmodel import Session, col
 
-from service.clocks.people import person
 from service.errors import Conflict, NotFound, TooMany
 from service.mail import outbox
 from service.mail.outbox import Queued
+from service.people.identity import person
 from service.store import write_session
 from service.store.db import get_engine
 from service.store.inboxes import key, limit_key

@@ -1,7 +1,7 @@
 """The sweep: one idempotent pass, as of a given time, over everything that is due.  Celery beat runs it
 every minute and `flask --app service sweep [--now ISO8601]` runs it by hand.
 
-- vacations whose allowance ran out end (service/clocks/people.py);
+- vacations whose allowance ran out end (service/people/vacations.py);
 - ends of games still to record are recorded (service/play/ending.py);
 - due reminders are emailed (service/clocks/seats.py);
 - timeouts enter through the move path (`apply(..., kind="timeout")`, what `handle` runs), so history
@@ -40,10 +40,10 @@ from sqlmodel import Session, col
 
 import engine
 from service import store
-from service.clocks import people
 from service.clocks.seats import BATCH, claim_due, clock_of, pause, remind
 from service.errors import StaleState
 from service.mail import digest, outbox
+from service.people import vacations as people
 from service.play import ending
 from service.play.moves import apply, handle
 from service.store import current, read_session, write_session

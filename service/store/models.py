@@ -277,7 +277,7 @@ class Person(SQLModel, table=True):
     # Delivery skips every email to them but the links they ask for on a page (service/mail/kinds.py).
     never_email_at: datetime | None = None
     # When a fresh player link or an account link was last mailed: at most one of each per
-    # LINK_MAIL_INTERVAL (service/clocks/access.py), so a page cannot be used to flood the inbox.
+    # LINK_MAIL_INTERVAL (service/people/access.py), so a page cannot be used to flood the inbox.
     fresh_link_sent_at: datetime | None = None
     account_link_sent_at: datetime | None = None
     # Set when bounces showed the address cannot receive mail (service/mail/bounces.py): no email is
@@ -291,6 +291,9 @@ class Person(SQLModel, table=True):
     # address is a verified inviter: its games' emails may go to others.  Who it accepts mail from is
     # the `consents` table's, per inviter.
     consented_at: datetime | None = None
+    # Every browser signed in as this person holds the generation of its sign-in (service/web/auth.py);
+    # "sign out everywhere" increments it, ending them all.
+    session_generation: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
 
 
 class Bounce(SQLModel, table=True):
@@ -401,3 +404,16 @@ class CampaignGame(SQLModel, table=True):
     # While a follow-up game is being created (between two transactions): a second press waits.
     follow_up_started_at: datetime | None = None
     follow_up_game_id: int | None = Field(default=None, foreign_key="games.id")
+
+
+# ---- people: sign-in, my games, notifications, channels, deliveries (service/people) ---------------
+# (sign-in)
+
+
+# (my games)
+
+
+# (notifications)
+
+
+# (channels)

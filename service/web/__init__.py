@@ -8,6 +8,7 @@ from flask_wtf.csrf import CSRFProtect
 from service.web import (
     account,
     api,
+    auth,
     campaign,
     clock,
     devmail,
@@ -31,6 +32,7 @@ def register(app: Flask) -> None:
     csrf.exempt(account.one_click)  # the same, for the List-Unsubscribe header's "never email me"
     csrf.exempt(invitations.decline)  # the invitation's List-Unsubscribe: the same one-click POST
     limiter.init_app(app)
+    auth.register(app)
     for blueprint in (games.bp, play.bp, api.bp, clock.bp, history.bp, campaign.bp, account.bp, health.bp,
                       invitations.bp, rules.bp):
         app.register_blueprint(blueprint)

@@ -24,8 +24,9 @@ from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
 from service import links, store
-from service.clocks import access, people
 from service.errors import BadRequest
+from service.people import access
+from service.people import vacations as people
 from service.play import consent
 from service.store import read_session
 from service.store.db import get_engine

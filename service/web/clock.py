@@ -19,8 +19,9 @@ from flask.typing import ResponseReturnValue
 from sqlmodel import Session
 
 from service import store
-from service.clocks import people
 from service.clocks.seats import status_for
+from service.people import identity
+from service.people import vacations as people
 from service.store.current import AnyPlayer
 from service.store.models import Person, as_utc, utcnow
 from service.views import zones
@@ -40,9 +41,9 @@ def choose_zone(email: str, back: str) -> ResponseReturnValue:
         return render_template("error.html", status=400, title=TITLE, message=zones.unknown(typed),
                                back=back + "#time-zone", back_words="Back to the time zone"), 400
     if request.form.get("first_visit") == "browser":
-        changed = people.set_time_zone(email, name, utcnow(), only_if_unset=True)
+        changed = identity.set_time_zone(email, name, utcnow(), only_if_unset=True)
         return jsonify(time_zone=name, changed=changed), 200 if changed else 409
-    people.set_time_zone(email, name, utcnow())
+    identity.set_time_zone(email, name, utcnow())
     flash(f"Times are now shown in {name}.")
     return redirect(back, 303)
 

@@ -49,8 +49,8 @@ def register(app: Flask) -> None:
     https = app.config["BASE_URL"].startswith("https://")
     app.config.update(
         SESSION_COOKIE_HTTPONLY=True,
-        # Lax: the cookie (it only holds the CSRF token and flashed messages) goes with a top-level
-        # GET from an email link, never with another site's POST or in its frames.
+        # Lax: the cookie (the CSRF token, flashed messages and who is signed in: service/web/auth.py)
+        # goes with a top-level GET from an email link, never with another site's POST or in its frames.
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_SECURE=https,
         # Flask-WTF's strict check refuses an HTTPS form POST without a same-origin Referer, and

@@ -19,9 +19,9 @@ from flask.typing import ResponseReturnValue
 
 import engine
 from service import jsontext, links, store
-from service.clocks import access
 from service.errors import StaleState
 from service.mail import bounces, outbox
+from service.people import access
 from service.play import handle
 from service.play.batch import MAX_MOVES, MAX_TEXT, Played
 from service.play.preview import preview

@@ -9,8 +9,8 @@ from typing import TypeVar
 from sqlmodel import Session
 
 from service import links, store
-from service.clocks.access import masked
 from service.errors import Gone, NotFound
+from service.people.access import masked
 from service.store import current
 from service.store.current import AnyPlayer, PlayerRow
 from service.store.db import get_engine, single_reads

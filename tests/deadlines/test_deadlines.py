@@ -8,10 +8,11 @@ import pytest
 
 import engine
 from service import store
-from service.clocks import people as deadlines
 from service.errors import Conflict
 from service.mail import compose as mail
 from service.mail import outbox
+from service.people import identity
+from service.people import vacations as deadlines
 from service.play import ending, handle
 from service.store import get_engine, read_session
 from service.store.models import Deadline, Event, Outbox, Person, Player
@@ -91,7 +92,7 @@ class TestReminders:
 
     def test_the_email_states_the_deadline_in_the_players_zone_with_the_turn_links(self, app):
         game_id = timed_game(hours=48)
-        deadlines.set_time_zone("ann@example.org", "Europe/Paris", at(0))
+        identity.set_time_zone("ann@example.org", "Europe/Paris", at(0))
         sweep(24)
         row = [row for row in rows(Outbox, game_id=game_id) if row.params == {"hours": 24}][0]
         with read_session(get_engine()) as session:

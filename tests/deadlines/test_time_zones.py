@@ -12,8 +12,8 @@ import time
 import pytest
 
 from service import links
-from service.clocks import people
 from service.mail import outbox
+from service.people import identity
 from service.store.models import Deadline, Outbox, Person, Player, as_utc
 from service.views import zones
 from service.views.times import local_time
@@ -57,7 +57,7 @@ def test_the_page_lists_the_zones_near_the_persons_not_all_554(client, game_id):
     assert len(world) <= zones.SHORT and "UTC" in world and "Asia/Taipei" in world and "Europe/Paris" in world
     assert len(zone_section(page).encode()) < 6000
     assert 'list="time-zone-names"' in page and '<datalist id="time-zone-names"></datalist>' in page
-    people.set_time_zone("ann@example.org", "Europe/Kyiv", at(0))
+    identity.set_time_zone("ann@example.org", "Europe/Kyiv", at(0))
     page = text(client.get(url))
     near = options(page)
     assert len(near) <= zones.SHORT and '<option value="Europe/Kyiv" selected>' in page

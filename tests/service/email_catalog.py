@@ -29,8 +29,8 @@ from sqlmodel import select
 
 import engine
 from service import store
-from service.clocks import access, people
 from service.mail import compose
+from service.people import access, identity
 from service.play import ending, handle, new_game
 from service.play.timeouts import sweep
 from service.store import get_engine, read_session
@@ -185,7 +185,7 @@ def build(app) -> Catalog:
     rng = random.Random(13)
     preconsent(*[email for _, email in party(4)])  # the catalog is of the game's emails, not invitations
     # A duel, timed: Ana reads times in Paris; a reminder, then a timeout, then on to the end.
-    people.set_time_zone("ana@example.org", "Europe/Paris", T0)
+    identity.set_time_zone("ana@example.org", "Europe/Paris", T0)
     duel = new(catalog, "riftforce duel", "riftforce", party(2), seed=5, deadline_hours=48, policy="auto", now=T0)
     play(catalog, duel, 25, rng)
     sweep_at(catalog, 25)  # 24 hours before the deadline: a reminder for whoever is to act
@@ -212,7 +212,7 @@ def build(app) -> Catalog:
     new(catalog, "toy forfeit", toygame.NAME, party(3), {"target": 60}, seed=4, deadline_hours=24,
         policy="forfeit", now=T0)
     sweep_at(catalog, 100)
-    # The links a person asks for on a page (service/clocks/access.py): a fresh link to one game, fresh
+    # The links a person asks for on a page (service/people/access.py): a fresh link to one game, fresh
     # links to all of the address's games, the account link.
     with read_session(get_engine()) as session:
         ana = store.players_of(session, walker)[0].id

@@ -56,7 +56,7 @@ def test_a_bounce_mark_holds_for_every_spelling(app, sink):
 
 
 def test_a_vacation_stops_the_clock_of_every_spelling(app):
-    from service.clocks import people
+    from service.people import vacations as people
 
     preconsent("ann@example.org", "vic@example.org")
     game_id = new_game(toygame.NAME, [("Vic", "VIC@example.org"), ("Ann", "ann@example.org")], seed=1,

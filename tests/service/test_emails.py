@@ -580,7 +580,7 @@ def test_at_most_one_email_per_player_per_change_of_whose_turn_it_is(app, name, 
 
 def test_partner_moves_and_notices_wait_for_the_next_turn_email(app):
     """A waiting player gets nothing while others move; a vacation is told in the next turn email."""
-    from service.clocks import people
+    from service.people import vacations as people
 
     game_id = new_game(toygame.NAME, [("Ann", "a@example.org"), ("Bob", "b@example.org"), ("Cy", "c@example.org")],
                        {"target": 60}, seed=5, deadline_hours=48, now=at(0))

@@ -10,9 +10,9 @@ from datetime import timedelta
 import pytest
 import sqlalchemy as sa
 
-from service.clocks import people
 from service.mail import outbox
 from service.names import name_problem, player_name
+from service.people import vacations as people
 from service.play import new_game
 from service.play.timeouts import sweep
 from service.store import get_engine, read_session, write_session

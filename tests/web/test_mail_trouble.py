@@ -111,9 +111,10 @@ def test_the_page_tells_of_retries_after_an_hour_and_forgets_them_once_mail_gets
         "not be reached. We keep trying. Until your emails arrive again, this page is where to follow the "
         "game: it always shows it as it stands.")
     # In the zone Bob chose.
-    from service.clocks import people
 
-    people.set_time_zone("bob@example.org", "Asia/Tokyo", utcnow())
+    from service.people import identity
+
+    identity.set_time_zone("bob@example.org", "Asia/Tokyo", utcnow())
     assert local_time(queued, "Asia/Tokyo") in notice(text(client.get(bob_url)))
 
     backend_app.config["SMTP_URL"] = sink.url

@@ -11,7 +11,7 @@ import os
 import pytest
 
 from service import links, store
-from service.clocks import people
+from service.people import identity
 from service.play import new_game
 from service.store import get_engine, read_session
 from service.store.models import Person
@@ -106,7 +106,7 @@ def test_a_first_visit_takes_the_browsers_zone_and_the_page_shows_its_times_in_i
 
 @pytest.mark.parametrize("viewport", WIDTHS, ids=["phone", "desktop"])
 def test_a_chosen_zone_is_kept_and_the_devices_zone_offered_with_one_button(app, page, ann_url, viewport):
-    people.set_time_zone("ann@example.org", "Europe/Paris", at(0))
+    identity.set_time_zone("ann@example.org", "Europe/Paris", at(0))
     chosen_at = ann().time_zone_set_at
     page.set_viewport_size(viewport)
     page.goto(ann_url)

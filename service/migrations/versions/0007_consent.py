@@ -45,7 +45,7 @@ def upgrade() -> None:
     op.create_index("ix_invitations_address_created", "invitations", ["address", "created_at"])
     op.create_index("ix_invitations_address_inviter", "invitations", ["address", "inviter"])
     # Everyone who already has a seat has played with us: consented, so nobody is asked again.  A
-    # person row is made for the addresses that have none yet (as service/clocks/people.py would).
+    # person row is made for the addresses that have none yet (as service/people/vacations.py would).
     op.execute(
         "INSERT INTO people (email, time_zone, allowance_year, allowance_used_seconds) "
         "SELECT DISTINCT email, 'UTC', 0, 0 FROM players "

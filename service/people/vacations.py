@@ -1,4 +1,4 @@
-"""People (an email address across all its games): time zone, vacations and their yearly allowance.
+"""Vacations and their yearly allowance.
 
 A vacation stops the person's clocks in every game (the time left is kept) and the other players are
 told once per game; ending it restarts the clocks with the time that was left.  The allowance
@@ -9,15 +9,15 @@ when the allowance runs out.  No function here reads the clock: `now` is an argu
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import sqlalchemy as sa
 from sqlmodel import Session, col
 
 from service import store
 from service.clocks.seats import BATCH, journal_entry, next_at, tell
-from service.errors import BadRequest, Conflict
+from service.errors import Conflict
 from service.mail import outbox
+from service.people.identity import person
 from service.store import write_session
 from service.store.db import get_engine
 from service.store.inboxes import key as inbox_key
@@ -26,53 +26,11 @@ from service.store.models import Deadline, Game, GameClock, Person, Player, as_u
 ALLOWANCE = timedelta(days=21)
 
 
-def _ensure_person(session: Session, email: str) -> None:
-    # The dialect's own module, imported here: the engine loads only its own, and importing both at
-    # the top mapped PostgreSQL's (~2 MB) into every process of a SQLite deployment.
-    if session.get_bind().dialect.name == "postgresql":
-        from sqlalchemy.dialects.postgresql import insert
-    else:  # the same on_conflict_do_nothing(), another class to mypy
-        from sqlalchemy.dialects.sqlite import insert  # type: ignore[assignment]
-    # Concurrent first visits both insert; the loser's row is simply not needed.
-    session.execute(insert(Person).values(
-        email=email, time_zone="UTC", allowance_year=0, allowance_used_seconds=0,
-    ).on_conflict_do_nothing(index_elements=["email"]))
-
-
-def person(session: Session, email: str, lock: bool = False) -> Person:
-    """The person's row, created on first use (so every read sees the defaults); any spelling of the
-    address finds its inbox's row (service/store/inboxes.py)."""
-    email = inbox_key(email)
-    found = session.get(Person, email, with_for_update=lock or None, populate_existing=True)
-    if found is None:
-        _ensure_person(session, email)
-        found = session.get(Person, email, with_for_update=lock or None, populate_existing=True)
-    assert found is not None
-    return found
-
-
 def allowance_left(who: Person, now: datetime) -> timedelta:
     used = who.allowance_used_seconds if who.allowance_year == now.year else 0
     if who.vacation_since is not None and as_utc(who.vacation_since).year == who.allowance_year:
         used += int((now - as_utc(who.vacation_since)).total_seconds())
     return max(timedelta(0), ALLOWANCE - timedelta(seconds=used))
-
-
-def set_time_zone(email: str, name: str, now: datetime, only_if_unset: bool = False) -> bool:
-    """The person chose `name` (at `now`).  `only_if_unset`: only if they never chose one, for a page
-    that takes the browser's zone on a first visit (a choice made meanwhile elsewhere stays).
-    Whether the zone was set."""
-    try:
-        ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
-        raise BadRequest(f"{name!r} is not a time zone we know; pick one from the list.") from None
-    with write_session(get_engine()) as session:
-        who = person(session, email, lock=True)
-        if only_if_unset and who.time_zone_set_at is not None:
-            return False
-        who.time_zone, who.time_zone_set_at = name, now
-        session.add(who)
-    return True
 
 
 # ---- vacations -----------------------------------------------------------------------------------

@@ -25,9 +25,9 @@ import sqlalchemy as sa
 from sqlmodel import Session, col
 
 from service import store
-from service.clocks.people import person
 from service.errors import LINK_TITLE, Conflict, Gone, TooMany
 from service.mail import outbox
+from service.people.identity import person
 from service.store import read_session, write_session
 from service.store.db import get_engine
 from service.store.inboxes import key as inbox_key
