@@ -66,3 +66,9 @@ def require_email() -> str:
     if email is None:
         raise SignInNeeded("Sign in to see this page: we email you a link.")
     return email
+
+
+def require_api_email() -> str:
+    """The person a JSON request of /api/me/... acts for: the signed-in browser's (a personal API token
+    in `Authorization: Bearer` is the other way in: the sign-in work adds it here)."""
+    return require_email()
