@@ -46,20 +46,29 @@ def sign_in(email: str) -> None:
     session.clear()
     session.permanent = True
     session[_WHO], session[_GEN] = inbox_key(email), generation
-    g.pop("signed_in", None)
+    _forget()
 
 
 def sign_out() -> None:
     session.clear()
+    _forget()
+
+
+def _forget() -> None:
+    """What this request kept of the cleared session: who it was, and the CSRF token (Flask-WTF keeps
+    it in `g` beside the session's copy; a form rendered after the clear must carry a new one)."""
     g.pop("signed_in", None)
+    g.pop("csrf_token", None)
 
 
 def current_email() -> str | None:
     """The address key the browser is signed in as, while its generation is the person's; else None
-    (and a cookie of an ended generation is dropped)."""
-    if "signed_in" in g:
-        return g.signed_in  # type: ignore[no-any-return]
+    (and a cookie of an ended generation is dropped).  Asked once per request: the answer is kept in
+    `g` with the cookie's values it was found for."""
     who, gen = session.get(_WHO), session.get(_GEN)
+    cached = g.get("signed_in")
+    if cached is not None and cached[0] == (who, gen):
+        return cached[1]  # type: ignore[no-any-return]
     email = None
     if isinstance(who, str) and isinstance(gen, int):
         if sessions.generation(who) == gen:
@@ -67,7 +76,7 @@ def current_email() -> str | None:
         else:
             session.pop(_WHO, None)
             session.pop(_GEN, None)
-    g.signed_in = email
+    g.signed_in = ((who, gen), email)
     return email
 
 
