@@ -30,10 +30,6 @@ from service.web.limits import signin as signin_limit
 
 bp = Blueprint("signin", __name__)
 
-SENT = ("If this address has played here, we sent it a sign-in link and a code. They work once, for 15 "
-        "minutes. Nothing arrives? Check the spam folder; if you asked us never to email you, use the "
-        "\u201cSign in\u201d button on one of your game pages instead.")
-
 
 def _form(status: int = 200, *, error: str | None = None, sent: bool = False, email: str = "",
           title: str = "Sign in") -> ResponseReturnValue:

@@ -126,3 +126,11 @@ def test_a_person_with_two_seats_names_one(client, app):
     assert answer.status_code == 400 and "seats 0, 1" in answer.get_json()["message"]
     assert api.get(f"/api/me/games/{both}?seat=1", headers=bearer(token)).get_json()["seat"] == 1
     assert api.get(f"/api/me/games/{both}?seat=x", headers=bearer(token)).status_code == 400
+
+
+def test_the_access_log_keeps_no_sign_in_link_and_no_personal_token():
+    from service.accesslog import redact
+
+    assert redact("GET /signin/eyJyIjoxfQ.abc HTTP/1.1") == "GET /signin/<token> HTTP/1.1"
+    assert redact("POST /signin/code HTTP/1.1") == "POST /signin/code HTTP/1.1"
+    assert redact("Bearer rpt_AbC-d_9") == "Bearer rpt_<token>"
