@@ -196,6 +196,13 @@ def from_env(instance: Path | None = None) -> dict:
         "RATELIMIT_STORAGE_URI": os.environ.get("RATELIMIT_STORAGE_URL") or "memory://",
         # New games from one client (IP address): the public form emails the addresses typed into it.
         "RATELIMIT_NEW_GAMES": os.environ.get("RATELIMIT_NEW_GAMES") or "5 per minute;20 per hour;50 per day",
+        # The sign-in form (service/web/signin.py) emails the address typed: per client, and per address
+        # typed (counted alike whether or not the address is known here, so a 429 tells nothing).
+        "RATELIMIT_SIGNIN": os.environ.get("RATELIMIT_SIGNIN") or "5 per minute;20 per hour;50 per day",
+        "RATELIMIT_SIGNIN_ADDRESS": os.environ.get("RATELIMIT_SIGNIN_ADDRESS") or "3 per 15 minutes;10 per day",
+        # Codes typed per client: with 5 wrong codes per request and a new request paced as above, a
+        # 6-digit code is not guessed.
+        "RATELIMIT_SIGNIN_CODE": os.environ.get("RATELIMIT_SIGNIN_CODE") or "10 per minute;30 per hour",
         # Games one address (+tags included) may be named in per day by inviters it has not accepted,
         # whoever they are, invitation sent or not (service/play/consent.py).
         "INVITATIONS_PER_ADDRESS_PER_DAY": int(os.environ.get("INVITATIONS_PER_ADDRESS_PER_DAY") or 3),

@@ -9,6 +9,8 @@ and (for the address's own links) the address, nothing secret.
 - never-email  {"e": address}                            RFC 8058 one-click target of List-Unsubscribe
 - account      {"e": address, "t": issued}               short-lived: the account page (vacation, emails)
 - invitation   {"i": invitation_id, "k": key}            the accept / decline page of an invitation
+- sign-in      {"r": request_id, "n": nonce}               a sign-in request's link (its 15 minutes and
+                                                        single use are the row's: service/people/signin.py)
 A token of one purpose never verifies as another (different salts).
 
 The key ("k") is the row's random `row_key` (service/store/models.py): the web refuses a link whose key
@@ -23,6 +25,8 @@ the links minted before generations existed (which carry none) are the links of 
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -38,6 +42,8 @@ UNSUBSCRIBE = "riftpost.unsubscribe"
 NEVER_EMAIL = "riftpost.never-email"
 ACCOUNT = "riftpost.account"
 INVITATION = "riftpost.invitation"
+SIGNIN = "riftpost.signin"
+SIGNIN_CODE = "riftpost.signin-code"
 
 
 @dataclass(frozen=True)
@@ -198,3 +204,43 @@ def read_invitation_token(token: str) -> InvitationLink:
     if not isinstance(data, dict) or not isinstance(data.get("i"), int):
         raise bad_link()
     return InvitationLink(data["i"], _key(data))
+
+
+@dataclass(frozen=True)
+class SigninLink:
+    request_id: int
+    nonce: str
+
+
+def signin_token(request_id: int, nonce: str) -> str:
+    """A sign-in request's link.  Untimed: the row says when it was asked for (a retried delivery
+    renders the same link) and whether it was used."""
+    return URLSafeSerializer(_keys(), salt=SIGNIN).dumps({"r": request_id, "n": nonce})
+
+
+def read_signin_token(token: str) -> SigninLink:
+    try:
+        data = URLSafeSerializer(_keys(), salt=SIGNIN).loads(token)
+    except BadSignature:
+        raise bad_link("This sign-in link is not valid: it was changed or cut short. Copy the whole link "
+                       "from the email, or type its code on the sign-in page.") from None
+    if not isinstance(data, dict) or type(data.get("r")) is not int or not isinstance(data.get("n"), str):
+        raise bad_link()
+    return SigninLink(data["r"], data["n"])
+
+
+def _code(key: str, nonce: str) -> str:
+    digest = hmac.new(key.encode(), f"{SIGNIN_CODE}:{nonce}".encode(), hashlib.sha256).digest()
+    return f"{int.from_bytes(digest[:8], 'big') % 1_000_000:06d}"
+
+
+def signin_code(nonce: str) -> str:
+    """The 6-digit code of a sign-in request: made from its nonce with SECRET_KEY, so the database holds
+    no code (a copy of it signs nobody in) and the worker that renders the email needs nothing stored."""
+    return _code(_keys()[-1], nonce)
+
+
+def signin_code_matches(nonce: str, typed: str) -> bool:
+    """Whether `typed` is the request's code under the key or any fallback (a rotation within its 15
+    minutes), compared in constant time."""
+    return any(hmac.compare_digest(_code(key, nonce), typed) for key in _keys())

@@ -27,8 +27,10 @@ service/play/consent.py), invite (the thread's root; a seat that starts gets its
 instead, params {"invite": true}), turn, reminder, notice (a journal entry told at once: a pause),
 timed_out (what the sweep played for a seat whose time ran out), game_over, partner (teammates'
 notes: no longer written, see service/play/emails.py; kept so that rows queued before still render),
-fresh_link (the player's new page link after "send me a fresh link", or all of the address's) and
-account_link (the one-hour link to the address's account page); both written by service/people/access.py.
+fresh_link (the player's new page link after "send me a fresh link", or all of the address's),
+account_link (the one-hour link to the address's account page: no longer written, kept so that rows
+queued before still render; the sign-in link replaced it), both written by service/people/access.py, and
+signin (a sign-in link and code: service/people/signin.py), hung on one of the address's seats.
 """
 
 from __future__ import annotations
@@ -45,7 +47,19 @@ from sqlmodel import Session, col
 from engine.kit import plural
 from service import links, store
 from service.names import unlinkable
-from service.store.models import Deadline, Game, GameClock, Invitation, JournalEntry, Outbox, Player, as_utc, utcnow
+from service.store import signins
+from service.store.models import (
+    Deadline,
+    Game,
+    GameClock,
+    Invitation,
+    JournalEntry,
+    Outbox,
+    Player,
+    SigninRequest,
+    as_utc,
+    utcnow,
+)
 from service.views import followups
 from service.views.positions import title
 from service.views.sentences import POLICY_WORDS, journal_sentence
@@ -382,6 +396,33 @@ def _account_line(context: Context) -> str:
             f"it works until {context['account_expires']}.")
 
 
+# ---- a sign-in link and code (service/people/signin.py) ------------------------------------------------
+
+
+def _signin_request(session: Session, mail: Mail) -> SigninRequest | None:
+    return session.get(SigninRequest, int(mail.params["request"]))
+
+
+def _signin_alive(session: Session, mail: Mail) -> bool:
+    """Only while it still signs in: not after its 15 minutes (a mail outage), nor once used or replaced."""
+    request = _signin_request(session, mail)
+    return request is not None and signins.dead(session, request, utcnow()) is None
+
+
+def _signin(session: Session, mail: Mail) -> Context:
+    request = _signin_request(session, mail)
+    assert request is not None  # `wanted` saw it
+    code = links.signin_code(request.nonce)
+    person = store.person_of(session, mail.player.email)
+    return {"signin_url": url_for("signin.link", token=links.signin_token(request.id, request.nonce), _external=True),
+            "signin_code": f"{code[:3]} {code[3:]}",
+            "signin_expires": local_time(signins.expires(request), person.time_zone)}
+
+
+def _signin_line(context: Context) -> str:
+    return (f"Your Riftpost sign-in code is {context['signin_code']}, or open the link below. It works once, "
+            f"until {context['signin_expires']}.")
+
 
 # ---- the invitation: the only email an address that has not consented ever gets ----------------------
 
@@ -436,5 +477,7 @@ register(Kind("partner", _partner_line, since=_partner_since, context=_partner, 
 register(Kind("fresh_link", _fresh_line, context=_fresh_link, requested=True,
               tag=lambda p: f"fresh{'-all' if p.get('all') else ''}-{p['generation']}",
               subject=lambda c: "Fresh links to your Riftpost games" if c["params"].get("all") else c["subject"]))
+register(Kind("signin", _signin_line, context=_signin, requested=True, wanted=_signin_alive,
+              tag=lambda p: f"signin-{p['request']}-{p['issued_ms']}", subject=lambda c: "Sign in to Riftpost"))
 register(Kind("account_link", _account_line, context=_account, requested=True, wanted=_account_alive,
               tag=lambda p: f"account-{p['issued_ms']}", subject=lambda c: "Your Riftpost account link"))

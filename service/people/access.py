@@ -3,12 +3,11 @@
 - A player's links all carry the seat's `link_generation`; `fresh_link` increments it (for one game, or
   for every seat of the address) and mails the new page link to the address itself, so whoever holds a
   forwarded email loses the game, and the owner gets it back from their own inbox.
-- Account-wide actions (a vacation in all games, never-email) act only through the account link: a
-  one-hour link for the address, mailed to that address on request (`account_link`).  A forwarded game
-  email lets its reader ask for one, but the link goes to the owner.  A fresh link (for one game or
-  all) also ends every account link issued before it (`account_link_alive`): the account page lists
-  the address's games with their current links, so an account link left working would hand the new
-  links to whoever holds it.
+- Account-wide actions (a vacation in all games, never-email) act only for a signed-in browser: its
+  sign-in link is mailed to the address on request (`signin_link`, service/people/signin.py).  A
+  forwarded game email lets its reader ask for one, but the link goes to the owner.  The one-hour
+  account links mailed before sign-in existed open a page that signs in; a fresh link (for one game or
+  all) still ends every account link issued before it (`account_link_alive`).
 - Each of the two is mailed at most once per LINK_MAIL_INTERVAL per address: enough for someone who
   lost the first email, too slow to flood an inbox from a page.
 - `set_never_email`: the RFC 8058 one-click and the account page.  Delivery skips every email to such an
@@ -27,6 +26,7 @@ from sqlmodel import Session, col
 from service import store
 from service.errors import LINK_TITLE, Conflict, Gone, TooMany
 from service.mail import outbox
+from service.people import signin
 from service.people.identity import person
 from service.store import read_session, write_session
 from service.store.db import get_engine
@@ -93,19 +93,19 @@ def fresh_link(player_id: int, everywhere: bool, now: datetime) -> str:
     return email
 
 
-def account_link(player_id: int, now: datetime) -> str:
-    """Mail the account link to the player's address (asked for on one of its game pages); the address."""
+def signin_link(player_id: int, now: datetime) -> str:
+    """Mail a sign-in link (and code) to the player's address, asked for on one of its game pages ("Sign
+    in to see all your games", "Email me a link to manage my account"); the address.  The person's own
+    way in, so it reaches even an address that asked never to be emailed (service/people/signin.py)."""
     with write_session(get_engine()) as session:
         player = store.get_player(session, player_id)
         who = person(session, player.email, lock=True)
         _reachable(who)
-        _pace(who.account_link_sent_at, now, "a link to your account")
+        # The pacing of the account link it replaced, and its column: one per address per five minutes.
+        _pace(who.account_link_sent_at, now, "a sign-in link")
         who.account_link_sent_at = now
         session.add(who)
-        game = store.get_game(session, player.game_id)
-        # Milliseconds: the request's time names the email (its Message-ID) as well as the link's hour.
-        rows = outbox.add(session, game, [player], "account_link", {"issued_ms": int(now.timestamp() * 1000)})
-        ids = outbox.ids(session, rows)
+        ids = signin.open_request(session, player, now)
         email = player.email
     outbox.kick(ids)
     return email

@@ -410,6 +410,39 @@ class CampaignGame(SQLModel, table=True):
 # (sign-in)
 
 
+class SigninRequest(SQLModel, table=True):
+    """One "email me a sign-in link" (service/people/signin.py): its emailed link names the row by id and
+    `nonce`, and its 6-digit code is derived from the nonce with SECRET_KEY (service/links.py), so no
+    code or link is stored in a form that signs anyone in.  Alive for 15 minutes while unused, while
+    fewer than 5 wrong codes were tried, and while it is the address's newest request."""
+
+    __tablename__ = "signin_requests"
+    __table_args__ = (sa.Index("ix_signin_requests_address_created", "address", "created_at"),)
+
+    id: int = Field(default=None, primary_key=True)  # set by the database on insert
+    address: str = Field(max_length=254)  # the address's key (service/store/inboxes.py)
+    nonce: str = Field(max_length=32)  # random; with SECRET_KEY it makes the link's and the code's proof
+    created_at: datetime = Field(default_factory=utcnow)
+    used_at: datetime | None = None  # signed in with it (link or code): single use
+    wrong_codes: int = 0  # wrong codes tried against it; at MAX_WRONG_CODES it is dead
+
+
+class PersonalToken(SQLModel, table=True):
+    """A personal API token (service/people/tokens.py): `Authorization: Bearer` acts as its person on
+    /api/me.  Only the token's SHA-256 is kept: it is shown once, when it is made."""
+
+    __tablename__ = "personal_tokens"
+    __table_args__ = (sa.Index("ix_personal_tokens_person", "person"),)
+
+    id: int = Field(default=None, primary_key=True)  # set by the database on insert
+    person: str = Field(max_length=254)  # the address's key (people.email)
+    name: str = Field(max_length=60)  # what the person called it ("my bot")
+    token_hash: str = Field(max_length=64, unique=True)  # hex SHA-256 of the token
+    created_at: datetime = Field(default_factory=utcnow)
+    last_used_at: datetime | None = None
+    revoked_at: datetime | None = None
+
+
 # (my games)
 
 

@@ -18,8 +18,11 @@ from service.web import (
     health,
     history,
     invitations,
+    me_api,
     play,
     rules,
+    settings,
+    signin,
 )
 from service.web.limits import limiter
 
@@ -31,10 +34,13 @@ def register(app: Flask) -> None:
     csrf.exempt(play.unsubscribe)  # RFC 8058: the mail provider POSTs without cookies; the token is the proof
     csrf.exempt(account.one_click)  # the same, for the List-Unsubscribe header's "never email me"
     csrf.exempt(invitations.decline)  # the invitation's List-Unsubscribe: the same one-click POST
+    # A bot posts JSON with its bearer token, no form: auth.require_api_email checks the CSRF header
+    # itself when a session cookie is the proof instead.
+    csrf.exempt(me_api.bp)
     limiter.init_app(app)
     auth.register(app)
     for blueprint in (games.bp, play.bp, api.bp, clock.bp, history.bp, campaign.bp, account.bp, health.bp,
-                      invitations.bp, rules.bp):
+                      invitations.bp, rules.bp, signin.bp, settings.bp, me_api.bp):
         app.register_blueprint(blueprint)
     # The dev mailbox exists only in embedded mode: with SMTP_URL set, mail leaves the machine
     # and the route is not even registered.

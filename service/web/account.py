@@ -6,11 +6,12 @@ From a player page (its signed player link is the key):
 - GET  /p/<token>/account       what the account link is for (the emails' "Never email me" lands here,
                                 ?why=never): a page with one button, because the footer travels with a
                                 forwarded email and its reader must not stop the owner's mail
-- POST /p/<token>/account       mail the one-hour account link to the address
+- POST /p/<token>/signin        mail a sign-in link and code to the address ("Sign in to see all your
+                                games"; /p/<token>/account, the old "email me a link to my account", too)
 
-With the account link (mailed to the address, one hour):
-- GET  /a/<token>               the address's games, vacation, time zone, never-email
-- POST /a/<token>/vacation, /a/<token>/time-zone, /a/<token>/emails
+An account link mailed before sign-in existed (one hour):
+- GET  /a/<token>               a page with one button ...
+- POST /a/<token>               ... that signs the browser in and leads to /settings (service/web/settings.py)
 
 RFC 8058 (the List-Unsubscribe header of every email):
 - GET  /never/<token>           a page with the button (a GET changes nothing: scanners prefetch)
@@ -20,21 +21,18 @@ RFC 8058 (the List-Unsubscribe header of every email):
 
 from __future__ import annotations
 
-from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask import Blueprint, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
 from service import links, store
 from service.errors import BadRequest
 from service.people import access
-from service.people import vacations as people
 from service.play import consent
 from service.store import read_session
 from service.store.db import get_engine
-from service.store.models import as_utc, utcnow
-from service.views import positions
-from service.views.times import local_time
-from service.web.clock import choose_zone, zone_panel
-from service.web.tokens import load_player, page_token
+from service.store.models import utcnow
+from service.web import auth
+from service.web.tokens import load_player
 
 bp = Blueprint("account", __name__)
 TITLE = "That did not work"
@@ -61,17 +59,18 @@ def ask(token: str) -> ResponseReturnValue:
                            address=access.masked(player.email))
 
 
-@bp.post("/p/<token>/account")
+@bp.post("/p/<token>/signin")
+@bp.post("/p/<token>/account")  # the button of pages opened before sign-in existed
 def send(token: str) -> ResponseReturnValue:
     player = load_player(token)
-    email = access.account_link(player.id, utcnow())
-    return render_template("account/sent.html", title="We sent you a link to your account",
-                           address=access.masked(email), what="a link to your account", ended=None,
+    email = access.signin_link(player.id, utcnow())
+    return render_template("account/sent.html", title="We sent you a sign-in link",
+                           address=access.masked(email), what="a sign-in link and code", ended=None,
                            back=url_for("play.page", token=token))
 
 
 def _email(token: str) -> str:
-    """The address the account link acts for, while it works: its hour, and no fresh link asked for since."""
+    """The address an old account link acts for, while it works: its hour, and no fresh link asked for since."""
     link = links.read_account_token(token)
     with read_session(get_engine()) as session:
         access.account_link_alive(session, link.email, link.issued)
@@ -80,53 +79,17 @@ def _email(token: str) -> str:
 
 @bp.get("/a/<token>")
 def page(token: str) -> ResponseReturnValue:
-    email = _email(token)
-    with read_session(get_engine()) as session:
-        who = store.person_of(session, email)
-        seats = access.games_of(session, email)
-        games = [(f"{positions.title(game)} #{game.id}", game.status == "active",
-                  url_for("play.page", token=page_token(player))) for player, game in seats]
-    now = utcnow()
-    return render_template(
-        "account/page.html", title="Your account", token=token, address=email, games=games, zone=zone_panel(who), on_vacation=who.vacation_since is not None,
-        vacation_until=local_time(as_utc(who.vacation_until), who.time_zone) if who.vacation_until else None,
-        allowance_days=round(people.allowance_left(who, now).total_seconds() / 86400, 1),
-        never_email=(local_time(as_utc(who.never_email_at), who.time_zone) if who.never_email_at else None),
-    )
+    _email(token)
+    return render_template("people/signin_link.html", title="Your account",
+                           action=url_for("account.sign_in", token=token))
 
 
-@bp.post("/a/<token>/vacation")
-def vacation(token: str) -> ResponseReturnValue:
-    email = _email(token)
-    action = request.form.get("action")
-    if action == "start":
-        people.start_vacation(email, utcnow())
-        flash("Your vacation started: your clocks are stopped in all your games.")
-    elif action == "end":
-        people.end_vacation(email, utcnow())
-        flash("Welcome back: your clocks run again.")
-    else:
-        raise BadRequest("Choose to start or to end your vacation.", TITLE)
-    return redirect(url_for("account.page", token=token), 303)
-
-
-@bp.post("/a/<token>/time-zone")
-def time_zone(token: str) -> ResponseReturnValue:
-    return choose_zone(_email(token), url_for("account.page", token=token))
-
-
-@bp.post("/a/<token>/emails")
-def emails(token: str) -> ResponseReturnValue:
-    email = _email(token)
-    choice = request.form.get("emails")
-    if choice not in ("never", "allow"):
-        raise BadRequest("Choose to stop every email or to allow them again.", TITLE)
-    access.set_never_email(email, choice == "never", utcnow())
-    if choice == "never":
-        consent.decline_unanswered(email, utcnow())
-    flash("We will not email you any more, in any game." if choice == "never"
-          else "Emails are on again: you will hear from your games as before.")
-    return redirect(url_for("account.page", token=token), 303)
+@bp.post("/a/<token>")
+def sign_in(token: str) -> ResponseReturnValue:
+    """An account link mailed before sign-in existed: it signs in, for its hour, and leads to the
+    settings (one account page, not two)."""
+    auth.sign_in(_email(token))
+    return redirect(url_for("settings.page"), 303)
 
 
 @bp.route("/never/<token>", methods=["GET", "POST"])

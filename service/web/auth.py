@@ -10,11 +10,14 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from flask import Flask, g, session
+from flask import Flask, g, request, session
+from flask_wtf.csrf import validate_csrf
+from wtforms import ValidationError
 
-from service.errors import RiftpostError
-from service.people import sessions
+from service.errors import Forbidden, RiftpostError
+from service.people import sessions, tokens
 from service.store.inboxes import key as inbox_key
+from service.store.models import utcnow
 
 LIFETIME = timedelta(days=30)
 _WHO, _GEN = "who", "gen"
@@ -23,6 +26,13 @@ _WHO, _GEN = "who", "gen"
 class SignInNeeded(RiftpostError):
     status = 401
     default_title = "Please sign in"
+
+
+class BadBearer(SignInNeeded):
+    """An `Authorization` header that is no live personal token: 401, never the session instead (a
+    client that sent a token meant that token)."""
+
+    default_title = "Not a valid API token"
 
 
 def register(app: Flask) -> None:
@@ -36,20 +46,29 @@ def sign_in(email: str) -> None:
     session.clear()
     session.permanent = True
     session[_WHO], session[_GEN] = inbox_key(email), generation
-    g.pop("signed_in", None)
+    _forget()
 
 
 def sign_out() -> None:
     session.clear()
+    _forget()
+
+
+def _forget() -> None:
+    """What this request kept of the cleared session: who it was, and the CSRF token (Flask-WTF keeps
+    it in `g` beside the session's copy; a form rendered after the clear must carry a new one)."""
     g.pop("signed_in", None)
+    g.pop("csrf_token", None)
 
 
 def current_email() -> str | None:
     """The address key the browser is signed in as, while its generation is the person's; else None
-    (and a cookie of an ended generation is dropped)."""
-    if "signed_in" in g:
-        return g.signed_in  # type: ignore[no-any-return]
+    (and a cookie of an ended generation is dropped).  Asked once per request: the answer is kept in
+    `g` with the cookie's values it was found for."""
     who, gen = session.get(_WHO), session.get(_GEN)
+    cached = g.get("signed_in")
+    if cached is not None and cached[0] == (who, gen):
+        return cached[1]  # type: ignore[no-any-return]
     email = None
     if isinstance(who, str) and isinstance(gen, int):
         if sessions.generation(who) == gen:
@@ -57,7 +76,7 @@ def current_email() -> str | None:
         else:
             session.pop(_WHO, None)
             session.pop(_GEN, None)
-    g.signed_in = email
+    g.signed_in = ((who, gen), email)
     return email
 
 
@@ -68,7 +87,31 @@ def require_email() -> str:
     return email
 
 
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
 def require_api_email() -> str:
-    """The person a JSON request of /api/me/... acts for: the signed-in browser's (a personal API token
-    in `Authorization: Bearer` is the other way in: the sign-in work adds it here)."""
-    return require_email()
+    """The person a JSON request of /api/me/... acts for: a live personal API token's in
+    `Authorization: Bearer` (service/people/tokens.py), else the signed-in browser's.
+
+    /api/me is exempt from the forms' CSRF check (a bot has no form), so a request that changes
+    something on the strength of the session cookie must carry the page's CSRF token in the
+    `X-CSRFToken` header: SameSite=Lax keeps the cookie off other sites' POSTs, but not off a sibling
+    subdomain's, and the JSON content type is one check, not a proof.  A bearer token needs none:
+    another site cannot make a browser send that header."""
+    header = request.headers.get("Authorization")
+    if header is not None:
+        scheme, _, token = header.strip().partition(" ")
+        email = tokens.bearer(token.strip(), utcnow()) if scheme.lower() == "bearer" else None
+        if email is None:
+            raise BadBearer("Send a live personal API token as \"Authorization: Bearer <token>\" (make one on "
+                            "your settings page; a revoked token no longer works).")
+        return email
+    email = require_email()
+    if request.method not in SAFE_METHODS:
+        try:
+            validate_csrf(request.headers.get("X-CSRFToken"))
+        except ValidationError:
+            raise Forbidden("With the session cookie, send the page's CSRF token in the X-CSRFToken header, "
+                            "or use a personal API token (Authorization: Bearer).", "CSRF token missing") from None
+    return email

@@ -3,6 +3,8 @@ site's icon at /favicon.ico (where browsers ask for it whatever the page links).
 
 from __future__ import annotations
 
+from typing import Any
+
 import sqlalchemy as sa
 from flask import (
     Blueprint,
@@ -30,6 +32,7 @@ from service.store.db import get_engine
 from service.store.models import Deadline, as_utc
 from service.views import history, positions
 from service.views.times import local_time
+from service.web import auth
 from service.web.limits import limiter, new_games, refund
 
 bp = Blueprint("games", __name__)
@@ -43,9 +46,9 @@ SPECTATOR_REFRESH_SECONDS = 60
 ICON_MAX_AGE = 7 * 24 * 3600
 
 
-def _game_list(template: str, status: int = 200, errors: list[str] | None = None) -> ResponseReturnValue:
+def _game_list(template: str, status: int = 200, errors: list[str] | None = None, **extra: Any) -> ResponseReturnValue:
     """The games one may start, each with its line, its player counts, its rules and its form."""
-    return render_template(template, games=every(), errors=errors), status
+    return render_template(template, games=every(), errors=errors, **extra), status
 
 
 def adapter_or_none(game: str) -> Adapter | None:
@@ -75,7 +78,7 @@ def no_such_game(game: str) -> ResponseReturnValue:
 
 @bp.get("/")
 def index() -> ResponseReturnValue:
-    return _game_list("index.html")
+    return _game_list("index.html", signed_in=auth.current_email())  # the sign-in form, or who is signed in
 
 
 @bp.route("/games/new", methods=["GET", "POST"])

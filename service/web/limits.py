@@ -24,10 +24,12 @@ import logging
 import math
 import time
 
-from flask import current_app
+from flask import current_app, request
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from limits.strategies import FixedWindowRateLimiter
+
+from service.store.inboxes import limit_key
 
 log = logging.getLogger(__name__)
 
@@ -56,6 +58,27 @@ limiter = Limiter(key_func=client_key, strategy="fixed-window")
 def new_games() -> str:
     """The limit of POST /games/new per client (config RATELIMIT_NEW_GAMES, e.g. "5 per minute;20 per hour")."""
     return str(current_app.config["RATELIMIT_NEW_GAMES"])
+
+
+def signin() -> str:
+    """The limit of POST /signin per client (config RATELIMIT_SIGNIN)."""
+    return str(current_app.config["RATELIMIT_SIGNIN"])
+
+
+def signin_address() -> str:
+    """The limit of POST /signin per address typed (config RATELIMIT_SIGNIN_ADDRESS)."""
+    return str(current_app.config["RATELIMIT_SIGNIN_ADDRESS"])
+
+
+def signin_codes() -> str:
+    """The limit of POST /signin/code per client (config RATELIMIT_SIGNIN_CODE)."""
+    return str(current_app.config["RATELIMIT_SIGNIN_CODE"])
+
+
+def typed_address_key() -> str:
+    """Who the per-address limit counts: the form's address as the caps count it (no case, no +tag),
+    whatever it is; known here or not, so the limit's 429 says nothing about it."""
+    return "address:" + limit_key(request.form.get("email") or "")
 
 
 def refund() -> None:

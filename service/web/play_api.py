@@ -92,8 +92,13 @@ def _request(token: str, *, empty: bool) -> tuple[PlayerRow, int, list[dict[str,
     """What both POSTs read: the token's player, then the JSON body's `seq` and `moves` (`empty`: an
     empty list of moves is allowed)."""
     player = _player(token)
+    return player, *read_turn(empty=empty)
+
+
+def read_turn(*, empty: bool) -> tuple[int, list[dict[str, Any] | str]]:
+    """The JSON body's `seq` and `moves` (also /api/me's: service/web/me_api.py)."""
     body = _body()
-    return player, _seq(body), _moves(body, empty=empty)
+    return _seq(body), _moves(body, empty=empty)
 
 
 def _seq(body: dict[str, Any]) -> int:
@@ -165,7 +170,11 @@ def _deadline(player: PlayerRow) -> dict[str, Any] | None:
 @bp.get("/<token>")
 def position(token: str) -> ResponseReturnValue:
     """The player's game now: their own view, `seq`, who is to act, the deadline, their decisions."""
-    player = _player(token)
+    return position_of(_player(token))
+
+
+def position_of(player: PlayerRow) -> Response:
+    """A seat's game now, as GET answers it (also /api/me's)."""
     with read_session(get_engine()) as session:
         game = store.get_game(session, player.game_id)
         players = store.players_of(session, game.id)
@@ -200,6 +209,11 @@ def preview(token: str) -> ResponseReturnValue:
 def play(token: str) -> ResponseReturnValue:
     """Play `moves` from `seq`, all of them or none; the new `seq`."""
     player, seq, moves = _request(token, empty=False)
+    return play_as(player, seq, moves)
+
+
+def play_as(player: PlayerRow, seq: int, moves: list[dict[str, Any] | str]) -> Response:
+    """Play `moves` from `seq` for the seat (also /api/me's)."""
     try:
         outcome = handle(player.game_id, player.seat, moves, seq)
     except StaleState as exc:

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from service import links
 from service.store.models import GameClock, Person, Player
 from tests.deadlines.helpers import deadline, rows, timed_game
+from tests.people.helpers import sign_in_as
 from tests.service import toygame
 from tests.web.pages import START_FORM, csrf_token, text
 
@@ -44,13 +43,14 @@ def test_time_zone_post_changes_how_times_are_shown(client, game_id):
     assert client.post(f"{url}/time-zone", data={"time_zone": "UTC"}).status_code == 400  # no CSRF token
 
 
-def test_vacation_from_the_account_page(client, game_id):
-    """The player page only offers the account link; the account page (its link mailed to the address)
-    starts and ends the vacation."""
+def test_vacation_from_the_settings(client, game_id):
+    """The player page only offers a sign-in link; the settings of the signed-in person start and end
+    the vacation."""
     url = page_url(game_id, 0)
     page = text(client.get(url))
     assert "Start a vacation" not in page and "Email me a link to manage my account" in page
-    account = f"/a/{links.account_token('ann@example.org', int(time.time()))}"
+    sign_in_as(client, "ann@example.org")
+    account = "/settings"
     token = csrf_token(text(client.get(account)))
     assert client.get(f"{account}/vacation").status_code == 405  # only a POST acts
     assert client.post(f"{account}/vacation", data={"csrf_token": token, "action": "start"}).status_code == 303

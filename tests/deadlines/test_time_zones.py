@@ -7,7 +7,6 @@ script call them."""
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
 
@@ -19,6 +18,7 @@ from service.views import zones
 from service.views.times import local_time
 from tests.deadlines.helpers import at, rows, timed_game
 from tests.deadlines.test_deadlines import play_turn
+from tests.people.helpers import sign_in_as
 from tests.web.pages import csrf_token, text
 
 SECTION = re.compile(r'<div id="time-zone".*?</div>', re.S)
@@ -123,8 +123,9 @@ def test_the_zone_names_for_the_fields_suggestions(client):
     assert "max-age=86400" in answer.headers["Cache-Control"]
 
 
-def test_the_account_page_offers_the_same_short_list_and_field(client, game_id):
-    account = f"/a/{links.account_token('ann@example.org', int(time.time()))}"
+def test_the_settings_offer_the_same_short_list_and_field(client, game_id):
+    sign_in_as(client, "ann@example.org")
+    account = "/settings"
     page = text(client.get(account))
     assert len(options(page)) <= zones.SHORT and 'id="time_zone_name"' in page
     token = csrf_token(page)

@@ -213,13 +213,13 @@ def build(app) -> Catalog:
         policy="forfeit", now=T0)
     sweep_at(catalog, 100)
     # The links a person asks for on a page (service/people/access.py): a fresh link to one game, fresh
-    # links to all of the address's games, the account link.
+    # links to all of the address's games, a sign-in link.
     with read_session(get_engine()) as session:
         ana = store.players_of(session, walker)[0].id
         bo = store.players_of(session, duel)[1].id
     access.fresh_link(ana, False, at(101))
     access.fresh_link(bo, True, at(101))
-    access.account_link(ana, at(101))
+    access.signin_link(ana, at(101))
     catalog.deliver()
     return catalog
 

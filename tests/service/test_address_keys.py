@@ -90,11 +90,13 @@ def test_mail_goes_to_exactly_what_was_typed(app, sink):
     assert tuple(stored) == ("Vic+Games@example.org", "vic+games@example.org")
 
 
-def test_the_account_page_lists_the_games_of_every_spelling(app, client):
-    import time
+def test_a_signed_in_address_plays_the_seats_of_every_spelling(app, client):
+    from tests.people.helpers import sign_in_as
 
     preconsent("ann@example.org", "pc@example.org")
     first = new_game(toygame.NAME, [("Ann", "ann@example.org"), ("Pc", "PC@example.org")], seed=1)
     second = new_game(toygame.NAME, [("Ann", "ann@example.org"), ("Pc", "pc@example.org")], seed=2)
-    page = text(client.get(f"/a/{links.account_token('pc@example.org', int(time.time()))}"))
-    assert f"Toy #{first}" in page and f"Toy #{second}" in page
+    sign_in_as(client, "Pc@Example.org")
+    for game_id in (first, second):
+        answer = client.get(f"/api/me/games/{game_id}")
+        assert answer.status_code == 200 and answer.get_json()["seat"] == 1, game_id

@@ -57,16 +57,16 @@ def test_every_email_of_a_games_thread_has_one_subject_naming_the_game_and_playe
     for label, game_id in catalog.games.items():
         samples = catalog.of(game=label)
         assert samples, label
-        # An email about the person (the account link, fresh links to all their games) is not one of
+        # An email about the person (a sign-in link, fresh links to all their games) is not one of
         # the game's thread: a subject of its own and no reference to the thread's root.
         own = [s for s in samples if s.message["Subject"] != SUBJECTS[label].format(game_id)]
-        assert all(s.kind in ("account_link", "fresh_link") and s.message["In-Reply-To"] is None for s in own), own
+        assert all(s.kind in ("signin", "fresh_link") and s.message["In-Reply-To"] is None for s in own), own
         assert len(own) < len(samples), label
         for sample in samples:
             assert sample.message["X-Riftpost-Kind"] == sample.kind  # what it is, for mail filters
     every = {s.kind for s in catalog.samples}
-    assert every >= {"invite", "turn", "reminder", "notice", "timed_out", "game_over", "fresh_link", "account_link"}
-    assert {s.message["Subject"] for s in catalog.of("account_link")} == {"Your Riftpost account link"}
+    assert every >= {"invite", "turn", "reminder", "notice", "timed_out", "game_over", "fresh_link", "signin"}
+    assert {s.message["Subject"] for s in catalog.of("signin")} == {"Sign in to Riftpost"}
     assert {s.message["Subject"] for s in catalog.of("fresh_link")} == {
         "Fresh links to your Riftpost games", SUBJECTS["riftwalker 3"].format(catalog.games["riftwalker 3"])}
 

@@ -17,9 +17,9 @@ from service.mail import outbox
 from service.play import new_game
 from service.store import get_engine, read_session, write_session
 from service.store.models import Outbox, Person, Player, utcnow
-from tests import tokens
 from tests.conftest import SECRET, app_on
 from tests.consent import preconsent
+from tests.people.helpers import sign_in_as
 from tests.service import toygame
 from tests.service.helpers import outbox_rows, play_one
 from tests.web.pages import csrf_token, text
@@ -182,54 +182,35 @@ def test_fresh_links_to_all_my_games_end_every_old_link_of_the_address(client, g
                        data={"csrf_token": "x", "scope": "everything"}).status_code == 400  # no CSRF, no scope
 
 
-def ask_account_link(client, page_token: str, sink) -> str:
-    """Press "Email me a link to manage my account" and follow the email; the account page's path."""
+def ask_signin(client, page_token: str, sink) -> None:
+    """Press "Email me a link to manage my account" (it mails a sign-in link now), follow the email and
+    press its page's button: the client is signed in."""
     page = text(client.get(f"/p/{page_token}/account"))
     response = client.post(f"/p/{page_token}/account", data={"csrf_token": csrf_token(page)})
-    assert response.status_code == 200 and "We sent a link to your account to" in text(response)
+    assert response.status_code == 200 and "We sent a sign-in link and code to" in text(response)
     count = len(sink.messages())
-    assert [status for _, status in deliver_new("account_link")] == ["sent"]
+    assert [status for _, status in deliver_new("signin")] == ["sent"]
     message = sink.wait_for(count + 1)[-1]
-    assert message["Subject"] == "Your Riftpost account link"
-    return urls(message, "/a/")[0]
+    assert message["Subject"] == "Sign in to Riftpost"
+    link = urls(message, "/signin/")[0]
+    assert client.post(link, data={"csrf_token": csrf_token(text(client.get(link)))}).status_code == 303
 
 
 def test_a_fresh_link_ends_the_account_links_issued_before_it(client, games, sink):
-    """The account page lists the address's games with their current links: an account link that kept
-    working after "send me a fresh link" would hand the new links to whoever holds it (a forwarded
-    account email)."""
-    game_a, game_b = games
-    ann_a, ann_b = seats(game_a)[0], seats(game_b)[0]
-    account = ask_account_link(client, links.player_token(ann_a.id, ann_a.row_key), sink)
+    """An account link mailed before sign-in existed still signs in for its hour, unless a fresh link was
+    asked for since: "send me a fresh link" ends every link out there."""
+    game_a, _ = games
+    ann_a = seats(game_a)[0]
+    account = f"/a/{links.account_token(ANN[1], int(time.time()) - 1)}"
     page = text(client.get(account))
-    assert tokens.listed(page, ann_b, 0)
     assert fresh(client, links.player_token(ann_a.id, ann_a.row_key), scope="all").status_code == 200
     ended = client.get(account)
     assert ended.status_code == 410 and "ended when you asked for a fresh link" in text(ended)
-    for player in (ann_a, ann_b):
-        assert not tokens.listed(text(ended), player, 1)
-    for action, field, value in (("vacation", "action", "start"), ("emails", "emails", "never"),
-                                 ("time-zone", "time_zone", "Europe/Paris")):
-        answer = client.post(f"{account}/{action}", data={"csrf_token": csrf_token(page), field: value})
-        assert answer.status_code == 410, action
-    assert person(ANN[1]).vacation_since is None and person(ANN[1]).never_email_at is None
-    assert person(ANN[1]).time_zone == "UTC"
-    # A new account link, asked for after the fresh link (a second later at least: a link names its
-    # request's second; the pacing's five minutes set back), works and lists them.
-    time.sleep(1.05)
-    with write_session(get_engine()) as session:
-        session.execute(sa.update(Person).values(account_link_sent_at=utcnow() - timedelta(minutes=6)))
-    again = ask_account_link(client, links.player_token(ann_a.id, ann_a.row_key, 1), sink)
-    assert again != account and tokens.listed(text(client.get(again)), ann_b, 1)
-    # A fresh link for one game ends it too: the page would list that game's new link.
-    with write_session(get_engine()) as session:
-        session.execute(sa.update(Person).values(fresh_link_sent_at=utcnow() - timedelta(minutes=6)))
-    assert client.get(again).status_code == 200
-    assert fresh(client, links.player_token(ann_b.id, ann_b.row_key, 1)).status_code == 200
-    assert client.get(again).status_code == 410
+    assert client.post(account, data={"csrf_token": csrf_token(page)}).status_code == 410
+    assert client.get("/settings").status_code == 401  # not signed in
 
 
-def test_a_vacation_can_no_longer_be_started_with_a_player_link_only_with_the_account_link(client, games, sink):
+def test_a_vacation_can_no_longer_be_started_with_a_player_link_only_signed_in(client, games, sink):
     game_a, game_b = games
     ann = seats(game_a)[0]
     token = links.player_token(ann.id, ann.row_key)
@@ -239,33 +220,31 @@ def test_a_vacation_can_no_longer_be_started_with_a_player_link_only_with_the_ac
     assert response.status_code in (404, 405)
     assert person(ANN[1]) is None or person(ANN[1]).vacation_since is None
 
-    account = ask_account_link(client, token, sink)
-    page = text(client.get(account))
-    assert f"Toy #{game_a}" in page and f"Toy #{game_b}" in page and "ann@example.org" in page
+    ask_signin(client, token, sink)
+    page = text(client.get("/settings"))
+    assert "ann@example.org" in page
     assert person(ANN[1]).vacation_since is None  # the GET changed nothing
-    started = client.post(f"{account}/vacation", data={"csrf_token": csrf_token(page), "action": "start"})
+    started = client.post("/settings/vacation", data={"csrf_token": csrf_token(page), "action": "start"})
     assert started.status_code == 303 and person(ANN[1]).vacation_since is not None
-    assert "You are on vacation" in text(client.get(account))
-    assert client.post(f"{account}/vacation", data={"action": "end"}).status_code == 400  # no CSRF token
-    ended = client.post(f"{account}/vacation", data={"csrf_token": csrf_token(page), "action": "end"})
+    assert "You are on vacation" in text(client.get("/settings"))
+    assert client.post("/settings/vacation", data={"action": "end"}).status_code == 400  # no CSRF token
+    ended = client.post("/settings/vacation", data={"csrf_token": csrf_token(page), "action": "end"})
     assert ended.status_code == 303 and person(ANN[1]).vacation_since is None
 
 
-def test_the_account_link_expires_after_an_hour_and_is_paced(client, games, sink, app):
+def test_the_account_link_expires_after_an_hour_and_the_sign_in_button_is_paced(client, games, sink):
     ann = seats(games[0])[0]
-    account = ask_account_link(client, links.player_token(ann.id, ann.row_key), sink)
-    assert client.get(account).status_code == 200
+    ask_signin(client, links.player_token(ann.id, ann.row_key), sink)
     old = f"/a/{links.account_token(ANN[1], int(time.time()) - 3601)}"
     expired = client.get(old)
     assert expired.status_code == 410 and "works for one hour" in text(expired)
-    page = text(client.get(account))
-    assert client.post(f"{old}/emails", data={"csrf_token": csrf_token(page), "emails": "never"}).status_code == 410
-    assert person(ANN[1]).never_email_at is None
-    assert client.get(account[:-3] + "xyz").status_code == 400
+    page = text(client.get("/settings"))
+    assert client.post(old, data={"csrf_token": csrf_token(page)}).status_code == 410
+    assert client.get(f"/a/{links.account_token(ANN[1], int(time.time()))}"[:-3] + "xyz").status_code == 400
     # Another within five minutes: a clear 429, and no second email queued.
     again = client.post(f"/p/{links.player_token(ann.id, ann.row_key)}/account", data={"csrf_token": csrf_token(page)})
-    assert again.status_code == 429 and "a link to your account" in text(again)
-    assert len([row for row in outbox_rows() if row.kind == "account_link"]) == 1
+    assert again.status_code == 429 and "a sign-in link" in text(again)
+    assert len([row for row in outbox_rows() if row.kind == "signin"]) == 1
     with write_session(get_engine()) as session:  # five minutes later
         session.execute(sa.update(Person).values(account_link_sent_at=utcnow() - timedelta(minutes=6)))
     assert client.post(f"/p/{links.player_token(ann.id, ann.row_key)}/account",
@@ -299,7 +278,7 @@ def email_to(player: Player) -> None:
     raise AssertionError("no email to the player")
 
 
-def test_one_click_sets_never_email_the_next_email_is_skipped_and_the_account_page_undoes_it(client, games, sink):
+def test_one_click_sets_never_email_the_next_email_is_skipped_and_the_settings_undo_it(client, games, sink):
     game_a, _ = games
     deliver_new()
     message = [m for m in sink.wait_for(4) if m["To"] == "Bob <bob@example.org>"][0]
@@ -322,13 +301,13 @@ def test_one_click_sets_never_email_the_next_email_is_skipped_and_the_account_pa
     assert {row.skip_reason for row in outbox_rows() if row.id in {r.id for r, _ in turn}} == {"never_email"}
     assert len(sink.messages()) == sent
 
-    # The account link is asked for on a page, so it still reaches him: the only way back.
+    # The sign-in link is asked for on a page, so it still reaches him: the only way back.
     page = text(client.get(f"/p/{links.player_token(bob.id, bob.row_key)}"))
     assert "You asked never to be emailed" in page
-    account = ask_account_link(client, links.player_token(bob.id, bob.row_key), sink)
-    page = text(client.get(account))
+    ask_signin(client, links.player_token(bob.id, bob.row_key), sink)
+    page = text(client.get("/settings"))
     assert "Email me again" in page
-    response = client.post(f"{account}/emails", data={"csrf_token": csrf_token(page), "emails": "allow"})
+    response = client.post("/settings/emails", data={"csrf_token": csrf_token(page), "emails": "allow"})
     assert response.status_code == 303 and person(BOB[1]).never_email_at is None
 
     email_to(bob)
@@ -368,17 +347,17 @@ NASTY = ["", "0", "-1", "x" * 3000, "eyJwIjoxfQ", "eyJwIjoxfQ.AAAA.BBBB", "eyJlI
 def test_the_new_routes_answer_bad_tokens_and_fields_with_a_4xx(client, games):
     ann = seats(games[0])[0]
     for value in NASTY:
-        for url in [f"/a/{value}", f"/a/{value}/vacation", f"/a/{value}/emails", f"/a/{value}/time-zone",
-                    f"/never/{value}", f"/p/{value}/fresh-link", f"/p/{value}/account"]:
+        for url in [f"/a/{value}", f"/never/{value}", f"/p/{value}/fresh-link", f"/p/{value}/account",
+                    f"/p/{value}/signin"]:
             for method in ("get", "post"):
                 response = getattr(client, method)(url, data={"action": value, "scope": value})
                 assert response.status_code < 500, (method, url, response.status_code)
-    account = f"/a/{links.account_token(ANN[1], int(time.time()))}"
-    token = csrf_token(text(client.get(account)))
+    sign_in_as(client, ANN[1])
+    token = csrf_token(text(client.get("/settings")))
     page_token = links.player_token(ann.id, ann.row_key)
     for value in NASTY:
-        for url, field in [(f"{account}/vacation", "action"), (f"{account}/emails", "emails"),
-                           (f"{account}/time-zone", "time_zone"), (f"/p/{page_token}/fresh-link", "scope")]:
+        for url, field in [("/settings/vacation", "action"), ("/settings/emails", "emails"),
+                           ("/settings/time-zone", "time_zone"), (f"/p/{page_token}/fresh-link", "scope")]:
             response = client.post(url, data={"csrf_token": token, field: value})
             assert response.status_code == 400, (url, value, response.status_code)
     assert person(ANN[1]) is None or (person(ANN[1]).vacation_since is None and person(ANN[1]).never_email_at is None)
@@ -406,9 +385,12 @@ def test_asking_again_too_soon_is_a_429_with_retry_after(client, games):
 
 
 def test_an_account_link_email_delayed_past_its_hour_is_not_sent(client, games, sink):
+    """Account-link emails are no longer written, but one queued before sign-in existed still goes out
+    within its hour, and not after."""
     ann = seats(games[0])[0]
-    page = text(client.get(f"/p/{links.player_token(ann.id, ann.row_key)}/account"))
-    assert client.post(f"/p/{links.player_token(ann.id, ann.row_key)}/account", data={"csrf_token": csrf_token(page)}).status_code == 200
+    with write_session(get_engine()) as session:
+        outbox.add(session, store.get_game(session, games[0]), [ann], "account_link",
+                   {"issued_ms": int(time.time() * 1000)})
     (row,) = [row for row in outbox_rows() if row.kind == "account_link"]
     with write_session(get_engine()) as session:  # an SMTP outage of more than an hour since the request
         session.execute(sa.update(Outbox).where(Outbox.id == row.id).values(
