@@ -10,6 +10,7 @@ from service.web import (
     api,
     auth,
     campaign,
+    channels,
     clock,
     devmail,
     errors,
@@ -31,10 +32,13 @@ def register(app: Flask) -> None:
     csrf.exempt(play.unsubscribe)  # RFC 8058: the mail provider POSTs without cookies; the token is the proof
     csrf.exempt(account.one_click)  # the same, for the List-Unsubscribe header's "never email me"
     csrf.exempt(invitations.decline)  # the invitation's List-Unsubscribe: the same one-click POST
+    for view in channels.API_VIEWS:  # JSON only: see service/web/channels.py
+        csrf.exempt(view)
     limiter.init_app(app)
     auth.register(app)
+    channels.register(app)
     for blueprint in (games.bp, play.bp, api.bp, clock.bp, history.bp, campaign.bp, account.bp, health.bp,
-                      invitations.bp, rules.bp):
+                      invitations.bp, rules.bp, channels.bp, channels.feeds_bp):
         app.register_blueprint(blueprint)
     # The dev mailbox exists only in embedded mode: with SMTP_URL set, mail leaves the machine
     # and the route is not even registered.
