@@ -140,7 +140,7 @@ def resolve(host: str, port: int) -> AddressT:
 # ---- the HTTP request, to the address checked -----------------------------------------------------------
 
 
-def _connect(address: AddressT, port: int, timeout: float) -> socket.socket:
+def _connect(address: AddressT, port: int, timeout: float | None) -> socket.socket:
     """A TCP connection to exactly this address: no name lookup at all (socket.create_connection would
     look the address up again), so nothing between the check and the connect can change it."""
     family = socket.AF_INET6 if address.version == 6 else socket.AF_INET
