@@ -35,6 +35,7 @@ def values(app):
         "key": key,
         "filename": "composer.js",
         "game": "riftforce",  # a game's start form and rules page
+        "hook_id": 1,  # a webhook of the signed-in person (/settings/channels: none here, a 401)
         # /m/ takes a move link, /u/ an unsubscribe link, every other token is the player link.
         "token": tokens.page(1),
         "/m/": tokens.move(1, 3, {"type": "pass"}),
