@@ -7,6 +7,7 @@ kombu's SQLAlchemy transport on a SQLite file for the broker.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import secrets
 import time
@@ -212,7 +213,23 @@ def from_env(instance: Path | None = None) -> dict:
         # Proxies in front of the web process that append X-Forwarded-For (0: none; the client's
         # address is the connection's).  Only trusted hops: a client can forge the header itself.
         "PROXY_HOPS": int(os.environ.get("PROXY_HOPS") or 0),
+        # Webhooks (service/mail/webhooks.py) never go to a private, loopback, link-local or otherwise
+        # non-public address, except into these networks (comma-separated CIDRs; empty by default): an
+        # operator whose players' receivers live on an internal network allows it here.
+        "WEBHOOK_ALLOW_NETWORKS": networks(os.environ.get("WEBHOOK_ALLOW_NETWORKS")),
     }
+
+
+def networks(value: str | None) -> list[str]:
+    """WEBHOOK_ALLOW_NETWORKS as used: each CIDR checked at start (a typo must not silently allow
+    nothing, or everything) and written in its normal form."""
+    found = []
+    for part in _split(value):
+        try:
+            found.append(str(ipaddress.ip_network(part, strict=False)))
+        except ValueError:
+            raise ValueError(f"WEBHOOK_ALLOW_NETWORKS: {part!r} is not a network like 10.0.0.0/8") from None
+    return found
 
 
 def smtp_address(url: str) -> tuple[str, int, str | None, str | None, bool]:

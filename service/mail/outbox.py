@@ -47,7 +47,7 @@ from flask import current_app
 from sqlmodel import Session, col, select
 
 from service import store
-from service.mail import bounces, compose, digest, kinds, queue, smtp
+from service.mail import bounces, compose, digest, kinds, queue, smtp, webhooks
 from service.mail.threads import message_id
 from service.store import read_session, write_session
 from service.store.current import AnyGame, AnyPlayer
@@ -121,6 +121,7 @@ def add_many(session: Session, emails: Sequence[Email]) -> list[Queued]:
     """`add` for emails of any games, kinds and params (a sweep's batch), in one statement."""
     now = utcnow()
     values: list[dict[str, Any]] = []
+    people: list[str] = []  # the address key of each row's player: whose webhooks get a twin
     for game, p, kind, params, seq in emails:
         status = mailable_status(p, kind)
         if status is not None:
@@ -130,9 +131,12 @@ def add_many(session: Session, emails: Sequence[Email]) -> list[Queued]:
                 "game_id": game.id, "player_id": p.id, "kind": kind, "params": params, "seq": seq,
                 "status": status, "message_id": message_id(game, p, kinds.get(kind).tag_of(params), seq),
                 "attempts": 0, "next_attempt_at": now, "created_at": now, "row_key": new_row_key(),
+                "channel": "email", "webhook_id": None,
             })
+            people.append(key(p.email))
     if not values:
         return []
+    values += webhooks.twins(session, values, people)  # (channels) in the same statement
     written = session.connection().execute(_QUEUE, values)
     return [Queued(row_id, row["status"]) for row_id, row in zip(written.scalars(), values, strict=True)]
 
@@ -199,7 +203,10 @@ def policy() -> Policy:
 
 def _permanent(exc: Exception) -> bool:
     """A 5xx only: a 4xx refusal of the sender or the recipient (a greylisting 450, a 421 "closing the
-    channel", a full mailbox's 452) asks us to try again later."""
+    channel", a full mailbox's 452) asks us to try again later.  (Or an error that says it is
+    permanent: a webhook's refusal, service/mail/webhooks.py.)"""
+    if getattr(exc, "permanent", False):
+        return True
     if isinstance(exc, smtplib.SMTPRecipientsRefused):
         codes = [code for code, _ in exc.recipients.values()]
         return bool(codes) and all(500 <= code < 600 for code in codes)
@@ -223,18 +230,24 @@ _CLAIM = (
     sa.update(OUTBOX)
     .where(OUTBOX.c.id == sa.bindparam("row_id"), _claimable(sa.bindparam("now"), sa.bindparam("expired")))
     .values(status="sending", claimed_at=sa.bindparam("now"), attempts=OUTBOX.c.attempts + 1)
-    .returning(OUTBOX.c.attempts)
+    .returning(OUTBOX.c.attempts, OUTBOX.c.channel)
 )
 
 
 def claim(row_id: int, now: datetime | None = None) -> int | None:
     """Take the row for one delivery attempt if it is due (as `_claimable` says); the attempt's number
     (which fences the outcome this delivery records), or None when it is not due, sent, or being sent."""
+    claimed = _claim(row_id, now)
+    return None if claimed is None else claimed[0]
+
+
+def _claim(row_id: int, now: datetime | None = None) -> tuple[int, str] | None:
+    """`claim`, with the row's channel: (attempt, channel)."""
     now = now or utcnow()
     with write_session(get_engine()) as session:
         claimed = session.connection().execute(
             _CLAIM, {"row_id": row_id, "now": now, "expired": now - policy().lease}).first()
-        return None if claimed is None else int(claimed[0])
+        return None if claimed is None else (int(claimed[0]), str(claimed[1]))
 
 
 def _finish(row_id: int, attempt: int, **values: Any) -> bool:
@@ -272,11 +285,14 @@ def deliver(row_id: int) -> str:
     "retrying" (a transient failure: pending again, with its next attempt later), "failed" (a
     permanent failure, or the give-up horizon passed), or "not due".  A timed_out row of a sweep carries
     the due rows of the same sweep to the same address in one email (service/mail/digest.py)."""
-    attempt = claim(row_id)
-    if attempt is None:
+    claimed = _claim(row_id)
+    if claimed is None:
         return "not due"
+    attempt, channel = claimed
     rules = policy()
     deadline = time.monotonic() + rules.send_budget
+    if channel == webhooks.WEBHOOK:
+        return _deliver_webhook(row_id, attempt, rules, deadline)
     carried: list[tuple[int, int]] = []  # (row id, attempt) of the rows this delivery claimed besides its own
     try:
         with read_session(get_engine()) as session:
@@ -323,6 +339,26 @@ def deliver(row_id: int) -> str:
     _finish(row_id, attempt, status="sent", sent_at=utcnow(), last_error=None)
     for other_id, other_attempt in carried:  # (the skipped ones are done: fenced by their status)
         _finish(other_id, other_attempt, status="sent", sent_at=utcnow(), last_error=None, sent_in=row_id)
+    return "sent"
+
+
+def _deliver_webhook(row_id: int, attempt: int, rules: Policy, deadline: float) -> str:
+    """`deliver` for a webhook row (service/mail/webhooks.py): the same skips (but "never email me",
+    which is about the inbox), the same retry policy; no bounces, no digest."""
+    try:
+        with read_session(get_engine()) as session:
+            row = session.get(Outbox, row_id)
+            assert row is not None
+            mail = compose.mail_of(session, row)
+            reason = webhooks.off(session, row) or _skip_reason(session, row, mail)
+            if reason is not None and reason != "never_email":
+                _finish(row_id, attempt, status="skipped", sent_at=utcnow(), skip_reason=reason)
+                return "skipped"
+            call = webhooks.prepare(session, row, mail)
+        webhooks.post(call, deadline)  # outside the read: the receiver may take seconds
+    except Exception as exc:  # noqa: BLE001 - recorded on the row and retried, as an email's would be
+        return _failed(row_id, attempt, exc, rules)
+    _finish(row_id, attempt, status="sent", sent_at=utcnow(), last_error=None)
     return "sent"
 
 
@@ -490,7 +526,7 @@ def trouble(session: Session, player: AnyPlayer, now: datetime | None = None) ->
     retrying_since = now - timedelta(seconds=current_app.config["OUTBOX_NOTICE_AFTER_SECONDS"])
     bad = session.execute(
         sa.select(Outbox).where(
-            col(Outbox.player_id) == player.id,
+            col(Outbox.player_id) == player.id, col(Outbox.channel) == "email",  # (a webhook's: its own page)
             sa.or_(col(Outbox.status) == "failed",
                    # "sending" too: the page must not forget the trouble while an attempt is under way.
                    sa.and_(col(Outbox.status).in_(("pending", "sending")), col(Outbox.last_error).is_not(None),
@@ -502,7 +538,7 @@ def trouble(session: Session, player: AnyPlayer, now: datetime | None = None) ->
     oldest, latest = bad[0], bad[-1]
     delivered_since = session.execute(
         sa.select(col(Outbox.id)).where(col(Outbox.player_id) == player.id, col(Outbox.status) == "sent",
-                                        col(Outbox.sent_at) > oldest.created_at).limit(1)
+                                        col(Outbox.channel) == "email", col(Outbox.sent_at) > oldest.created_at).limit(1)
     ).first()
     if delivered_since is not None:
         return None

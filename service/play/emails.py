@@ -70,7 +70,8 @@ def unanswered(session: Session, game: AnyGame, player: AnyPlayer) -> bool:
             return False
         together = session.exec(
             select(sa.func.count()).select_from(Outbox).where(
-                col(Outbox.game_id) == game.id, col(Outbox.seq) == last_email, col(Outbox.kind) == "turn")
+                col(Outbox.game_id) == game.id, col(Outbox.seq) == last_email, col(Outbox.kind) == "turn",
+                col(Outbox.channel) == "email")  # (a webhook's twin is the same email, not another seat's)
         ).one()
     return together > 1
 

@@ -190,6 +190,11 @@ class Outbox(SQLModel, table=True):
     # A row "sent" inside another row's email (a sweep's digest of timed_out emails to one address:
     # service/mail/digest.py): that row's id.  NULL: sent as its own email (or not sent yet).
     sent_in: int | None = None
+    # (channels, migration 0015d) What carries the row: "email" (every row written before 0015d) or
+    # "webhook", the twin of an email row to one of its person's webhooks (`webhook_id`; no foreign key:
+    # a webhook row is never deleted, only disabled, and the column is added without copying the table).
+    channel: str = Field(default="email", max_length=10, sa_column_kwargs={"server_default": "email"})
+    webhook_id: int | None = None
 
 
 class JournalEntry(SQLModel, table=True):
@@ -450,3 +455,35 @@ class PersonalToken(SQLModel, table=True):
 
 
 # (channels)
+
+
+class Webhook(SQLModel, table=True):
+    """A person's webhook (service/people/channels.py): the turn, reminder, game-over and invite emails of
+    their consented seats get a twin outbox row to it (service/mail/webhooks.py).  `shape` says the body:
+    "generic" (JSON signed with `secret`, HMAC-SHA256), "discord" or "slack".  A removed webhook keeps its
+    row (`disabled_at` set) so that the outbox rows naming it still say where they went."""
+
+    __tablename__ = "webhooks"
+    __table_args__ = (sa.Index("ix_webhooks_person", "person"),)
+
+    id: int = Field(default=None, primary_key=True)  # set by the database on insert
+    person: str = Field(max_length=254)  # the person's key (people.email)
+    url: str = Field(max_length=2000)
+    shape: str = Field(max_length=10)  # generic | discord | slack
+    # The HMAC key of the generic shape's signature, shown to its person on the settings page (the
+    # receiver needs it in clear, and so do we to sign).  Never put in a log or a repr.
+    secret: str = Field(max_length=64, repr=False)
+    created_at: datetime = Field(default_factory=utcnow)
+    disabled_at: datetime | None = None
+
+
+class FeedKey(SQLModel, table=True):
+    """The random id in a person's feed URLs (/feeds/<id>.<mac>/...: service/people/feeds.py).  The URL's
+    MAC is derived from SECRET_KEY, so this table alone (a backup, a dump) opens no feed; a rotation
+    draws a new id, which ends the old URLs."""
+
+    __tablename__ = "feed_keys"
+
+    person: str = Field(max_length=254, primary_key=True)  # the person's key (people.email)
+    feed_id: str = Field(max_length=32, unique=True)
+    created_at: datetime = Field(default_factory=utcnow)

@@ -10,6 +10,7 @@ from service.web import (
     api,
     auth,
     campaign,
+    channels,
     clock,
     devmail,
     errors,
@@ -37,10 +38,13 @@ def register(app: Flask) -> None:
     # A bot posts JSON with its bearer token, no form: auth.require_api_email checks the CSRF header
     # itself when a session cookie is the proof instead.
     csrf.exempt(me_api.bp)
+    for view in channels.API_VIEWS:  # JSON only: see service/web/channels.py
+        csrf.exempt(view)
     limiter.init_app(app)
     auth.register(app)
+    channels.register(app)
     for blueprint in (games.bp, play.bp, api.bp, clock.bp, history.bp, campaign.bp, account.bp, health.bp,
-                      invitations.bp, rules.bp, signin.bp, settings.bp, me_api.bp):
+                      invitations.bp, rules.bp, signin.bp, settings.bp, me_api.bp, channels.bp, channels.feeds_bp):
         app.register_blueprint(blueprint)
     # The dev mailbox exists only in embedded mode: with SMTP_URL set, mail leaves the machine
     # and the route is not even registered.

@@ -36,6 +36,7 @@ def values(app):
         "filename": "composer.js",
         "game": "riftforce",  # a game's start form and rules page
         "token_id": 1,  # a personal API token's revoke button (/settings/tokens/<token_id>/revoke)
+        "hook_id": 1,  # a webhook of the signed-in person (/settings/channels: none here, a 401)
         # /m/ takes a move link, /u/ an unsubscribe link, every other token is the player link.
         "token": tokens.page(1),
         "/m/": tokens.move(1, 3, {"type": "pass"}),
