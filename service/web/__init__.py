@@ -17,6 +17,7 @@ from service.web import (
     headers,
     health,
     history,
+    home,
     invitations,
     play,
     rules,
@@ -34,7 +35,7 @@ def register(app: Flask) -> None:
     limiter.init_app(app)
     auth.register(app)
     for blueprint in (games.bp, play.bp, api.bp, clock.bp, history.bp, campaign.bp, account.bp, health.bp,
-                      invitations.bp, rules.bp):
+                      invitations.bp, rules.bp, home.bp):
         app.register_blueprint(blueprint)
     # The dev mailbox exists only in embedded mode: with SMTP_URL set, mail leaves the machine
     # and the route is not even registered.

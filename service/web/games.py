@@ -30,6 +30,8 @@ from service.store.db import get_engine
 from service.store.models import Deadline, as_utc
 from service.views import history, positions
 from service.views.times import local_time
+from service.web import home
+from service.web.auth import current_email
 from service.web.limits import limiter, new_games, refund
 
 bp = Blueprint("games", __name__)
@@ -75,6 +77,9 @@ def no_such_game(game: str) -> ResponseReturnValue:
 
 @bp.get("/")
 def index() -> ResponseReturnValue:
+    email = current_email()
+    if email is not None:  # signed in: the person's own games (service/web/home.py)
+        return home.page(email)
     return _game_list("index.html")
 
 
