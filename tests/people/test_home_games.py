@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime
 
-import pytest
 import sqlalchemy as sa
 
 from service.play import consent, new_game
@@ -14,8 +13,8 @@ from service.store import read_session
 from service.store.db import get_engine
 from service.store.models import Invitation
 from service.views import my_games
-from tests.consent import preconsent
 from tests.conftest import app_on
+from tests.consent import preconsent
 from tests.people.helpers import sign_in_as
 from tests.people.home_helpers import ANN, BO, CY, DI, due_in, finish
 from tests.web.pages import csrf_token, text
@@ -114,7 +113,10 @@ def test_my_games_reads_a_fixed_number_of_queries_whatever_the_number_of_games(t
             for seed in range(10):
                 new_game("riftforce", [ANN, BO], {}, seed=seed, deadline_hours=72)
             statements: list[str] = []
-            listen = lambda *args: statements.append(args[2])  # noqa: E731
+
+            def listen(*args, statements=statements):
+                statements.append(args[2])
+
             sa.event.listen(engine, "before_cursor_execute", listen)
             try:
                 found = mine()
