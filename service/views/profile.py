@@ -8,8 +8,9 @@ Counted from what the store keeps anyway:
   invitation);
 - a timed-out turn is a run of events of kind "timeout" by their seat with no other event between
   (the sweep plays a timed-out turn's decisions one after the other: service/play/timeouts.py);
-- the time to move is, for each turn of theirs (a `turns` row naming their seat), from the event the
-  turn began after to their first own move before the next turn began; a turn that timed out has none.
+- the time to move is, for each turn of theirs (a `turns` row naming their seat, begun by another seat's
+  event or the game's), from the event the turn began after to their first own move before the next
+  turn began; a turn that timed out has none.
   The median of those, over their last RECENT games.
 """
 
@@ -99,12 +100,15 @@ def _timed_out_turns(session: Session, me: str, ids: list[int]) -> int:
 
 
 def _median_move(session: Session, me: str, seats: dict[int, int]) -> timedelta | None:
-    starts: dict[int, list[tuple[int, Any, list[int]]]] = {}
+    starts: dict[int, list[tuple[int, Any, list[Any]]]] = {}
     for row in session.execute(
-            sa.select(TurnStart.game_id, TurnStart.seq, TurnStart.seats, Event.created_at)  # type: ignore[call-overload]
+            sa.select(TurnStart.game_id, TurnStart.seq, TurnStart.seats, Event.created_at, Event.actor)  # type: ignore[call-overload]
             .join(Event, sa.and_(col(Event.game_id) == col(TurnStart.game_id), col(Event.seq) == col(TurnStart.seq)))
             .where(col(TurnStart.game_id).in_(list(seats))).order_by(col(TurnStart.game_id), col(TurnStart.seq))):
-        starts.setdefault(row.game_id, []).append((row.seq, as_utc(row.created_at), list(row.seats or [])))
+        # A turn the seat's own decision began (a game counting a new turn inside the seat's own run of
+        # decisions) is no wait of theirs: it counts for the seat only when another's doing began it.
+        seats_now = [seat for seat in row.seats or [] if seat != row.actor]
+        starts.setdefault(row.game_id, []).append((row.seq, as_utc(row.created_at), seats_now))
     moves: dict[int, list[tuple[int, Any]]] = {}
     for row in session.execute(_own_events(me, list(seats), "move")):
         moves.setdefault(row.game_id, []).append((row.seq, as_utc(row.created_at)))
