@@ -17,7 +17,7 @@ from service.store.db import get_engine
 from service.store.inboxes import key as inbox_key
 from service.store.models import Game, HiddenGame, Player
 
-NOT_YOURS = "There is no finished game of yours with that number to hide."
+NOT_YOURS = "There is no game of yours with that number."
 
 
 def hide(email: str, game_id: int, now: datetime) -> None:
@@ -27,7 +27,7 @@ def hide(email: str, game_id: int, now: datetime) -> None:
             col(Game.id) == game_id, col(Game.status) == "finished", col(Player.address_key) == me,
             col(Player.consent).in_(("", "asked"))).limit(1)).first()
         if mine is None:
-            raise NotFound(NOT_YOURS, "No such game")
+            raise NotFound(f"{NOT_YOURS} Only a finished game can be hidden.", "No such game")
         # Two presses at once both insert: the second does nothing (the dialect's own insert, as in
         # service/store/rows.py person_for_update).
         if session.get_bind().dialect.name == "postgresql":

@@ -26,7 +26,6 @@ import sqlalchemy as sa
 from sqlmodel import Session, col
 
 import engine
-from service import links
 from service.games import adapter
 from service.names import player_name
 from service.store.inboxes import key as inbox_key
@@ -60,8 +59,7 @@ class Row:
     mode: str  # "Duel", "Team play", "3 players"
     group: str
     status: str  # one line: "Your turn: due Sat 14:00", "Bo to play, 2 days left", "You won 12–7"
-    page_token: str  # the person's own player link (their page, their history)
-    invitation_token: str | None  # the invitation to answer, for that group
+    invited: bool  # the person's seat waits for their answer to an invitation (the group INVITATIONS)
     due_at: datetime | None  # the person's deadline (your turn) or the soonest one waited on
     since: datetime  # when the game last changed
     hidden: bool = False
@@ -100,8 +98,7 @@ def my_games(session: Session, email: str, now: datetime, show_hidden: bool = Fa
     finished games they hid, and only those, in the finished group."""
     me = inbox_key(email)
     seats = session.execute(
-        sa.select(col(Player.id), col(Player.seat), col(Player.row_key), col(Player.link_generation),
-                  col(Player.consent), col(Game.id).label("game_id"), col(Game.name), col(Game.options),
+        sa.select(col(Player.seat), col(Player.consent), col(Game.id).label("game_id"), col(Game.name), col(Game.options),
                   col(Game.status), col(Game.to_act), col(Game.result), col(Game.updated_at), col(GameClock.paused_at))
         .join(Game, col(Game.id) == col(Player.game_id))
         .outerjoin(GameClock, col(GameClock.game_id) == col(Game.id))
@@ -110,7 +107,6 @@ def my_games(session: Session, email: str, now: datetime, show_hidden: bool = Fa
     ids = [seat.game_id for seat in seats]
     everyone: dict[int, list[Any]] = {}
     due: dict[tuple[int, int], datetime | None] = {}
-    asked: dict[str, Invitation] = {}
     hidden: set[int] = set()
     if ids:
         for row in session.execute(sa.select(col(Player.game_id), col(Player.seat), col(Player.name),
@@ -120,11 +116,6 @@ def my_games(session: Session, email: str, now: datetime, show_hidden: bool = Fa
         for row in session.execute(sa.select(col(Deadline.game_id), col(Deadline.seat), col(Deadline.due_at))
                                    .where(col(Deadline.game_id).in_(ids))):
             due[(row.game_id, row.seat)] = as_utc(row.due_at) if row.due_at else None
-        # One invitation asks for every game of its inviter (a second game sends none): by inviter.
-        for invitation in session.execute(sa.select(Invitation).where(
-                col(Invitation.address) == me, col(Invitation.status) == ASKED)
-                .order_by(col(Invitation.id))).scalars():
-            asked[invitation.inviter] = invitation
         hidden = set(session.execute(sa.select(col(HiddenGame.game_id)).where(col(HiddenGame.email) == me)).scalars())
     person = session.get(Person, me)
     zone = person.time_zone if person else "UTC"
@@ -132,7 +123,7 @@ def my_games(session: Session, email: str, now: datetime, show_hidden: bool = Fa
     groups: dict[str, list[Row]] = {group: [] for group in GROUPS}
     for seat in seats:
         players = everyone.get(seat.game_id, [])
-        shown = _row(seat, players, due, asked, zone, now, seat.game_id in hidden)
+        shown = _row(seat, players, due, zone, now, seat.game_id in hidden)
         if shown.group == FINISHED and shown.hidden != show_hidden:
             continue
         if show_hidden and shown.group != FINISHED:
@@ -147,21 +138,16 @@ def my_games(session: Session, email: str, now: datetime, show_hidden: bool = Fa
                    co_players(list(seats), everyone, me))
 
 
-def _row(seat: Any, players: list[Any], due: dict[tuple[int, int], datetime | None], asked: dict[str, Invitation],
-         zone: str, now: datetime, hidden: bool) -> Row:
+def _row(seat: Any, players: list[Any], due: dict[tuple[int, int], datetime | None], zone: str, now: datetime, hidden: bool) -> Row:
     found = adapter(seat.name)
     names = {p.seat: player_name(p.name, p.seat) for p in players}
     ordered = [names[s] for s in sorted(names)]
     modes = found.modes()
     mode = found.mode_of(seat.options).title if len(modes) > 1 else f"{len(players)} player{'s' * (len(players) != 1)}"
     since = as_utc(seat.updated_at)
-    invitation = None
     due_at: datetime | None = None
     if seat.consent == ASKED:
         group = INVITATIONS
-        creator = next((p for p in players if p.seat == 0), None)
-        found_invitation = asked.get(creator.address_key) if creator else None
-        invitation = links.invitation_token(found_invitation.id, found_invitation.row_key) if found_invitation else None
         status = ("Confirm that you started this game" if seat.seat == 0
                   else f"{names.get(0, 'Someone')} invited you")
     elif seat.status != "active":
@@ -193,8 +179,7 @@ def _row(seat: Any, players: list[Any], due: dict[tuple[int, int], datetime | No
     return Row(game_id=seat.game_id, game=seat.name, title=f"{title_of(seat.name)} #{seat.game_id}",
                players=found.players_words(ordered, found.teams_of(seat.options, len(players))), mode=mode,
                group=group, status=status,
-               page_token=links.player_token(seat.id, seat.row_key, seat.link_generation),
-               invitation_token=invitation, due_at=due_at, since=since, hidden=hidden)
+               invited=group == INVITATIONS, due_at=due_at, since=since, hidden=hidden)
 
 
 def title_of(name: str) -> str:
@@ -235,3 +220,20 @@ def co_players(seats: list[Any], everyone: dict[int, list[Any]], me: str) -> lis
             if latest is None or latest[0] < seat.game_id:
                 named[other.address_key] = (seat.game_id, player_name(other.name, other.seat))
     return sorted((CoPlayer(name, address) for address, (_, name) in named.items()), key=lambda c: c.name.lower())
+
+
+def my_seat(session: Session, email: str, game_id: int) -> Player | None:
+    """The person's seat in the game, if it is among their games (see the module's words)."""
+    return session.execute(sa.select(Player).where(
+        col(Player.game_id) == game_id, col(Player.address_key) == inbox_key(email),
+        col(Player.consent).not_in((DECLINED, UNCONFIRMED))).order_by(col(Player.seat)).limit(1)).scalar_one_or_none()
+
+
+def my_invitation(session: Session, email: str, game_id: int) -> Invitation | None:
+    """The invitation that asks the person about the game: one asks for every game of its inviter
+    (a second game of the same inviter sends none), so the latest unanswered one of the game's creator."""
+    creator = sa.select(col(Player.address_key)).where(col(Player.game_id) == game_id, col(Player.seat) == 0)
+    return session.execute(sa.select(Invitation).where(
+        col(Invitation.address) == inbox_key(email), col(Invitation.status) == ASKED,
+        col(Invitation.inviter) == creator.scalar_subquery()).order_by(col(Invitation.id).desc()).limit(1)
+    ).scalar_one_or_none()

@@ -99,7 +99,7 @@ def test_my_games_groups_and_sorts_every_game_and_mode(tmp_path, backend_url):
     assert rows[games["won"]].status == "You won 12–7 · Sun 1 Mar 2026"
     assert rows[games["lost"]].status == "Bo won 12–9 · Mon 2 Mar 2026"
     assert rows[games["team3"]].status.startswith("Cy and Bo won 12–12–4")
-    assert rows[games["invited"]].status == "Eve invited you" and rows[games["invited"]].invitation_token
+    assert rows[games["invited"]].status == "Eve invited you" and rows[games["invited"]].invited
     assert found.awaiting == 4  # three turns and one invitation
     assert [co.name for co in found.co_players] == ["Bo", "Cy", "Di"]  # not Eve, Fay nor Zed
 
@@ -139,7 +139,7 @@ def test_the_start_page_signed_in_shows_my_games_counted_in_its_title_and_no_oth
     for heading in ("Your turn", "Waiting for others", "Invitations to answer", "Finished", "People you played with"):
         assert heading in page
     assert f"Riftforce #{games['team']}: Ann &amp; Cy vs Bo &amp; Di" in page
-    assert "/history" in page and "/i/" in page
+    assert f"/me/games/{games['duel']}/history" in page and f"/me/games/{games['invited']}/invitation" in page
     assert answer["awaiting"] == 4 and answer["played_with"] == ["Bo", "Cy", "Di"]
     assert [row["id"] for row in answer["groups"]["invitations"]] == [games["invited"]]
     for shown in (page, str(answer)):
@@ -169,7 +169,7 @@ def test_a_finished_game_can_be_hidden_and_shown_again_only_by_its_player(tmp_pa
         assert post(client, f"/me/games/{games['won']}/hide", data={"csrf_token": token}).status_code == 303  # twice: once
         for refused in (games["duel"], games["unconfirmed"], 9999):  # running, not hers, none
             answer = post(client, f"/me/games/{refused}/hide", data={"csrf_token": token})
-            assert answer.status_code == 404 and "no finished game of yours" in text(answer)
+            assert answer.status_code == 404 and "no game of yours" in text(answer)
         assert post(client, f"/me/games/{games['lost']}/hide").status_code == 400  # no CSRF token
         assert mine().hidden == 1
         post(client, f"/me/games/{games['won']}/unhide", data={"csrf_token": token})
@@ -181,3 +181,24 @@ def test_a_finished_game_can_be_hidden_and_shown_again_only_by_its_player(tmp_pa
         assert mine(BO[1]).hidden == 1
         other = app.test_client()
         assert post(other, f"/me/games/{games['won']}/hide").status_code in (400, 401)  # nobody signed in
+
+
+def test_a_row_opens_the_persons_own_page_history_and_invitation_and_nobody_elses(tmp_path, backend_url):
+    with app_on(tmp_path, backend_url) as app:
+        games = every_kind()
+        client = app.test_client()
+        sign_in_as(client, ANN[1])
+        page = get(client, f"/me/games/{games['duel']}")
+        assert page.status_code == 303 and page.location.startswith("/p/")
+        assert "Your turn" in text(get(client, page.location)) or get(client, page.location).status_code == 200
+        history = get(client, f"/me/games/{games['duel']}/history")
+        assert history.status_code == 303 and history.location.endswith("/history")
+        invitation = get(client, f"/me/games/{games['invited']}/invitation")
+        assert invitation.status_code == 303 and invitation.location.startswith("/i/")
+        assert "Eve invited you to play Riftforce" in text(get(client, invitation.location))
+        for refused in (games["unconfirmed"], games["declined"], 9999):  # not hers to open, or none
+            assert get(client, f"/me/games/{refused}").status_code == 404
+        assert get(client, f"/me/games/{games['duel']}/invitation").status_code == 404
+        sign_in_as(client, EVE[1])
+        assert get(client, f"/me/games/{games['duel']}").status_code == 404
+        assert app.test_client().get(f"/me/games/{games['duel']}").status_code == 401
