@@ -197,6 +197,17 @@ class Adapter:
             return f"{short[0]} vs {short[1]}"
         return and_words(short)
 
+    def mode_of(self, options: Mapping[str, Any]) -> Mode:
+        """The mode a game was started in, from its start options (the form's `mode` value, as
+        `form_options` stores it; the default mode when the options name none)."""
+        name = options.get("mode")
+        return self.mode(name if isinstance(name, str) else None)
+
+    def teams_of(self, options: Mapping[str, Any], players: int) -> list[list[int]]:
+        """The engine's `teams` as known from the start options and the player count alone (a list of
+        many games names its sides without reading each game's state): none by default."""
+        return []
+
     def result_words(self, result: Mapping[str, Any] | None, names: Mapping[int, str], viewer: int | None = None) -> str:
         """The end of the game in one sentence (two after a forfeit: who forfeited, then who won), to
         `viewer` ("You won.", "You and Bo won."; None: to anyone)."""

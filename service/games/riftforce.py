@@ -35,6 +35,10 @@ class Riftforce(Adapter):
             Mode("solo", "Solo", MODES["solo"], "You against the trainer, whose bots follow a face-up plan."),
         ]
 
+    def teams_of(self, options: Mapping[str, Any], players: int) -> list[list[int]]:
+        # The engine's own teams (engine/riftforce/game.py `teams`), which read only these two facts.
+        return self.rules.teams({"mode": options.get("mode") or "duel", "players": players})
+
     @property
     def form_fields(self) -> tuple[str, ...]:
         return ("mode", "guilds", "stars5", "stars6", "stars7", "and_number", "and_end",

@@ -60,7 +60,7 @@ from service.store.models import (
     as_utc,
     utcnow,
 )
-from service.views import followups
+from service.views import followups, profile
 from service.views.positions import title
 from service.views.sentences import POLICY_WORDS, journal_sentence
 from service.views.times import local_time
@@ -431,9 +431,12 @@ def _invitation(session: Session, mail: Mail) -> Context:
     invitation = session.get(Invitation, int(mail.params["invitation"]))  # its key (no query after `wanted`)
     assert invitation is not None
     token = links.invitation_token(invitation.id, invitation.row_key)
+    self_invited = creator.id == mail.player.id
     return {
         "inviter": unlinkable(creator.name),
-        "self_invited": creator.id == mail.player.id,
+        "self_invited": self_invited,
+        # Who asks, in one line of their record here (service/views/profile.py; never their address).
+        "about": None if self_invited else profile.profile(session, creator.address_key).line(unlinkable(creator.name)),
         "accept_url": url_for("invitations.page", token=token, _external=True),
         # The one-click decline: also the email's List-Unsubscribe target.
         "decline_url": url_for("invitations.decline", token=token, _external=True),

@@ -451,6 +451,17 @@ class PersonalToken(SQLModel, table=True):
 # (my games)
 
 
+class HiddenGame(SQLModel, table=True):
+    """A finished game a person chose not to see among their games (service/web/home.py): per person,
+    since each player of a game decides for their own list.  `email` is the person's address key."""
+
+    __tablename__ = "hidden_games"
+
+    email: str = Field(max_length=254, primary_key=True)
+    game_id: int = Field(foreign_key="games.id", primary_key=True, sa_column_kwargs={"autoincrement": False})
+    hidden_at: datetime = Field(default_factory=utcnow)
+
+
 # (notifications)
 
 

@@ -18,6 +18,7 @@ from service.web import (
     headers,
     health,
     history,
+    home,
     invitations,
     me_api,
     play,
@@ -44,7 +45,8 @@ def register(app: Flask) -> None:
     auth.register(app)
     channels.register(app)
     for blueprint in (games.bp, play.bp, api.bp, clock.bp, history.bp, campaign.bp, account.bp, health.bp,
-                      invitations.bp, rules.bp, signin.bp, settings.bp, me_api.bp, channels.bp, channels.feeds_bp):
+                      invitations.bp, rules.bp, signin.bp, settings.bp, me_api.bp, channels.bp, channels.feeds_bp,
+                      home.bp):
         app.register_blueprint(blueprint)
     # The dev mailbox exists only in embedded mode: with SMTP_URL set, mail leaves the machine
     # and the route is not even registered.

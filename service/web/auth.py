@@ -39,6 +39,12 @@ def register(app: Flask) -> None:
     # Flask's own defaults are 31 days and a refresh on every request: ours is said here.
     app.config.update(PERMANENT_SESSION_LIFETIME=LIFETIME, SESSION_REFRESH_EACH_REQUEST=True)
 
+    @app.context_processor
+    def who() -> dict[str, bool]:
+        # The page header's "Your games · Settings" (or "Sign in"): no address in it, so a page
+        # that a shared cache kept shows nobody's.
+        return {"signed_in_header": current_email() is not None}
+
 
 def sign_in(email: str) -> None:
     """Sign this browser in as the address (a new session: nothing of an earlier one is kept)."""

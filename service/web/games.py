@@ -32,7 +32,7 @@ from service.store.db import get_engine
 from service.store.models import Deadline, as_utc
 from service.views import history, positions
 from service.views.times import local_time
-from service.web import auth
+from service.web import auth, home
 from service.web.limits import limiter, new_games, refund
 
 bp = Blueprint("games", __name__)
@@ -78,7 +78,10 @@ def no_such_game(game: str) -> ResponseReturnValue:
 
 @bp.get("/")
 def index() -> ResponseReturnValue:
-    return _game_list("index.html", signed_in=auth.current_email())  # the sign-in form, or who is signed in
+    email = auth.current_email()
+    if email is not None:  # signed in: the person's own games (service/web/home.py)
+        return home.page(email)
+    return _game_list("index.html", signed_in=None)  # the sign-in form
 
 
 @bp.route("/games/new", methods=["GET", "POST"])

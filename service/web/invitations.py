@@ -15,7 +15,7 @@ from service.play import consent
 from service.store import read_session
 from service.store.db import get_engine
 from service.store.models import Invitation, Player, utcnow
-from service.views import positions
+from service.views import positions, profile
 from service.web.tokens import page_token
 
 bp = Blueprint("invitations", __name__)
@@ -41,12 +41,14 @@ def _page(token: str, status: int = 200, **extra: object) -> ResponseReturnValue
         invitation = _named(session, token)
         game = store.get_game(session, invitation.game_id)
         players = store.players_of(session, game.id)
-    creator = next(p for p in players if p.seat == 0)
+        creator = next(p for p in players if p.seat == 0)
+        # Who asks: the inviter's record here, by the name they gave themselves (never their address).
+        about = profile.profile(session, creator.address_key).line(unlinkable(creator.name))
     return render_template(
         "invitation.html", invitation=invitation, game=game, title=positions.title(game), token=token,
         # The page is the invited address's first sight of us: the same unlinkable name as the email.
         inviter=unlinkable(creator.name), self_invited=creator.id == invitation.player_id,
-        answer=request.args.get("answer", ""), **extra,
+        answer=request.args.get("answer", ""), about=about, **extra,
     ), status
 
 

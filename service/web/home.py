@@ -1,0 +1,126 @@
+"""A signed-in person's home: their games (service/views/my_games.py) and their profile line.
+
+- GET  /                              (service/web/games.py `index`, signed in) my games
+- GET  /me/games/hidden               the finished games they hid, each with a button to show it again
+- GET  /me/games/<id>[/history|/invitation]  to the person's player page of the game, its history, or
+                                      the invitation that asks them about it (a redirect: the signed
+                                      links are made for the one game opened, not for every row shown)
+- POST /me/games/<id>/hide, /unhide   (CSRF form) hide a finished game from the list, or show it again
+- GET  /api/me/games                  the same as JSON (`require_api_email`: a session, later a bearer token)
+- GET  /api/me/profile                the person's own profile line's figures
+
+The page shows the person their own player links (they proved the address by signing in, as the
+account link proves it) and the names of the people they played with; never an address but theirs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from flask import Blueprint, jsonify, redirect, render_template, url_for
+from flask.typing import ResponseReturnValue
+
+from service import links
+from service.errors import NotFound
+from service.people import hidden_games
+from service.people.hidden_games import NOT_YOURS
+from service.store import read_session
+from service.store.db import get_engine
+from service.store.models import utcnow
+from service.views import my_games, profile
+from service.web.auth import require_api_email, require_email
+from service.web.tokens import page_token
+
+bp = Blueprint("home", __name__)
+
+
+def page(email: str, show_hidden: bool = False) -> ResponseReturnValue:
+    """The "my games" page of the signed-in address key `email`."""
+    with read_session(get_engine()) as session:
+        games = my_games.my_games(session, email, utcnow(), show_hidden=show_hidden)
+    paths = {name: _game_path(f"home.{name}") for name in ("open_game", "open_history", "open_invitation", "hide", "unhide")}
+    return render_template("people/home.html", games=games, groups=my_games.GROUPS, titles=my_games.GROUP_TITLES,
+                           show_hidden=show_hidden, paths=paths)
+
+
+def _game_path(endpoint: str) -> Callable[[int], str]:
+    """The endpoint's path for any game id: a url_for per row and link cost more than the rest of the
+    row (Flask runs its URL-defaults hooks at every call), so the path of game 0 is made once and
+    each row's id put in the place of its 0."""
+    head, zero, tail = url_for(endpoint, game_id=0).rpartition("/0")
+    assert zero, endpoint
+    return lambda game_id: f"{head}/{game_id}{tail}"
+
+
+@bp.get("/me/games/hidden")
+def hidden() -> ResponseReturnValue:
+    return page(require_email(), show_hidden=True)
+
+
+def _seat_token(email: str, game_id: int) -> str:
+    with read_session(get_engine()) as session:
+        seat = my_games.my_seat(session, email, game_id)
+    if seat is None:
+        raise NotFound(NOT_YOURS, "No such game")
+    return page_token(seat)
+
+
+@bp.get("/me/games/<int:game_id>")
+def open_game(game_id: int) -> ResponseReturnValue:
+    return redirect(url_for("play.page", token=_seat_token(require_email(), game_id)), 303)
+
+
+@bp.get("/me/games/<int:game_id>/history")
+def open_history(game_id: int) -> ResponseReturnValue:
+    return redirect(url_for("history.player", token=_seat_token(require_email(), game_id)), 303)
+
+
+@bp.get("/me/games/<int:game_id>/invitation")
+def open_invitation(game_id: int) -> ResponseReturnValue:
+    email = require_email()
+    with read_session(get_engine()) as session:
+        invitation = my_games.my_invitation(session, email, game_id)
+    if invitation is None:
+        raise NotFound("No invitation waits for your answer about that game.", "No such invitation")
+    return redirect(url_for("invitations.page", token=links.invitation_token(invitation.id, invitation.row_key)), 303)
+
+
+@bp.post("/me/games/<int:game_id>/hide")
+def hide(game_id: int) -> ResponseReturnValue:
+    hidden_games.hide(require_email(), game_id, utcnow())
+    return redirect(url_for("games.index"), 303)
+
+
+@bp.post("/me/games/<int:game_id>/unhide")
+def unhide(game_id: int) -> ResponseReturnValue:
+    hidden_games.unhide(require_email(), game_id)
+    return redirect(url_for("home.hidden"), 303)
+
+
+def _links(row: my_games.Row) -> dict[str, Any]:
+    return {"page": url_for("home.open_game", game_id=row.game_id, _external=True),
+            "history": url_for("home.open_history", game_id=row.game_id, _external=True),
+            "invitation": (url_for("home.open_invitation", game_id=row.game_id, _external=True)
+                           if row.invited else None)}
+
+
+@bp.get("/api/me/games")
+def api_games() -> ResponseReturnValue:
+    email = require_api_email()
+    with read_session(get_engine()) as session:
+        games = my_games.my_games(session, email, utcnow())
+    return jsonify({
+        "awaiting": games.awaiting, "hidden": games.hidden,
+        "groups": {group: [{**row.public(), **_links(row)} for row in rows] for group, rows in games.groups.items()},
+        # Names only: the people one played with are never given by address.
+        "played_with": [co.name for co in games.co_players],
+    })
+
+
+@bp.get("/api/me/profile")
+def api_profile() -> ResponseReturnValue:
+    email = require_api_email()
+    with read_session(get_engine()) as session:
+        found = profile.profile(session, email)
+    return jsonify(found.public())

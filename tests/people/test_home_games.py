@@ -1,0 +1,204 @@
+"""The signed-in person's "my games" (service/views/my_games.py, service/web/home.py): every game of
+theirs grouped and sorted, over the three games and their modes, on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+
+import sqlalchemy as sa
+
+from service.play import consent, new_game
+from service.store import read_session
+from service.store.db import get_engine
+from service.store.models import Invitation
+from service.views import my_games
+from tests.conftest import app_on
+from tests.consent import preconsent
+from tests.people.helpers import sign_in_as
+from tests.people.home_helpers import ANN, BO, CY, DI, due_in, finish
+from tests.web.pages import csrf_token, text
+
+EVE, FAY = ("Eve", "eve@example.org"), ("Fay", "fay@example.org")
+
+
+def get(client, path: str):
+    """A request as a browser's own: app_on's app context stays pushed across the test client's requests,
+    and with it `g`, where service/web/auth.py keeps who the request is signed in as (and Flask-WTF its
+    CSRF token): each request gets a context of its own, as in a server."""
+    with client.application.app_context():
+        return client.get(path)
+
+
+def post(client, path: str, **kw):
+    with client.application.app_context():
+        return client.post(path, **kw)
+
+
+def mine(email: str = ANN[1], **kw):
+    with read_session(get_engine()) as session:
+        return my_games.my_games(session, email, datetime.now(UTC), **kw)
+
+
+def every_kind() -> dict[str, int]:
+    """Ann's games: every game and mode, her turn or not, timed or not, finished, an invitation, and
+    two that must not show (a stranger's unconfirmed form game, an invitation she declined)."""
+    preconsent(ANN[1], BO[1], CY[1], DI[1])
+    games = {
+        "duel": new_game("riftforce", [ANN, BO], {}, seed=1, deadline_hours=72),  # Ann's turn
+        "team": new_game("riftforce", [ANN, BO, CY, DI], {"mode": "team"}, seed=2, deadline_hours=72),  # Bo's
+        "solo": new_game("riftforce", [ANN], {"mode": "solo"}, seed=3),  # Ann's, untimed
+        "walker": new_game("riftwalker", [BO, ANN, CY], {}, seed=4, deadline_hours=48),  # Bo's
+        "beyond": new_game("beyond-the-rift", [ANN, CY], {"scenario": "tutorial", "heroes": ["brannoc", "isolde"]},
+                           seed=5, deadline_hours=24),  # both heroes at once
+        "won": new_game("riftforce", [ANN, BO], {}, seed=6),
+        "lost": new_game("riftwalker", [BO, ANN], {}, seed=7),
+        "team3": new_game("riftforce", [CY, ANN, BO], {"mode": "team"}, seed=8),
+    }
+    due_in(games["duel"], 0, 10)
+    due_in(games["beyond"], 0, 5)  # sooner than the duel's: first
+    due_in(games["walker"], 0, 30)
+    due_in(games["team"], 1, 60)
+    finish(games["won"], {"winners": [0], "scores": {"0": 12, "1": 7}}, datetime(2026, 3, 1, tzinfo=UTC))
+    finish(games["lost"], {"winners": [0], "scores": {"0": 12, "1": 9}}, datetime(2026, 3, 2, tzinfo=UTC))
+    finish(games["team3"], {"winners": [0, 2], "scores": {"0": 12, "1": 4, "2": 12}}, datetime(2026, 2, 1, tzinfo=UTC))
+    preconsent(EVE[1])  # a verified inviter Ann never accepted: her seat waits for Ann's answer
+    games["invited"] = new_game("riftforce", [EVE, ANN], {}, seed=9)
+    preconsent(FAY[1])
+    declined = new_game("riftwalker", [FAY, ANN], {}, seed=10)
+    with read_session(get_engine()) as session:
+        fay = session.execute(sa.select(Invitation.id).where(Invitation.game_id == declined)).scalar_one()
+    consent.decline(fay, datetime.now(UTC))
+    games["declined"] = declined
+    # A stranger types Ann's address into the public form: nothing of it reaches her until the
+    # stranger confirms, so it is not among her games either.
+    games["unconfirmed"] = new_game("riftforce", [("Zed", "zed@example.org"), ANN], {}, seed=11, ask_creator=True)
+    return games
+
+
+def test_my_games_groups_and_sorts_every_game_and_mode(tmp_path, backend_url):
+    with app_on(tmp_path, backend_url):
+        games = every_kind()
+        found = mine()
+    ids = {group: [row.game_id for row in rows] for group, rows in found.groups.items()}
+    assert ids == {
+        "your_turn": [games["beyond"], games["duel"], games["solo"]],  # soonest deadline first, untimed last
+        "waiting": [games["walker"], games["team"]],
+        "invitations": [games["invited"]],
+        "finished": [games["lost"], games["won"], games["team3"]],  # newest first
+    }
+    rows = {row.game_id: row for group in found.groups.values() for row in group}
+    assert rows[games["duel"]].status.startswith("Your turn: due ")
+    assert rows[games["solo"]].status == "Your turn"
+    assert (rows[games["solo"]].players, rows[games["solo"]].mode) == ("Ann vs the trainer", "Solo")
+    assert (rows[games["team"]].players, rows[games["team"]].mode) == ("Ann & Cy vs Bo & Di", "Team play")
+    assert rows[games["team"]].status == "Bo to play, 2 days left"
+    assert rows[games["walker"]].status == "Bo to play, 30 hours left"
+    assert (rows[games["walker"]].players, rows[games["walker"]].mode) == ("Bo, Ann and Cy", "3 players")
+    assert rows[games["beyond"]].players == "Ann and Cy vs the rift"
+    assert rows[games["won"]].status == "You won 12–7 · Sun 1 Mar 2026"
+    assert rows[games["lost"]].status == "Bo won 12–9 · Mon 2 Mar 2026"
+    assert rows[games["team3"]].status.startswith("Cy and Bo won 12–12–4")
+    assert rows[games["invited"]].status == "Eve invited you" and rows[games["invited"]].invited
+    assert found.awaiting == 4  # three turns and one invitation
+    assert [co.name for co in found.co_players] == ["Bo", "Cy", "Di"]  # not Eve, Fay nor Zed
+
+
+def test_my_games_reads_a_fixed_number_of_queries_whatever_the_number_of_games(tmp_path, backend_url):
+    with app_on(tmp_path, backend_url):
+        preconsent(ANN[1], BO[1])
+        engine = get_engine()
+        counts = []
+        for _ in range(2):
+            for seed in range(10):
+                new_game("riftforce", [ANN, BO], {}, seed=seed, deadline_hours=72)
+            statements: list[str] = []
+
+            def listen(*args, statements=statements):
+                statements.append(args[2])
+
+            sa.event.listen(engine, "before_cursor_execute", listen)
+            try:
+                found = mine()
+                assert len(found.groups["your_turn"]) + len(found.groups["waiting"]) == 10 * (len(counts) + 1)
+            finally:
+                sa.event.remove(engine, "before_cursor_execute", listen)
+            counts.append(len(statements))
+    assert counts[0] == counts[1] <= 7
+
+
+def test_the_start_page_signed_in_shows_my_games_counted_in_its_title_and_no_other_address(tmp_path, backend_url):
+    with app_on(tmp_path, backend_url) as app:
+        games = every_kind()
+        client = app.test_client()
+        assert "Play the rift card games by email" in text(get(client, "/"))  # not signed in: as before
+        sign_in_as(client, ANN[1])
+        page = text(get(client, "/"))
+        answer = get(client, "/api/me/games").get_json()
+    assert "<title>(4) Riftpost</title>" in page
+    for heading in ("Your turn", "Waiting for others", "Invitations to answer", "Finished", "People you played with"):
+        assert heading in page
+    assert f"Riftforce #{games['team']}: Ann &amp; Cy vs Bo &amp; Di" in page
+    assert f"/me/games/{games['duel']}/history" in page and f"/me/games/{games['invited']}/invitation" in page
+    assert answer["awaiting"] == 4 and answer["played_with"] == ["Bo", "Cy", "Di"]
+    assert [row["id"] for row in answer["groups"]["invitations"]] == [games["invited"]]
+    for shown in (page, str(answer)):
+        assert not re.findall(r"[\w.+-]+@[\w-]+\.[\w.]+", shown.replace("&#64;", "@"))  # no address, even Ann's
+        assert "Zed" not in shown and "Fay" not in shown
+
+
+def test_the_games_api_needs_a_signed_in_person(client):
+    answer = client.get("/api/me/games")
+    assert answer.status_code == 401 and answer.get_json()["status"] == 401
+    assert client.get("/api/me/profile").status_code == 401
+
+
+def test_a_finished_game_can_be_hidden_and_shown_again_only_by_its_player(tmp_path, backend_url):
+    with app_on(tmp_path, backend_url) as app:
+        games = every_kind()
+        client = app.test_client()
+        sign_in_as(client, ANN[1])
+        token = csrf_token(text(get(client, "/")))
+        hidden = post(client, f"/me/games/{games['won']}/hide", data={"csrf_token": token})
+        assert hidden.status_code == 303
+        assert games["won"] not in [row.game_id for row in mine().groups["finished"]]
+        page = text(get(client, "/"))
+        assert "Show your 1 hidden game" in page and f"Riftforce #{games['won']}" not in page
+        shown = text(get(client, "/me/games/hidden"))
+        assert f"Riftforce #{games['won']}" in shown and f"Riftforce #{games['duel']}" not in shown
+        assert post(client, f"/me/games/{games['won']}/hide", data={"csrf_token": token}).status_code == 303  # twice: once
+        for refused in (games["duel"], games["unconfirmed"], 9999):  # running, not hers, none
+            answer = post(client, f"/me/games/{refused}/hide", data={"csrf_token": token})
+            assert answer.status_code == 404 and "no game of yours" in text(answer)
+        assert post(client, f"/me/games/{games['lost']}/hide").status_code == 400  # no CSRF token
+        assert mine().hidden == 1
+        post(client, f"/me/games/{games['won']}/unhide", data={"csrf_token": token})
+        assert mine().hidden == 0 and games["won"] in [row.game_id for row in mine().groups["finished"]]
+        sign_in_as(client, BO[1])  # Ann's hiding was hers alone
+        token = csrf_token(text(get(client, "/")))
+        post(client, f"/me/games/{games['won']}/hide", data={"csrf_token": token})
+        assert games["won"] in [row.game_id for row in mine().groups["finished"]]
+        assert mine(BO[1]).hidden == 1
+        other = app.test_client()
+        assert post(other, f"/me/games/{games['won']}/hide").status_code in (400, 401)  # nobody signed in
+
+
+def test_a_row_opens_the_persons_own_page_history_and_invitation_and_nobody_elses(tmp_path, backend_url):
+    with app_on(tmp_path, backend_url) as app:
+        games = every_kind()
+        client = app.test_client()
+        sign_in_as(client, ANN[1])
+        page = get(client, f"/me/games/{games['duel']}")
+        assert page.status_code == 303 and page.location.startswith("/p/")
+        assert "Your turn" in text(get(client, page.location)) or get(client, page.location).status_code == 200
+        history = get(client, f"/me/games/{games['duel']}/history")
+        assert history.status_code == 303 and history.location.endswith("/history")
+        invitation = get(client, f"/me/games/{games['invited']}/invitation")
+        assert invitation.status_code == 303 and invitation.location.startswith("/i/")
+        assert "Eve invited you to play Riftforce" in text(get(client, invitation.location))
+        for refused in (games["unconfirmed"], games["declined"], 9999):  # not hers to open, or none
+            assert get(client, f"/me/games/{refused}").status_code == 404
+        assert get(client, f"/me/games/{games['duel']}/invitation").status_code == 404
+        sign_in_as(client, EVE[1])
+        assert get(client, f"/me/games/{games['duel']}").status_code == 404
+        assert app.test_client().get(f"/me/games/{games['duel']}").status_code == 401
