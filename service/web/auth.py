@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from flask import Flask, g, request, session
+from flask import Flask, g, has_request_context, request, session
 from flask_wtf.csrf import validate_csrf
 from wtforms import ValidationError
 
@@ -43,7 +43,8 @@ def register(app: Flask) -> None:
     def who() -> dict[str, bool]:
         # The page header's "Your games · Settings" (or "Sign in"): no address in it, so a page
         # that a shared cache kept shows nobody's.
-        return {"signed_in_header": current_email() is not None}
+        # Emails are rendered without a request (the worker): nobody is signed in there.
+        return {"signed_in_header": has_request_context() and current_email() is not None}
 
 
 def sign_in(email: str) -> None:
