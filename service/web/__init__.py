@@ -18,6 +18,7 @@ from service.web import (
     health,
     history,
     invitations,
+    notify,
     play,
     rules,
 )
@@ -31,10 +32,12 @@ def register(app: Flask) -> None:
     csrf.exempt(play.unsubscribe)  # RFC 8058: the mail provider POSTs without cookies; the token is the proof
     csrf.exempt(account.one_click)  # the same, for the List-Unsubscribe header's "never email me"
     csrf.exempt(invitations.decline)  # the invitation's List-Unsubscribe: the same one-click POST
+    csrf.exempt(notify.seen)  # the page's visit beacon: the signed link in the path is the proof
+    csrf.exempt(notify.notifications_json_change)  # JSON only: no cross-site form can send it
     limiter.init_app(app)
     auth.register(app)
     for blueprint in (games.bp, play.bp, api.bp, clock.bp, history.bp, campaign.bp, account.bp, health.bp,
-                      invitations.bp, rules.bp):
+                      invitations.bp, rules.bp, notify.bp):
         app.register_blueprint(blueprint)
     # The dev mailbox exists only in embedded mode: with SMTP_URL set, mail leaves the machine
     # and the route is not even registered.
