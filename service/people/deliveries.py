@@ -93,7 +93,7 @@ def log_of(key: str, now: datetime | None = None) -> list[Delivery]:
             .join(Game, col(Game.id) == col(Outbox.game_id))
             .where(col(Player.address_key) == key, col(Outbox.created_at) >= now - timedelta(days=DAYS))
             .order_by(col(Outbox.created_at).desc(), col(Outbox.id).desc()).limit(LIMIT)
-        ).tuples().all()
+        ).all()
     found = []
     for row, game in rows:
         status, words = _status(row, time_zone, now)

@@ -55,7 +55,7 @@ def _seats(session: Session, key: str) -> list[tuple[Player, Game]]:
     return list(session.execute(
         sa.select(Player, Game).join(Game, col(Game.id) == col(Player.game_id))
         .where(col(Player.address_key) == key, col(Game.status) == "active").order_by(col(Game.id).desc())
-    ).tuples())
+    ).all())
 
 
 def read(key: str) -> Settings:
