@@ -177,7 +177,9 @@ class Outbox(SQLModel, table=True):
     claimed_at: datetime | None = None
     sent_at: datetime | None = None
     last_error: str | None = Field(default=None, max_length=500)
-    # Why a skipped row was not sent: "unwanted" (its kind's `wanted` said no), "never_email".
+    # Why a skipped row was not sent: "unwanted" (its kind's `wanted` said no), "never_email", or the
+    # person's notification mode ("turned_off", "digest", "until_visit"); "quiet_hours" on a row their
+    # quiet hours held (service/mail/notify_policy.py).
     skip_reason: str | None = Field(default=None, max_length=40)
     created_at: datetime = Field(default_factory=utcnow)
     # When an operator last re-queued it (`flask outbox requeue`): the retry policy's give-up horizon

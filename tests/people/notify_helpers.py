@@ -11,7 +11,7 @@ from service.people import notifications
 from service.play import handle
 from service.store import get_engine, read_session
 from service.store.models import Outbox, Player, utcnow
-from tests.deadlines.helpers import at, rows, timed_game
+from tests.deadlines.helpers import at, rows
 from tests.service import toygame
 from tests.service.helpers import current
 
@@ -61,4 +61,3 @@ def quiet_around_now(now: datetime | None = None) -> tuple[int, int]:
     return (now - timedelta(hours=1)).hour, (now + timedelta(hours=2)).hour
 
 
-__all__ = ["ANN", "timed_game", "at"]
