@@ -187,6 +187,9 @@ def from_env(instance: Path | None = None) -> dict:
         "OUTBOX_NOTICE_AFTER_SECONDS": 3600,
         # Beat's deadline sweep (reminders, timeouts, ends still due); shorter only in drills.
         "DEADLINE_SWEEP_SECONDS": float(os.environ.get("RIFTPOST_SWEEP_SECONDS") or 60),
+        # Beat's look for daily digests due (service/people/digests.py): each goes out within this much
+        # of the person's chosen hour.
+        "NOTIFY_DIGEST_SECONDS": float(os.environ.get("RIFTPOST_DIGEST_SECONDS") or 300),
         # `flask backup` (and every db-upgrade that changes a SQLite database) writes dated copies
         # here and keeps the newest N.
         "BACKUP_DIR": os.environ.get("RIFTPOST_BACKUP_DIR") or str(instance / "backups"),

@@ -108,6 +108,10 @@ def create_celery(flask_app: Flask | None = None) -> Celery:
                 "task": "riftpost.sweep_deadlines",
                 "schedule": config["DEADLINE_SWEEP_SECONDS"],
             },
+            "send-digests": {
+                "task": "riftpost.send_digests",
+                "schedule": config["NOTIFY_DIGEST_SECONDS"],
+            },
             "purge-embedded-broker": {
                 "task": "riftpost.purge_broker",
                 "schedule": 3600.0,

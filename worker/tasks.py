@@ -9,6 +9,7 @@ from celery import shared_task
 from flask import current_app
 
 from service.mail import outbox
+from service.people import digests
 from service.play import ending, timeouts
 from service.store.models import utcnow
 
@@ -59,6 +60,12 @@ def sweep_deadlines() -> dict[str, int]:
     """Beat: the deadline sweep (reminders, timeouts, vacations running out, ends still due), as of
     now; `flask --app service sweep` runs the same function."""
     return dict(timeouts.sweep(utcnow()))
+
+
+@shared_task(name="riftpost.send_digests")
+def send_digests() -> int:
+    """Beat: queue the daily digests due now (once per person and local date: service/people/digests.py)."""
+    return len(digests.queue_due(utcnow()))
 
 
 @shared_task(name=ending.END_TASK)

@@ -5,8 +5,10 @@ pending on a transient error.  A row to an address that has not accepted its inv
 `held` (held -> pending when the address accepts, held -> skipped when it declines;
 service/play/consent.py); none is written to an address that declined the game's creator.  A skipped
 row says why in `skip_reason`: "no_consent" (declined meanwhile), "never_email" (the address asked
-never to be emailed; only the links a person asks for on a page still go) or "unwanted" (its kind's
-`wanted` said no at delivery: a reminder after the move, turn emails off).  "undeliverable": the
+never to be emailed; only the links a person asks for on a page still go), "unwanted" (its kind's
+`wanted` said no at delivery: a reminder after the move) or what the person's notification mode said
+("turned_off", "digest", "until_visit": service/mail/notify_policy.py).  A row the person's quiet hours
+hold goes back to pending until they end, its skip_reason "quiet_hours" (kept once it is sent).  "undeliverable": the
 address is marked so by its bounces (service/mail/bounces.py), and nothing was sent.  A delivery first
 *claims* its row with a conditional UPDATE, so however many times the kick and the beat scan enqueue
 the same row, only one delivery sends it.
@@ -47,7 +49,17 @@ from flask import current_app
 from sqlmodel import Session, col, select
 
 from service import store
-from service.mail import bounces, compose, digest, kinds, queue, smtp, webhooks
+from service.mail import (
+    bounces,
+    compose,
+    digest,
+    kinds,
+    notify_digest,  # noqa: F401 - registers the daily digest's email kind
+    notify_policy,
+    queue,
+    smtp,
+    webhooks,
+)
 from service.mail.threads import message_id
 from service.store import read_session, write_session
 from service.store.current import AnyGame, AnyPlayer
@@ -275,6 +287,9 @@ def _skip_reason(session: Session, row: Outbox, mail: kinds.Mail) -> str | None:
         return "no_consent"  # the address declined, or was asked again meanwhile
     if not kind.requested and _never(session, mail.player.email):
         return "never_email"
+    mode_says = notify_policy.skip_reason(session, row, mail.player)  # the person's notification mode
+    if mode_says is not None:
+        return mode_says
     if not kind.wanted(session, mail):
         return "unwanted"
     return None
@@ -314,6 +329,12 @@ def deliver(row_id: int) -> str:
                                    f"on {dead.bounced_at:%Y-%m-%d %H:%M} UTC")
                 log.info("outbox %s not sent: its address is marked undeliverable", row_id)
                 return "undeliverable"
+            held = notify_policy.held_until(session, row, mail.player, utcnow())
+            if held is not None:
+                # Quiet hours: back to pending until they end, the attempt not spent (no retry's backoff).
+                _finish(row_id, attempt, status="pending", attempts=attempt - 1, next_attempt_at=held,
+                        skip_reason=notify_policy.QUIET)
+                return "held"
             others = digest.candidates(session, row, mail.player.email, utcnow())
             mails = [mail]
             for other_id in others:

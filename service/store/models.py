@@ -177,7 +177,9 @@ class Outbox(SQLModel, table=True):
     claimed_at: datetime | None = None
     sent_at: datetime | None = None
     last_error: str | None = Field(default=None, max_length=500)
-    # Why a skipped row was not sent: "unwanted" (its kind's `wanted` said no), "never_email".
+    # Why a skipped row was not sent: "unwanted" (its kind's `wanted` said no), "never_email", or the
+    # person's notification mode ("turned_off", "digest", "until_visit"); "quiet_hours" on a row their
+    # quiet hours held (service/mail/notify_policy.py).
     skip_reason: str | None = Field(default=None, max_length=40)
     created_at: datetime = Field(default_factory=utcnow)
     # When an operator last re-queued it (`flask outbox requeue`): the retry policy's give-up horizon
@@ -299,6 +301,16 @@ class Person(SQLModel, table=True):
     # Every browser signed in as this person holds the generation of its sign-in (service/web/auth.py);
     # "sign out everywhere" increments it, ending them all.
     session_generation: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
+    # (notifications) How game emails reach the person (service/mail/notify_policy.py decides at
+    # delivery): "every" change of turn, "until_visit" (one email, then nothing more of that game until
+    # they open its page or move), "digest" (one email a day at `digest_hour`, their local hour, listing
+    # every game awaiting them) or "none" (the home page only).  A game's own mode (notify_games)
+    # overrides it.  Quiet hours, local hours [start, end) (both NULL: none), hold every game email but a
+    # seat's last reminder until they end.
+    notify_mode: str = Field(default="every", max_length=20, sa_column_kwargs={"server_default": "every"})
+    digest_hour: int = Field(default=7, sa_column_kwargs={"server_default": "7"})
+    quiet_start: int | None = None
+    quiet_end: int | None = None
 
 
 class Bounce(SQLModel, table=True):
@@ -463,6 +475,19 @@ class HiddenGame(SQLModel, table=True):
 
 
 # (notifications)
+
+
+class NotifyGame(SQLModel, table=True):
+    """A person's notification state for one game: its own mode (NULL: the person's; "none" for a game
+    is the seat's `players.turn_emails` off, which the RFC 8058 unsubscribe sets, so it is never stored
+    here) and their last visit of its page (the "until I visit" mode: service/mail/notify_policy.py)."""
+
+    __tablename__ = "notify_games"
+
+    email: str = Field(max_length=254, primary_key=True)  # the person's address key (people.email)
+    game_id: int = Field(foreign_key="games.id", primary_key=True, sa_column_kwargs={"autoincrement": False})
+    mode: str | None = Field(default=None, max_length=20)  # every | until_visit | digest
+    visited_at: datetime | None = None
 
 
 # (channels)

@@ -21,6 +21,7 @@ from service.web import (
     home,
     invitations,
     me_api,
+    notify,
     play,
     rules,
     settings,
@@ -41,12 +42,14 @@ def register(app: Flask) -> None:
     csrf.exempt(me_api.bp)
     for view in channels.API_VIEWS:  # JSON only: see service/web/channels.py
         csrf.exempt(view)
+    csrf.exempt(notify.seen)  # the page's visit beacon: the signed link in the path is the proof
+    csrf.exempt(notify.notifications_json_change)  # JSON only: no cross-site form can send it
     limiter.init_app(app)
     auth.register(app)
     channels.register(app)
     for blueprint in (games.bp, play.bp, api.bp, clock.bp, history.bp, campaign.bp, account.bp, health.bp,
                       invitations.bp, rules.bp, signin.bp, settings.bp, me_api.bp, channels.bp, channels.feeds_bp,
-                      home.bp):
+                      home.bp, notify.bp):
         app.register_blueprint(blueprint)
     # The dev mailbox exists only in embedded mode: with SMTP_URL set, mail leaves the machine
     # and the route is not even registered.
