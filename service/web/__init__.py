@@ -43,7 +43,7 @@ def register(app: Flask) -> None:
     for view in channels.API_VIEWS:  # JSON only: see service/web/channels.py
         csrf.exempt(view)
     csrf.exempt(notify.seen)  # the page's visit beacon: the signed link in the path is the proof
-    csrf.exempt(notify.notifications_json_change)  # JSON only: no cross-site form can send it
+    csrf.exempt(notify.notifications_json_change)  # JSON: auth.require_api_email checks the CSRF header
     limiter.init_app(app)
     auth.register(app)
     channels.register(app)

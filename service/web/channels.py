@@ -7,9 +7,8 @@ Pages (a session; forms with the CSRF token):
 - POST /settings/channels/webhooks/<id>/remove
 - POST /settings/channels/feeds                 action: on | rotate (new URLs, the old ones end) | off
 
-Their JSON twins (the session, or what require_api_email accepts; POSTs are `application/json`, which
-a cross-site form cannot send and a cross-site script cannot without a preflight we do not answer, so
-they carry no CSRF token, like the play API):
+Their JSON twins (POSTs are `application/json`; a personal API token, or the session with the page's
+CSRF token in X-CSRFToken, as service/web/auth.py require_api_email says for every /api/me change):
 - GET    /api/me/channels                       {"webhooks": [...], "feeds": {"calendar", "atom"} | null}
 - POST   /api/me/channels                       {"url", "shape"} -> 201 the webhook (its secret included)
 - DELETE /api/me/channels/<id>                  -> 204

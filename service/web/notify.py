@@ -4,8 +4,8 @@ player page's visit beacon.
 
 - GET /settings/notifications, POST it (CSRF): the mode, digest hour, quiet hours, each game's mode.
 - GET /settings/deliveries: the last 30 days of emails (and other channels' outbox rows) to the person.
-- GET /api/me/notifications, POST it (`Content-Type: application/json` required: a cross-site form
-  cannot send that without a CORS preflight we never answer, so, like the play API, no CSRF token);
+- GET /api/me/notifications, POST it (`Content-Type: application/json`; a personal API token, or the
+  session with the page's CSRF token in X-CSRFToken: service/web/auth.py require_api_email);
   GET /api/me/deliveries.
 - POST /p/<token>/seen: the beacon the player page's script (static/visit.js) sends when the page is
   opened: "until I visit" counts from it.  No CSRF token: the signed player link in the path is the

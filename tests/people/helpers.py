@@ -21,3 +21,18 @@ def sign_in_as(client: Any, email: str) -> None:
     # The tests keep one app context for all their requests: the CSRF token Flask-WTF kept in `g` for
     # the cleared session must not be put in the next page's forms.
     g.pop("csrf_token", None)
+
+
+def send_csrf_header(client: Any) -> None:
+    """Give the client's later requests the settings page's CSRF token as X-CSRFToken: with the session
+    cookie as the proof, a JSON change of /api/me needs it (auth.require_api_email).  The tests share
+    one app context, so a token another client's page left in `g` goes first."""
+    from flask import g, has_app_context
+
+    from tests.web.pages import csrf_token
+
+    if has_app_context():
+        g.pop("csrf_token", None)
+    client.environ_base["HTTP_X_CSRFTOKEN"] = csrf_token(client.get("/settings").text)
+    if has_app_context():
+        g.pop("csrf_token", None)

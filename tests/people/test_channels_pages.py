@@ -19,7 +19,7 @@ from service.store.models import FeedKey, Webhook
 from tests.consent import preconsent
 from tests.deadlines.helpers import T0, at
 from tests.people.channels_receiver import Receiver
-from tests.people.helpers import sign_in_as
+from tests.people.helpers import send_csrf_header, sign_in_as
 from tests.service import toygame
 from tests.web.pages import csrf_token, text
 
@@ -48,15 +48,6 @@ def signed_in(app, email=ANN):
     client = app.test_client()
     sign_in_as(client, email)
     return client
-
-
-def csrf_header(client):
-    """The page's CSRF token as the X-CSRFToken header of the client's later requests: with the session
-    cookie as the proof, a JSON change needs it (auth.require_api_email).  The tests share one app
-    context, so the token another client's page cached in `g` goes first."""
-    g.pop("csrf_token", None)
-    client.environ_base["HTTP_X_CSRFTOKEN"] = csrf_token(client.get("/settings/channels").text)
-    g.pop("csrf_token", None)
 
 
 def timed(players, hours=48):
@@ -109,8 +100,8 @@ def test_a_bad_url_brings_the_form_back_with_the_reason_and_what_was_typed(app):
 def test_the_api_adds_lists_and_removes_only_the_persons_own_webhooks(app):
     ann, bob = signed_in(app, ANN), signed_in(app, BOB)
     # With the session cookie as the proof, a change carries the page's CSRF token (auth.require_api_email).
-    csrf_header(ann)
-    csrf_header(bob)
+    send_csrf_header(ann)
+    send_csrf_header(bob)
     made = ann.post("/api/me/channels", json={"url": "https://hooks.example.org/ann", "shape": "discord"})
     assert made.status_code == 201 and made.json["shape"] == "discord" and len(made.json["secret"]) == 64
     assert ann.post("/api/me/channels", data="url=x").status_code == 415
@@ -128,7 +119,7 @@ def test_the_api_adds_lists_and_removes_only_the_persons_own_webhooks(app):
     assert ann.get("/api/me/channels").json["webhooks"] == []
     del ann.environ_base["HTTP_X_CSRFTOKEN"]
     assert ann.post("/api/me/channels", json={"url": "https://h.example.org/x"}).status_code == 403
-    csrf_header(ann)
+    send_csrf_header(ann)
     for n in range(3):
         assert ann.post("/api/me/channels", json={"url": f"https://h.example.org/{n}"}).status_code == 201
     full = ann.post("/api/me/channels", json={"url": "https://h.example.org/4"})
@@ -216,7 +207,7 @@ def test_new_addresses_end_the_old_ones_and_a_feed_never_carries_a_session(app):
     feed_id = new_calendar.split("/")[2].split("-")[0]
     assert client.get(f"/feeds/{feed_id}-{'0' * 32}/deadlines.ics").status_code == 404
     assert client.get("/feeds/nothing/deadlines.ics").status_code == 404
-    csrf_header(client)
+    send_csrf_header(client)
     off = client.post("/api/me/channels/feeds", json={"action": "off"})
     assert off.status_code == 200 and off.json is None
     assert client.get(new_calendar).status_code == 404

@@ -15,7 +15,7 @@ from service.store import get_engine, read_session, write_session
 from service.store.models import NotifyGame, Outbox, Person, Player, utcnow
 from tests.consent import preconsent
 from tests.deadlines.helpers import T0, rows, sweep, timed_game
-from tests.people.helpers import sign_in_as
+from tests.people.helpers import send_csrf_header, sign_in_as
 from tests.people.notify_helpers import ANN, ann_rows, page_token, play_turn, seat, set_ann, settle
 from tests.service import toygame
 from tests.smtp import RefusingSink
@@ -154,6 +154,7 @@ def test_settings_change_through_the_page_and_say_so(client):
 
 def test_bad_settings_are_a_clear_4xx_and_change_nothing(client):
     sign_in_as(client, ANN)
+    send_csrf_header(client)
     for body in ({"mode": "sometimes"}, {"digest_hour": 24}, {"digest_hour": "seven"}, {"quiet_start": 22},
                  {"games": {"99999": "none"}}, {"games": [1]}, {"digest_hour": True}):
         answer = client.post("/api/me/notifications", json=body)
@@ -168,15 +169,17 @@ def test_another_persons_game_cannot_be_set_and_answers_as_a_game_that_does_not_
     preconsent("cy@example.org", "di@example.org")
     theirs = new_game(toygame.NAME, [("Cy", "cy@example.org"), ("Di", "di@example.org")], {"target": 60}, seed=1)
     sign_in_as(client, ANN)
+    send_csrf_header(client)
     strangers = client.post("/api/me/notifications", json={"games": {str(theirs): "none"}}).get_json()
     nobodys = client.post("/api/me/notifications", json={"games": {"99999": "none"}}).get_json()
-    assert strangers["message"] == nobodys["message"]
+    assert strangers["message"] == nobodys["message"] and "game" in nobodys["message"]
     assert all(p.turn_emails for p in rows(Player, game_id=theirs))
 
 
 def test_a_games_none_is_its_turn_emails_switch_and_the_one_click_unsubscribe_still_works(client):
     game_id = timed_game(hours=48)
     sign_in_as(client, ANN)
+    send_csrf_header(client)
     client.post("/api/me/notifications", json={"games": {str(game_id): "none"}})
     assert not seat(game_id, 0).turn_emails
     client.post("/api/me/notifications", json={"games": {str(game_id): "default"}})

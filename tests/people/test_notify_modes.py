@@ -180,7 +180,7 @@ def test_quiet_hours_hold_an_email_until_they_end_but_never_the_last_reminder(ma
     assert ann_rows(game_id, "reminder")[0].status == "sent"
 
 
-def test_fresh_links_and_the_account_link_are_never_held_by_quiet_hours_or_a_mode(mailer, app):
+def test_fresh_links_and_the_signin_link_are_never_held_by_quiet_hours_or_a_mode(mailer, app):
     from service.people import access
     start, end = quiet_around_now()
     set_ann(mode="none", quiet_start=start, quiet_end=end)
@@ -188,8 +188,8 @@ def test_fresh_links_and_the_account_link_are_never_held_by_quiet_hours_or_a_mod
     started(mailer, game_id)  # the game's first email (its invitation) went too
     ann = seat(game_id, 0)
     access.fresh_link(ann.id, everywhere=False, now=utcnow())
-    access.account_link(ann.id, now=utcnow())
+    access.signin_link(ann.id, now=utcnow())
     settle([game_id])
-    asked = [row for row in rows(Outbox, game_id=game_id) if row.kind in ("account_link", "fresh_link")]
-    assert sorted(row.kind for row in asked) == ["account_link", "fresh_link"]
+    asked = [row for row in rows(Outbox, game_id=game_id) if row.kind in ("signin", "fresh_link")]
+    assert sorted(row.kind for row in asked) == ["fresh_link", "signin"]
     assert [row.status for row in asked] == ["sent", "sent"]
