@@ -32,7 +32,10 @@ KIND_WORDS = {
     "invitation": "invitation", "invite": "game started", "turn": "your turn", "reminder": "reminder",
     "notice": "game paused", "timed_out": "time ran out", "game_over": "game over", "partner": "partner played",
     "fresh_link": "fresh link", "account_link": "account link", "digest": "daily digest",
+    "signin": "sign-in link",
 }
+# Emails about the person, not the game whose seat their outbox row hangs on (service/people/access.py).
+ABOUT_THE_PERSON = frozenset({"signin", "account_link"})
 SKIP_WORDS = {
     "turned_off": "skipped: turned off",
     "digest": "skipped: in your daily digest",
@@ -40,6 +43,7 @@ SKIP_WORDS = {
     "never_email": "skipped: you asked never to be emailed",
     "no_consent": "skipped: the invitation was declined",
     "unwanted": "skipped: no longer needed (you had moved, or the game ended)",
+    "channel_off": "skipped: the webhook was removed",
 }
 
 
@@ -101,7 +105,8 @@ def log_of(key: str, now: datetime | None = None) -> list[Delivery]:
         found.append(Delivery(
             channel=getattr(row, "channel", None) or "email",
             kind=KIND_WORDS.get(row.kind, row.kind.replace("_", " ")),
-            game=f"{len(games)} games" if games and len(games) > 1 else f"{title(game)} #{game.id}",
+            game=("your account" if row.kind in ABOUT_THE_PERSON
+                  else f"{len(games)} games" if games and len(games) > 1 else f"{title(game)} #{game.id}"),
             queued=local_time(as_utc(row.created_at), time_zone),
             sent=local_time(as_utc(row.sent_at), time_zone) if row.sent_at and row.status == "sent" else None,
             attempts=row.attempts, status=status, words=words))
