@@ -11,6 +11,9 @@ and (for the address's own links) the address, nothing secret.
 - invitation   {"i": invitation_id, "k": key}            the accept / decline page of an invitation
 - sign-in      {"r": request_id, "n": nonce}               a sign-in request's link (its 15 minutes and
                                                         single use are the row's: service/people/signin.py)
+- co-player    {"p": player_id, "k": key}              "new game with Bo" on a signed-in home: a past seat
+                                                        of Bo's, under a salt of the signed-in address's
+                                                        own (service/people/address_book.py)
 A token of one purpose never verifies as another (different salts).
 
 The key ("k") is the row's random `row_key` (service/store/models.py): the web refuses a link whose key
@@ -44,6 +47,9 @@ ACCOUNT = "riftpost.account"
 INVITATION = "riftpost.invitation"
 SIGNIN = "riftpost.signin"
 SIGNIN_CODE = "riftpost.signin-code"
+CO_PLAYER = "riftpost.co-player"
+# A home page's "new game with" links: long enough for a form left open, short enough to go stale.
+CO_PLAYER_MAX_AGE = 7 * 24 * 3600
 
 
 @dataclass(frozen=True)
@@ -244,3 +250,23 @@ def signin_code_matches(nonce: str, typed: str) -> bool:
     """Whether `typed` is the request's code under the key or any fallback (a rotation within its 15
     minutes), compared in constant time."""
     return any(hmac.compare_digest(_code(key, nonce), typed) for key in _keys())
+
+
+def co_player_token(me: str, player_id: int, key: str | None) -> str:
+    """The reference to a co-player's past seat that the signed-in address key `me` may start a game
+    with.  The salt carries `me`, so the token verifies for that person only, and the payload carries
+    no address (the browser gets the seat's name, never its address)."""
+    return _serializer(f"{CO_PLAYER}:{me}").dumps(_player_payload(player_id, key, 0))
+
+
+def read_co_player_token(me: str, token: str) -> PlayerLink:
+    """The seat a reference names, if it was made for `me` (400 tampered or another person's, 410 old)."""
+    try:
+        data = _serializer(f"{CO_PLAYER}:{me}").loads(token, max_age=CO_PLAYER_MAX_AGE)
+    except SignatureExpired:
+        raise Gone("This \u201cnew game with\u201d link is too old. Open it again from your games page.",
+                   LINK_TITLE) from None
+    except BadSignature:
+        raise bad_link("This \u201cnew game with\u201d link is not valid for you: it was changed, or it was made "
+                       "for someone else's sign-in. Open it again from your games page.") from None
+    return PlayerLink(_player_id(data), _key(data))

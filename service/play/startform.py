@@ -23,6 +23,9 @@ class GameForm:
     mode: str = ""  # the game's mode as the form shows it (its adapter's Mode.name; "" for its default)
     names: list[str] = field(default_factory=lambda: [""] * MAX_PLAYERS_IN_FORM)
     emails: list[str] = field(default_factory=lambda: [""] * MAX_PLAYERS_IN_FORM)
+    # A row filled from the signed-in person's address book (service/people/address_book.py): its
+    # reference, shown in the form instead of the address (which the browser never gets).
+    refs: list[str] = field(default_factory=lambda: [""] * MAX_PLAYERS_IN_FORM)
     options_text: str = ""
     players: list[tuple[str, str]] = field(default_factory=list)
     options: dict[str, Any] = field(default_factory=dict)
@@ -42,7 +45,7 @@ class GameForm:
     def rows(self, counts: tuple[int, ...]) -> int:
         """How many player rows the form shows for a mode taking `counts` players: as many as it
         takes at most, and any row typed in beyond them (kept after a change of mode, to be seen)."""
-        typed = [row for row in range(MAX_PLAYERS_IN_FORM) if self.names[row] or self.emails[row]]
+        typed = [row for row in range(MAX_PLAYERS_IN_FORM) if self.names[row] or self.emails[row] or self.refs[row]]
         return min(MAX_PLAYERS_IN_FORM, max([max(counts), *(row + 1 for row in typed)]))
 
 

@@ -80,6 +80,9 @@ class CoPlayer:
 
     name: str
     address: str = field(repr=False)
+    # Their seat in that game (service/people/address_book.py names it in a "new game with" link).
+    player_id: int = 0
+    row_key: str | None = field(default=None, repr=False)
 
 
 @dataclass
@@ -111,8 +114,8 @@ _SEATS = (
 # Every seat of those games with its deadline (unique per game and seat): `deadline_seat` tells a stopped
 # clock (a deadline row without a due time) from no clock.
 _EVERYONE: Any = (  # (mypy infers Never for a labelled column of an outer-joined table)
-    sa.select(col(Player.game_id), col(Player.seat), col(Player.name), col(Player.address_key), col(Player.consent),
-              col(Deadline.seat).label("deadline_seat"), col(Deadline.due_at))
+    sa.select(col(Player.id), col(Player.row_key), col(Player.game_id), col(Player.seat), col(Player.name),
+              col(Player.address_key), col(Player.consent), col(Deadline.seat).label("deadline_seat"), col(Deadline.due_at))
     .outerjoin(Deadline, sa.and_(col(Deadline.game_id) == col(Player.game_id), col(Deadline.seat) == col(Player.seat)))
     .where(col(Player.game_id).in_(_IDS))
     .order_by(col(Player.game_id), col(Player.seat))
@@ -230,7 +233,7 @@ def _result(words: str, result: dict[str, Any] | None, viewer: int) -> str:
 def co_players(seats: list[Any], everyone: dict[int, list[Any]], me: str) -> list[CoPlayer]:
     """The people the person played with: the other seats, in games where both played (neither an
     unanswered invitation nor a declined one), each once, named as in the latest such game."""
-    named: dict[str, tuple[int, str]] = {}
+    named: dict[str, tuple[int, str, Any]] = {}
     for seat in seats:
         if seat.consent != "":
             continue
@@ -239,8 +242,9 @@ def co_players(seats: list[Any], everyone: dict[int, list[Any]], me: str) -> lis
                 continue
             latest = named.get(other.address_key)
             if latest is None or latest[0] < seat.game_id:
-                named[other.address_key] = (seat.game_id, player_name(other.name, other.seat))
-    return sorted((CoPlayer(name, address) for address, (_, name) in named.items()), key=lambda c: c.name.lower())
+                named[other.address_key] = (seat.game_id, player_name(other.name, other.seat), other)
+    return sorted((CoPlayer(name, address, other.id, other.row_key) for address, (_, name, other) in named.items()),
+                  key=lambda c: c.name.lower())
 
 
 def my_seat(session: Session, email: str, game_id: int) -> Player | None:

@@ -25,12 +25,15 @@ import engine
 from service import store
 from service.errors import TooMany
 from service.games import Adapter, adapter, every
+from service.people import address_book
 from service.play import new_game
-from service.play.startform import GameForm, parse_form
+from service.play.startform import MAX_PLAYERS_IN_FORM, GameForm, parse_form
 from service.store import deal, read_session
 from service.store.db import get_engine
+from service.store.inboxes import key as inbox_key
 from service.store.models import Deadline, as_utc
 from service.views import history, positions
+from service.views.my_games import CoPlayer
 from service.views.times import local_time
 from service.web import auth, home
 from service.web.limits import limiter, new_games, refund
@@ -93,9 +96,10 @@ def index() -> ResponseReturnValue:
 def create() -> ResponseReturnValue:
     if request.method == "GET":
         game = request.args.get("game")
+        co = request.args.get("co") or None  # "new game with" from the signed-in home: kept to the game's form
         if game:  # the old single form's choice, or a link naming the game: its own form
-            return redirect(url_for("games.new_form", game=game, mode=request.args.get("mode") or None))
-        return _game_list("new_game.html")
+            return redirect(url_for("games.new_form", game=game, mode=request.args.get("mode") or None, co=co))
+        return _game_list("new_game.html", co=co)
     answer: Response | None = None
     try:
         answer = _create()
@@ -110,11 +114,40 @@ def new_form(game: str) -> ResponseReturnValue:
     chosen = adapter_or_none(game)
     if chosen is None:
         return no_such_game(game)
-    return _form_page(GameForm(game=game, mode=chosen.mode(request.args.get("mode")).name), chosen)
+    form = GameForm(game=game, mode=chosen.mode(request.args.get("mode")).name)
+    me = auth.current_email()
+    if me is not None:  # their own address in seat 0: they proved it by signing in, and know it
+        form.emails[0] = me
+    co = request.args.get("co")
+    if co:  # seat 1 from the address book: the name and the reference, never the address
+        me = auth.require_email()
+        with read_session(get_engine()) as db:
+            form.names[1] = address_book.resolve(db, me, co).name
+        form.refs[1] = co
+    return _form_page(form, chosen)
+
+
+def _known_rows(data: Any) -> tuple[Any, dict[int, CoPlayer]]:
+    """The form's data with each address-book reference (`ref<row>`) turned into its co-player's address,
+    and the co-players by row; only for the signed-in person the references were made for."""
+    refs = {row: ref for row in range(MAX_PLAYERS_IN_FORM) if (ref := (data.get(f"ref{row}") or "").strip())}
+    if not refs:
+        return data, {}
+    me = auth.require_email()
+    with read_session(get_engine()) as db:
+        known = {row: address_book.resolve(db, me, ref) for row, ref in refs.items()}
+    data = data.copy()
+    for row, co in known.items():
+        data[f"email{row}"] = co.address
+    return data, known
 
 
 def _create() -> Response:
-    form, errors = parse_form(request.form)
+    data, known = _known_rows(request.form)
+    form, errors = parse_form(data)
+    for row in known:  # shown again as references, and every message names them instead
+        form.refs[row], form.emails[row] = data[f"ref{row}"], ""
+    errors = [address_book.unnamed(words, known.values()) for words in errors]
     chosen = adapter_or_none(form.game)
     if chosen is None:
         return make_response(_game_list("new_game.html", 422, [
@@ -127,11 +160,11 @@ def _create() -> Response:
     if not errors:
         try:
             game_id = new_game(form.game, form.players, form.options, deadline_hours=form.deadline_hours,
-                               policy=form.policy, reminders=form.reminders, ask_creator=True)
+                               policy=form.policy, reminders=form.reminders, ask_creator=not _signed_in_creator(form))
         except engine.IllegalMove as exc:
-            errors.append(exc.reason)
+            errors.append(address_book.unnamed(exc.reason, known.values()))
         except TooMany as exc:  # an address has had its day's invitations: the form again, to change it
-            response = make_response(_form_page(form, chosen, 429, [exc.message]))
+            response = make_response(_form_page(form, chosen, 429, [address_book.unnamed(exc.message, known.values())]))
             response.headers["Retry-After"] = str(exc.retry_after)
             return response
         else:
@@ -141,6 +174,15 @@ def _create() -> Response:
             session[MADE] = [*made, game_id]
             return make_response(redirect(url_for("games.created", game_id=game_id), 303))
     return make_response(_form_page(form, chosen, 422, errors))
+
+
+def _signed_in_creator(form: GameForm) -> bool:
+    """Whether seat 0 is the signed-in person's own address.  Their session proves the address as much as
+    a clicked link does (the sign-in link or code went to it), so such a game is not one anyone could
+    have typed: it needs no "did you start this?" of its own, and consent.py treats it as the command
+    line's (the seat is emailed at once if the address is verified, else it is asked as ever)."""
+    me = auth.current_email()
+    return me is not None and bool(form.players) and inbox_key(form.players[0][1]) == me
 
 
 @bp.get("/games/<int:game_id>/created")

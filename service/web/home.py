@@ -10,7 +10,8 @@
 - GET  /api/me/profile                the person's own profile line's figures
 
 The page shows the person their own player links (they proved the address by signing in, as the
-account link proves it) and the names of the people they played with; never an address but theirs.
+account link proves it) and the names of the people they played with, each with a "new game with"
+link (service/people/address_book.py: a reference, not the address); never an address but theirs.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from flask.typing import ResponseReturnValue
 
 from service import links
 from service.errors import NotFound
-from service.people import hidden_games
+from service.people import address_book, hidden_games
 from service.people.hidden_games import NOT_YOURS
 from service.store import read_session
 from service.store.db import get_engine
@@ -41,7 +42,8 @@ def page(email: str, show_hidden: bool = False) -> ResponseReturnValue:
         games = my_games.my_games(session, email, utcnow(), show_hidden=show_hidden)
     paths = {name: _game_path(f"home.{name}") for name in ("open_game", "open_history", "open_invitation", "hide", "unhide")}
     return render_template("people/home.html", games=games, groups=my_games.GROUPS, titles=my_games.GROUP_TITLES,
-                           show_hidden=show_hidden, paths=paths)
+                           show_hidden=show_hidden, paths=paths,
+                           book=lambda co: address_book.reference(email, co))
 
 
 def _game_path(endpoint: str) -> Callable[[int], str]:
