@@ -14,7 +14,7 @@ pytestmark = [pytest.mark.browser]
 
 
 @pytest.mark.parametrize("viewport", WIDTHS, ids=["phone", "desktop"])
-def test_new_game_with_a_co_player_from_the_home_fits_and_starts(home, page, viewport):  # noqa: F811
+def test_new_game_with_a_co_player_from_the_home_fits_and_starts(home, page, viewport):
     page.set_viewport_size(viewport)
     page.goto(home + "/")
     page.get_by_role("link", name="New game with Bo").click()
