@@ -46,11 +46,11 @@ def page(email: str, show_hidden: bool = False) -> ResponseReturnValue:
                            book=lambda co: address_book.reference(email, co))
 
 
-def _game_path(endpoint: str) -> Callable[[int], str]:
+def _game_path(endpoint: str, external: bool = False) -> Callable[[int], str]:
     """The endpoint's path for any game id: a url_for per row and link cost more than the rest of the
     row (Flask runs its URL-defaults hooks at every call), so the path of game 0 is made once and
     each row's id put in the place of its 0."""
-    head, zero, tail = url_for(endpoint, game_id=0).rpartition("/0")
+    head, zero, tail = url_for(endpoint, game_id=0, _external=external).rpartition("/0")
     assert zero, endpoint
     return lambda game_id: f"{head}/{game_id}{tail}"
 
@@ -100,11 +100,12 @@ def unhide(game_id: int) -> ResponseReturnValue:
     return redirect(url_for("home.hidden"), 303)
 
 
-def _links(row: my_games.Row) -> dict[str, Any]:
-    return {"page": url_for("home.open_game", game_id=row.game_id, _external=True),
-            "history": url_for("home.open_history", game_id=row.game_id, _external=True),
-            "invitation": (url_for("home.open_invitation", game_id=row.game_id, _external=True)
-                           if row.invited else None)}
+def _links() -> Callable[[my_games.Row], dict[str, Any]]:
+    """A row's three links, from paths made once per request (see _game_path)."""
+    page, history, invitation = (_game_path(f"home.{name}", external=True)
+                                 for name in ("open_game", "open_history", "open_invitation"))
+    return lambda row: {"page": page(row.game_id), "history": history(row.game_id),
+                        "invitation": invitation(row.game_id) if row.invited else None}
 
 
 @bp.get("/api/me/games")
@@ -112,9 +113,10 @@ def api_games() -> ResponseReturnValue:
     email = require_api_email()
     with read_session(get_engine()) as session:
         games = my_games.my_games(session, email, utcnow())
+    links_of = _links()
     return jsonify({
         "awaiting": games.awaiting, "hidden": games.hidden,
-        "groups": {group: [{**row.public(), **_links(row)} for row in rows] for group, rows in games.groups.items()},
+        "groups": {group: [{**row.public(), **links_of(row)} for row in rows] for group, rows in games.groups.items()},
         # Names only: the people one played with are never given by address.
         "played_with": [co.name for co in games.co_players],
     })
