@@ -7,12 +7,13 @@ from datetime import UTC, datetime, timedelta
 import sqlalchemy as sa
 from sqlmodel import select
 
-from service.play import new_game
+from service.play import handle, new_game
 from service.play.timeouts import sweep as sweep_at
 from service.store import get_engine, read_session
 from service.store.models import Deadline, Event, GameClock, JournalEntry, Outbox, Player, as_utc
 from tests.consent import preconsent
 from tests.service import toygame
+from tests.service.helpers import current
 
 T0 = datetime(2026, 1, 5, 12, 0, tzinfo=UTC)  # a Monday, noon UTC
 PLAYERS = [("Ann", "ann@example.org"), ("Bob", "bob@example.org")]
@@ -82,3 +83,13 @@ def journal_kinds(game_id: int) -> list[str]:
 
 def utc(moment):
     return as_utc(moment) if moment is not None else None
+
+
+def play_turn(game_id: int, hours: float) -> None:
+    """The seat to act plays its whole turn (a card, then end the turn) at the given time."""
+    game, state = current(game_id)
+    seat = game.to_act[0]
+    handle(game_id, seat, toygame.GAME.legal_moves(state, seat)[0], game.seq, now=at(hours))
+    game, state = current(game_id)
+    if game.status == "active" and seat in game.to_act:
+        handle(game_id, seat, {"type": "end_turn"}, game.seq, now=at(hours))

@@ -23,6 +23,7 @@ from tests.deadlines.helpers import (
     event_kinds,
     journal_kinds,
     outbox_kinds,
+    play_turn,
     reminders_of,
     rows,
     sweep,
@@ -31,16 +32,6 @@ from tests.deadlines.helpers import (
 )
 from tests.service import toygame
 from tests.service.helpers import current
-
-
-def play_turn(game_id: int, hours: float):
-    """The seat to act plays its whole turn (a card, then end the turn) at the given time."""
-    game, state = current(game_id)
-    seat = game.to_act[0]
-    handle(game_id, seat, toygame.GAME.legal_moves(state, seat)[0], game.seq, now=at(hours))
-    game, state = current(game_id)
-    if game.status == "active" and seat in game.to_act:
-        handle(game_id, seat, {"type": "end_turn"}, game.seq, now=at(hours))
 
 
 class TestReminders:

@@ -16,8 +16,7 @@ from service.people import identity
 from service.store.models import Deadline, Outbox, Person, Player, as_utc
 from service.views import zones
 from service.views.times import local_time
-from tests.deadlines.helpers import at, rows, timed_game
-from tests.deadlines.test_deadlines import play_turn
+from tests.deadlines.helpers import at, play_turn, rows, timed_game
 from tests.people.helpers import sign_in_as
 from tests.web.pages import csrf_token, text
 

@@ -8,12 +8,9 @@ from datetime import datetime, timedelta
 from service import links, store
 from service.mail import outbox
 from service.people import notifications
-from service.play import handle
 from service.store import get_engine, read_session
 from service.store.models import Outbox, Player, utcnow
-from tests.deadlines.helpers import at, rows
-from tests.service import toygame
-from tests.service.helpers import current
+from tests.deadlines.helpers import rows
 
 ANN = "ann@example.org"
 
@@ -39,16 +36,6 @@ def seat(game_id: int, number: int) -> Player:
 def page_token(game_id: int, number: int = 0) -> str:
     player = seat(game_id, number)
     return links.player_token(player.id, player.row_key, player.link_generation)
-
-
-def play_turn(game_id: int, hours: float) -> None:
-    """The seat to act plays its whole turn (a card, then end the turn)."""
-    game, state = current(game_id)
-    acting = game.to_act[0]
-    handle(game_id, acting, toygame.GAME.legal_moves(state, acting)[0], game.seq, now=at(hours))
-    game, state = current(game_id)
-    if game.status == "active" and acting in game.to_act:
-        handle(game_id, acting, {"type": "end_turn"}, game.seq, now=at(hours))
 
 
 def set_ann(**values) -> None:

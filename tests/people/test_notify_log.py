@@ -14,9 +14,9 @@ from service.play import new_game
 from service.store import get_engine, read_session, write_session
 from service.store.models import NotifyGame, Outbox, Person, Player, utcnow
 from tests.consent import preconsent
-from tests.deadlines.helpers import T0, rows, sweep, timed_game
+from tests.deadlines.helpers import T0, play_turn, rows, sweep, timed_game
 from tests.people.helpers import send_csrf_header, sign_in_as
-from tests.people.notify_helpers import ANN, ann_rows, page_token, play_turn, seat, set_ann, settle
+from tests.people.notify_helpers import ANN, ann_rows, page_token, seat, set_ann, settle
 from tests.service import toygame
 from tests.smtp import RefusingSink
 from tests.web.pages import csrf_token

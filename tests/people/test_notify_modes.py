@@ -9,13 +9,12 @@ import pytest
 from service.mail import outbox
 from service.people import digests
 from service.store.models import Outbox, utcnow
-from tests.deadlines.helpers import at, rows, sweep, timed_game
+from tests.deadlines.helpers import at, play_turn, rows, sweep, timed_game
 from tests.people.helpers import sign_in_as
 from tests.people.notify_helpers import (
     ANN,
     ann_rows,
     page_token,
-    play_turn,
     quiet_around_now,
     seat,
     set_ann,
