@@ -280,12 +280,14 @@ def _never(session: Session, email: str) -> bool:
                for spelling in {key(email), limit_key(email)})
 
 
-def _skip_reason(session: Session, row: Outbox, mail: kinds.Mail) -> str | None:
-    """Why the row is not to be sent now (its `skip_reason`), or None."""
+def _skip_reason(session: Session, row: Outbox, mail: kinds.Mail, inbox: bool = True) -> str | None:
+    """Why the row is not to be sent now (its `skip_reason`), or None.  `inbox`: the row goes to the
+    address (an email), so "never email me" stops it; a webhook's does not (it is the person's own
+    channel), but every other reason does."""
     kind = kinds.get(row.kind)
     if mailable_status(mail.player, row.kind) != "pending":
         return "no_consent"  # the address declined, or was asked again meanwhile
-    if not kind.requested and _never(session, mail.player.email):
+    if inbox and not kind.requested and _never(session, mail.player.email):
         return "never_email"
     mode_says = notify_policy.skip_reason(session, row, mail.player)  # the person's notification mode
     if mode_says is not None:
@@ -371,8 +373,8 @@ def _deliver_webhook(row_id: int, attempt: int, rules: Policy, deadline: float) 
             row = session.get(Outbox, row_id)
             assert row is not None
             mail = compose.mail_of(session, row)
-            reason = webhooks.off(session, row) or _skip_reason(session, row, mail)
-            if reason is not None and reason != "never_email":
+            reason = webhooks.off(session, row) or _skip_reason(session, row, mail, inbox=False)
+            if reason is not None:
                 _finish(row_id, attempt, status="skipped", sent_at=utcnow(), skip_reason=reason)
                 return "skipped"
             call = webhooks.prepare(session, row, mail)

@@ -10,13 +10,14 @@ from datetime import timedelta
 
 import pytest
 import sqlalchemy as sa
+from sqlmodel import col
 
 from service.errors import Invalid
 from service.mail import outbox, webhooks
 from service.people import access, channels
 from service.play import new_game
 from service.store import get_engine, read_session, write_session
-from service.store.models import Outbox, Webhook, as_utc, utcnow
+from service.store.models import Outbox, Player, Webhook, as_utc, utcnow
 from tests.conftest import app_on
 from tests.consent import preconsent
 from tests.people.channels_receiver import Receiver
@@ -285,6 +286,22 @@ def test_never_email_me_does_not_silence_the_persons_own_webhook(local, receiver
     email, twin = [row for row in outbox_rows(game_id) if row.kind == "turn"]
     assert outbox.deliver(email.id) == "skipped" and row_of(email.id).skip_reason == "never_email"
     assert outbox.deliver(twin.id) == "sent" and len(receiver.got) == 1
+
+
+def test_never_email_me_leaves_the_webhook_every_other_reason_to_skip(local, receiver):
+    """"Never email me" is about the inbox, so it does not stop the webhook; but it must not hide the
+    reasons that do (here: the game's turn emails are off, so its turn webhooks are too)."""
+    channels.add_webhook("ann@example.org", receiver.url, "generic")
+    game_id = new_game(toygame.NAME, PLAYERS, {"target": 60}, seed=3)
+    while len([row for row in webhook_rows(game_id) if row.kind == "turn"]) < 2:  # past the game's first email
+        play_one(game_id)
+    access.set_never_email("ann@example.org", True, utcnow())
+    with write_session(get_engine()) as session:
+        session.execute(sa.update(Player).where(col(Player.game_id) == game_id, col(Player.seat) == 0)
+                        .values(turn_emails=False))
+    twin = [row for row in webhook_rows(game_id) if row.kind == "turn"][-1]
+    assert outbox.deliver(twin.id) == "skipped" and row_of(twin.id).skip_reason == "turned_off"
+    assert receiver.got == []
 
 
 def test_a_webhook_twin_does_not_count_as_another_seats_turn_email(local, receiver):
