@@ -240,6 +240,7 @@ def timeouts_of(game_id: int) -> int:
             sa.select(Event.id).where(Event.game_id == game_id, Event.kind == "timeout")).all())
 
 
+@pytest.mark.drill
 @pytest.mark.slow
 def test_beat_recovers_after_the_embedded_broker_was_locked_for_a_minute(embedded_stack, sink):
     """Lock the embedded broker 60 s during play (as a long write or a backup of broker.sqlite does):
@@ -320,6 +321,7 @@ class RedisServer:
             self.process.wait(10)
 
 
+@pytest.mark.drill
 @pytest.mark.slow
 @pytest.mark.redis
 def test_beat_recovers_after_redis_was_down(tmp_path, migrated_sqlite, sink):
