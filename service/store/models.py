@@ -605,3 +605,50 @@ class TalkOpen(SQLModel, table=True):
 
     game_id: int = Field(foreign_key="games.id", primary_key=True, sa_column_kwargs={"autoincrement": False})
     opened_at: datetime = Field(default_factory=utcnow)
+
+
+# ---- inbound: received mail and replies by email (service/inbound) ---------------------------------
+
+
+class InboundMessage(SQLModel, table=True):
+    """Every message the door of service/inbound received, kept whatever became of it, so nothing
+    received is lost and a failure can be shown to the operator (`flask --app service inbound-log`) and
+    read again (`inbound-retry`).  `raw` is the message as received, cut at the door's cap (`truncated`);
+    `outcome` what was done: received (not read yet, or its reading died), played, talk, stale, illegal,
+    answered (a refusal answered to the seat), ignored (an auto-reply, a loop, over the hourly limit:
+    no answer), refused (no valid reply address: nobody to answer), bounce, failed (an error: `error`).
+    `player_id`/`game_id`/`seq` are the reply address's, once its token held."""
+
+    __tablename__ = "inbound_messages"
+    __table_args__ = (
+        sa.Index("ix_inbound_messages_player_received", "player_id", "received_at"),
+        sa.Index("ix_inbound_messages_outcome", "outcome", "id"),
+    )
+
+    id: int = Field(default=None, primary_key=True)  # set by the database on insert
+    received_at: datetime = Field(default_factory=utcnow)
+    rcpt: str = Field(default="", max_length=320)  # the envelope recipient (or the header that named us)
+    sender: str = Field(default="", max_length=320)  # the envelope sender (Return-Path), as given
+    message_id: str = Field(default="", max_length=250)  # its Message-ID header (cut; for threading)
+    size: int = 0  # bytes received (before the cap)
+    truncated: bool = False
+    raw: bytes = Field(default=b"", sa_type=sa.LargeBinary)
+    player_id: int | None = None  # no foreign key: a restore may remove the seat, the message stays
+    game_id: int | None = None
+    seq: int | None = None
+    outcome: str = Field(default="received", max_length=20)
+    detail: str = Field(default="", max_length=500)  # what was done, in words (the operator's and the log's)
+    error: str | None = Field(default=None, max_length=2000)
+    answer_id: int | None = None  # the outbox row of the answer to the seat, if one was written
+    done_at: datetime | None = None
+
+
+class ReplySetting(SQLModel, table=True):
+    """A person's choice about the answers to their replies by email (their address key): with
+    `confirmations` off, a reply is read and acted on as always, and nothing is emailed back."""
+
+    __tablename__ = "reply_settings"
+
+    person: str = Field(max_length=254, primary_key=True)
+    confirmations: bool = True
+    changed_at: datetime = Field(default_factory=utcnow)
