@@ -286,12 +286,15 @@ def read_co_player_token(me: str, token: str) -> PlayerLink:
 # padding) of three unsigned LEB128 numbers (player id, seq, link generation) followed by the first
 # REPLY_MAC_BYTES of HMAC-SHA256 over those numbers *and the player's row key* under SECRET_KEY: 80 bits
 # that verify for that row only.  A rolled-back row's id handed to a new player (a restore: another
-# key), another seat, another seq or an old generation all change the MAC.  At most 9+9+9+10 bytes: 60
-# characters in the worst case, ~26 for real ids.
+# key), another seat, another seq or an old generation all change the MAC.  ~26 characters for real
+# ids, 47 at most (_FIELDS).
 
 REPLY = b"riftpost.reply-address"
 REPLY_MAC_BYTES = 10
-_MAX_VARINT = 9  # bytes: 63 bits, more than any id, seq or generation
+# Bytes of each number at most: an id below 2**63, a seq or a generation below 2**35 (the worst case is
+# 9 + 5 + 5 + 10 bytes: 47 characters, 52 with `play+`).
+_FIELDS = (9, 5, 5)
+_MAX_VARINT = max(_FIELDS)
 
 
 @dataclass(frozen=True)
@@ -304,8 +307,8 @@ class ReplyLink:
     mac: bytes
 
 
-def _varint(number: int) -> bytes:
-    if number < 0 or number >= 1 << (7 * _MAX_VARINT):
+def _varint(number: int, size: int = _MAX_VARINT) -> bytes:
+    if number < 0 or number >= 1 << (7 * size):
         raise ValueError(f"{number} does not fit a reply token")
     out = bytearray()
     while True:
@@ -322,7 +325,7 @@ def _reply_mac(secret: str, player_id: int, seq: int, generation: int, key: str 
 
 def reply_token(player_id: int, key: str | None, seq: int, generation: int = 0) -> str:
     """The local part after `play+` of the player's reply address for the game at `seq`."""
-    numbers = _varint(player_id) + _varint(seq) + _varint(generation)
+    numbers = _varint(player_id, _FIELDS[0]) + _varint(seq, _FIELDS[1]) + _varint(generation, _FIELDS[2])
     mac = _reply_mac(_keys()[-1], player_id, seq, generation, key)
     return base64.b32encode(numbers + mac).decode("ascii").rstrip("=").lower()
 
@@ -339,9 +342,9 @@ def read_reply_token(token: str) -> ReplyLink | None:
         return None
     numbers: list[int] = []
     at = 0
-    for _ in range(3):
+    for size in _FIELDS:
         value = shift = 0
-        for length in range(1, _MAX_VARINT + 1):
+        for length in range(1, size + 1):
             if at >= len(raw):
                 return None
             byte = raw[at]
@@ -350,7 +353,7 @@ def read_reply_token(token: str) -> ReplyLink | None:
             shift += 7
             if not byte & 0x80:
                 break
-            if length == _MAX_VARINT:
+            if length == size:
                 return None
         numbers.append(value)
     mac = raw[at:]
