@@ -367,3 +367,34 @@ def test_flask_inbound_of_mail_for_nobody_of_ours_is_kept_and_refused(inbound_ap
     assert kept()[-1].outcome == "refused"
     garbage = inbound_app.test_cli_runner().invoke(args=["inbound"], input=b"\x00\xff not an email at all")
     assert garbage.exit_code == 0 and kept()[-1].outcome == "refused"
+
+
+# ---- DMARC, when the configuration asks for it; seats that never agreed to our emails -------------------------
+
+
+def test_a_failing_dmarc_is_refused_only_when_the_configuration_asks(inbound_app, sink):
+    game_id = start_game(inbound_app, sink)
+    turn = latest(sink, "bo@example.org")
+    ours = "mx.riftpost.test; spf=pass smtp.mailfrom=example.org; dkim=fail; dmarc=fail header.from=example.org"
+    theirs = "mx.riftpost.test; dmarc=pass header.from=example.org"  # written by the sender, under ours
+    failing = reply(turn, "pick fire", headers={"Authentication-Results": ours})
+    failing["Authentication-Results"] = theirs
+    inbound_app.config.update(INBOUND_REQUIRE_DMARC=True, INBOUND_AUTHSERV_ID="mx.riftpost.test")
+    before = events(game_id)
+    assert door.receive(failing.as_bytes(), reply_to(turn)).outcome == "answered"
+    assert events(game_id) == before and "DMARC fail" in kept()[-1].detail
+    passing = reply(turn, "pick fire", headers={"Authentication-Results": "mx.riftpost.test; dmarc=pass"})
+    assert door.receive(passing.as_bytes(), reply_to(turn)).outcome == "played"
+    inbound_app.config["INBOUND_REQUIRE_DMARC"] = False  # the default: the token is the proof
+    send_all()
+    ann = latest(sink, "ann@example.org")
+    assert door.receive(reply(ann, "Nice pick").as_bytes(), reply_to(ann)).outcome == "talk"  # no header at all
+
+
+def test_a_seat_that_has_not_agreed_to_our_emails_gets_no_answer(inbound_app, sink):
+    game_id = start_game(inbound_app, sink)
+    turn = latest(sink, "bo@example.org")
+    with store.write_session(get_engine()) as session:
+        session.execute(sa.update(Player).where(Player.game_id == game_id, Player.seat == 1).values(consent="asked"))
+    assert door.receive(reply(turn, "hello table").as_bytes(), reply_to(turn)).outcome == "talk"
+    assert not answers()
