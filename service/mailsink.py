@@ -145,8 +145,13 @@ def main() -> None:
     log.info("listening on %s:%s, keeping mail in %s", args.host, args.port, args.maildir)
     inbound = None
     if args.inbound_port:
-        inbound = start_inbound(door, args.host, args.inbound_port)
-        log.info("taking mail for the service (replies, bounces) on %s:%s", args.host, args.inbound_port)
+        try:
+            inbound = start_inbound(door, args.host, args.inbound_port)
+        except Exception:  # noqa: BLE001 - the port is taken: the sink still serves the outgoing mail
+            log.exception("the inbound port %s:%s could not be opened: replies by email are not received "
+                          "(set INBOUND_SMTP_PORT, or 0 to say so)", args.host, args.inbound_port)
+        else:
+            log.info("taking mail for the service (replies, bounces) on %s:%s", args.host, args.inbound_port)
     stop.wait()
     controller.stop()
     if inbound is not None:
