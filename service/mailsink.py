@@ -147,7 +147,7 @@ def main() -> None:
     if args.inbound_port:
         try:
             inbound = start_inbound(door, args.host, args.inbound_port)
-        except Exception:  # noqa: BLE001 - the port is taken: the sink still serves the outgoing mail
+        except Exception:  # the port is taken: the sink still serves the outgoing mail
             log.exception("the inbound port %s:%s could not be opened: replies by email are not received "
                           "(set INBOUND_SMTP_PORT, or 0 to say so)", args.host, args.inbound_port)
         else:
