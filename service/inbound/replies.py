@@ -271,8 +271,8 @@ def _play(seat: Seat, moves: list[dict[str, Any] | str], written: list[str]) -> 
         where = f" (line {exc.index + 1}: \u201c{line[:80]}\u201d)" if len(written) > 1 else ""
         return Verdict("illegal", f"illegal at {exc.index}: {exc.reason}"[:500],
                        f"Not played: {exc.reason}{where}.",
-                       ["Nothing of your reply was played (a turn is played whole or not at all)."],
-                       numbered(steps))
+                       ["Nothing of your reply was played (a turn is played whole or not at all)."]
+                       if len(written) > 1 else [], numbered(steps))
     played = "; ".join(p.label for p in outcome.played) or "your move"
     with read_session(get_engine()) as session:
         game = store.get_game(session, seat.game_id)
