@@ -1,5 +1,6 @@
 """`flask --app service ...` commands: db-upgrade, backup, restore, verify (and a game's deal check),
-new-game, sweep, outbox, bounce and bounce-server."""
+new-game, sweep, outbox, bounce and bounce-server, inbound (one received message on stdin), inbound-log
+and inbound-retry."""
 
 from __future__ import annotations
 
@@ -303,6 +304,79 @@ def register(app: Flask) -> None:
                    f"on {host}:{port}")
         stop.wait()
         controller.stop()
+
+    @app.cli.command("inbound")
+    @click.option("--rcpt", default=None, metavar="ADDRESS",
+                  help="the address the message was delivered to (default: $ORIGINAL_RECIPIENT, which "
+                       "Postfix sets for a pipe, else $RECIPIENT (Exim); else its Delivered-To/To headers)")
+    @click.option("--sender", default=None, metavar="ADDRESS",
+                  help="the envelope sender (default: $SENDER, which Postfix and Exim set for a pipe; "
+                       "else its Return-Path header)")
+    def inbound_command(rcpt: str | None, sender: str | None) -> None:
+        """Receive one message on standard input (an MTA's pipe transport for the inbound domain and the
+        bounce address): it is kept, then read as a reply (a move, a choice, table talk), a bounce, or
+        refused.  Exits 0 once it is kept, whatever it said (`inbound-log` shows what became of it), 75
+        (EX_TEMPFAIL) when it could not be kept, so the MTA tries again."""
+        from service.inbound import door
+
+        logging.basicConfig(level=logging.INFO, format="%(asctime)s inbound %(message)s", stream=sys.stderr)
+        raw = sys.stdin.buffer.read(door.MAX_BYTES)
+        size = len(raw)
+        while chunk := sys.stdin.buffer.read(1 << 16):  # past the cap: counted, not kept
+            size += len(chunk)
+        rcpt = rcpt or os.environ.get("ORIGINAL_RECIPIENT") or os.environ.get("RECIPIENT") or None
+        sender = sender if sender is not None else os.environ.get("SENDER")
+        try:
+            kept = door.keep(raw, rcpt, sender)
+        except Exception as exc:  # noqa: BLE001 - the database: the MTA keeps the message and retries
+            click.echo(f"message not kept, try again later: {type(exc).__name__}: {exc}", err=True)
+            sys.exit(EX_TEMPFAIL)
+        if size > len(raw):
+            door.note_size(kept, size)
+        click.echo(door.read_kept(kept))
+
+    @app.cli.command("inbound-log")
+    @click.option("--trouble", is_flag=True, help="only the messages that failed (or were never read to the end)")
+    @click.option("--limit", type=int, default=30, show_default=True)
+    @click.option("--show", "show_id", type=int, default=None, metavar="ID", help="one message: its details and raw text")
+    def inbound_log_command(trouble: bool, limit: int, show_id: int | None) -> None:
+        """The received messages (newest first): what each was and what became of it.  A failed one
+        keeps its error and its bytes: `--show ID` prints them, `inbound-retry ID` reads it again."""
+        from service.inbound import door
+
+        if show_id is not None:
+            row = door.get(show_id)
+            if row is None:
+                raise click.ClickException(f"no received message #{show_id}")
+            click.echo(door.describe(row))
+            return
+        rows = door.listing(trouble, limit)
+        if not rows:
+            click.echo("no received messages" + (" in trouble" if trouble else ""))
+            return
+        for row in rows:
+            click.echo(door.line(row))
+        failed = sum(1 for row in rows if row.outcome in door.TROUBLE)
+        if failed:
+            click.echo(f"{plural(failed, 'message')} to look at: flask --app service inbound-log --show ID; "
+                       "inbound-retry ID reads one again")
+
+    @app.cli.command("inbound-retry")
+    @click.argument("ids", nargs=-1, type=int, required=True)
+    def inbound_retry_command(ids: tuple[int, ...]) -> None:
+        """Read kept messages IDS again (after a failure): a move it held is still bound to the position
+        its email was about, so one played meanwhile is answered as stale, never played twice."""
+        from service.inbound import door
+
+        for kept_id in ids:
+            row = door.get(kept_id)
+            if row is None:
+                click.echo(f"#{kept_id}: no such message", err=True)
+                continue
+            if row.outcome not in door.TROUBLE:
+                click.echo(f"#{kept_id}: {row.outcome}, not read again (only failed or unfinished ones are)", err=True)
+                continue
+            click.echo(door.read_kept(kept_id))
 
     @app.cli.group("outbox", invoke_without_command=True)
     @click.pass_context

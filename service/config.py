@@ -19,6 +19,9 @@ from urllib.parse import urlsplit
 MAIL_SINK_HOST = "127.0.0.1"
 MAIL_SINK_PORT = 8025
 MAIL_SINK_URL = f"smtp://{MAIL_SINK_HOST}:{MAIL_SINK_PORT}"
+# ...and takes mail *for* the service (replies to play+ addresses, bounces) on this port of its own: the
+# door of service/inbound, which refuses every other recipient (INBOUND_SMTP_PORT; 0: not at all).
+MAIL_SINK_INBOUND_PORT = 8026
 LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
 ANY_ADDRESS = frozenset({"", "0.0.0.0", "::"})
 
@@ -112,6 +115,20 @@ def bounce_address(value: str | None, mail_domain: str, smtp_url: str | None = N
     return value if "@" in value else f"{value}@{mail_domain}"
 
 
+def inbound_domain(value: str | None, mail_domain: str) -> str:
+    """INBOUND_DOMAIN as used: unset means MAIL_DOMAIN (the embedded sink's), "off" (or "none") is ""
+    (no Reply-To on any email, no reply read); in its ASCII (IDNA) form, lower case."""
+    value = (value or "").strip().lower().rstrip(".")
+    if value in ("off", "none"):
+        return ""
+    if not value:
+        return mail_domain.lower()
+    try:
+        return value.encode("idna").decode("ascii")
+    except UnicodeError:
+        raise ValueError(f"INBOUND_DOMAIN must be a domain name, not {value!r}") from None
+
+
 # SQLite's `PRAGMA synchronous` under WAL (README, "Configuration"): NORMAL, the default, may lose the
 # last commits to a power cut or an OS crash (never corrupting the file); FULL syncs every commit.
 SQLITE_SYNCHRONOUS = ("NORMAL", "FULL")
@@ -162,6 +179,16 @@ def from_env(instance: Path | None = None) -> dict:
         # The envelope sender of every email is `<local>+<signed outbox row>@<domain>` of this
         # address (VERP), so a bounce names the email it is about (service/mail/bounces.py).
         "BOUNCE_ADDRESS": bounce_address(os.environ.get("BOUNCE_ADDRESS"), domain, smtp_url),
+        # Replies by email (service/inbound): every game email's Reply-To is `play+<signed token>@` this
+        # domain ("off": no Reply-To, and no reply is read).  Mail for it reaches the service through
+        # the embedded sink's inbound port or `flask inbound` on an MTA's pipe (README).
+        "INBOUND_DOMAIN": inbound_domain(os.environ.get("INBOUND_DOMAIN"), domain),
+        # Refuse a reply whose Authentication-Results (from our own MTA: INBOUND_AUTHSERV_ID names it)
+        # does not say dmarc=pass.  Off by default: the signed reply address is the proof, as a link is.
+        "INBOUND_REQUIRE_DMARC": _yes("INBOUND_REQUIRE_DMARC", False),
+        "INBOUND_AUTHSERV_ID": (os.environ.get("INBOUND_AUTHSERV_ID") or "").strip(),
+        # Replies read per seat per hour; past it they are kept and ignored (a loop with an autoresponder).
+        "INBOUND_REPLIES_PER_HOUR": int(os.environ.get("INBOUND_REPLIES_PER_HOUR") or 20),
         # Snapshot every N events (and at every change of the seats to act).
         "SNAPSHOT_EVERY": int(os.environ.get("RIFTPOST_SNAPSHOT_EVERY") or 25),
         # Links: a player's page link lives as long as a slow game; a move link a few weeks.

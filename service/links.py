@@ -14,6 +14,9 @@ and (for the address's own links) the address, nothing secret.
 - co-player    {"p": player_id, "k": key}              "new game with Bo" on a signed-in home: a past seat
                                                         of Bo's, under a salt of the signed-in address's
                                                         own (service/people/address_book.py)
+- reply address  play+<base32: player id, seq, generation, MAC over them and the row key>@INBOUND_DOMAIN
+                                                        the Reply-To of every game email: a reply is read as
+                                                        that seat's move or talk (service/inbound; below)
 A token of one purpose never verifies as another (different salts).
 
 The key ("k") is the row's random `row_key` (service/store/models.py): the web refuses a link whose key
@@ -28,6 +31,8 @@ the links minted before generations existed (which carry none) are the links of 
 
 from __future__ import annotations
 
+import base64
+import binascii
 import hashlib
 import hmac
 import time
@@ -270,3 +275,99 @@ def read_co_player_token(me: str, token: str) -> PlayerLink:
         raise bad_link("This \u201cnew game with\u201d link is not valid for you: it was changed, or it was made "
                        "for someone else's sign-in. Open it again from your games page.") from None
     return PlayerLink(_player_id(data), _key(data))
+
+
+# ---- the reply address: a signed, per-player local part (`play+<token>@INBOUND_DOMAIN`) -------------
+#
+# Every game email's Reply-To names its reader and the position it was made for, so that a reply is
+# read as that seat's move or talk (service/inbound).  An email address is not a URL: the token has to
+# fit a local part (RFC 5321: at most 64 octets, `play+` included), survive the case-folding some
+# servers do, and carry no character a mail server treats specially.  So it is lowercase base32 (no
+# padding) of three unsigned LEB128 numbers (player id, seq, link generation) followed by the first
+# REPLY_MAC_BYTES of HMAC-SHA256 over those numbers *and the player's row key* under SECRET_KEY: 80 bits
+# that verify for that row only.  A rolled-back row's id handed to a new player (a restore: another
+# key), another seat, another seq or an old generation all change the MAC.  ~26 characters for real
+# ids, 47 at most (_FIELDS).
+
+REPLY = b"riftpost.reply-address"
+REPLY_MAC_BYTES = 10
+# Bytes of each number at most: an id below 2**63, a seq or a generation below 2**35 (the worst case is
+# 9 + 5 + 5 + 10 bytes: 47 characters, 52 with `play+`).
+_FIELDS = (9, 5, 5)
+_MAX_VARINT = max(_FIELDS)
+
+
+@dataclass(frozen=True)
+class ReplyLink:
+    """What a reply address names (its MAC checked against a row's key by `reply_token_holds`)."""
+
+    player_id: int
+    seq: int
+    generation: int
+    mac: bytes
+
+
+def _varint(number: int, size: int = _MAX_VARINT) -> bytes:
+    if number < 0 or number >= 1 << (7 * size):
+        raise ValueError(f"{number} does not fit a reply token")
+    out = bytearray()
+    while True:
+        byte, number = number & 0x7F, number >> 7
+        out.append(byte | (0x80 if number else 0))
+        if not number:
+            return bytes(out)
+
+
+def _reply_mac(secret: str, player_id: int, seq: int, generation: int, key: str | None) -> bytes:
+    named = f"{player_id}:{seq}:{generation}:{key or ''}".encode()
+    return hmac.new(secret.encode(), REPLY + b":" + named, hashlib.sha256).digest()[:REPLY_MAC_BYTES]
+
+
+def reply_token(player_id: int, key: str | None, seq: int, generation: int = 0) -> str:
+    """The local part after `play+` of the player's reply address for the game at `seq`."""
+    numbers = _varint(player_id, _FIELDS[0]) + _varint(seq, _FIELDS[1]) + _varint(generation, _FIELDS[2])
+    mac = _reply_mac(_keys()[-1], player_id, seq, generation, key)
+    return base64.b32encode(numbers + mac).decode("ascii").rstrip("=").lower()
+
+
+def read_reply_token(token: str) -> ReplyLink | None:
+    """What a token names, if it has the shape of one (any case); None for anything else.  Whether it
+    holds is `reply_token_holds`'s to say, with the row's key."""
+    token = token.strip().upper()
+    if not 1 <= len(token) <= 60 or not token.isascii() or not token.isalnum():
+        return None
+    try:
+        raw = base64.b32decode(token + "=" * (-len(token) % 8))
+    except (ValueError, binascii.Error):
+        return None
+    numbers: list[int] = []
+    at = 0
+    for size in _FIELDS:
+        value = shift = 0
+        for length in range(1, size + 1):
+            if at >= len(raw):
+                return None
+            byte = raw[at]
+            at += 1
+            value |= (byte & 0x7F) << shift
+            shift += 7
+            if not byte & 0x80:
+                break
+            if length == size:
+                return None
+        numbers.append(value)
+    mac = raw[at:]
+    if len(mac) != REPLY_MAC_BYTES:
+        return None
+    link = ReplyLink(numbers[0], numbers[1], numbers[2], mac)
+    # One spelling per token: a varint with a needless continuation byte names the same numbers.
+    if _varint(link.player_id) + _varint(link.seq) + _varint(link.generation) != raw[:at]:
+        return None
+    return link
+
+
+def reply_token_holds(link: ReplyLink, key: str | None) -> bool:
+    """Whether the token was made by us for the row with this key (under SECRET_KEY or a fallback: a
+    reply may come days after a rotation), compared in constant time."""
+    return any(hmac.compare_digest(_reply_mac(secret, link.player_id, link.seq, link.generation, key), link.mac)
+               for secret in _keys())

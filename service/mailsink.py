@@ -6,9 +6,17 @@ in a Maildir under instance/, where the web's dev mailbox page (/dev/mail) shows
 It listens while SMTP_URL is unset or names this very sink (`smtp://127.0.0.1:8025`, the documented
 default); with SMTP_URL naming another server it idles, so one Procfile serves both modes.
 
-Mail to a return path of ours (`bounces+...`: service/mail/bounces.py) is a bounce: the sink hands it
-to `bounces.receive` and keeps it in the Maildir as well, so the operator sees it in the dev mailbox.
-Like a real final delivery, each stored message starts with the envelope sender as Return-Path.
+Mail to an address of ours, a return path (`bounces+...`: service/mail/bounces.py) or a reply address
+(`play+...@INBOUND_DOMAIN`: service/mail/reply_to.py), goes to the door of service/inbound (which keeps
+it, and reads it as a bounce or a reply) and into the Maildir as well, so the operator sees it in the
+dev mailbox.  Like a real final delivery, each stored message starts with the envelope sender as
+Return-Path, and so does what the door is handed.
+
+    python -m service.mailsink --inbound-port 8026    # (the default) mail *for* the service
+
+Besides, the sink listens on an inbound port of its own (127.0.0.1:8026 by default; INBOUND_SMTP_PORT,
+0 for none) where it takes mail for our addresses only and hands it to the door, refusing any other
+recipient: where players' replies arrive in the embedded mode (point a test client, or a relay, at it).
 """
 
 from __future__ import annotations
@@ -25,20 +33,22 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from service import config
-from service.config import MAIL_SINK_HOST, MAIL_SINK_PORT, default_instance_path, is_local_sink
+from service.config import MAIL_SINK_HOST, MAIL_SINK_INBOUND_PORT, MAIL_SINK_PORT, default_instance_path, is_local_sink
 from service.maildir import ensure_maildir
 
 if TYPE_CHECKING:
+    from service.inbound.door import Door
     from service.mail.bounces import Receiver
 
 log = logging.getLogger(__name__)
 
 
 class MaildirHandler:
-    """aiosmtpd handler: deliver each message into a Maildir (atomic: tmp/ then new/); a bounce to a
-    return path of ours also goes to `bounces` (a `bounces.Receiver`), when given."""
+    """aiosmtpd handler: deliver each message into a Maildir (atomic: tmp/ then new/); mail to an
+    address of ours also goes to `bounces` (the door of service/inbound, or a `bounces.Receiver`), when
+    given."""
 
-    def __init__(self, path: str | Path, bounces: Receiver | None = None):
+    def __init__(self, path: str | Path, bounces: Door | Receiver | None = None):
         self.path = Path(path)
         ensure_maildir(self.path)
         self.lock = threading.Lock()
@@ -60,7 +70,7 @@ class MaildirHandler:
                 if not self.bounces.wants(rcpt):
                     continue
                 try:
-                    outcome = await loop.run_in_executor(None, self.bounces, raw, rcpt)
+                    outcome = await loop.run_in_executor(None, self.bounces, return_path + raw, rcpt)
                 except Exception:  # a dev sink: the message is kept, the log says why
                     log.exception("bounce to %s not recorded", rcpt)
                 else:
@@ -69,13 +79,25 @@ class MaildirHandler:
 
 
 def start(maildir: str | Path, host: str = MAIL_SINK_HOST, port: int = MAIL_SINK_PORT,
-          bounces: Receiver | None = None) -> Any:
+          bounces: Door | Receiver | None = None) -> Any:
     """Start a sink serving in a background thread; `.stop()` the returned controller."""
     # Imported here: aiosmtpd comes with the [local] extra only, and with SMTP_URL set this process
     # idles without it (one Procfile for both modes; failing would make honcho stop the others).
     from aiosmtpd.controller import Controller
 
     controller = Controller(MaildirHandler(maildir, bounces), hostname=host, port=port)
+    controller.start()
+    return controller
+
+
+def start_inbound(door: Door, host: str = MAIL_SINK_HOST, port: int = MAIL_SINK_INBOUND_PORT) -> Any:
+    """Start the door's own port (service/inbound: mail for our addresses only) in a background thread;
+    `.stop()` the returned controller."""
+    from aiosmtpd.controller import Controller
+
+    from service.inbound.door import SMTP_LIMIT, Listener
+
+    controller = Controller(Listener(door), hostname=host, port=port, data_size_limit=SMTP_LIMIT)
     controller.start()
     return controller
 
@@ -92,6 +114,8 @@ def main() -> None:
     parser.add_argument("--host", default=MAIL_SINK_HOST)
     parser.add_argument("--port", type=int, default=MAIL_SINK_PORT)
     parser.add_argument("--maildir", default=str(default_instance_path() / "mail"))
+    parser.add_argument("--inbound-port", type=int, default=int(os.environ.get("INBOUND_SMTP_PORT") or MAIL_SINK_INBOUND_PORT),
+                        help="the port where mail for the service (replies, bounces) is taken; 0: none")
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s mailsink %(message)s")
     logging.getLogger("mail.log").setLevel(logging.WARNING)  # aiosmtpd logs every SMTP command
@@ -112,14 +136,26 @@ def main() -> None:
     # Imported here, not at the top: an idle sink (SMTP_URL naming another server) and the sink's
     # start need none of the database layers, and loading them would delay the signal handlers.
     from service import create_app
-    from service.mail.bounces import Receiver
+    from service.inbound.door import Door
 
-    bounce_address = config.bounce_address(os.environ.get("BOUNCE_ADDRESS"), config.mail_domain(os.environ.get("MAIL_FROM")),
-                                            os.environ.get("SMTP_URL"))
-    controller = start(args.maildir, args.host, args.port, bounces=Receiver(create_app, bounce_address))
+    domain = config.mail_domain(os.environ.get("MAIL_FROM"))
+    bounce_address = config.bounce_address(os.environ.get("BOUNCE_ADDRESS"), domain, os.environ.get("SMTP_URL"))
+    door = Door(create_app, bounce_address, config.inbound_domain(os.environ.get("INBOUND_DOMAIN"), domain))
+    controller = start(args.maildir, args.host, args.port, bounces=door)
     log.info("listening on %s:%s, keeping mail in %s", args.host, args.port, args.maildir)
+    inbound = None
+    if args.inbound_port:
+        try:
+            inbound = start_inbound(door, args.host, args.inbound_port)
+        except Exception:  # the port is taken: the sink still serves the outgoing mail
+            log.exception("the inbound port %s:%s could not be opened: replies by email are not received "
+                          "(set INBOUND_SMTP_PORT, or 0 to say so)", args.host, args.inbound_port)
+        else:
+            log.info("taking mail for the service (replies, bounces) on %s:%s", args.host, args.inbound_port)
     stop.wait()
     controller.stop()
+    if inbound is not None:
+        inbound.stop()
 
 
 if __name__ == "__main__":

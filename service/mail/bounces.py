@@ -21,9 +21,9 @@ report of the old failure cannot undo their request.  Marked, the address gets n
 (outbox rows end "undeliverable"), the other players of its games see it on their pages, and the
 person's own page offers to try again (`clear`).
 
-Ways in: the embedded mail sink hands mail for the bounce address to `receive` (service/mailsink.py),
-`flask bounce` reads one message on stdin (an MTA's pipe alias), `flask bounce-server` listens for
-SMTP (`Listener`, aiosmtpd).  Whatever comes in, a message that is no bounce or names no email of
+Ways in: the door of service/inbound (which keeps every received message, the embedded mail sink's
+and `flask inbound`'s) hands a bounce to `receive`; `flask bounce` reads one message on stdin (an MTA's
+pipe alias), `flask bounce-server` listens for SMTP (`Listener`, aiosmtpd).  Whatever comes in, a message that is no bounce or names no email of
 ours with a valid signature is ignored with a log line.
 """
 

@@ -22,7 +22,7 @@ from sqlmodel import Session
 
 from service import links, store
 from service.games import adapter
-from service.mail import addresses
+from service.mail import addresses, reply_to
 from service.mail.kinds import NOT_NEWS, Kind, Mail, clock_context, get
 from service.mail.mime import POLICY, address, body_part, unstructured, url_header
 from service.mail.threads import thread_root
@@ -191,11 +191,16 @@ def context(session: Session, kind: Kind, mail: Mail) -> dict[str, Any]:
     # An email about the person rather than the game (the account link, fresh links to all their games)
     # has a subject of its own, so it starts a thread of its own too: a thread is one subject.
     context["own_thread"] = context["subject"] != subject(game, mail.players, position.teams)
+    # Where a reply goes (service/inbound reads it as this seat's, bound to this position): every email
+    # of the game's thread to a seat that agreed to our emails; the footer says one can reply.
+    context["reply_address"] = (reply_to.address(player, row.seq) if kind.reply_to and not kind.unsolicited
+                                and not context["own_thread"] else None)
     return context
 
 
 def envelope(subject: str, to_name: str, to_email: str, message_id: str, one_click_url: str, kind_name: str,
-             threading: dict[str, str] | None = None) -> EmailMessage:
+             threading: dict[str, str] | None = None, *, reply_to: str | None = None,
+             auto_submitted: str = "auto-generated") -> EmailMessage:
     """An email's headers, ready for its plain and HTML parts (every email of the service, and the
     timeouts' digest, service/mail/digest.py); `threading`: its In-Reply-To, References, List-Id."""
     message = EmailMessage(policy=POLICY)
@@ -204,6 +209,8 @@ def envelope(subject: str, to_name: str, to_email: str, message_id: str, one_cli
     # that no server needs SMTPUTF8 for it.
     message["From"] = address("From", "Riftpost", addresses.ascii_form(current_app.config["MAIL_FROM"]))
     message["To"] = address("To", to_name, addresses.ascii_form(to_email))
+    if reply_to is not None:  # the reader's signed reply address (service/mail/reply_to.py): ASCII
+        message["Reply-To"] = address("Reply-To", "Riftpost", reply_to)
     # When it is sent, not when it was queued: an email held for an invitation's answer (or retried
     # for hours) would otherwise land days down the reader's inbox.
     message["Date"] = format_datetime(datetime.now(UTC))
@@ -212,7 +219,7 @@ def envelope(subject: str, to_name: str, to_email: str, message_id: str, one_cli
         message[name] = value
     message["List-Unsubscribe"] = url_header(one_click_url)
     message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
-    message["Auto-Submitted"] = "auto-generated"
+    message["Auto-Submitted"] = auto_submitted
     message["X-Riftpost-Kind"] = kind_name  # what the email is, for mail filters (the subject is the thread's)
     message["MIME-Version"] = "1.0"
     message.make_alternative()
@@ -227,11 +234,14 @@ def _build(session: Session, kind: Kind, mail: Mail) -> EmailMessage:
     root = thread_root(game, player)
     # The rest hangs under the game's first email: one thread per player.  The invitation stands apart
     # (its own subject; the thread begins once the address accepts).
-    if row.message_id != root and not shown["own_thread"]:
+    if kind.threading is not None:
+        threading = {**kind.threading(mail), **threading}
+    elif row.message_id != root and not shown["own_thread"]:
         threading = {"In-Reply-To": root, "References": root, **threading}
     # The seat's name was typed by whoever started the game: not shown to an address that never agreed.
     message = envelope(shown["subject"], "" if kind.unsolicited else mail.names[player.seat], player.email,
-                       row.message_id, shown["one_click_url"], kind.name, threading)
+                       row.message_id, shown["one_click_url"], kind.name, threading,
+                       reply_to=shown["reply_address"], auto_submitted=kind.auto_submitted)
     message.attach(body_part(render_template(f"{kind.template_name}.txt", **shown), "plain"))
     message.attach(body_part(inline(render_template(f"{kind.template_name}.html", **shown), game.name), "html"))
     return message

@@ -15,6 +15,9 @@ them all.  An outbox row names its kind and carries the kind's `params`; the ent
                it goes out even to an address that asked never to be emailed, since it is the only
                way back in; every other kind is skipped for such an address (service/mail/outbox.py)
 - `subject`    a subject of its own, for an email that is about the person rather than the game
+- `reply_to`   whether its Reply-To is the reader's signed reply address (every game email but the
+               answers to replies; never on an unsolicited email or one with a thread of its own)
+- `auto_submitted` its Auto-Submitted header (RFC 3834); `threading` its own In-Reply-To/References
 - `unsolicited` written to an address that has not agreed to our emails (the invitation): it is never
                held, carries its own `subject`, no display name in To, no thread, and no text typed
                by whoever started the game beyond the inviter's name made unlinkable (`unlinkable`)
@@ -129,6 +132,13 @@ class Kind:
     requested: bool = False
     unsolicited: bool = False
     subject: Callable[[Context], str] | None = None  # default: the game's (compose.subject)
+    # Whether its Reply-To is the reader's reply address (service/mail/reply_to.py): every email of a
+    # game's thread, but an answer to a reply (service/mail/answers.py), so no reply loops through it.
+    reply_to: bool = True
+    # RFC 3834: "auto-generated" (what the service sends of itself), "auto-replied" (an answer to mail).
+    auto_submitted: str = "auto-generated"
+    # Threading of its own (In-Reply-To, References), instead of under the thread's root.
+    threading: Callable[[Mail], dict[str, str]] | None = None
 
     @property
     def template_name(self) -> str:

@@ -50,6 +50,7 @@ from sqlmodel import Session, col, select
 
 from service import store
 from service.mail import (
+    answers,  # noqa: F401 - registers the answer to a reply by email (its email kind)
     bounces,
     compose,
     digest,

@@ -32,7 +32,7 @@ KIND_WORDS = {
     "invitation": "invitation", "invite": "game started", "turn": "your turn", "reminder": "reminder",
     "notice": "game paused", "timed_out": "time ran out", "game_over": "game over", "partner": "partner played",
     "fresh_link": "fresh link", "account_link": "account link", "digest": "daily digest",
-    "signin": "sign-in link",
+    "signin": "sign-in link", "reply": "answer to your reply",
 }
 # Emails about the person, not the game whose seat their outbox row hangs on (service/people/access.py).
 ABOUT_THE_PERSON = frozenset({"signin", "account_link"})

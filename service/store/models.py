@@ -523,3 +523,132 @@ class FeedKey(SQLModel, table=True):
     person: str = Field(max_length=254, primary_key=True)  # the person's key (people.email)
     feed_id: str = Field(max_length=32, unique=True)
     created_at: datetime = Field(default_factory=utcnow)
+
+
+# ---- talk: table talk, stored apart from the event log (service/talk) -------------------------------
+
+
+class TalkMessage(SQLModel, table=True):
+    """One message of a game's table talk (service/talk/messages.py): never an event, so the engine and
+    the game's seq stay untouched; `seq` is the game's seq when it was written (where it stands among
+    the game's moves).  `channel` "all" (the table; in a cooperative game the party) or "team" (the
+    writer's team only: who is on it comes from the game's adapter).  A deleted message keeps its row
+    (`deleted_at` set, `text` emptied): the page shows that something was said and taken back."""
+
+    __tablename__ = "talk_messages"
+    __table_args__ = (
+        sa.Index("ix_talk_messages_game", "game_id", "id"),
+        sa.Index("ix_talk_messages_player_created", "player_id", "created_at"),
+    )
+
+    id: int = Field(default=None, primary_key=True)  # set by the database on insert
+    game_id: int = Field(foreign_key="games.id")
+    player_id: int = Field(foreign_key="players.id")
+    seat: int
+    channel: str = Field(default="all", max_length=10)  # all | team
+    text: str = Field(default="", max_length=1000)
+    seq: int  # the game's seq when it was written
+    source: str = Field(default="page", max_length=10)  # page | api | email
+    created_at: datetime = Field(default_factory=utcnow)
+    deleted_at: datetime | None = None
+
+
+class TalkMute(SQLModel, table=True):
+    """A person who does not want to read another's talk, in any game: both are address keys
+    (service/store/inboxes.py).  The page names the message whose writer is muted, never an address."""
+
+    __tablename__ = "talk_mutes"
+
+    person: str = Field(max_length=254, primary_key=True)
+    muted: str = Field(max_length=254, primary_key=True)
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class TalkReport(SQLModel, table=True):
+    """A player reporting a message to the operator (`flask --app service reports` lists them)."""
+
+    __tablename__ = "talk_reports"
+    __table_args__ = (sa.UniqueConstraint("message_id", "reporter", name="uq_talk_reports_message_reporter"),)
+
+    id: int = Field(default=None, primary_key=True)  # set by the database on insert
+    message_id: int = Field(foreign_key="talk_messages.id")
+    reporter: int = Field(foreign_key="players.id")  # the reporting seat
+    reason: str = Field(default="", max_length=500)
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class TalkAtOnce(SQLModel, table=True):
+    """A person who chose "tell me at once" about table talk (their address key): a talk email of its own
+    when someone writes, at most one per game per AT_ONCE_INTERVAL (service/talk/notify.py)."""
+
+    __tablename__ = "talk_at_once"
+
+    person: str = Field(max_length=254, primary_key=True)
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class TalkTold(SQLModel, table=True):
+    """How far a seat's emails have told the game's talk: the id of the last message put into one of its
+    emails, so the next email tells only what came after (and no message twice)."""
+
+    __tablename__ = "talk_told"
+
+    player_id: int = Field(foreign_key="players.id", primary_key=True, sa_column_kwargs={"autoincrement": False})
+    upto: int = 0
+
+
+class TalkOpen(SQLModel, table=True):
+    """A game whose creator opened its table talk (the "all" channel) to spectators while it is played;
+    a finished game's is open to them anyway."""
+
+    __tablename__ = "talk_open"
+
+    game_id: int = Field(foreign_key="games.id", primary_key=True, sa_column_kwargs={"autoincrement": False})
+    opened_at: datetime = Field(default_factory=utcnow)
+
+
+# ---- inbound: received mail and replies by email (service/inbound) ---------------------------------
+
+
+class InboundMessage(SQLModel, table=True):
+    """Every message the door of service/inbound received, kept whatever became of it, so nothing
+    received is lost and a failure can be shown to the operator (`flask --app service inbound-log`) and
+    read again (`inbound-retry`).  `raw` is the message as received, cut at the door's cap (`truncated`);
+    `outcome` what was done: received (not read yet, or its reading died), played, talk, stale, illegal,
+    answered (a refusal answered to the seat), ignored (an auto-reply, a loop, over the hourly limit:
+    no answer), refused (no valid reply address: nobody to answer), bounce, failed (an error: `error`).
+    `player_id`/`game_id`/`seq` are the reply address's, once its token held."""
+
+    __tablename__ = "inbound_messages"
+    __table_args__ = (
+        sa.Index("ix_inbound_messages_player_received", "player_id", "received_at"),
+        sa.Index("ix_inbound_messages_outcome", "outcome", "id"),
+    )
+
+    id: int = Field(default=None, primary_key=True)  # set by the database on insert
+    received_at: datetime = Field(default_factory=utcnow)
+    rcpt: str = Field(default="", max_length=320)  # the envelope recipient (or the header that named us)
+    sender: str = Field(default="", max_length=320)  # the envelope sender (Return-Path), as given
+    message_id: str = Field(default="", max_length=250)  # its Message-ID header (cut; for threading)
+    size: int = 0  # bytes received (before the cap)
+    truncated: bool = False
+    raw: bytes = Field(default=b"", sa_type=sa.LargeBinary)
+    player_id: int | None = None  # no foreign key: a restore may remove the seat, the message stays
+    game_id: int | None = None
+    seq: int | None = None
+    outcome: str = Field(default="received", max_length=20)
+    detail: str = Field(default="", max_length=500)  # what was done, in words (the operator's and the log's)
+    error: str | None = Field(default=None, max_length=2000)
+    answer_id: int | None = None  # the outbox row of the answer to the seat, if one was written
+    done_at: datetime | None = None
+
+
+class ReplySetting(SQLModel, table=True):
+    """A person's choice about the answers to their replies by email (their address key): with
+    `confirmations` off, a reply is read and acted on as always, and nothing is emailed back."""
+
+    __tablename__ = "reply_settings"
+
+    person: str = Field(max_length=254, primary_key=True)
+    confirmations: bool = True
+    changed_at: datetime = Field(default_factory=utcnow)

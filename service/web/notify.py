@@ -3,6 +3,7 @@
 player page's visit beacon.
 
 - GET /settings/notifications, POST it (CSRF): the mode, digest hour, quiet hours, each game's mode.
+- POST /settings/notifications/replies (CSRF): answers to replies by email on or off (service/inbound).
 - GET /settings/deliveries: the last 30 days of emails (and other channels' outbox rows) to the person.
 - GET /api/me/notifications, POST it (`Content-Type: application/json`; a personal API token, or the
   session with the page's CSRF token in X-CSRFToken: service/web/auth.py require_api_email);
@@ -21,6 +22,7 @@ from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import UnsupportedMediaType
 
 from service.errors import BadRequest
+from service.inbound import settings as reply_settings
 from service.mail.notify_policy import GAME_MODES, MODES
 from service.people import deliveries, notifications
 from service.store.models import utcnow
@@ -43,7 +45,19 @@ def notifications_page() -> ResponseReturnValue:
     key = require_email()
     return render_template("people/notifications.html", settings=notifications.read(key), modes=MODES,
                            mode_words=notifications.MODE_WORDS, game_modes=(notifications.DEFAULT, *GAME_MODES, "none"),
-                           hours=HOURS)
+                           hours=HOURS, reply_confirmations=reply_settings.confirmations(key))
+
+
+@bp.post("/settings/notifications/replies")
+def replies_change() -> ResponseReturnValue:
+    """The answers to replies by email: on or off (templates/people/_reply_confirmations.html)."""
+    key = require_email()
+    choice = request.form.get("confirmations", "")
+    if choice not in ("on", "off"):
+        raise BadRequest("Choose whether to get answers to your replies: on or off.", "That did not work")
+    reply_settings.set_confirmations(key, choice == "on")
+    flash("Your choice about answers to your replies is saved.")
+    return redirect(url_for("notify.notifications") + "#replies", 303)
 
 
 @bp.post("/settings/notifications")

@@ -10,8 +10,8 @@ import urllib.parse
 from service.games import adapter
 from tests.e2e.browser import unescape
 
-# A text email lists each choice as "* <label>" with its link on the next line.
-CHOICE = re.compile(r"^\* (.+)\n  (https?://\S+/p/[A-Za-z0-9_.\-]+\?step=\S+)$", re.MULTILINE)
+# A text email lists each choice as "<number>. <label>" with its link on the next line.
+CHOICE = re.compile(r"^\d+\. (.+)\n  (https?://\S+/p/[A-Za-z0-9_.\-]+\?step=\S+)$", re.MULTILINE)
 
 
 def kind_of(message) -> str:

@@ -202,6 +202,7 @@ def build(app) -> Catalog:
     play(catalog, solo, 60, rng)
     walker = new(catalog, "riftwalker 3", "riftwalker", party(3), seed=8, now=T0)
     play(catalog, walker, 120, rng)
+    answers_to_replies(catalog, walker)
     beyond = new(catalog, "beyond the rift 2", "beyond-the-rift", party(2),
                  {"scenario": "tutorial", "heroes": ["brannoc", "isolde"]}, seed=9, now=T0)
     play_rounds(catalog, beyond, 3, beyond_policy)
@@ -264,3 +265,21 @@ if __name__ == "__main__":
         Path(sys.argv[1]).write_text(text, encoding="utf-8")
     else:
         print(text)
+
+
+def answers_to_replies(catalog: Catalog, game_id: int) -> None:
+    """The answers to replies by email (service/inbound), kind "reply": to a choice the email did not
+    list (the answer lists the choices) and to a word for the table."""
+    from service.inbound import door
+    from service.mail import reply_to
+
+    with read_session(get_engine()) as session:
+        game = store.get_game(session, game_id)
+        player = next(p for p in store.players_of(session, game_id) if p.seat == game.to_act[0])
+        address = reply_to.address(player, game.seq)
+    assert address is not None
+    for number, text in enumerate(("99", "Good game so far!")):
+        raw = (f"From: someone@example.org\r\nTo: {address}\r\nSubject: Re: your turn\r\n"
+               f"Message-ID: <reply{number}.{game_id}@example.org>\r\n\r\n{text}\r\n").encode()
+        door.receive(raw, address)
+    catalog.deliver()

@@ -254,7 +254,7 @@ def test_an_email_writes_every_time_in_one_form(catalog):
 
 
 def test_beyond_the_rift_choices_put_the_hand_size_discard_first_in_words_a_new_player_reads(catalog):
-    step_link = re.compile(r'<a class="choice" href="[^"]+"[^>]*>([^<]+)</a>')
+    step_link = re.compile(r'<a class="choice" href="[^"]+"[^>]*>(?:\d+\. )?([^<]+)</a>')  # numbered: "reply 2"
     seen = 0
     for sample in catalog.of("turn", "beyond the rift 2"):
         labels = [html.unescape(label) for label in step_link.findall(sample.html)]
@@ -427,7 +427,7 @@ def test_a_forfeited_games_page_says_who_forfeited(app, client):
 
 
 def test_choices_reach_every_first_step_through_the_player_page(catalog):
-    step_link = re.compile(r'<a class="choice" href="([^"]+)"[^>]*>([^<]+)</a>')
+    step_link = re.compile(r'<a class="choice" href="([^"]+)"[^>]*>(?:\d+\. )?([^<]+)</a>')  # numbered: "reply 2"
     checked = 0
     for sample in catalog.of("turn") + catalog.of("reminder"):
         found = step_link.findall(sample.html)

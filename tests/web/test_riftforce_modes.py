@@ -153,8 +153,8 @@ def test_start_form_solo_trainer_guilds_at_random_or_the_4_ticked(client):
         "mode": "solo", "trainer_guilds": ["lava", "acid", "star", "love"]}  # in the guilds' order
 
 
-# A text email lists each choice as "* <label>" with its link on the next line.
-CHOICE = re.compile(r"^\* (.+)\n  (https?://\S+/p/[A-Za-z0-9_.\-]+\?step=\S+)$", re.MULTILINE)
+# A text email lists each choice as "<number>. <label>" with its link on the next line.
+CHOICE = re.compile(r"^\d+\. (.+)\n  (https?://\S+/p/[A-Za-z0-9_.\-]+\?step=\S+)$", re.MULTILINE)
 
 
 def test_a_solo_game_from_the_form_asks_for_the_trainers_guilds_after_the_keep_and_emails_them(client):

@@ -1,0 +1,337 @@
+"""A reply to a game email, read as the seat its reply address names (service/links.py: the token is
+the key, as a link is; the From need not match, since people forward and write from other addresses).
+
+What is new in it (service/inbound/reading.py) is, in order of its first line:
+- a choice's number ("2", "#2", "2."): the choice of that number in the email it answers (the email's
+  numbered choices, compose.one_click, at the email's position): played when it is a whole decision,
+  else answered with the moves that complete it;
+- a move in the game's text notation (the engine's `parse_move` reads it): the first block of lines
+  (up to the first blank line), one move a line, played as a whole turn, all of them or none;
+- anything else: table talk (service.talk.messages.post, source "email"; a first line starting with
+  "team:" goes to the team).
+Moves and choices go through service.play.handle, bound to the email's seq: a reply to an older email
+than the game now is is refused with what happened since.
+
+Every outcome is answered to the seat's own address (never to the From) through the outbox (kind
+"reply": service/mail/answers.py), threaded under the reply, unless the person turned confirmations
+off, or the message was an auto-reply or over the hourly limit (then nothing is sent at all).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from email.message import EmailMessage
+from typing import Any
+
+import sqlalchemy as sa
+from flask import current_app
+from sqlmodel import Session, col
+
+import engine
+from service import links, store
+from service.errors import IllegalMoveAt, Invalid, StaleState
+from service.games import adapter
+from service.mail import answers, outbox
+from service.mail.compose import one_click
+from service.play import handle
+from service.play.batch import MAX_MOVES, MAX_TEXT
+from service.store import read_session, write_session
+from service.store.db import get_engine
+from service.store.models import Game, InboundMessage, Player
+from service.talk import messages as talk
+from service.views import positions
+from service.views.sentences import since_lines
+
+from . import reading
+
+log = logging.getLogger(__name__)
+
+CHOICE = re.compile(r"#?\s*(\d{1,3})\s*[.)]?")
+TEAM = re.compile(r"team\s*:\s*", re.IGNORECASE)
+QUOTED_LINES = 3  # of what the player wrote, quoted back in the answer
+MAX_SINCE = 8  # lines of what happened since, in a stale answer
+
+
+@dataclass
+class Verdict:
+    """What the door did with a reply: its `outcome` (InboundMessage.outcome), `detail` for the operator,
+    and the answer to write (`first` line, `lines`, `choices`), or none (`answer` False)."""
+
+    outcome: str
+    detail: str
+    first: str = ""
+    lines: list[str] = field(default_factory=list)
+    choices: list[list[Any]] = field(default_factory=list)
+    answer: bool = True
+    text: str = ""  # the reply's new text as read (its first lines are quoted back in the answer)
+
+
+@dataclass(frozen=True)
+class Seat:
+    """The seat a verified reply address names, with the address's seq and generation."""
+
+    player_id: int
+    game_id: int
+    seat: int
+    seq: int
+    generation: int
+    current_generation: int
+    consented: bool
+
+
+def seat_of(token: str) -> Seat | None:
+    """The seat a reply token names, if it holds for that seat's row (its key, so never another seat,
+    another database or a row a restore rolled back); None for anything else."""
+    link = links.read_reply_token(token)
+    if link is None:
+        return None
+    with read_session(get_engine()) as session:
+        player = session.get(Player, link.player_id)
+        if player is None or not links.reply_token_holds(link, player.row_key):
+            return None
+        return Seat(player.id, player.game_id, player.seat, link.seq, link.generation, player.link_generation,
+                    player.consent == "")
+
+
+def recent_replies(session: Session, player_id: int, now: datetime, exclude: int) -> int:
+    """Messages read as this seat's in the last hour (the loop guard's count), this one left out."""
+    return int(session.execute(
+        sa.select(sa.func.count()).select_from(InboundMessage).where(
+            col(InboundMessage.player_id) == player_id, col(InboundMessage.received_at) > now - timedelta(hours=1),
+            col(InboundMessage.id) != exclude)
+    ).scalar_one())
+
+
+def read(kept_id: int, message: EmailMessage, seat: Seat, sender: str | None, now: datetime) -> Verdict:
+    """Decide and do what the reply asks; the verdict (its answer is the caller's to write)."""
+    auto = reading.automatic(message, sender)
+    if auto is not None:
+        return Verdict("ignored", f"not a person's reply: {auto}", answer=False)
+    with read_session(get_engine()) as session:
+        count = recent_replies(session, seat.player_id, now, kept_id)
+    limit = int(current_app.config["INBOUND_REPLIES_PER_HOUR"])
+    if count >= limit:
+        return Verdict("ignored", f"over {limit} replies this hour from this seat (a loop?)", answer=False)
+    if seat.generation != seat.current_generation:
+        return Verdict("answered", "a reply address of an old link generation",
+                       "Your reply was not read: it went to an older email whose links you replaced with fresh ones.",
+                       ["Reply to your newest email of this game, or open your game page."])
+    if current_app.config.get("INBOUND_REQUIRE_DMARC"):
+        refusal = reading.dmarc_refusal(message, str(current_app.config.get("INBOUND_AUTHSERV_ID") or ""))
+        if refusal is not None:
+            return Verdict("answered", f"refused: {refusal}",
+                           "Your reply was not read: our mail server could not confirm it came from your "
+                           "mail provider.", [f"({refusal}.) Play from your game page instead."])
+    text = reading.new_text(message)
+    if not text:
+        return Verdict("answered", "nothing new in the reply", "We found nothing new in your reply.",
+                       ["Write your move or a choice's number on the first line, above the quoted email."])
+    block = _first_block(text)
+    found = CHOICE.fullmatch(block[0])
+    if found:
+        verdict = _choice(seat, int(found.group(1)))
+    elif _is_move(seat, block[0]):
+        verdict = _moves(seat, block)
+    else:
+        verdict = _talk(seat, text, now)
+    verdict.text = text
+    return verdict
+
+
+def _first_block(text: str) -> list[str]:
+    lines = [line.strip() for line in text.split("\n")]
+    block: list[str] = []
+    for line in lines:
+        if not line:
+            if block:
+                break
+            continue
+        block.append(line)
+    return block
+
+
+def _is_move(seat: Seat, line: str) -> bool:
+    """Whether the line is written in the game's move notation (legal or not): the engine reads it as
+    a move, or refuses it for another reason than being no move at all ("unreadable")."""
+    if len(line) > MAX_TEXT:
+        return False
+    with read_session(get_engine()) as session:
+        game = store.get_game(session, seat.game_id)
+        state, _ = store.load_state(session, game)
+    try:
+        engine.get(game.name).parse_move(state, seat.seat, line)
+    except engine.IllegalMove as exc:
+        return exc.code != "unreadable"
+    except Exception:  # noqa: BLE001 - an engine tripping on a stranger's text: not a move it reads
+        return False
+    return True
+
+
+# ---- moves and choices ------------------------------------------------------------------------------------
+
+
+def _choices_now(session: Session, game: Game, seat: int) -> tuple[positions.Position, list[positions.Step]]:
+    """The position now and the choices a turn email of it lists, in its order (compose.one_click)."""
+    position = positions.build(session, game, seat)
+    if not position.my_turn:
+        return position, []
+    return position, one_click(position.first_steps(), adapter(game.name).first_moves)
+
+
+def numbered(steps: list[positions.Step]) -> list[list[Any]]:
+    return [[number, step.label, step.key] for number, step in enumerate(steps, start=1)]
+
+
+def _stale(seat: Seat) -> Verdict | None:
+    """The answer to a move sent from an older email than the game is now at, else None."""
+    with read_session(get_engine()) as session:
+        game = store.get_game(session, seat.game_id)
+        if game.seq == seat.seq:
+            return None
+        if seat.seq > game.seq:  # a seq the game never reached here: a restore rolled it back
+            return Verdict("stale", f"a reply to seq {seat.seq}, the game is at {game.seq}",
+                           "Not played: that email is about a position this game no longer has.",
+                           ["Open your game page to see where it stands."])
+        players = store.players_of(session, game.id)
+        names = store.seat_names(players)
+        position = positions.build(session, game, seat.seat, since_seq=seat.seq, players=players)
+        found = adapter(game.name)
+        shown, hidden = since_lines(position.since_events, seat.seat, names,
+                                    lambda run: found.headline(run, seat.seat), MAX_SINCE)
+        _, steps = _choices_now(session, game, seat.seat)
+        lines = ["Since that email:", *(f"- {line}" for line in shown)]
+        if hidden:
+            lines.append(f"- and {hidden} more on your game page")
+        lines.append(_whose_turn(game, position, names, seat.seat))
+    return Verdict("stale", f"a reply to seq {seat.seq}, the game is at {game.seq}",
+                   "Not played: the game moved on since the email you replied to.", lines, numbered(steps))
+
+
+def _whose_turn(game: Game, position: positions.Position, names: dict[int, str], seat: int) -> str:
+    if game.status != "active":
+        return "The game is over."
+    if position.my_turn:
+        return "It is your turn: reply to your newest turn email, or play from your game page."
+    waiting = [names.get(s, f"Player {s + 1}") for s in position.to_act]
+    return f"Now it is {' and '.join(waiting)}'s turn; we will email you when it is yours." if waiting else ""
+
+
+def _choice(seat: Seat, number: int) -> Verdict:
+    stale = _stale(seat)
+    if stale is not None:
+        return stale
+    with read_session(get_engine()) as session:
+        game = store.get_game(session, seat.game_id)
+        position, steps = _choices_now(session, game, seat.seat)
+        if not steps:
+            return Verdict("illegal", f"choice {number}, but the seat has nothing to decide",
+                           f"Not played: there is no choice {number} to make now.",
+                           [_whose_turn(game, position, store.seat_names(store.players_of(session, game.id)),
+                                        seat.seat)])
+        if not 1 <= number <= len(steps):
+            return Verdict("illegal", f"choice {number} of {len(steps)}",
+                           f"Not played: the email listed choices 1 to {len(steps)}, not {number}.",
+                           [], numbered(steps))
+        step = steps[number - 1]
+        if len(step.moves) > 1:
+            texts = [f"  {position.move_text(legal.move)}   ({legal.label})" for legal in step.moves[:12]]
+            more = ["  ... and more on your game page"] if len(step.moves) > 12 else []
+            return Verdict("illegal", f"choice {number} needs more than its number",
+                           f"Not played yet: choice {number} ({step.label}) needs one more decision.",
+                           ["Reply to your turn email with one of these lines:", *texts, *more])
+        move = step.moves[0].move
+    return _play(seat, [move], [f"{number}"])
+
+
+def _moves(seat: Seat, block: list[str]) -> Verdict:
+    if len(block) > MAX_MOVES:
+        return Verdict("illegal", f"{len(block)} lines of moves",
+                       f"Not played: a reply holds at most {MAX_MOVES} moves, one a line; yours had {len(block)}.")
+    stale = _stale(seat)
+    if stale is not None:
+        return stale
+    return _play(seat, list(block), block)
+
+
+def _play(seat: Seat, moves: list[dict[str, Any] | str], written: list[str]) -> Verdict:
+    try:
+        outcome = handle(seat.game_id, seat.seat, moves, seat.seq)
+    except StaleState:
+        stale = _stale(seat)  # another move came in between: the same answer as before
+        return stale or Verdict("stale", "the game moved on while the reply was read",
+                                "Not played: the game moved on just now.")
+    except IllegalMoveAt as exc:
+        line = written[exc.index] if 0 <= exc.index < len(written) else ""
+        with read_session(get_engine()) as session:
+            game = store.get_game(session, seat.game_id)
+            _, steps = _choices_now(session, game, seat.seat)
+        where = f" (line {exc.index + 1}: \u201c{line[:80]}\u201d)" if len(written) > 1 else ""
+        return Verdict("illegal", f"illegal at {exc.index}: {exc.reason}"[:500],
+                       f"Not played: {exc.reason}{where}.",
+                       ["Nothing of your reply was played (a turn is played whole or not at all)."]
+                       if len(written) > 1 else [], numbered(steps))
+    played = "; ".join(p.label for p in outcome.played) or "your move"
+    with read_session(get_engine()) as session:
+        game = store.get_game(session, seat.game_id)
+        players = store.players_of(session, game.id)
+        position = positions.build(session, game, seat.seat, players=players)
+        names = store.seat_names(players)
+        if outcome.result is not None:
+            after = "The game is over: your game page has the result."
+        elif position.my_turn:
+            after = "Your turn goes on: finish it on your game page."
+        else:
+            after = _whose_turn(game, position, names, seat.seat)
+    return Verdict("played", f"played {len(outcome.played)} move(s) at seq {seat.seq}: {played}"[:500],
+                   f"Played: {played}.", [after])
+
+
+# ---- table talk -------------------------------------------------------------------------------------------
+
+
+def _talk(seat: Seat, text: str, now: datetime) -> Verdict:
+    channel = talk.ALL
+    found = TEAM.match(text)
+    if found:
+        channel, text = talk.TEAM, text[found.end():]
+    try:
+        with write_session(get_engine()) as session:
+            player = store.get_player(session, seat.player_id)
+            said = talk.post(session, player, text, channel=channel, source="email", now=now)
+            said_id = said.id
+    except Invalid as exc:
+        return Verdict("answered", f"talk refused: {exc.message}"[:500], f"Your message was not posted: {exc.message}")
+    to = "your team" if channel == talk.TEAM else "the table"
+    return Verdict("talk", f"posted to {channel} as talk message {said_id}",
+                   f"Your message is posted to {to}.", ["Everyone it is for reads it on their game page."])
+
+
+# ---- the answer -------------------------------------------------------------------------------------------
+
+
+def write_answer(kept_id: int, message: EmailMessage | None, seat: Seat, verdict: Verdict) -> int | None:
+    """Queue the answer to the seat's own address (never the From), if the person wants answers and the
+    address agreed to our emails; the outbox row's id, else None."""
+    if not verdict.answer or not seat.consented:
+        return None
+    with write_session(get_engine()) as session:
+        player = store.get_player(session, seat.player_id)
+        if not answers.confirmations_on(session, player.address_key):
+            return None
+        game = store.get_game(session, seat.game_id)
+        references = []
+        reply_id = ""
+        if message is not None:
+            found = answers.clean_ids([reading.header(message, "Message-ID")])
+            reply_id = found[0] if found else ""
+            references = answers.clean_ids([reading.header(message, "References")])[-answers.MAX_REFERENCES:]
+        quoted = [line[:200] for line in _first_block(verdict.text)[:QUOTED_LINES]] if verdict.text else []
+        params = {"inbound": kept_id, "first": verdict.first, "lines": verdict.lines, "choices": verdict.choices,
+                  "quoted": quoted, "reply_id": reply_id, "references": references}
+        rows = outbox.add(session, game, [player], answers.KIND, params)
+        row_ids = outbox.ids(session, rows)
+    outbox.kick(row_ids)
+    return rows[0].id if rows else None
