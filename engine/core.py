@@ -28,7 +28,7 @@ import copy
 import importlib
 import random
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, ClassVar
 
 from engine import kit
 from engine.errors import IllegalMove, UnknownGame
@@ -47,6 +47,9 @@ class Game:
     max_players: int = 1
     # Move types that pass a decision without doing anything, for the "skip" timeout policy.
     pass_types: tuple[str, ...] = ("pass", "skip")
+    # A bot's search budget per level: (playouts per decision, random steps per playout), set per game
+    # so that a decision takes about the level's time (engine/bots.py; measured with bench/bots.py).
+    bot_budgets: ClassVar[dict[str, tuple[int, int]]] = {"easy": (0, 0), "normal": (60, 12), "strong": (300, 16)}
 
     # ---- setup and state evolution -------------------------------------------------------------
 
@@ -157,6 +160,20 @@ class Game:
         them out, so a long list of settings never buries the choice a player is asked to make.
         """
         return None
+
+    # ---- bots (engine/bots.py) ------------------------------------------------------------------
+
+    def determinize(self, state: State, seat: int, rng: random.Random) -> State:
+        """A full state `seat` cannot tell from `state`, for a bot's search: everything hidden from
+        `seat` (other hands, deck orders, face-down cards) pooled in a canonical order and dealt back at
+        random into the same places, so the result depends on `state` only through `view(state, seat)`
+        (and `rng`).  Never mutates `state`."""
+        raise NotImplementedError
+
+    def evaluate(self, state: State, seat: int) -> float:
+        """A cheap estimate in [0, 1] of how well the game stands for `seat` (0.5: even), which cuts a
+        bot's playouts short; read only what that seat's side could know matters (scores, board)."""
+        return 0.5
 
     # ---- moves as text --------------------------------------------------------------------------
 

@@ -212,7 +212,7 @@ def register(app: Flask) -> None:
     @click.option("--deadline", "deadline", default=None, metavar="HOURS",
                   help="time control: each turn must be played within HOURS (default: no deadline)")
     @click.option("--policy", default="auto", show_default=True,
-                  type=click.Choice(["auto", "skip", "forfeit", "pause"]),
+                  type=click.Choice(["auto", "skip", "forfeit", "pause", "bot"]),
                   help="what happens when a deadline passes")
     @click.option("--reminders", default="24,2", show_default=True, metavar="H,H",
                   help="reminder emails, in hours before the deadline")

@@ -112,6 +112,11 @@ def create_celery(flask_app: Flask | None = None) -> Celery:
                 "task": "riftpost.send_digests",
                 "schedule": config["NOTIFY_DIGEST_SECONDS"],
             },
+            # Bot seats a lost kick left waiting (and every bot move under the embedded broker).
+            "bots-due": {
+                "task": "riftpost.bots_due",
+                "schedule": config["DEADLINE_SWEEP_SECONDS"],
+            },
             "purge-embedded-broker": {
                 "task": "riftpost.purge_broker",
                 "schedule": 3600.0,

@@ -8,9 +8,9 @@ import sqlalchemy as sa
 from celery import shared_task
 from flask import current_app
 
-from service.mail import outbox
+from service.mail import outbox, queue
 from service.people import digests
-from service.play import ending, timeouts
+from service.play import bots, ending, timeouts
 from service.store.models import utcnow
 
 log = logging.getLogger(__name__)
@@ -72,3 +72,21 @@ def send_digests() -> int:
 def record_end(game_id: int) -> bool:
     """Kicked after a game's final move: record its end once (a second run records nothing)."""
     return ending.record_end(game_id, utcnow())
+
+
+# A decision of `strong` takes ~1 s; the limits are a backstop for a search gone wrong, and the move
+# path's seq check makes a retried or duplicated task harmless (service/play/bots.py).
+@shared_task(name=bots.BOT_TASK, soft_time_limit=60, time_limit=70)
+def bot_move(game_id: int, seat: int, seq: int) -> str:
+    """One bot decision in the position after event `seq`; "stale" when the game moved on."""
+    return bots.play(game_id, seat, seq)
+
+
+@shared_task(name="riftpost.bots_due")
+def bots_due() -> int:
+    """Beat: enqueue a decision for every bot seat a game waits on (lost kicks, the embedded broker)."""
+    waiting = bots.due()
+    app = queue.celery_client()
+    for args in waiting:
+        app.send_task(bots.BOT_TASK, args=list(args))
+    return len(waiting)

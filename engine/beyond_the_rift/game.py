@@ -45,11 +45,13 @@ from __future__ import annotations
 
 import json
 import random
+from typing import ClassVar
 
 from ..core import Game, Result, Turn
 from ..errors import IllegalMove
 from ..kit import result as kit_result
 from . import answers, notation, rewards, views, words
+from . import bot as bots
 from . import enemy_phase as ep
 from . import hero_phase as hp
 from . import model as m
@@ -69,6 +71,9 @@ class BeyondTheRift(Game):
     rules_version = "3"
     min_players = 1
     max_players = 4
+
+    # engine/bots.py: ~0.2 s (normal) and ~1 s (strong) a decision, measured with bench/bots.py
+    bot_budgets: ClassVar[dict[str, tuple[int, int]]] = {"easy": (0, 0), "normal": (40, 8), "strong": (200, 10)}
 
     def options_schema(self) -> dict:
         return OPTIONS_SCHEMA
@@ -182,6 +187,12 @@ class BeyondTheRift(Game):
         return notation.parse_move(state, text)
 
     # ---- what people see ------------------------------------------------------------------------
+
+    def determinize(self, state, seat, rng):
+        return bots.determinize(state, seat, rng)
+
+    def evaluate(self, state, seat):
+        return bots.evaluate(state, seat)
 
     def view(self, state: dict, seat: int | None) -> dict:
         return views.view(state, seat, self.to_act(state))

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import random
+from typing import ClassVar
 
 from engine.core import Game, Turn
 
+from . import bot as bots
 from . import events, moves, notation, solo, team, words
 from . import state as states
 from . import view as views
@@ -24,6 +26,9 @@ class Riftforce(Game):
     pass_types = ("end_play", "done")
 
     # ---- setup and state evolution ---------------------------------------------------------------
+
+    # engine/bots.py: ~0.2 s (normal) and ~1 s (strong) a decision, measured with bench/bots.py
+    bot_budgets: ClassVar[dict[str, tuple[int, int]]] = {"easy": (0, 0), "normal": (700, 12), "strong": (3500, 16)}
 
     def options_schema(self):
         return options_schema()
@@ -101,6 +106,12 @@ class Riftforce(Game):
         return notation.parse_move(state, seat, text)
 
     # ---- what people see -------------------------------------------------------------------------
+
+    def determinize(self, state, seat, rng):
+        return bots.determinize(state, seat, rng)
+
+    def evaluate(self, state, seat):
+        return bots.evaluate(state, seat)
 
     def view(self, state, seat):
         return views.view(state, seat)

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import random
+from typing import ClassVar
 
 from engine.core import Game, Turn
 from engine.errors import IllegalMove
 
+from . import bot as bots
 from . import flow, notation, redact, scoring, views, words
 from .state import copy_state, evolve
 
@@ -21,6 +23,9 @@ class Riftwalker(Game):
     rules_version = "1"  # the event shapes have not changed since the first version
     min_players = 2
     max_players = 4
+
+    # engine/bots.py: ~0.2 s (normal) and ~1 s (strong) a decision, measured with bench/bots.py
+    bot_budgets: ClassVar[dict[str, tuple[int, int]]] = {"easy": (0, 0), "normal": (450, 12), "strong": (2200, 16)}
 
     def options_schema(self):
         return {"type": "object", "properties": {}, "additionalProperties": False,
@@ -83,6 +88,12 @@ class Riftwalker(Game):
 
     def parse_move(self, state, seat, text):
         return notation.parse_move(state, seat, text)
+
+    def determinize(self, state, seat, rng):
+        return bots.determinize(state, seat, rng)
+
+    def evaluate(self, state, seat):
+        return bots.evaluate(state, seat)
 
     def view(self, state, seat):
         return views.view(state, seat)

@@ -8,7 +8,7 @@ from typing import Any
 from service.errors import Invalid
 
 DEFAULT_REMINDERS = (24, 2)
-POLICIES = ("auto", "skip", "forfeit", "pause")
+POLICIES = ("auto", "skip", "forfeit", "pause", "bot")
 MAX_HOURS = 24 * 60
 
 

@@ -83,13 +83,18 @@ HELD = "held"
 # players.consent of a seat in a game whose creator's address is not verified yet (service/play/consent.py):
 # everything to it waits, its invitation too.
 UNCONFIRMED = "creator"
+# players.consent of a bot seat ("bot:normal"...; service/play/bots.py): no address, never emailed.
+BOT = "bot:"
 
 
 def mailable_status(player: AnyPlayer, kind: str) -> str | None:
     """The one place that says whether an email may go to a player's address: the status its outbox row
     starts with.  "pending" (send it), HELD (the address has not accepted this game's inviter yet, or the
     game's creator has not confirmed their address: the email waits, and goes out once they do), or None (write nothing: the address declined the invitations of
-    this game's creator).  The invitation itself is what asks, so it is never held."""
+    this game's creator).  The invitation itself is what asks, so it is never held.  A bot seat has no
+    address: nothing is written for it, whatever the kind."""
+    if player.consent.startswith(BOT):
+        return None
     if kinds.get(kind).requested:
         return "pending"  # the person asked for it on a page: the only way back in, never held
     if player.consent == "declined":

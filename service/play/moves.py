@@ -25,7 +25,7 @@ from service.clocks import seats as clocks
 from service.clocks.settings import parse_settings
 from service.errors import Invalid, StaleState
 from service.mail import addresses, outbox
-from service.play import consent, emails, ending
+from service.play import bots, consent, emails, ending
 from service.play.batch import Batch, GameOver, Played, as_moves, secrets_of
 from service.store import current, deal, write_session
 from service.store.db import get_engine
@@ -76,6 +76,8 @@ def handle(
     outbox.kick(outcome.outbox_ids)
     if outcome.result is not None:
         ending.kick(game_id)
+    else:
+        bots.kick(game_id, outcome.to_act, outcome.seq)
     return outcome
 
 
@@ -182,7 +184,11 @@ def new_game(
             "bad_options",
         )
     checked = []
-    for who, email in players:
+    levels = _bot_levels(players)
+    for seat, (who, email) in enumerate(players):
+        if seat in levels:
+            checked.append((bots.seat_name(levels[seat]), ""))
+            continue
         # Names and addresses go into every email's headers and body: a line break there would
         # break (or forge) the headers of each email naming that player.
         for text, what in ((who or "", "name"), (email, "email address")):
@@ -208,7 +214,7 @@ def new_game(
     now = now or utcnow()
     with write_session(get_engine()) as session:
         # Who may be emailed, who is asked first (before anything is written: a limit refuses the game).
-        seating = consent.seatings(session, [email for _, email in players], now, ask_creator=ask_creator)
+        seating = _seatings(session, players, levels, now, ask_creator)
         game = Game(
             name=name, rules_version=str(rules.rules_version), options=options,
             secret=secret, commitment=deal.commit(secret), seq=0, to_act=[], status="active",
@@ -241,6 +247,28 @@ def new_game(
         rows += emails.on_create(session, game, seats, game.to_act if result is None else [])
         clocks.on_create(session, game, seats, hours, policy, ladder, now,
                          shares={s: rules.deadline_share(state, s) for s in rules.to_act(state)})
-        game_id, row_ids = game.id, outbox.ids(session, rows)
+        game_id, row_ids, start_seq = game.id, outbox.ids(session, rows), game.seq
     outbox.kick(row_ids)
+    if result is None:
+        bots.kick(game_id, rules.to_act(state), start_seq)
     return game_id
+
+
+def _bot_levels(players: list[tuple[str, str]]) -> dict[int, str]:
+    """Seats typed as `bot` / `bot:LEVEL` in place of an address: seat -> level (service/play/bots.py)."""
+    levels = {seat: level for seat, (_, email) in enumerate(players) if (level := bots.parse(email)) is not None}
+    if 0 in levels and len(levels) < len(players):
+        # Seat 1 is who starts the game: the people's invitations come from that address.
+        raise engine.IllegalMove("Seat 1 must be a person (the one who starts the game) when the game has people "
+                                 "in it; bots may sit in any other seat.", "bad_options")
+    return levels
+
+
+def _seatings(session: Session, players: list[tuple[str, str]], levels: dict[int, str], now: datetime,
+              ask_creator: bool) -> list[consent.Seating]:
+    """consent.seatings for the people's seats; a bot seat gets consent "bot:LEVEL" and no invitation.
+    The first person's address is the inviter; a game of bots only has nobody to ask."""
+    people = [email for seat, (_, email) in enumerate(players) if seat not in levels]
+    found = iter(consent.seatings(session, people, now, ask_creator=ask_creator and 0 not in levels) if people else [])
+    return [consent.Seating(bots.consent_of(levels[seat]), False) if seat in levels else next(found)
+            for seat in range(len(players))]

@@ -11,8 +11,8 @@ from service import jsontext
 from service.clocks.settings import parse_settings
 from service.errors import Invalid
 from service.games import Adapter, FormData, adapter, every
-from service.mail import addresses
 from service.names import name_problem
+from service.play import bots
 
 MAX_PLAYERS_IN_FORM = 4
 
@@ -92,7 +92,7 @@ def parse_players(items: list[str]) -> list[tuple[str, str]]:
         problem = name_problem(name) if sep else None
         if problem:
             raise Invalid(problem)
-        players.append((name.strip() if sep else "", addresses.normalized(email.strip())))
+        players.append((name.strip() if sep else "", bots.seat_address(email.strip())))
     repeated = repeated_addresses([email for _, email in players])
     if repeated:
         raise Invalid(" ".join(repeated))
@@ -105,7 +105,7 @@ def repeated_addresses(emails: list[str]) -> list[str]:
     order), "" where none was given."""
     rows: dict[str, list[int]] = {}
     for row, email in enumerate(emails):
-        if email:
+        if email and not bots.is_seat(email):  # any number of bots may play
             rows.setdefault(email.casefold(), []).append(row)
     return [
         f"{emails[found[0]]} is entered for players {_and(found)}; each player needs an address of their own."
@@ -161,7 +161,7 @@ def parse_form(data: FormData) -> tuple[GameForm, list[str]]:
             continue
         entered += 1
         try:
-            normal[row] = addresses.normalized(email)
+            normal[row] = bots.seat_address(email)  # `bot` / `bot:LEVEL`: a bot seat
         except Invalid as exc:
             errors.append(exc.message)
             continue

@@ -44,7 +44,7 @@ from service.clocks.seats import BATCH, claim_due, clock_of, pause, remind
 from service.errors import StaleState
 from service.mail import digest, outbox
 from service.people import vacations as people
-from service.play import ending
+from service.play import bots, ending
 from service.play.moves import apply, handle
 from service.store import current, read_session, write_session
 from service.store.current import GameRow, PlayerRow
@@ -205,7 +205,7 @@ class _Batch:
             loaded.state, loaded.snapshot_seq = store.load_state(session, game, state_row=False)
         try:
             assert loaded.clock is not None
-            move = rules.timeout_move(loaded.state, seat, loaded.clock.policy)
+            move = timeout_move(rules, game, loaded.state, seat, loaded.clock.policy)
         except engine.IllegalMove as exc:  # the engine has nothing for this seat to do
             log.warning("game %s seat %s has no timeout move: %s", game.id, seat, exc.reason)
             gone.append(due.id)
@@ -233,6 +233,18 @@ class _Batch:
         self.counts["default_moves"] += 1
         if seat in outcome.to_act:
             again.append(due.id)  # a follow-up decision, or a turn of its own again: look again
+
+
+def timeout_move(rules: engine.Game, game: Any, state: dict[str, Any], seat: int, policy: str) -> dict[str, Any]:
+    """What a timed-out seat plays under `policy`: the engine's `timeout_move`, or under "bot" the move a
+    bot of the stand-in level chooses from what the seat may see (service/play/bots.py).  Raises
+    engine.IllegalMove when the seat has nothing to decide."""
+    if policy != "bot":
+        return rules.timeout_move(state, seat, policy)
+    try:
+        return bots.choose(rules, state, seat, game.secret, game.seq, bots.STAND_IN)
+    except ValueError as exc:
+        raise engine.IllegalMove(str(exc), "not_your_turn") from None
 
 
 def _look(row_id: int, now: datetime, counts: Counter[str]) -> dict[str, Any] | None:
@@ -265,7 +277,7 @@ def _look(row_id: int, now: datetime, counts: Counter[str]) -> dict[str, Any] | 
             # The move is chosen on the position read with the row; handle re-checks the seq.
             state, _ = store.load_state(session, game)
             try:
-                move = engine.get(game.name).timeout_move(state, row.seat, clock.policy)
+                move = timeout_move(engine.get(game.name), game, state, row.seat, clock.policy)
             except engine.IllegalMove as exc:  # the engine has nothing for this seat to do
                 log.warning("game %s seat %s has no timeout move: %s", game.id, row.seat, exc.reason)
                 session.delete(row)

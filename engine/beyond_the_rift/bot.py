@@ -1,0 +1,67 @@
+"""What a Beyond the Rift bot may know (determinize) and a cheap worth of a position (evaluate).
+
+Hidden from a hero (views.py): other heroes' hands (their sizes and how many Wounds and Fatigue they
+hold are public), every deck's order, the face-down piles (enemy, terrain, Response, Wound and Fatigue
+supplies) and the campaign's reward deck; a pledged card is seen by the pledger and the hero it is
+pledged to.  Hidden cards are redealt class by class among the hidden places holding that class: a
+hero's own cards among that hero's hand and deck, Wounds among the Wound supply and the Wounds in
+hands and decks, Fatigue likewise, each face-down pile within itself.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+from typing import Any
+
+from engine.bots import redeal
+
+from . import model as m
+from .evolve import copy_live
+
+PILES = ("enemy", "terrain", "response", "wound", "fatigue")
+
+
+def determinize(s: dict, seat: int, rng: random.Random) -> dict:
+    c = copy_live(s)
+    places: dict[Any, list[tuple[list, int]]] = defaultdict(list)  # class -> hidden (list, index)
+
+    def hide(cards: list, i: int, owner: int) -> None:
+        k = m.kind(c, cards[i])
+        places[k if k in ("wound", "fatigue") else ("hero", owner)].append((cards, i))
+
+    for i, h in enumerate(c["heroes"]):
+        for j in range(len(h["deck"])):
+            hide(h["deck"], j, i)
+        if i != seat:
+            seen = {p["card"] for p in h["pledges"] if p["to"] == seat}
+            for j, card in enumerate(h["hand"]):
+                if card not in seen:
+                    hide(h["hand"], j, i)
+    for name in PILES:
+        pile = c["piles"][name]
+        for j in range(len(pile)):
+            places[("pile", name)].append((pile, j))
+    for key in sorted(places, key=repr):
+        spots = places[key]
+        pool = redeal(rng, [[cards[i] for cards, i in spots]])[0]
+        for (cards, i), card in zip(spots, pool):
+            cards[i] = card
+    if c.get("campaign") and isinstance(c["campaign"].get("reward_deck"), list):
+        c["campaign"] = dict(c["campaign"], reward_deck=redeal(rng, [c["campaign"]["reward_deck"]])[0])
+    r = c.get("reward")
+    if r is not None and isinstance(r.get("camp", {}).get("reward_deck"), list):
+        c["reward"] = dict(r, camp=dict(r["camp"], reward_deck=redeal(rng, [r["camp"]["reward_deck"]])[0]))
+    return c
+
+
+def evaluate(s: dict, seat: int) -> float:
+    """The party's standing (the same for every hero: they win or lose together): threat against the
+    scenario's loss line, wounds in hands, and enemies left, squashed into [0, 1]."""
+    loss = m.scenario(s)["threat_loss"]
+    threat = s["threat"] / max(1, loss)
+    wounds = sum(m.wounds_in_hand(s, i) for i in range(s["n"])) / max(1, s["n"] * m.hand_size(s))
+    enemies = len(s["enemies"]) / (2 + s["n"])
+    defeated = len(s["defeated"]) / (4 + s["n"])
+    x = 0.9 - 1.2 * threat - 1.0 * wounds - 0.3 * enemies + 0.4 * defeated
+    return min(1.0, max(0.0, 0.5 + 0.5 * x / (abs(x) + 0.5)))

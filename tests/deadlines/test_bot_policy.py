@@ -1,0 +1,77 @@
+"""Bot seats in the service, and the "a bot plays for you" timeout policy (service/play/bots.py)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from sqlmodel import select
+
+import engine
+from service import store
+from service.errors import Invalid
+from service.play import bots, new_game
+from service.play.startform import parse_players
+from service.store import get_engine, read_session
+from service.store.models import Event, Game, Outbox, Player
+from tests.consent import preconsent
+from tests.deadlines.helpers import T0, sweep
+
+
+def _state(game_id):
+    with read_session(get_engine()) as session:
+        game = session.get(Game, game_id)
+        state, _ = store.load_state(session, game)
+        return game, state
+
+
+def test_a_bot_seat_has_no_address_and_gets_no_email(app):
+    preconsent("ann@example.org")
+    game_id = new_game("riftforce", [("Ann", "ann@example.org"), ("", "bot:strong")], seed=3)
+    with read_session(get_engine()) as session:
+        seats = {p.seat: p for p in session.exec(select(Player).where(Player.game_id == game_id))}
+        mailed = {row.player_id for row in session.exec(select(Outbox).where(Outbox.game_id == game_id))}
+    assert seats[1].name == "Bot (strong)" and seats[1].email == "" and bots.level_of(seats[1]) == "strong"
+    assert mailed == {seats[0].id}
+
+
+def test_bot_seats_as_typed(app):
+    assert parse_players(["ann@example.org", "bot", "Zed=bot:easy", "bot"]) == [
+        ("", "ann@example.org"), ("", "bot:normal"), ("Zed", "bot:easy"), ("", "bot:normal")]
+    with pytest.raises(Invalid, match="bot:LEVEL"):
+        parse_players(["ann@example.org", "bot:godlike"])
+    with pytest.raises(engine.IllegalMove, match="Seat 1 must be a person"):
+        new_game("riftforce", [("", "bot"), ("Ann", "ann@example.org")])
+
+
+def test_the_bot_task_plays_once_per_position(app):
+    preconsent("ann@example.org")
+    game_id = new_game("riftforce", [("", "bot:easy"), ("", "bot:easy")], seed=5)
+    game, _ = _state(game_id)
+    seat, seq = game.to_act[0], game.seq
+    assert bots.play(game_id, seat, seq) == "played"
+    assert bots.play(game_id, seat, seq) == "stale"  # a duplicate task: the position moved on
+    game, _ = _state(game_id)
+    assert game.seq > seq
+
+
+def test_the_bot_policy_plays_the_timed_out_seat_and_the_person_plays_on(app):
+    """At the deadline the bot plays the seat's turn (the move the bot chooses from the seat's view,
+    recorded as a timeout); the person's next turn is theirs again: the seat never became a bot."""
+    preconsent("ann@example.org", "bob@example.org")
+    players = [("Ann", "ann@example.org"), ("Bob", "bob@example.org")]
+    game_id = new_game("riftforce", players, seed=9, deadline_hours=24, policy="bot", now=T0)
+    game, state = _state(game_id)
+    seat, seq, secret = game.to_act[0], game.seq, game.secret
+    expected = bots.choose(engine.get("riftforce"), state, seat, secret, seq, bots.STAND_IN)
+    sweep(25)
+    with read_session(get_engine()) as session:
+        first = session.exec(select(Event).where(Event.game_id == game_id, Event.seq == seq + 1)).one()
+        seats = list(session.exec(select(Player).where(Player.game_id == game_id)))
+    assert first.kind == "timeout" and first.actor == seat
+    game, _ = _state(game_id)
+    assert game.seq > seq
+    assert all(bots.level_of(p) is None for p in seats)  # still people's seats
+    # the move played is the bot's: replaying it from the position gives the same first event
+    rules = engine.get("riftforce")
+    assert rules.play(state, seat, expected, random.Random(0))[0]["type"] == first.type
