@@ -116,7 +116,8 @@ def post(session: Session, player: Player, text: str, *, channel: str = ALL, sou
     """Write `text` from `player`'s seat to `channel`, at the game's current seq, in the caller's
     transaction (flushed, not committed).  Raises Invalid with words for the writer for an empty or
     too long text, a channel the seat cannot use, and TooManyMessages (an Invalid too) past the seat's
-    rate limit."""
+    rate limit.  A reader who chose "tell me at once" gets a talk email (service/talk/notify.py).
+    The outbox rows it writes go out with the outbox's scan (every OUTBOX_DISPATCH_SECONDS)."""
     if source not in SOURCES:
         raise ValueError(f"unknown talk source {source!r}")  # a caller's mistake, not a person's
     if not isinstance(text, str):
@@ -150,6 +151,9 @@ def post(session: Session, player: Player, text: str, *, channel: str = ALL, sou
                           seq=game.seq, source=source, created_at=now)
     session.add(message)
     session.flush()
+    from service.talk import notify  # here: notify reads messages through this module
+
+    notify.on_post(session, game, message, now)
     return message
 
 
