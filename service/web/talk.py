@@ -212,7 +212,7 @@ def write_json(token: str) -> ResponseReturnValue:
 @bp.post("/settings/notifications/talk")
 def at_once() -> ResponseReturnValue:
     key = require_email()
-    wanted = request.form.get("at_once") == "on"
+    wanted = "on" in request.form.getlist("at_once")  # the checkbox beside the hidden "off"
     with write_session(get_engine()) as session:
         notify.set_at_once(session, key, wanted)
     flash("Table talk: we email you when someone writes (at most once per game every "

@@ -9,7 +9,7 @@ from sqlmodel import select
 
 from service.mail import outbox
 from service.store import get_engine, read_session, write_session
-from service.store.models import Game, Outbox, TalkAtOnce, TalkReport
+from service.store.models import Outbox, TalkAtOnce, TalkReport
 from service.talk import notify
 from tests.talk import helpers
 from tests.web.pages import csrf_token
