@@ -46,7 +46,6 @@ from service.mail import outbox
 from service.mail.outbox import Queued
 from service.store.current import AnyGame, AnyPlayer
 from service.store.models import Outbox, as_utc
-from service.talk import notify as talk
 
 
 def on_create(session: Session, game: AnyGame, players: Sequence[AnyPlayer], starting: Collection[int]) -> list[Queued]:
@@ -110,9 +109,5 @@ def on_change(
         params: dict[str, Any] = {} if player.seat in starts else {"asked": True}
         if due.get(player.seat) is not None:
             params["due"] = as_utc(due[player.seat]).isoformat()
-        # The table talk since the player's last email: lines of this one (service/talk/notify.py).
-        told = talk.take_untold(session, game.id, player)
-        if told:
-            params["talk"] = told
         each.append((player, params))
     return outbox.add_each(session, game, "turn", each)

@@ -28,7 +28,6 @@ from service.mail import outbox, queue
 from service.store import write_session
 from service.store.db import get_engine
 from service.store.models import Deadline, Game
-from service.talk import notify as talk
 
 log = logging.getLogger(__name__)
 
@@ -81,9 +80,7 @@ def record_end(
             session.add(clock)
             if forfeit_seat is not None:
                 journal_entry(session, game, "forfeit", forfeit_seat, {"name": players[forfeit_seat].name}, now)
-            # Each email tells the table talk since the player's last one (service/talk/notify.py).
-            each = [(p, {"talk": told} if (told := talk.take_untold(session, game.id, p)) else {}) for p in players]
-            row_ids = outbox.ids(session, outbox.add_each(session, game, "game_over", each))
+            row_ids = outbox.ids(session, outbox.add(session, game, players, "game_over"))
         outbox.kick(row_ids)
         return True
     log.error("game %s: could not record its end after 10 tries", game_id)

@@ -132,7 +132,8 @@ def report(token: str, message_id: int) -> ResponseReturnValue:
         done = session.execute(sa.select(col(TalkReport.id)).where(
             col(TalkReport.message_id) == row.id, col(TalkReport.reporter) == player.id)).first()
         if done is None:
-            session.add(TalkReport(message_id=row.id, reporter=player.id, reason=reason))
+            # The text as it is now, kept with the report: a later delete empties the message's own.
+            session.add(TalkReport(message_id=row.id, reporter=player.id, reason=reason, text=row.text))
     flash("Thank you: the message was reported to the people who run this site.")
     return redirect(_page(token), 303)
 

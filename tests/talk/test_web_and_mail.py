@@ -5,12 +5,14 @@ from __future__ import annotations
 import json
 
 import pytest
+import sqlalchemy as sa
 from sqlmodel import select
 
-from service.mail import outbox
+from service import store
+from service.mail import outbox, talk_email
 from service.store import get_engine, read_session, write_session
 from service.store.models import Outbox, TalkAtOnce, TalkReport
-from service.talk import notify
+from service.talk import messages, notify
 from tests.talk import helpers
 from tests.web.pages import csrf_token
 
@@ -100,7 +102,7 @@ def test_delete_mute_report_and_the_reports_command(db, client):
     with read_session(get_engine()) as session:
         assert len(list(session.exec(select(TalkReport)))) == 1
     out = db.test_cli_runner().invoke(args=["reports"]).output
-    assert f"message {first}" in out and "'rude words'" in out and "reason='rude'" in out
+    assert f"game {game_id} message {first}" in out and "'rude words'" in out and "reason='rude'" in out
     assert form_post(client, bob, f"talk/{first}/delete").status_code == 303
     assert [m["deleted"] for m in client.get(f"/api/play/{ann}/messages").get_json()["messages"]] == [True]
     assert "(deleted)" in client.get(f"/p/{ann}").text and "rude words" not in client.get(f"/p/{ann}").text
@@ -111,6 +113,24 @@ def test_delete_mute_report_and_the_reports_command(db, client):
     assert "bob@example.org" not in page and "You muted Bob" in page
     assert form_post(client, ann, "talk/unmute/1").status_code == 303
     assert api_texts(client, ann) == ["", "more noise"]
+
+
+def test_a_report_keeps_the_reported_text_after_its_writer_deletes_it_and_names_no_address(db, client):
+    game_id = helpers.riftforce_duel()
+    ann, bob = helpers.token(game_id, 0), helpers.token(game_id, 1)
+    said = api_post(client, bob, {"text": "you are all idiots\n\x1b[31mred"}).get_json()["message"]["id"]
+    assert form_post(client, ann, f"talk/{said}/report").status_code == 303
+    assert form_post(client, bob, f"talk/{said}/delete").status_code == 303  # the writer takes it back
+    with read_session(get_engine()) as session:
+        [report] = list(session.exec(select(TalkReport)))
+        assert report.text == "you are all idiots\n[31mred"  # the copy, as it was kept (tidied)
+    out = db.test_cli_runner().invoke(args=["reports"]).output
+    [line] = out.splitlines()
+    assert "'you are all idiots\\n[31mred'" in line and "(deleted by its writer since)" in line
+    assert f"game {game_id} message {said}" in line and "by 'Bob', reported by 'Ann'" in line
+    assert " UTC " in line and "@" not in line  # when, and seat names: never an address
+    page = client.get(f"/p/{ann}").text
+    assert "(deleted)" in page and "idiots" not in page  # the page still shows it deleted
 
 
 def test_a_form_refusal_keeps_the_typed_text(db, client):
@@ -141,8 +161,7 @@ def test_talk_is_folded_into_the_next_turn_email_with_links_broken_and_never_in_
     with read_session(get_engine()) as session:
         rows = list(session.exec(select(Outbox).where(Outbox.game_id == game_id, Outbox.kind == "turn",
                                                       Outbox.status == "pending")))
-    told = [row for row in rows if row.params.get("talk")]
-    assert [row.player_id for row in told] == [helpers.seat(game_id, reader).id]
+    assert all("talk" not in row.params for row in rows)  # what an email tells is decided when it goes
     for row in rows:
         outbox.deliver(row.id)
     mail = next(m for m in sink.messages() if "ann@example.org" in m["To"] or "bob@example.org" in m["To"])
@@ -155,21 +174,18 @@ def test_talk_is_folded_into_the_next_turn_email_with_links_broken_and_never_in_
     assert "http[:]//evil[.]example/win" in text and "http://evil.example" not in text
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html and "<script>" not in html
     assert "evil.example" not in html and 'href="http[:]' not in html
-    # Told once: the reader's next email has no talk.
-    assert notify.take_untold.__name__  # (the cursor moved: see the next assertion)
+    # Told once: the reader's email kept what it told, and nothing is left untold for the seat.
     with read_session(get_engine()) as session:
-        ids = [said.id for said in __import__("service.talk.messages", fromlist=["visible"]).visible(
-            session, game_id, session.merge(helpers.seat(game_id, reader)))]
-        from service.store.models import TalkTold
-
-        assert session.get(TalkTold, helpers.seat(game_id, reader).id).upto == max(ids)
+        told = session.get(Outbox, next(row.id for row in rows if row.player_id == helpers.seat(game_id, reader).id))
+        assert len(told.params["talk"][str(game_id)]) == 2
+        assert talk_email.untold(session, game_id, session.merge(helpers.seat(game_id, reader))) == []
 
 
 def test_team_talk_never_reaches_the_other_teams_emails(db, client):
     game_id = helpers.riftforce_team(4)
     api_post(client, helpers.token(game_id, 0), {"text": "team only", "channel": "team"})
-    with write_session(get_engine()) as session:
-        told = {seat: notify.take_untold(session, game_id, session.merge(helpers.seat(game_id, seat)))
+    with read_session(get_engine()) as session:
+        told = {seat: talk_email.untold(session, game_id, session.merge(helpers.seat(game_id, seat)))
                 for seat in range(4)}
     assert told[2] and not told[1] and not told[3] and not told[0]
 
@@ -183,7 +199,7 @@ def test_talk_in_every_game_and_mode(db, client, maker):
 
 
 def test_tell_me_at_once_at_most_one_email_per_game_per_15_minutes(db, client, sink):
-    from datetime import datetime
+    from datetime import datetime, timedelta
 
     db.config["SMTP_URL"] = sink.url
     game_id = helpers.riftforce_duel()
@@ -193,26 +209,57 @@ def test_tell_me_at_once_at_most_one_email_per_game_per_15_minutes(db, client, s
     for text in ("one", "two", "three"):
         api_post(client, bob, {"text": text})
     ann = helpers.seat(game_id, 0)
-    with read_session(get_engine()) as session:
-        rows = list(session.exec(select(Outbox).where(Outbox.player_id == ann.id, Outbox.kind == notify.KIND)))
-    assert len(rows) == 1 and len(rows[0].params["talk"]) == 3  # the later ones joined the waiting email
-    outbox.deliver(rows[0].id)
+
+    def talk_rows():
+        with read_session(get_engine()) as session:
+            return list(session.exec(select(Outbox).where(Outbox.player_id == ann.id, Outbox.kind == notify.KIND)
+                                     .order_by(Outbox.id)))
+
+    rows = talk_rows()
+    assert len(rows) == 1  # the later ones joined the waiting email: it tells what is untold when it goes
+    assert outbox.deliver(rows[0].id) == "sent"
+    assert len(talk_rows()[0].params["talk"][str(game_id)]) == 3
     api_post(client, bob, {"text": "four"})
-    with read_session(get_engine()) as session:
-        rows = list(session.exec(select(Outbox).where(Outbox.player_id == ann.id, Outbox.kind == notify.KIND)
-                                 .order_by(Outbox.id)))
+    api_post(client, bob, {"text": "five"})
+    rows = talk_rows()
     assert len(rows) == 2
     assert rows[0].status == "sent" and rows[1].status == "pending"
     gap = datetime.fromisoformat(rows[1].params["at"]) - datetime.fromisoformat(rows[0].params["at"])
     assert gap == notify.AT_ONCE_INTERVAL
     assert rows[1].next_attempt_at.replace(tzinfo=None) >= (rows[0].created_at + notify.AT_ONCE_INTERVAL).replace(
-        tzinfo=None) - __import__("datetime").timedelta(seconds=1)
+        tzinfo=None) - timedelta(seconds=1)
+    assert outbox.deliver(rows[1].id) == "not due"  # not before its slot
     # The sent one told the three messages, as text, under the game's own subject.
     mail = sink.messages()[-1]
     body = _parts(mail)["text/plain"]
+    assert body.startswith("Bob wrote at the table of ")
     assert "Bob: one" in body and "Bob: three" in body and mail["X-Riftpost-Kind"] == "talk"
     assert "one" not in mail["Subject"]
+    # Its slot come, the second tells four and five, and nothing of the first again.
+    with write_session(get_engine()) as session:
+        session.execute(sa.update(Outbox).where(Outbox.id == rows[1].id).values(next_attempt_at=rows[0].created_at))
+    assert outbox.deliver(rows[1].id) == "sent"
+    body = _parts(sink.messages()[-1])["text/plain"]
+    assert "Bob: four" in body and "Bob: five" in body and "Bob: one" not in body
     # Bob, who did not ask, gets none.
     with read_session(get_engine()) as session:
         assert not list(session.exec(select(Outbox).where(Outbox.player_id == helpers.seat(game_id, 1).id,
                                                            Outbox.kind == notify.KIND)))
+
+
+def test_a_talk_email_whose_talk_a_turn_email_told_first_is_skipped(db, client, sink):
+    db.config["SMTP_URL"] = sink.url
+    game_id = helpers.riftforce_duel()
+    with write_session(get_engine()) as session:
+        session.add(TalkAtOnce(person="ann@example.org"))
+        ann = session.merge(helpers.seat(game_id, 0))
+        bob = session.merge(helpers.seat(game_id, 1))
+        messages.post(session, bob, "told by the turn email")
+        [turn_row] = outbox.add(session, store.get_game(session, game_id), [ann], "turn")
+    with read_session(get_engine()) as session:
+        [waiting] = list(session.exec(select(Outbox).where(Outbox.player_id == ann.id, Outbox.kind == notify.KIND)))
+    assert outbox.deliver(turn_row.id) == "sent"
+    assert "Bob: told by the turn email" in _parts(sink.messages()[-1])["text/plain"]
+    assert outbox.deliver(waiting.id) == "skipped"
+    with read_session(get_engine()) as session:
+        assert session.get(Outbox, waiting.id).skip_reason == "unwanted"
