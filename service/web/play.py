@@ -126,7 +126,7 @@ def _render_page(player: AnyPlayer, status: int = 200, error: str | None = None,
         # Only here, on the player's own page (the token is theirs): their address and what their mail
         # server said are nobody else's business.
         trouble = outbox.trouble(session, player)
-        talk = page_talk(session, player)  # the table's talk and its forms (service/web/talk.py)
+        talk = page_talk(session, player, position.since)  # the table's talk and its forms (service/web/talk.py)
     if trouble is not None:
         extra["mail_trouble"] = trouble
         # Masked, as every page reached by a link shows an address: links get forwarded.
