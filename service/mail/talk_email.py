@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
+from flask import url_for
 from sqlmodel import Session, col
 
 from service.mail.kinds import Context, Kind, Mail, register
@@ -205,4 +206,8 @@ def _tag(params: dict[str, Any]) -> str:
     return f"talk-{params['after']}"  # the message that asked for it: one email per such message at most
 
 
-TALK = register(Kind("talk", _talk_line, wanted=_talk_wanted, tag=_tag))  # compose adds `context` to every kind
+def _talk_context(session: Session, mail: Mail) -> Context:
+    return {"settings_url": url_for("notify.notifications", _external=True)}
+
+
+TALK = register(Kind("talk", _talk_line, context=_talk_context, wanted=_talk_wanted, tag=_tag))  # compose adds `context` to every kind

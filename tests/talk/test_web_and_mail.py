@@ -234,7 +234,7 @@ def test_tell_me_at_once_at_most_one_email_per_game_per_15_minutes(db, client, s
     body = _parts(mail)["text/plain"]
     assert body.startswith("Bob wrote at the table of ")
     assert "Bob: one" in body and "Bob: three" in body and mail["X-Riftpost-Kind"] == "talk"
-    assert "one" not in mail["Subject"]
+    assert "one" not in mail["Subject"] and "/settings/notifications" in body
     # Its slot come, the second tells four and five, and nothing of the first again.
     with write_session(get_engine()) as session:
         session.execute(sa.update(Outbox).where(Outbox.id == rows[1].id).values(next_attempt_at=rows[0].created_at))
