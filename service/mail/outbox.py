@@ -13,6 +13,9 @@ address is marked so by its bounces (service/mail/bounces.py), and nothing was s
 *claims* its row with a conditional UPDATE, so however many times the kick and the beat scan enqueue
 the same row, only one delivery sends it.
 
+The table talk an email tells is decided by its delivery, once no reason to skip or hold the row is
+left (`_decide_talk`, service/mail/talk_email.py), so a skipped or held email takes none.
+
 One retry policy, this module's: a transient failure (the server unreachable, a 4xx, a timeout) puts
 the row back to pending with `next_attempt_at` = now + `backoff(attempts)` (OUTBOX_RETRY_BASE_SECONDS,
 doubling, capped at OUTBOX_RETRY_CAP_SECONDS: by default 30 s, 1, 2, 4 ... minutes, then every 30

@@ -592,8 +592,9 @@ class TalkAtOnce(SQLModel, table=True):
 
 
 class TalkTold(SQLModel, table=True):
-    """How far a seat's emails have told the game's talk: the id of the last message put into one of its
-    emails, so the next email tells only what came after (and no message twice)."""
+    """How far a seat's emails have told the game's talk: the id of the last message an email of its took
+    when it was about to be sent (service/mail/talk_email.py: at delivery, so a skipped email takes
+    none), so the next email tells only what came after (and no message twice)."""
 
     __tablename__ = "talk_told"
 
