@@ -12,7 +12,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from engine.kit import plural
 from service import cli, config, web
 from service.store import make_engine
-from service.web import play_api
+from service.web import play_api, talk
 
 # The product owner fixed the top-level templates/ folder; service/templates links to it in a
 # checkout, and a wheel carries the files themselves there (pyproject.toml's package data).
@@ -47,5 +47,8 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     web.register(app)
     app.register_blueprint(play_api.bp)
     web.csrf.exempt(play_api.bp)  # the signed token in the path is the proof; no cookie, so no CSRF
+    talk.register(app)
+    for view in (talk.read_json, talk.write_json):  # the same: the signed token is the proof
+        web.csrf.exempt(view)
     cli.register(app)
     return app

@@ -30,6 +30,7 @@ from service.store import deal, get_engine, read_session
 from service.store.check import problems, replay_deal
 from service.store.models import Game, utcnow
 from service.store.rows import MAX_ID
+from service.talk import reports
 
 # sysexits.h EX_TEMPFAIL: an MTA's pipe delivery keeps the message and tries again later.
 EX_TEMPFAIL = 75
@@ -377,6 +378,14 @@ def register(app: Flask) -> None:
                 click.echo(f"#{kept_id}: {row.outcome}, not read again (only failed or unfinished ones are)", err=True)
                 continue
             click.echo(door.read_kept(kept_id))
+
+    @app.cli.command("reports")
+    @click.option("--limit", default=200, show_default=True, help="how many, newest first")
+    def reports_command(limit: int) -> None:
+        """List the table-talk messages players reported (service/talk/reports.py), newest first."""
+        with read_session(get_engine()) as session:
+            found = reports.listing(session, limit)
+        click.echo("\n".join(report.line() for report in found) if found else "no reported messages")
 
     @app.cli.group("outbox", invoke_without_command=True)
     @click.pass_context

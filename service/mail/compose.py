@@ -22,7 +22,7 @@ from sqlmodel import Session
 
 from service import links, store
 from service.games import adapter
-from service.mail import addresses, reply_to
+from service.mail import addresses, reply_to, talk_email
 from service.mail.kinds import NOT_NEWS, Kind, Mail, clock_context, get
 from service.mail.mime import POLICY, address, body_part, unstructured, url_header
 from service.mail.threads import thread_root
@@ -184,6 +184,8 @@ def context(session: Session, kind: Kind, mail: Mail) -> dict[str, Any]:
     context["more_moves"] = context["choices_total"] > len(move_links)
     if kind.clock:
         context.update(clock_context(session, mail))
+    # The table talk the row was written to tell (service/talk decided which: service/mail/talk_email.py).
+    context.update(talk_email.context(session, mail))
     context.update(kind.context(session, mail))
     context["first_line"] = kind.first_line(context)
     if kind.subject is not None:

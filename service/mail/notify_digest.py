@@ -7,6 +7,8 @@ delivery log shows it as "3 games"), and its Message-ID names the person and the
 game: the UNIQUE column makes a second digest of the same day impossible, however often the beat runs.
 What it lists is read when it is rendered, so a game the person played meanwhile is left out, and a
 digest with nothing left to tell is skipped ("unwanted").  It is a thread of its own (its own subject).
+Each game's part tells that game's table talk since the seat's last email (the turn emails it replaces
+would have): the delivery decides it for every seat listed (`talk_email.register_teller`).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from sqlmodel import Session, col
 
 from engine.kit import plural
 from service import store
-from service.mail import compose, kinds, notify_policy
+from service.mail import compose, kinds, notify_policy, talk_email
 from service.store.models import Game, Outbox, Player
 
 
@@ -51,7 +53,9 @@ def _games(session: Session, mail: kinds.Mail) -> list[dict[str, Any]]:
     parts = []
     for player, game in awaiting(session, mail.player.address_key):
         players = store.players_of(session, game.id)
-        row = Outbox(game_id=game.id, player_id=player.id, kind="turn", params={}, seq=game.seq, message_id="")
+        # The talk the digest decided to tell of this game (service/mail/talk_email.py: at delivery).
+        told = {"talk": mail.params["talk"]} if isinstance(mail.params.get("talk"), dict) else {}
+        row = Outbox(game_id=game.id, player_id=player.id, kind="turn", params=told, seq=game.seq, message_id="")
         parts.append(compose.context(session, turn, kinds.Mail(row, game, player, players, store.seat_names(players))))
     return parts
 
@@ -74,3 +78,11 @@ kinds.register(kinds.Kind(
     notify_policy.DIGEST, _line, template="email/notify_digest", context=_context, wanted=_wanted,
     tag=lambda p: f"digest-{p['day']}",
     subject=lambda c: f"Your Riftpost digest: {plural(c['count'], 'game')} to play"))
+
+
+def _talk_seats(session: Session, mail: kinds.Mail) -> list[Player]:
+    """The seats whose talk the digest tells: one of each game it lists."""
+    return [player for player, _ in awaiting(session, mail.player.address_key)]
+
+
+talk_email.register_teller(notify_policy.DIGEST, _talk_seats)

@@ -18,7 +18,8 @@ would go: its row waits, pending, until they end (skip_reason "quiet_hours": the
 Never held or skipped by these: the invitation (`unsolicited`), the game's first email (its invite),
 the links a person asks for on a page (`requested`: fresh links, the account link, sign-in) and a
 seat's last reminder before its deadline (the one step of the game's ladder closest to it).  The digest
-itself is what the mode asked for: quiet hours hold it, the modes do not skip it.
+itself is what the mode asked for: quiet hours hold it, the modes do not skip it; so are "tell me at
+once" talk emails.
 
 The reasons recorded on a skipped row: "turned_off", "digest", "until_visit" (beside the outbox's own
 "never_email", "no_consent", "unwanted").
@@ -47,6 +48,9 @@ FOLDED = frozenset({"turn", "timed_out", "partner"})
 # What counts as "an email of this game" for "until I visit": its invite too.
 TOLD = GOVERNED | {"invite"}
 QUIET = "quiet_hours"
+# Not governed by the modes, but held by quiet hours all the same: the digest the person asked for, and
+# the table talk they asked to hear of at once (service/talk/notify.py).
+HELD_TOO = frozenset({DIGEST, "talk"})
 
 
 def game_mode(session: Session, player: Player) -> str:
@@ -132,6 +136,6 @@ def quiet_end(person: Person, now: datetime) -> datetime | None:
 
 def held_until(session: Session, row: Outbox, player: Player, now: datetime) -> datetime | None:
     """When a row the modes let through may go, if the person's quiet hours hold it now; else None."""
-    if (row.kind not in GOVERNED and row.kind != DIGEST) or _always_goes(session, row):
+    if (row.kind not in GOVERNED and row.kind not in HELD_TOO) or _always_goes(session, row):
         return None
     return quiet_end(store.person_of(session, player.email), now)

@@ -13,6 +13,9 @@ address is marked so by its bounces (service/mail/bounces.py), and nothing was s
 *claims* its row with a conditional UPDATE, so however many times the kick and the beat scan enqueue
 the same row, only one delivery sends it.
 
+The table talk an email tells is decided by its delivery, once no reason to skip or hold the row is
+left (`_decide_talk`, service/mail/talk_email.py), so a skipped or held email takes none.
+
 One retry policy, this module's: a transient failure (the server unreachable, a 4xx, a timeout) puts
 the row back to pending with `next_attempt_at` = now + `backoff(attempts)` (OUTBOX_RETRY_BASE_SECONDS,
 doubling, capped at OUTBOX_RETRY_CAP_SECONDS: by default 30 s, 1, 2, 4 ... minutes, then every 30
@@ -59,6 +62,7 @@ from service.mail import (
     notify_policy,
     queue,
     smtp,
+    talk_email,
     webhooks,
 )
 from service.mail.threads import message_id
@@ -358,7 +362,12 @@ def deliver(row_id: int) -> str:
                     _finish(other_id, other_attempt, status="skipped", sent_at=utcnow(), skip_reason=why)
                     continue
                 mails.append(other_mail)
-            message = compose.build(session, row, mail) if len(mails) == 1 else digest.build(session, mails)
+            mails = _decide_talk(session, mails, {row_id: attempt, **dict(carried)})
+            if not mails:  # a "tell me at once" email whose talk another email told first
+                _finish(row_id, attempt, status="skipped", sent_at=utcnow(), skip_reason="unwanted")
+                return "skipped"
+            mail = mails[0]
+            message = compose.build(session, mail.row, mail) if len(mails) == 1 else digest.build(session, mails)
             envelope_from = bounces.return_path(row_id, row.row_key)
         smtp.send(message, envelope_from=envelope_from, deadline=deadline)
     except Exception as exc:  # noqa: BLE001 - whatever ended the attempt is recorded on the row and retried
@@ -369,6 +378,25 @@ def deliver(row_id: int) -> str:
     for other_id, other_attempt in carried:  # (the skipped ones are done: fenced by their status)
         _finish(other_id, other_attempt, status="sent", sent_at=utcnow(), last_error=None, sent_in=row_id)
     return "sent"
+
+
+def _decide_talk(session: Session, mails: list[kinds.Mail], attempts: dict[int, int]) -> list[kinds.Mail]:
+    """The emails about to go, each with the table talk it tells decided now (service/mail/talk_email.py:
+    at delivery, so a skipped or held email loses none).  Deciding writes in a transaction of its own;
+    then this read session starts afresh (it must see the decision and the messages it names), and the
+    lead is asked again whether it is wanted: [] when it no longer is."""
+    todo = [(mail.row.id, seats) for mail in mails if (seats := talk_email.undecided(session, mail))]
+    if not todo:
+        return mails
+    for row_id, seats in todo:
+        talk_email.decide(row_id, attempts[row_id], seats)
+    session.rollback()  # a new snapshot; the rows are read again
+    fresh = []
+    for mail in mails:
+        again = session.get(Outbox, mail.row.id, populate_existing=True)
+        assert again is not None
+        fresh.append(compose.mail_of(session, again))
+    return fresh if kinds.get(fresh[0].row.kind).wanted(session, fresh[0]) else []
 
 
 def _deliver_webhook(row_id: int, attempt: int, rules: Policy, deadline: float) -> str:

@@ -565,7 +565,8 @@ class TalkMute(SQLModel, table=True):
 
 
 class TalkReport(SQLModel, table=True):
-    """A player reporting a message to the operator (`flask --app service reports` lists them)."""
+    """A player reporting a message to the operator (`flask --app service reports` lists them), with the
+    message's text as it was then."""
 
     __tablename__ = "talk_reports"
     __table_args__ = (sa.UniqueConstraint("message_id", "reporter", name="uq_talk_reports_message_reporter"),)
@@ -574,6 +575,9 @@ class TalkReport(SQLModel, table=True):
     message_id: int = Field(foreign_key="talk_messages.id")
     reporter: int = Field(foreign_key="players.id")  # the reporting seat
     reason: str = Field(default="", max_length=500)
+    # A copy of the message's text when it was reported: its writer may delete it afterwards (which
+    # empties talk_messages.text), and the operator must still read what the report is about.
+    text: str = Field(default="", max_length=1000)
     created_at: datetime = Field(default_factory=utcnow)
 
 
@@ -588,8 +592,9 @@ class TalkAtOnce(SQLModel, table=True):
 
 
 class TalkTold(SQLModel, table=True):
-    """How far a seat's emails have told the game's talk: the id of the last message put into one of its
-    emails, so the next email tells only what came after (and no message twice)."""
+    """How far a seat's emails have told the game's talk: the id of the last message an email of its took
+    when it was about to be sent (service/mail/talk_email.py: at delivery, so a skipped email takes
+    none), so the next email tells only what came after (and no message twice)."""
 
     __tablename__ = "talk_told"
 

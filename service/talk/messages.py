@@ -4,33 +4,39 @@ A message is a row of its own (`talk_messages`), never an event: the engine stay
 seq does not move, so no emailed move link goes stale because someone said hello.  It records the
 game's seq when it was written, which places it among the game's moves.
 
-Who reads what:
-- channel "all": every seat of the game (in a cooperative game that is the party); spectators only once
-  the game is finished, or while its creator has opened its talk to them (`open_to_spectators`).
-- channel "team": the writer's team as the game's adapter says it (service/games `teams_of`), and only
-  in a game with teams; never a spectator, never the other team.
-- a reader who muted the writer (by the writer's inbox, across games) does not see their messages.
-- a deleted message is still listed, as deleted, without its text.
+Who reads what is service/views/talk.py's (re-exported here: `visible`, `Said`, `team_of`...), below
+the mail layer, so the emails that tell talk at delivery apply the same rules.
 
 `post` and `visible` are the way in for every surface (the page, the JSON API, reply-by-email, the
-emails' "since your last turn" lines), so the rules above hold on all of them.
+history pages, the emails' "since your last turn" lines), so the rules hold on all of them.
+
+The rate limit is exact: `post` locks the writer's seat row (SELECT ... FOR UPDATE on PostgreSQL; SQLite
+serialises writers with BEGIN IMMEDIATE) before it counts the seat's recent messages, so two posts at
+once at the limit's edge count one after the other and only one gets through.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 import sqlalchemy as sa
-from sqlmodel import Session, col, select
+from sqlmodel import Session, col
 
 from service import store
 from service.errors import Invalid, TooMany
-from service.games import adapter
-from service.store.inboxes import key as inbox_key
-from service.store.models import Game, Player, TalkMessage, TalkMute, TalkOpen, as_utc, utcnow
+from service.store.models import Player, TalkMessage, as_utc, utcnow
+from service.views.talk import (  # noqa: F401 - the rules of reading, re-exported for every surface
+    ALL,
+    TEAM,
+    Said,
+    muted_by,
+    open_to_spectators,
+    team_of,
+    teams,
+    visible,
+)
 
 # A message is plain text of at most this many characters (after tidying: see `tidy`).
 MAX_CHARS = 1000
@@ -39,8 +45,6 @@ MAX_CHARS = 1000
 RATE_LIMIT = 10
 RATE_WINDOW = timedelta(minutes=10)
 
-ALL = "all"
-TEAM = "team"
 CHANNELS = (ALL, TEAM)
 SOURCES = ("page", "api", "email")
 
@@ -54,26 +58,6 @@ class TooManyMessages(TooMany, Invalid):
     """The seat's rate limit: a 429 with Retry-After (TooMany) that is also an Invalid."""
 
 
-@dataclass(frozen=True)
-class Said:
-    """A message as one reader may see it: a deleted one keeps its place and loses its text."""
-
-    id: int
-    seat: int
-    name: str  # the writer's name as others read it (service/names.py: nothing clickable)
-    channel: str
-    text: str  # "" when deleted
-    seq: int
-    created_at: datetime
-    deleted: bool
-    mine: bool  # written by the reader's own seat
-
-    def as_json(self) -> dict[str, object]:
-        return {"id": self.id, "seat": self.seat, "name": self.name, "channel": self.channel,
-                "text": self.text, "seq": self.seq, "created_at": self.created_at.isoformat(),
-                "deleted": self.deleted, "mine": self.mine}
-
-
 def tidy(text: str) -> str:
     """The text as it is kept: NFC, one kind of line break, no control or invisible direction characters,
     no trailing spaces on a line, at most one blank line in a row, nothing around it."""
@@ -85,30 +69,10 @@ def tidy(text: str) -> str:
     return _BLANK_LINES.sub("\n\n", text).strip()
 
 
-def teams(session: Session, game: Game) -> list[list[int]]:
-    """The game's teams as its adapter knows them from the start options and the player count."""
-    count = session.execute(sa.select(sa.func.count()).select_from(Player).where(col(Player.game_id) == game.id)).scalar_one()
-    return adapter(game.name).teams_of(game.options or {}, int(count))
-
-
-def team_of(session: Session, game: Game, seat: int) -> list[int]:
-    """The seats of `seat`'s team, itself included, when it shares one with someone; else []."""
-    for team in teams(session, game):
-        if seat in team and len(team) > 1:
-            return sorted(team)
-    return []
-
-
 def channels(session: Session, player: Player) -> list[str]:
     """The channels this seat may write to and read: "all", and "team" when it has teammates."""
     game = store.get_game(session, player.game_id)
     return [ALL, TEAM] if team_of(session, game, player.seat) else [ALL]
-
-
-def open_to_spectators(session: Session, game: Game) -> bool:
-    """Whether spectators may read the game's "all" talk: once it is finished, or while its creator has
-    opened it during play."""
-    return game.status != "active" or session.get(TalkOpen, game.id) is not None
 
 
 def post(session: Session, player: Player, text: str, *, channel: str = ALL, source: str = "page",
@@ -116,7 +80,8 @@ def post(session: Session, player: Player, text: str, *, channel: str = ALL, sou
     """Write `text` from `player`'s seat to `channel`, at the game's current seq, in the caller's
     transaction (flushed, not committed).  Raises Invalid with words for the writer for an empty or
     too long text, a channel the seat cannot use, and TooManyMessages (an Invalid too) past the seat's
-    rate limit."""
+    rate limit.  A reader who chose "tell me at once" gets a talk email (service/talk/notify.py).
+    The outbox rows it writes go out with the outbox's scan (every OUTBOX_DISPATCH_SECONDS)."""
     if source not in SOURCES:
         raise ValueError(f"unknown talk source {source!r}")  # a caller's mistake, not a person's
     if not isinstance(text, str):
@@ -134,6 +99,9 @@ def post(session: Session, player: Player, text: str, *, channel: str = ALL, sou
         raise Invalid("You have no teammate in this game, so there is no team channel: write to the whole "
                       "table instead.", "Message not sent")
     now = now or utcnow()
+    # The seat's row, locked until the commit: a second post of the same seat waits here, then counts
+    # this one (the limit is exact under concurrency).
+    session.execute(sa.select(col(Player.id)).where(col(Player.id) == player.id).with_for_update())
     recent = session.execute(
         sa.select(col(TalkMessage.created_at)).where(
             col(TalkMessage.player_id) == player.id, col(TalkMessage.created_at) > now - RATE_WINDOW)
@@ -150,46 +118,7 @@ def post(session: Session, player: Player, text: str, *, channel: str = ALL, sou
                           seq=game.seq, source=source, created_at=now)
     session.add(message)
     session.flush()
+    from service.talk import notify  # here: notify reads messages through this module
+
+    notify.on_post(session, game, message, now)
     return message
-
-
-def muted_by(session: Session, viewer: Player) -> set[str]:
-    """The address keys whose talk `viewer`'s person muted."""
-    return set(session.execute(
-        sa.select(col(TalkMute.muted)).where(col(TalkMute.person) == inbox_key(viewer.email))).scalars())
-
-
-def visible(session: Session, game_id: int, viewer: Player | None, *, since_seq: int | None = None,
-            after_id: int | None = None) -> list[Said]:
-    """The messages of the game that `viewer` may read (None: a spectator), oldest first, their mutes
-    applied.  `since_seq`: only those written while the game stood at that seq or later (a message
-    written at seq N was written after the game's event N); `after_id`: only those with a larger id."""
-    game = store.get_game(session, game_id)
-    if viewer is not None and viewer.game_id != game.id:
-        return []  # a seat of another game reads nothing here
-    if viewer is None and not open_to_spectators(session, game):
-        return []
-    query = select(TalkMessage).where(col(TalkMessage.game_id) == game.id)
-    if since_seq is not None:
-        query = query.where(col(TalkMessage.seq) >= since_seq)
-    if after_id is not None:
-        query = query.where(col(TalkMessage.id) > after_id)
-    rows = list(session.exec(query.order_by(col(TalkMessage.id))))
-    if not rows:
-        return []
-    players = store.players_of(session, game.id)
-    names = store.seat_names(players)
-    writers = {p.id: inbox_key(p.email) for p in players}
-    team = set(team_of(session, game, viewer.seat)) if viewer is not None else set()
-    muted = muted_by(session, viewer) if viewer is not None else set()
-    seen: list[Said] = []
-    for row in rows:
-        mine = viewer is not None and row.player_id == viewer.id
-        if row.channel != ALL and not (row.channel == TEAM and row.seat in team):
-            continue  # another team's, or a spectator reading team talk
-        if not mine and writers.get(row.player_id) in muted:
-            continue
-        deleted = row.deleted_at is not None
-        seen.append(Said(row.id, row.seat, names.get(row.seat, f"Player {row.seat + 1}"), row.channel,
-                         "" if deleted else row.text, row.seq, as_utc(row.created_at), deleted, mine))
-    return seen

@@ -39,8 +39,9 @@ from service.errors import BadRequest, Forbidden, Invalid, NotFound
 from service.games import adapter
 from service.store import deal
 from service.store.log import LogRow
-from service.store.models import Game, JournalEntry
+from service.store.models import Game, JournalEntry, as_utc
 from service.views import charts, positions, sentences
+from service.views.talk import Said
 
 BY = ("event", "turn")
 TITLE = "That part of the history cannot be shown"
@@ -55,10 +56,15 @@ class Line:
     actor: int | None
     affects: bool = False  # another seat's doing that touched the viewer
     at: datetime | None = None
+    said: Said | None = None  # a message of the table talk (kind "talk"): `with_talk`
 
     @property
     def journal(self) -> bool:
         return self.kind == "journal"
+
+    @property
+    def talk(self) -> bool:
+        return self.kind == "talk"
 
 
 @dataclass
@@ -118,6 +124,24 @@ class Timeline:
 
     def since(self, seq: int) -> list[Line]:
         return [line for line in self.lines if line.seq > seq or (line.journal and line.seq == seq)]
+
+
+def with_talk(lines: list[Line], talk: list[Said], low: int, high: int | None = None) -> list[Line]:
+    """`lines` with the messages of `talk` written while the game stood at a seq in [low, high] placed
+    among them in time order: a message written at seq N comes after event N (and the journal entries
+    and other messages of that seq by their time), before event N + 1.  `talk` is what the viewer may
+    read (service/views/talk.py `visible`): the history pages apply the same rules as the game page."""
+    extra = [Line(said.seq, said.text, "talk", said.seat, at=said.created_at, said=said)
+             for said in talk if said.seq >= low and (high is None or said.seq <= high)]
+    if not extra:
+        return lines
+
+    def order(line: Line) -> tuple[int, bool, float, int]:
+        after = line.journal or line.talk  # an event at N first; what came after it by time
+        when = as_utc(line.at).timestamp() if after and line.at is not None else 0.0
+        return line.seq, after, when, line.said.id if line.said is not None else 0
+
+    return sorted(lines + extra, key=order)
 
 
 def neighbours(steps: list[int], at: int) -> dict[str, int | None]:

@@ -32,6 +32,7 @@ from service.store.db import get_engine
 from service.store.models import Game, Player
 from service.views import history, positions
 from service.views.history import TITLE
+from service.views.talk import visible as visible_talk
 from service.web.tokens import player_of
 
 bp = Blueprint("history", __name__)
@@ -91,6 +92,10 @@ def _render(game: Game, viewer: int | None, *, player: Player | None = None, tok
         hands = history.all_hands(session, game, at, names) if show_all else []
         chart = history.chart(session, game, names, marker=at, chart_id="score-chart",
                               target=adapter(game.name).chart_target(position.view))
+        # The table talk this reader may read (a player: their channels and mutes; the public history:
+        # a spectator's, the table's talk of a finished game or one its creator opened), placed
+        # among the lines in time order.
+        talk = visible_talk(session, game.id, player)
     steps = timeline.steps(by)
     turn = timeline.turn_at(at)
     turn_steps = timeline.turn_steps()
@@ -133,8 +138,9 @@ def _render(game: Game, viewer: int | None, *, player: Player | None = None, tok
         names=names, title=positions.title(game), position=position, at=at, by=by,
         raw_view=raw_view or "", nav=history.neighbours(steps, at),
         turn_nav=history.neighbours(turn_steps, at), steps=steps, timeline=timeline, turn=turn,
-        turn_lines=timeline.lines_of(turn) if turn else [],
-        since=timeline.since(own_seq) if own_seq is not None else None, own_seq=own_seq,
+        turn_lines=history.with_talk(timeline.lines_of(turn), talk, turn.first, turn.last) if turn else [],
+        since=history.with_talk(timeline.since(own_seq), talk, own_seq) if own_seq is not None else None,
+        own_seq=own_seq,
         hands=hands, chart=chart, drawn=drawn, turn_rows=turn_rows,
         turn_label=turn_label(turn) if turn else "", step_url=step_url, record_url=record_url, token=token,
         result_words=positions.result_words(game, game.result, names),

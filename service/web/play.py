@@ -33,6 +33,7 @@ from service.views.positions import Position
 from service.views.times import local_time
 from service.web.clock import panel
 from service.web.play_api import HIDDEN_NOTE
+from service.web.talk_panel import page_talk
 from service.web.tokens import current_player, load_player, page_token, player_of, seat_of
 
 bp = Blueprint("play", __name__)
@@ -125,6 +126,7 @@ def _render_page(player: AnyPlayer, status: int = 200, error: str | None = None,
         # Only here, on the player's own page (the token is theirs): their address and what their mail
         # server said are nobody else's business.
         trouble = outbox.trouble(session, player)
+        talk = page_talk(session, player, position.since)  # the table's talk and its forms (service/web/talk.py)
     if trouble is not None:
         extra["mail_trouble"] = trouble
         # Masked, as every page reached by a link shows an address: links get forwarded.
@@ -154,7 +156,7 @@ def _render_page(player: AnyPlayer, status: int = 200, error: str | None = None,
             result_words=positions.result_words(game, position.result, names, player.seat), clock=clock, chart=chart,
             offer=offer, follow_up_template=followups.template(game, offer) if offer else None,
             chosen=chosen, mail_notices=mail_notices, own_bounce=own_bounce, notes=notes,
-            deal=deal.shown(game), composed=composed, shown=shown, **extra,
+            deal=deal.shown(game), composed=composed, shown=shown, talk=talk, **extra,
         ),
         status,
     )

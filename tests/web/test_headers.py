@@ -36,7 +36,8 @@ def values(app):
         "filename": "composer.js",
         "game": "riftforce",  # a game's start form and rules page
         "token_id": 1,  # a personal API token's revoke button (/settings/tokens/<token_id>/revoke)
-        "hook_id": 1,  # a webhook of the signed-in person (/settings/channels: none here, a 401)
+        "hook_id": 1,
+        "message_id": 1, "seat": 1,  # a table talk message (none here: a 404), a seat to unmute  # a webhook of the signed-in person (/settings/channels: none here, a 401)
         # /m/ takes a move link, /u/ an unsubscribe link, every other token is the player link.
         "token": tokens.page(1),
         "/m/": tokens.move(1, 3, {"type": "pass"}),

@@ -50,6 +50,7 @@ def upgrade() -> None:
         sa.Column("message_id", sa.Integer(), nullable=False),
         sa.Column("reporter", sa.Integer(), nullable=False),
         sa.Column("reason", sqlmodel.sql.sqltypes.AutoString(length=500), nullable=False),
+        sa.Column("text", sqlmodel.sql.sqltypes.AutoString(length=1000), nullable=False),
         sa.Column("created_at", sqlmodel.sql.sqltypes.UTCDateTime(), nullable=False),
         sa.ForeignKeyConstraint(["message_id"], ["talk_messages.id"]),
         sa.ForeignKeyConstraint(["reporter"], ["players.id"]),
