@@ -340,6 +340,10 @@ def read_reply_token(token: str) -> ReplyLink | None:
         raw = base64.b32decode(token + "=" * (-len(token) % 8))
     except (ValueError, binascii.Error):
         return None
+    # One spelling per token: base32's last letter may carry bits past the last byte, which decoding
+    # drops, so two addresses would name one token (and a changed letter could still hold).
+    if base64.b32encode(raw).decode("ascii").rstrip("=") != token:
+        return None
     numbers: list[int] = []
     at = 0
     for size in _FIELDS:

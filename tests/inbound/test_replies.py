@@ -85,6 +85,12 @@ def test_the_reply_token_holds_only_for_its_row_seq_and_generation(inbound_app):
         assert forged is None or not links.reply_token_holds(forged, "0123456789abcdef")
     assert links.read_reply_token("not-base32!") is None and links.read_reply_token("") is None
     assert links.read_reply_token(token[:-1]) is None  # cut short
+    # One spelling per token: every other last letter is refused, even those that differ from the
+    # token's only in the bits base32 drops past the last byte (which would decode to the same token).
+    alphabet = "abcdefghijklmnopqrstuvwxyz234567"
+    holding = [letter for letter in alphabet
+               if (read := links.read_reply_token(token[:-1] + letter)) and links.reply_token_holds(read, "0123456789abcdef")]
+    assert holding == [token[-1]]
     longest = links.reply_token(2**63 - 1, "0123456789abcdef", 2**35 - 1, 2**35 - 1)  # ids, seqs: never more
     assert len("play+" + longest) <= 64
 
