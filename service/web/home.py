@@ -27,7 +27,7 @@ from service.errors import NotFound
 from service.people import address_book, hidden_games
 from service.people.hidden_games import NOT_YOURS
 from service.store import read_session
-from service.store.db import get_engine
+from service.store.db import get_engine, single_reads
 from service.store.models import utcnow
 from service.views import my_games, profile
 from service.web.auth import require_api_email, require_email
@@ -38,8 +38,8 @@ bp = Blueprint("home", __name__)
 
 def page(email: str, show_hidden: bool = False) -> ResponseReturnValue:
     """The "my games" page of the signed-in address key `email`."""
-    with read_session(get_engine()) as session:
-        games = my_games.my_games(session, email, utcnow(), show_hidden=show_hidden)
+    with single_reads(get_engine()).connect() as conn:
+        games = my_games.my_games(conn, email, utcnow(), show_hidden=show_hidden)
     paths = {name: _game_path(f"home.{name}") for name in ("open_game", "open_history", "open_invitation", "hide", "unhide")}
     return render_template("people/home.html", games=games, groups=my_games.GROUPS, titles=my_games.GROUP_TITLES,
                            show_hidden=show_hidden, paths=paths,
@@ -111,8 +111,8 @@ def _links() -> Callable[[my_games.Row], dict[str, Any]]:
 @bp.get("/api/me/games")
 def api_games() -> ResponseReturnValue:
     email = require_api_email()
-    with read_session(get_engine()) as session:
-        games = my_games.my_games(session, email, utcnow())
+    with single_reads(get_engine()).connect() as conn:
+        games = my_games.my_games(conn, email, utcnow())
     links_of = _links()
     return jsonify({
         "awaiting": games.awaiting, "hidden": games.hidden,
