@@ -112,15 +112,24 @@ class MyGames:
 # the request on PostgreSQL): the words they make are kept per text (_game_words, _acting, _ending),
 # so a page decodes only what it has not seen.
 _ME: sa.BindParameter[str] = sa.bindparam("me")
+
+
+def _moment(column: Any) -> Any:
+    """A time column as the driver's plain time (as_utc gives it its zone where it is used): the
+    column type's own conversion ran for every row, the game's times for each of its players, and
+    cost a quarter of the query on SQLite."""
+    return sa.type_coerce(col(column), sa.DateTime(timezone=True)).label(column.key)
+
+
 _MINE = aliased(Player, name="mine")
 _ZONE = sa.select(col(Person.time_zone)).where(col(Person.email) == _ME).scalar_subquery()
 _ROWS: Any = (  # (mypy infers Never for a labelled column of an outer-joined table)
     sa.select(col(_MINE.seat).label("my_seat"), col(_MINE.consent).label("my_consent"), col(Game.id).label("game_id"),
               col(Game.name).label("game"), sa.cast(col(Game.options), sa.Text).label("options"), col(Game.status),
               sa.cast(col(Game.to_act), sa.Text).label("to_act"), sa.cast(col(Game.result), sa.Text).label("result"),
-              col(Game.updated_at), col(GameClock.paused_at), col(HiddenGame.game_id).label("hidden_id"),
+              _moment(Game.updated_at), _moment(GameClock.paused_at), col(HiddenGame.game_id).label("hidden_id"),
               col(Player.id), col(Player.row_key), col(Player.seat), col(Player.name), col(Player.address_key),
-              col(Player.consent), col(Deadline.seat).label("deadline_seat"), col(Deadline.due_at),
+              col(Player.consent), col(Deadline.seat).label("deadline_seat"), _moment(Deadline.due_at),
               _ZONE.label("zone"))
     .select_from(_MINE)
     .join(Game, col(Game.id) == col(_MINE.game_id))
@@ -134,7 +143,7 @@ _ROWS: Any = (  # (mypy infers Never for a labelled column of an outer-joined ta
 )
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class _Seat:
     """One seat of the person: its game's columns, and every player of the game in seat order."""
 
@@ -149,7 +158,6 @@ class _Seat:
     updated_at: datetime
     paused_at: datetime | None
     hidden: bool
-    players: list[Any]  # _ROWS's rows, read for their player's columns
     names: list[tuple[int, str]]  # (seat, stored name) of each player: the key of the game's words
 
 
@@ -158,27 +166,30 @@ def my_games(conn: sa.Connection, email: str, now: datetime, show_hidden: bool =
     finished games they hid, and only those, in the finished group.  One query (see _ROWS)."""
     me = inbox_key(email)
     seats: list[_Seat] = []
-    everyone: dict[int, list[Any]] = {}
     due: dict[tuple[int, int], datetime | None] = {}
+    # The people the person played with: the other seats of games where both played (neither an
+    # unanswered invitation nor a declined one), each once, as in the latest such game (its first
+    # seat of theirs): address key -> (game id, seat, stored name, player id, row key).
+    played_with: dict[str, tuple[int, int, str, int, str | None]] = {}
     zone = "UTC"
     last: tuple[int, int] | None = None
-    players: list[Any] = []
     names: list[tuple[int, str]] = []
     # Rows unpacked by position: a row's attributes by name were a third of this loop.
-    for row in conn.execute(_ROWS, {"me": me}).all():
-        (my_seat, my_consent, game_id, game, options, status, to_act, result, updated_at, paused_at, hidden_id,
-         _, _, seat, name, _, _, deadline_seat, due_at, zone_name) = row
+    for (my_seat, my_consent, game_id, game, options, status, to_act, result, updated_at, paused_at, hidden_id,
+         player_id, row_key, seat, name, address_key, consent, deadline_seat, due_at, zone_name) in conn.execute(
+            _ROWS, {"me": me}).all():
         if (game_id, my_seat) != last:
-            last, players, names = (game_id, my_seat), [], []
+            last, names = (game_id, my_seat), []
             zone = zone_name or "UTC"
             seats.append(_Seat(my_seat, my_consent, game_id, game, options, status, to_act, result, updated_at,
-                               paused_at, hidden_id is not None, players, names))
-            # A person with two seats of one game gets its players twice: one list is the game's.
-            everyone.setdefault(game_id, players)
-        players.append(row)
+                               paused_at, hidden_id is not None, names))
         names.append((seat, name))
         if deadline_seat is not None:
             due[(game_id, seat)] = as_utc(due_at) if due_at else None
+        if my_consent == "" and consent == "" and address_key != me:
+            latest = played_with.get(address_key)
+            if latest is None or latest[0] < game_id:
+                played_with[address_key] = (game_id, seat, name, player_id, row_key)
 
     groups: dict[str, list[Row]] = {group: [] for group in GROUPS}
     for seat in seats:
@@ -196,7 +207,9 @@ def my_games(conn: sa.Connection, email: str, now: datetime, show_hidden: bool =
     groups[INVITATIONS].sort(key=lambda r: -r.game_id)
     groups[FINISHED].sort(key=lambda r: (r.since, r.game_id), reverse=True)
     hidden = {seat.game_id for seat in seats if seat.hidden and seat.status == "finished"}
-    return MyGames(groups, len(hidden), co_players(seats, everyone, me))
+    co_players = [CoPlayer(_name(name, seat), address, player_id, row_key)
+                  for address, (_, seat, name, player_id, row_key) in played_with.items()]
+    return MyGames(groups, len(hidden), sorted(co_players, key=lambda co: co.name.lower()))
 
 
 # The same few names come back in every row of a page (and every page of a person): cleaning each
@@ -308,23 +321,6 @@ def _result(words: str, result: dict[str, Any] | None, viewer: int) -> str:
     if not all(isinstance(value, int | float) and not isinstance(value, bool) for value in shown):
         return words
     return f"{words.rstrip('.')} {'–'.join(str(value) for value in shown)}"
-
-
-def co_players(seats: list[Any], everyone: dict[int, list[Any]], me: str) -> list[CoPlayer]:
-    """The people the person played with: the other seats, in games where both played (neither an
-    unanswered invitation nor a declined one), each once, named as in the latest such game."""
-    named: dict[str, tuple[int, str, Any]] = {}
-    for seat in seats:
-        if seat.consent != "":
-            continue
-        for other in everyone.get(seat.game_id, []):
-            if other.address_key == me or other.consent != "":
-                continue
-            latest = named.get(other.address_key)
-            if latest is None or latest[0] < seat.game_id:
-                named[other.address_key] = (seat.game_id, _name(other.name, other.seat), other)
-    return sorted((CoPlayer(name, address, other.id, other.row_key) for address, (_, name, other) in named.items()),
-                  key=lambda c: c.name.lower())
 
 
 def my_seat(session: Session, email: str, game_id: int) -> Player | None:

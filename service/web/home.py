@@ -17,7 +17,7 @@ link (service/people/address_book.py: a reference, not the address); never an ad
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from flask import Blueprint, jsonify, redirect, render_template, url_for
 from flask.typing import ResponseReturnValue
@@ -40,10 +40,31 @@ def page(email: str, show_hidden: bool = False) -> ResponseReturnValue:
     """The "my games" page of the signed-in address key `email`."""
     with single_reads(get_engine()).connect() as conn:
         games = my_games.my_games(conn, email, utcnow(), show_hidden=show_hidden)
-    paths = {name: _game_path(f"home.{name}") for name in ("open_game", "open_history", "open_invitation", "hide", "unhide")}
-    return render_template("people/home.html", games=games, groups=my_games.GROUPS, titles=my_games.GROUP_TITLES,
-                           show_hidden=show_hidden, paths=paths,
+    return render_template("people/home.html", games=games, shown=_shown(games), groups=my_games.GROUPS,
+                           titles=my_games.GROUP_TITLES, show_hidden=show_hidden,
                            book=lambda co: address_book.reference(email, co))
+
+
+class Shown(NamedTuple):
+    """A row of the page with its links' paths: made here, where a path is a string's concatenation,
+    rather than by calls from the template (a call from Jinja costs several of Python's, and the rows'
+    links were a third of the page's rendering)."""
+
+    row: my_games.Row
+    href: str  # the title's link: the invitation while it waits for an answer, else the player page
+    page: str
+    history: str
+    form: str | None  # a finished game's hide (or, hidden, show again) form's action
+
+
+def _shown(games: my_games.MyGames) -> dict[str, list[Shown]]:
+    game, history, invitation, hide, unhide = (_game_path(f"home.{name}") for name in
+                                               ("open_game", "open_history", "open_invitation", "hide", "unhide"))
+    return {group: [Shown(row, invitation(row.game_id) if row.invited else game(row.game_id), game(row.game_id),
+                          history(row.game_id),
+                          (unhide if row.hidden else hide)(row.game_id) if group == my_games.FINISHED else None)
+                    for row in rows]
+            for group, rows in games.groups.items()}
 
 
 def _game_path(endpoint: str, external: bool = False) -> Callable[[int], str]:
