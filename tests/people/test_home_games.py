@@ -7,19 +7,23 @@ import re
 from datetime import UTC, datetime
 
 import sqlalchemy as sa
+from markupsafe import escape
 
 from service.play import consent, new_game
-from service.store import read_session
+from service.store import read_session, write_session
 from service.store.db import get_engine, single_reads
-from service.store.models import Invitation
+from service.store.models import Invitation, Player
 from service.views import my_games
+from service.web import home
 from tests.conftest import app_on
 from tests.consent import preconsent
 from tests.people.helpers import sign_in_as
 from tests.people.home_helpers import ANN, BO, CY, DI, due_in, finish
+from tests.service.helpers import current, play_one
 from tests.web.pages import csrf_token, text
 
 EVE, FAY = ("Eve", "eve@example.org"), ("Fay", "fay@example.org")
+ANN_SEAT = 0
 
 
 def get(client, path: str):
@@ -203,3 +207,54 @@ def test_a_row_opens_the_persons_own_page_history_and_invitation_and_nobody_else
         sign_in_as(client, EVE[1])
         assert get(client, f"/me/games/{games['duel']}").status_code == 404
         assert app.test_client().get(f"/me/games/{games['duel']}").status_code == 401
+
+
+def test_a_move_a_renamed_seat_and_an_end_show_at_once_though_the_rows_words_are_kept(tmp_path, backend_url):
+    """The rows' words are kept between requests (my_games `_game_words`, `_acting`, `_ending`), keyed
+    by the stored texts they are made from, never by the game alone: the next request after a move, a
+    changed name or the end shows it."""
+    with app_on(tmp_path, backend_url) as app:
+        preconsent(ANN[1], BO[1])
+        duel = new_game("riftforce", [ANN, BO], {}, seed=1)
+        client = app.test_client()
+        sign_in_as(client, ANN[1])
+        assert f"Riftforce #{duel}: Ann vs Bo" in text(get(client, "/"))
+        assert [row.game_id for row in mine().groups["your_turn"]] == [duel]
+        for _ in range(20):  # Ann plays until her turn is over
+            play_one(duel)
+            if ANN_SEAT not in current(duel)[0].to_act:
+                break
+        page = text(get(client, "/"))
+        assert "Bo to play" in page and [row.game_id for row in mine().groups["waiting"]] == [duel]
+        with write_session(get_engine()) as session:
+            session.execute(sa.update(Player).where(Player.game_id == duel, Player.seat == 1)  # type: ignore[arg-type]
+                            .values(name="Bob"))
+        page = text(get(client, "/"))
+        assert f"Riftforce #{duel}: Ann vs Bob" in page and "Bob to play" in page
+        finish(duel, {"winners": [1], "scores": {"0": 3, "1": 12}})
+        assert "Bob won 12–3" in text(get(client, "/"))
+        finish(duel, {"winners": [0], "scores": {"0": 12, "1": 3}})  # a corrected result
+        assert "You won 12–3" in text(get(client, "/"))
+
+
+def test_the_rows_escape_every_text_as_jinja_does():
+    """The page's rows are made in Python (service/web/home.py `_lists`): their escaping is markupsafe's
+    own, character for character, so a name with an apostrophe reads the same as on every other page."""
+    nasty = "D'Arcy & <Bo> \"quoted\" ' é 12–7 \u00a0 &amp;"
+    assert home._html(nasty) == str(escape(nasty))
+    for code in range(0x250):
+        assert home._html(chr(code)) == str(escape(chr(code)))
+
+
+def test_a_name_with_an_apostrophe_is_escaped_in_the_row_as_in_the_rest_of_the_page(tmp_path, backend_url):
+    with app_on(tmp_path, backend_url) as app:
+        darcy = ("D'Arcy", "darcy@example.org")
+        preconsent(ANN[1], darcy[1])
+        game = new_game("riftforce", [ANN, darcy], {}, seed=1)
+        finish(game, {"winners": [1], "scores": {"0": 3, "1": 12}})
+        client = app.test_client()
+        sign_in_as(client, ANN[1])
+        page = text(get(client, "/"))
+    assert f"Riftforce #{game}: Ann vs D&#39;Arcy</a>" in page
+    assert "D&#39;Arcy won 12–3" in page and "New game with D&#39;Arcy" in page  # the row, the template
+    assert "D'Arcy" not in page
