@@ -92,6 +92,9 @@ class MyGames:
     groups: dict[str, list[Row]]
     hidden: int  # finished games hidden (not in `groups` unless asked for)
     co_players: list[CoPlayer]
+    # The person's session generation (service/people/sessions.py) as the same statement read it; None
+    # when there was no row to carry it (no games, or no person).
+    generation: int | None = None
 
     @property
     def awaiting(self) -> int:
@@ -123,6 +126,9 @@ def _moment(column: Any) -> Any:
 
 _MINE = aliased(Player, name="mine")
 _ZONE = sa.select(col(Person.time_zone)).where(col(Person.email) == _ME).scalar_subquery()
+# The person's session generation, for the signed-in check of the start page (service/web/home.py
+# `generation_with_games`): read here, it costs no statement of its own.
+_GENERATION = sa.select(col(Person.session_generation)).where(col(Person.email) == _ME).scalar_subquery()
 _ROWS: Any = (  # (mypy infers Never for a labelled column of an outer-joined table)
     sa.select(col(_MINE.seat).label("my_seat"), col(_MINE.consent).label("my_consent"), col(Game.id).label("game_id"),
               col(Game.name).label("game"), sa.cast(col(Game.options), sa.Text).label("options"), col(Game.status),
@@ -130,7 +136,7 @@ _ROWS: Any = (  # (mypy infers Never for a labelled column of an outer-joined ta
               _moment(Game.updated_at), _moment(GameClock.paused_at), col(HiddenGame.game_id).label("hidden_id"),
               col(Player.id), col(Player.row_key), col(Player.seat), col(Player.name), col(Player.address_key),
               col(Player.consent), col(Deadline.seat).label("deadline_seat"), _moment(Deadline.due_at),
-              _ZONE.label("zone"))
+              _ZONE.label("zone"), _GENERATION.label("generation"))
     .select_from(_MINE)
     .join(Game, col(Game.id) == col(_MINE.game_id))
     .join(Player, col(Player.game_id) == col(Game.id))
@@ -172,15 +178,16 @@ def my_games(conn: sa.Connection, email: str, now: datetime, show_hidden: bool =
     # seat of theirs): address key -> (game id, seat, stored name, player id, row key).
     played_with: dict[str, tuple[int, int, str, int, str | None]] = {}
     zone = "UTC"
+    generation: int | None = None
     last: tuple[int, int] | None = None
     names: list[tuple[int, str]] = []
     # Rows unpacked by position: a row's attributes by name were a third of this loop.
     for (my_seat, my_consent, game_id, game, options, status, to_act, result, updated_at, paused_at, hidden_id,
-         player_id, row_key, seat, name, address_key, consent, deadline_seat, due_at, zone_name) in conn.execute(
+         player_id, row_key, seat, name, address_key, consent, deadline_seat, due_at, zone_name, row_generation) in conn.execute(
             _ROWS, {"me": me}).all():
         if (game_id, my_seat) != last:
             last, names = (game_id, my_seat), []
-            zone = zone_name or "UTC"
+            zone, generation = zone_name or "UTC", row_generation
             seats.append(_Seat(my_seat, my_consent, game_id, game, options, status, to_act, result, updated_at,
                                paused_at, hidden_id is not None, names))
         names.append((seat, name))
@@ -209,7 +216,7 @@ def my_games(conn: sa.Connection, email: str, now: datetime, show_hidden: bool =
     hidden = {seat.game_id for seat in seats if seat.hidden and seat.status == "finished"}
     co_players = [CoPlayer(_name(name, seat), address, player_id, row_key)
                   for address, (_, seat, name, player_id, row_key) in played_with.items()]
-    return MyGames(groups, len(hidden), sorted(co_players, key=lambda co: co.name.lower()))
+    return MyGames(groups, len(hidden), sorted(co_players, key=lambda co: co.name.lower()), generation)
 
 
 # The same few names come back in every row of a page (and every page of a person): cleaning each

@@ -8,6 +8,7 @@ A player's emailed links never need a session: the signed token in the path is t
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import timedelta
 
 from flask import Flask, g, has_request_context, request, session
@@ -68,17 +69,19 @@ def _forget() -> None:
     g.pop("csrf_token", None)
 
 
-def current_email() -> str | None:
+def current_email(read_generation: Callable[[str], int | None] = sessions.generation) -> str | None:
     """The address key the browser is signed in as, while its generation is the person's; else None
     (and a cookie of an ended generation is dropped).  Asked once per request: the answer is kept in
-    `g` with the cookie's values it was found for."""
+    `g` with the cookie's values it was found for.  `read_generation` reads the generation of the
+    address the cookie names: a view may read it in a statement of its own, with what it shows the
+    person (service/web/home.py `generation_with_games`), which it then shows only if this answers so."""
     who, gen = session.get(_WHO), session.get(_GEN)
     cached = g.get("signed_in")
     if cached is not None and cached[0] == (who, gen):
         return cached[1]  # type: ignore[no-any-return]
     email = None
     if isinstance(who, str) and isinstance(gen, int):
-        if sessions.generation(who) == gen:
+        if read_generation(who) == gen:
             email = who
         else:
             session.pop(_WHO, None)

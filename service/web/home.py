@@ -19,14 +19,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, jsonify, redirect, render_template, url_for
+from flask import Blueprint, g, jsonify, redirect, render_template, url_for
 from flask.typing import ResponseReturnValue
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 
 from service import links
 from service.errors import NotFound
-from service.people import address_book, hidden_games
+from service.people import address_book, hidden_games, sessions
 from service.people.hidden_games import NOT_YOURS
 from service.store import read_session
 from service.store.db import get_engine, single_reads
@@ -40,11 +40,29 @@ bp = Blueprint("home", __name__)
 
 def page(email: str, show_hidden: bool = False) -> ResponseReturnValue:
     """The "my games" page of the signed-in address key `email`."""
-    with single_reads(get_engine()).connect() as conn:
-        games = my_games.my_games(conn, email, utcnow(), show_hidden=show_hidden)
+    kept = g.pop(_KEPT, None)
+    if kept is not None and kept[0] == email and not show_hidden:
+        games = kept[1]
+    else:
+        with single_reads(get_engine()).connect() as conn:
+            games = my_games.my_games(conn, email, utcnow(), show_hidden=show_hidden)
     return render_template("people/home.html", games=games, lists=_lists(games), groups=my_games.GROUPS,
                            titles=my_games.GROUP_TITLES, show_hidden=show_hidden,
                            book=lambda co: address_book.reference(email, co))
+
+
+_KEPT = "home_games"
+
+
+def generation_with_games(who: str) -> int | None:
+    """The session generation of the address key a cookie names (for auth.current_email), read by the
+    statement that reads that person's games, which `page` then shows, once the cookie's generation
+    matched: the signed-in start page makes one round trip to the database, not two.  A person without
+    games gets no row to carry it: read on its own then."""
+    with single_reads(get_engine()).connect() as conn:
+        games = my_games.my_games(conn, who, utcnow())
+    g.setdefault(_KEPT, (who, games))
+    return games.generation if games.generation is not None else sessions.generation(who)
 
 
 def _lists(games: my_games.MyGames) -> dict[str, Markup]:

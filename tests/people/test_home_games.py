@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 import sqlalchemy as sa
 from markupsafe import escape
 
+from service.people import sessions
 from service.play import consent, new_game
 from service.store import read_session, write_session
 from service.store.db import get_engine, single_reads
@@ -258,3 +259,32 @@ def test_a_name_with_an_apostrophe_is_escaped_in_the_row_as_in_the_rest_of_the_p
     assert f"Riftforce #{game}: Ann vs D&#39;Arcy</a>" in page
     assert "D&#39;Arcy won 12–3" in page and "New game with D&#39;Arcy" in page  # the row, the template
     assert "D'Arcy" not in page
+
+
+def test_the_start_page_checks_the_sign_in_in_the_statement_that_reads_the_games(tmp_path, backend_url):
+    """GET / signed in: the cookie's session generation is read with the person's games, one statement
+    for both (service/web/home.py `generation_with_games`); the games show only while it matches."""
+    with app_on(tmp_path, backend_url) as app:
+        games = every_kind()
+        client = app.test_client()
+        sign_in_as(client, ANN[1])
+        statements: list[str] = []
+
+        def listen(*args):
+            statements.append(args[2])
+
+        sa.event.listen(get_engine(), "before_cursor_execute", listen)
+        try:
+            page = text(get(client, "/"))
+        finally:
+            sa.event.remove(get_engine(), "before_cursor_execute", listen)
+        assert f"Riftforce #{games['duel']}" in page and "Your games" in page
+        assert len([s for s in statements if s.lstrip().upper().startswith("SELECT")]) == 1, statements
+        sessions.end_everywhere(ANN[1])  # another browser signed out everywhere: this cookie is over
+        page = text(get(client, "/"))
+        assert 'action="/signin"' in page and f"Riftforce #{games['duel']}" not in page
+        sign_in_as(client, "new@example.org")  # nobody's games: the generation is read on its own
+        page = text(get(client, "/"))
+        assert "You have no games yet" in page
+        sessions.end_everywhere("new@example.org")
+        assert 'action="/signin"' in text(get(client, "/"))
