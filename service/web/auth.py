@@ -90,8 +90,8 @@ def current_email(read_generation: Callable[[str], int | None] = sessions.genera
     return email
 
 
-def require_email() -> str:
-    email = current_email()
+def require_email(read_generation: Callable[[str], int | None] = sessions.generation) -> str:
+    email = current_email(read_generation)
     if email is None:
         raise SignInNeeded("Sign in to see this page: we email you a link.")
     return email
@@ -100,7 +100,7 @@ def require_email() -> str:
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 
-def require_api_email() -> str:
+def require_api_email(read_generation: Callable[[str], int | None] = sessions.generation) -> str:
     """The person a JSON request of /api/me/... acts for: a live personal API token's in
     `Authorization: Bearer` (service/people/tokens.py), else the signed-in browser's.
 
@@ -108,7 +108,7 @@ def require_api_email() -> str:
     something on the strength of the session cookie must carry the page's CSRF token in the
     `X-CSRFToken` header: SameSite=Lax keeps the cookie off other sites' POSTs, but not off a sibling
     subdomain's, and the JSON content type is one check, not a proof.  A bearer token needs none:
-    another site cannot make a browser send that header."""
+    another site cannot make a browser send that header.  `read_generation`: as current_email's."""
     header = request.headers.get("Authorization")
     if header is not None:
         scheme, _, token = header.strip().partition(" ")
@@ -117,7 +117,7 @@ def require_api_email() -> str:
             raise BadBearer("Send a live personal API token as \"Authorization: Bearer <token>\" (make one on "
                             "your settings page; a revoked token no longer works).")
         return email
-    email = require_email()
+    email = require_email(read_generation)
     if request.method not in SAFE_METHODS:
         try:
             validate_csrf(request.headers.get("X-CSRFToken"))

@@ -40,12 +40,7 @@ bp = Blueprint("home", __name__)
 
 def page(email: str, show_hidden: bool = False) -> ResponseReturnValue:
     """The "my games" page of the signed-in address key `email`."""
-    kept = g.pop(_KEPT, None)
-    if kept is not None and kept[0] == email and not show_hidden:
-        games = kept[1]
-    else:
-        with single_reads(get_engine()).connect() as conn:
-            games = my_games.my_games(conn, email, utcnow(), show_hidden=show_hidden)
+    games = _games(email, show_hidden)
     return render_template("people/home.html", games=games, lists=_lists(games), groups=my_games.GROUPS,
                            titles=my_games.GROUP_TITLES, show_hidden=show_hidden,
                            book=lambda co: address_book.reference(email, co))
@@ -63,6 +58,16 @@ def generation_with_games(who: str) -> int | None:
         games = my_games.my_games(conn, who, utcnow())
     g.setdefault(_KEPT, (who, games))
     return games.generation if games.generation is not None else sessions.generation(who)
+
+
+def _games(email: str, show_hidden: bool = False) -> my_games.MyGames:
+    """The person's games: those `generation_with_games` read for the sign-in check of this request if
+    it did, else read now."""
+    kept = g.pop(_KEPT, None)
+    if kept is not None and kept[0] == email and not show_hidden:
+        return kept[1]  # type: ignore[no-any-return]
+    with single_reads(get_engine()).connect() as conn:
+        return my_games.my_games(conn, email, utcnow(), show_hidden=show_hidden)
 
 
 def _lists(games: my_games.MyGames) -> dict[str, Markup]:
@@ -180,9 +185,8 @@ def _links() -> Callable[[my_games.Row], dict[str, Any]]:
 
 @bp.get("/api/me/games")
 def api_games() -> ResponseReturnValue:
-    email = require_api_email()
-    with single_reads(get_engine()).connect() as conn:
-        games = my_games.my_games(conn, email, utcnow())
+    email = require_api_email(generation_with_games)
+    games = _games(email)
     links_of = _links()
     return jsonify({
         "awaiting": games.awaiting, "hidden": games.hidden,

@@ -276,13 +276,20 @@ def test_the_start_page_checks_the_sign_in_in_the_statement_that_reads_the_games
         sa.event.listen(get_engine(), "before_cursor_execute", listen)
         try:
             page = text(get(client, "/"))
+            selects = [s for s in statements if s.lstrip().upper().startswith("SELECT")]
+            answer = get(client, "/api/me/games").get_json()  # its JSON twin too
         finally:
             sa.event.remove(get_engine(), "before_cursor_execute", listen)
         assert f"Riftforce #{games['duel']}" in page and "Your games" in page
-        assert len([s for s in statements if s.lstrip().upper().startswith("SELECT")]) == 1, statements
+        assert len(selects) == 1, selects
+        assert len([s for s in statements if s.lstrip().upper().startswith("SELECT")]) == 2, statements
+        assert games["duel"] in [row["id"] for row in answer["groups"]["your_turn"]]
         sessions.end_everywhere(ANN[1])  # another browser signed out everywhere: this cookie is over
         page = text(get(client, "/"))
         assert 'action="/signin"' in page and f"Riftforce #{games['duel']}" not in page
+        sign_in_as(client, ANN[1])
+        sessions.end_everywhere(ANN[1])
+        assert get(client, "/api/me/games").status_code == 401
         sign_in_as(client, "new@example.org")  # nobody's games: the generation is read on its own
         page = text(get(client, "/"))
         assert "You have no games yet" in page
