@@ -6,7 +6,8 @@
 - finished (the result to the person, the day it ended; newest first), without the ones they hid.
 
 Plain data, no templates: the page and its JSON twin both render `my_games`.  It reads everything in
-a fixed number of queries whatever the number of games (a start page of 50 games must answer fast).
+one statement whatever the number of games (a start page of 50 games must answer fast: issue #23,
+bench/home.py).
 
 What a row says is public to any player of the game already (who is to act, deadlines, the result):
 nothing of hands, nothing of whether another seat accepted its invitation (that is the creator's to
@@ -109,7 +110,7 @@ class MyGames:
 # be two round trips more, and three statements under READ COMMITTED saw three snapshots anyway): a
 # row per seat of the person (`my_seat`) and player of that game (`seat`), in game, seat, player
 # order, with the player's deadline (unique per game and seat: `deadline_seat` tells a stopped clock,
-# a deadline row without a due time, from no clock) and the person's time zone.
+# a deadline row without a due time, from no clock), and the person's time zone and session generation.
 #
 # The JSON columns come as their text (CAST: psycopg would decode every one of the game's, a third of
 # the request on PostgreSQL): the words they make are kept per text (_game_words, _acting, _ending),
@@ -151,7 +152,7 @@ _ROWS: Any = (  # (mypy infers Never for a labelled column of an outer-joined ta
 
 @dataclass(slots=True)
 class _Seat:
-    """One seat of the person: its game's columns, and every player of the game in seat order."""
+    """One seat of the person: its game's columns, and the names of the game's players in seat order."""
 
     seat: int
     consent: str
