@@ -3,7 +3,8 @@
 (Riftforce duel, team and solo, Riftwalker, Beyond the Rift; timed and untimed; a fifth finished).
 
 Prints p50/p95 of `GET /healthz` (the do-nothing baseline) and of `GET /` signed in, alternated, with
-the ratio of the p50s (the issue's target: within 3x /healthz), and the same for `GET /api/me/games`.
+the ratio of the p50s (the issue's target: within 3x /healthz), and the same for `GET /api/me/games`
+(the same target).
 
     .venv/bin/python bench/home.py [--games 50] [--samples 300] [--backend sqlite|postgres]
 """
@@ -75,7 +76,7 @@ def measure(label: str, url: str, broker: str, games: int, samples: int) -> None
     for what, found in times.items():
         p50 = percentile(found, .5)
         print(f"  {what:<22}{p50:>8.2f}{percentile(found, .95):>8.2f}{p50 / base:>10.1f}x")
-    print("  target: GET / within 3x /healthz (p50)")
+    print("  target: GET / and GET /api/me/games within 3x /healthz (p50)")
 
 
 def main() -> None:

@@ -6,7 +6,8 @@
 - finished (the result to the person, the day it ended; newest first), without the ones they hid.
 
 Plain data, no templates: the page and its JSON twin both render `my_games`.  It reads everything in
-a fixed number of queries whatever the number of games (a start page of 50 games must answer fast).
+one statement whatever the number of games (a start page of 50 games must answer fast: issue #23,
+bench/home.py).
 
 What a row says is public to any player of the game already (who is to act, deadlines, the result):
 nothing of hands, nothing of whether another seat accepted its invitation (that is the creator's to
@@ -19,11 +20,13 @@ whose invitation the person declined.
 from __future__ import annotations
 
 import functools
+import json
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.orm import aliased
 from sqlmodel import Session, col
 
 import engine
@@ -90,6 +93,9 @@ class MyGames:
     groups: dict[str, list[Row]]
     hidden: int  # finished games hidden (not in `groups` unless asked for)
     co_players: list[CoPlayer]
+    # The person's session generation (service/people/sessions.py) as the same statement read it; None
+    # when there was no row to carry it (no games, or no person).
+    generation: int | None = None
 
     @property
     def awaiting(self) -> int:
@@ -99,50 +105,105 @@ class MyGames:
 
 # Built once: making a statement costs more than SQLAlchemy's cached compile of it, and the start page
 # is every signed-in visit.  Core rows, not ORM objects: the page reads a few columns of 50 games.
+#
+# One statement, run outside a transaction (`single_reads`: on PostgreSQL a BEGIN and a ROLLBACK would
+# be two round trips more, and three statements under READ COMMITTED saw three snapshots anyway): a
+# row per seat of the person (`my_seat`) and player of that game (`seat`), in game, seat, player
+# order, with the player's deadline (unique per game and seat: `deadline_seat` tells a stopped clock,
+# a deadline row without a due time, from no clock), and the person's time zone and session generation.
+#
+# The JSON columns come as their text (CAST: psycopg would decode every one of the game's, a third of
+# the request on PostgreSQL): the words they make are kept per text (_game_words, _acting, _ending),
+# so a page decodes only what it has not seen.
 _ME: sa.BindParameter[str] = sa.bindparam("me")
-_IDS: sa.BindParameter[list[int]] = sa.bindparam("ids", expanding=True)
-_SEATS = (
-    sa.select(col(Player.seat), col(Player.consent), col(Game.id).label("game_id"), col(Game.name), col(Game.options),
-              col(Game.status), col(Game.to_act), col(Game.result), col(Game.updated_at), col(GameClock.paused_at),
-              col(HiddenGame.game_id).label("hidden_id"))
-    .join(Game, col(Game.id) == col(Player.game_id))
+
+
+def _moment(column: Any) -> Any:
+    """A time column as the driver's plain time (as_utc gives it its zone where it is used): the
+    column type's own conversion ran for every row, the game's times for each of its players, and
+    cost a quarter of the query on SQLite."""
+    return sa.type_coerce(col(column), sa.DateTime(timezone=True)).label(column.key)
+
+
+_MINE = aliased(Player, name="mine")
+_ZONE = sa.select(col(Person.time_zone)).where(col(Person.email) == _ME).scalar_subquery()
+# The person's session generation, for the signed-in check of the start page (service/web/home.py
+# `generation_with_games`): read here, it costs no statement of its own.
+_GENERATION = sa.select(col(Person.session_generation)).where(col(Person.email) == _ME).scalar_subquery()
+_ROWS: Any = (  # (mypy infers Never for a labelled column of an outer-joined table)
+    sa.select(col(_MINE.seat).label("my_seat"), col(_MINE.consent).label("my_consent"), col(Game.id).label("game_id"),
+              col(Game.name).label("game"), sa.cast(col(Game.options), sa.Text).label("options"), col(Game.status),
+              sa.cast(col(Game.to_act), sa.Text).label("to_act"), sa.cast(col(Game.result), sa.Text).label("result"),
+              _moment(Game.updated_at), _moment(GameClock.paused_at), col(HiddenGame.game_id).label("hidden_id"),
+              col(Player.id), col(Player.row_key), col(Player.seat), col(Player.name), col(Player.address_key),
+              col(Player.consent), col(Deadline.seat).label("deadline_seat"), _moment(Deadline.due_at),
+              _ZONE.label("zone"), _GENERATION.label("generation"))
+    .select_from(_MINE)
+    .join(Game, col(Game.id) == col(_MINE.game_id))
+    .join(Player, col(Player.game_id) == col(Game.id))
+    .outerjoin(Deadline, sa.and_(col(Deadline.game_id) == col(Player.game_id), col(Deadline.seat) == col(Player.seat)))
     .outerjoin(GameClock, col(GameClock.game_id) == col(Game.id))
     # hidden_games' key is (email, game_id): at most one row joins a seat.
     .outerjoin(HiddenGame, sa.and_(col(HiddenGame.game_id) == col(Game.id), col(HiddenGame.email) == _ME))
-    .where(col(Player.address_key) == _ME, col(Player.consent).not_in((DECLINED, UNCONFIRMED)))
+    .where(col(_MINE.address_key) == _ME, col(_MINE.consent).not_in((DECLINED, UNCONFIRMED)))
+    .order_by(col(Game.id), col(_MINE.seat), col(Player.seat))
 )
-# Every seat of those games with its deadline (unique per game and seat): `deadline_seat` tells a stopped
-# clock (a deadline row without a due time) from no clock.
-_EVERYONE: Any = (  # (mypy infers Never for a labelled column of an outer-joined table)
-    sa.select(col(Player.id), col(Player.row_key), col(Player.game_id), col(Player.seat), col(Player.name),
-              col(Player.address_key), col(Player.consent), col(Deadline.seat).label("deadline_seat"), col(Deadline.due_at))
-    .outerjoin(Deadline, sa.and_(col(Deadline.game_id) == col(Player.game_id), col(Deadline.seat) == col(Player.seat)))
-    .where(col(Player.game_id).in_(_IDS))
-    .order_by(col(Player.game_id), col(Player.seat))
-)
-_TIME_ZONE = sa.select(col(Person.time_zone)).where(col(Person.email) == _ME)
 
 
-def my_games(session: Session, email: str, now: datetime, show_hidden: bool = False) -> MyGames:
+@dataclass(slots=True)
+class _Seat:
+    """One seat of the person: its game's columns, and the names of the game's players in seat order."""
+
+    seat: int
+    consent: str
+    game_id: int
+    game: str
+    options: str | None  # JSON text
+    status: str
+    to_act: str | None  # JSON text
+    result: str | None  # JSON text
+    updated_at: datetime
+    paused_at: datetime | None
+    hidden: bool
+    names: list[tuple[int, str]]  # (seat, stored name) of each player: the key of the game's words
+
+
+def my_games(conn: sa.Connection, email: str, now: datetime, show_hidden: bool = False) -> MyGames:
     """The person's games (`email`: any spelling of their address), grouped; `show_hidden`: the
-    finished games they hid, and only those, in the finished group.  Three queries."""
+    finished games they hid, and only those, in the finished group.  One query (see _ROWS)."""
     me = inbox_key(email)
-    conn = session.connection()
-    seats = conn.execute(_SEATS, {"me": me}).all()
-    everyone: dict[int, list[Any]] = {}
+    seats: list[_Seat] = []
     due: dict[tuple[int, int], datetime | None] = {}
-    if seats:
-        for row in conn.execute(_EVERYONE, {"ids": list({seat.game_id for seat in seats})}):
-            everyone.setdefault(row.game_id, []).append(row)
-            if row.deadline_seat is not None:
-                due[(row.game_id, row.seat)] = as_utc(row.due_at) if row.due_at else None
-    hidden = {seat.game_id for seat in seats if seat.hidden_id is not None}
-    zone = conn.execute(_TIME_ZONE, {"me": me}).scalar() or "UTC"
+    # The people the person played with: the other seats of games where both played (neither an
+    # unanswered invitation nor a declined one), each once, as in the latest such game (its first
+    # seat of theirs): address key -> (game id, seat, stored name, player id, row key).
+    played_with: dict[str, tuple[int, int, str, int, str | None]] = {}
+    zone = "UTC"
+    generation: int | None = None
+    last: tuple[int, int] | None = None
+    names: list[tuple[int, str]] = []
+    # Rows unpacked by position: a row's attributes by name were a third of this loop.
+    for (my_seat, my_consent, game_id, game, options, status, to_act, result, updated_at, paused_at, hidden_id,
+         player_id, row_key, seat, name, address_key, consent, deadline_seat, due_at, zone_name, row_generation) in conn.execute(
+            _ROWS, {"me": me}).all():
+        if (game_id, my_seat) != last:
+            last, names = (game_id, my_seat), []
+            zone, generation = zone_name or "UTC", row_generation
+            seats.append(_Seat(my_seat, my_consent, game_id, game, options, status, to_act, result, updated_at,
+                               paused_at, hidden_id is not None, names))
+        names.append((seat, name))
+        if deadline_seat is not None:
+            due[(game_id, seat)] = as_utc(due_at) if due_at else None
+        if my_consent == "" and consent == "" and address_key != me:
+            latest = played_with.get(address_key)
+            if latest is None or latest[0] < game_id:
+                played_with[address_key] = (game_id, seat, name, player_id, row_key)
 
     groups: dict[str, list[Row]] = {group: [] for group in GROUPS}
     for seat in seats:
-        players = everyone.get(seat.game_id, [])
-        shown = _row(seat, players, due, zone, now, seat.game_id in hidden)
+        if show_hidden and (seat.consent == ASKED or seat.status == "active" or not seat.hidden):
+            continue  # not a hidden finished game: not on the hidden games' page (no words made)
+        shown = _row(seat, due, zone, now)
         if shown.group == FINISHED and shown.hidden != show_hidden:
             continue
         if show_hidden and shown.group != FINISHED:
@@ -153,8 +214,10 @@ def my_games(session: Session, email: str, now: datetime, show_hidden: bool = Fa
     groups[WAITING].sort(key=lambda r: (r.due_at or far, r.since))
     groups[INVITATIONS].sort(key=lambda r: -r.game_id)
     groups[FINISHED].sort(key=lambda r: (r.since, r.game_id), reverse=True)
-    return MyGames(groups, len(hidden & {s.game_id for s in seats if s.status == "finished"}),
-                   co_players(list(seats), everyone, me))
+    hidden = {seat.game_id for seat in seats if seat.hidden and seat.status == "finished"}
+    co_players = [CoPlayer(_name(name, seat), address, player_id, row_key)
+                  for address, (_, seat, name, player_id, row_key) in played_with.items()]
+    return MyGames(groups, len(hidden), sorted(co_players, key=lambda co: co.name.lower()), generation)
 
 
 # The same few names come back in every row of a page (and every page of a person): cleaning each
@@ -162,13 +225,53 @@ def my_games(session: Session, email: str, now: datetime, show_hidden: bool = Fa
 _name = functools.lru_cache(maxsize=4096)(player_name)
 
 
-def _row(seat: Any, players: list[Any], due: dict[tuple[int, int], datetime | None], zone: str, now: datetime, hidden: bool) -> Row:
-    found = adapter(seat.name)
-    names = {p.seat: _name(p.name, p.seat) for p in players}
-    ordered = list(names.values())  # `players` come in seat order (_EVERYONE)
-    modes = found.modes()
-    mode = found.mode_of(seat.options).title if len(modes) > 1 else f"{len(players)} player{'s' * (len(players) != 1)}"
+@dataclass(frozen=True, eq=False)
+class _Words:
+    """What a game's row says that only its start options and its players' names decide."""
+
+    names: dict[int, str]  # seat: name as shown (shared by every row of the game: never changed)
+    title: str
+    players: str
+    mode: str
+
+
+@functools.lru_cache(maxsize=4096)
+def _game_words(game: str, options: str | None, seats: tuple[tuple[int, str], ...], game_id: int) -> _Words:
+    """A game's words, kept by everything they are made from (the stored texts themselves, so a
+    changed name or option makes a new entry, never a stale row): an adapter's mode and players'
+    words were half of a row's cost, and they do not change while the game is played."""
+    found = adapter(game)
+    start = _json(options) or {}
+    names = {seat: _name(name, seat) for seat, name in seats}
+    mode = found.mode_of(start).title if len(found.modes()) > 1 else f"{len(seats)} player{'s' * (len(seats) != 1)}"
+    return _Words(names, f"{title_of(game)} #{game_id}",
+                  found.players_words(list(names.values()), found.teams_of(start, len(seats))), mode)
+
+
+@functools.lru_cache(maxsize=1024)
+def _acting(to_act: str | None) -> tuple[int, ...]:
+    """The seats to act, from the column's text (a handful of texts over all games)."""
+    return tuple(_json(to_act) or ())
+
+
+@functools.lru_cache(maxsize=4096)
+def _ending(game: str, result: str | None, seats: tuple[tuple[int, str], ...], viewer: int) -> str:
+    """The result to the viewer (without its day), kept as _game_words are."""
+    decoded = _json(result)
+    names = {seat: _name(name, seat) for seat, name in seats}
+    return _result(adapter(game).result_words(decoded, names, viewer), decoded, viewer)
+
+
+def _json(text: str | None) -> Any:
+    return None if text is None else json.loads(text)
+
+
+def _row(seat: _Seat, due: dict[tuple[int, int], datetime | None], zone: str, now: datetime) -> Row:
+    key = tuple(seat.names)  # in seat order (_ROWS)
+    words = _game_words(seat.game, seat.options, key, seat.game_id)
+    names = words.names
     since = as_utc(seat.updated_at)
+    to_act = _acting(seat.to_act)
     due_at: datetime | None = None
     if seat.consent == ASKED:
         group = INVITATIONS
@@ -176,9 +279,9 @@ def _row(seat: Any, players: list[Any], due: dict[tuple[int, int], datetime | No
                   else f"{names.get(0, 'Someone')} invited you")
     elif seat.status != "active":
         group = FINISHED
-        status = _result(found.result_words(seat.result, names, seat.seat), seat.result, seat.seat)
+        status = _ending(seat.game, seat.result, key, seat.seat)
         status = f"{status} · {day_words(since, zone)}" if status else f"Ended {day_words(since, zone)}"
-    elif seat.seat in (seat.to_act or []):
+    elif seat.seat in to_act:
         group = YOUR_TURN
         due_at = due.get((seat.game_id, seat.seat))
         if due_at is not None:
@@ -189,8 +292,8 @@ def _row(seat: Any, players: list[Any], due: dict[tuple[int, int], datetime | No
             status = "Your turn"
     else:
         group = WAITING
-        others = [names.get(s, f"Player {s + 1}") for s in seat.to_act or []]
-        dues = [at for s in seat.to_act or [] if (at := due.get((seat.game_id, s))) is not None]
+        others = [names.get(s, f"Player {s + 1}") for s in to_act]
+        dues = [at for s in to_act if (at := due.get((seat.game_id, s))) is not None]
         due_at = min(dues) if dues else None
         if seat.paused_at is not None:
             status = "Paused: the clocks start again when someone plays"
@@ -200,10 +303,8 @@ def _row(seat: Any, players: list[Any], due: dict[tuple[int, int], datetime | No
             status = f"{_and(others)} to play, {span_words(max(0.0, (due_at - now).total_seconds()))} left"
         else:
             status = f"{_and(others)} to play, for {span_words((now - since).total_seconds())}"
-    return Row(game_id=seat.game_id, game=seat.name, title=f"{title_of(seat.name)} #{seat.game_id}",
-               players=found.players_words(ordered, found.teams_of(seat.options, len(players))), mode=mode,
-               group=group, status=status,
-               invited=group == INVITATIONS, due_at=due_at, since=since, hidden=hidden)
+    return Row(game_id=seat.game_id, game=seat.game, title=words.title, players=words.players, mode=words.mode,
+               group=group, status=status, invited=group == INVITATIONS, due_at=due_at, since=since, hidden=seat.hidden)
 
 
 def title_of(name: str) -> str:
@@ -228,23 +329,6 @@ def _result(words: str, result: dict[str, Any] | None, viewer: int) -> str:
     if not all(isinstance(value, int | float) and not isinstance(value, bool) for value in shown):
         return words
     return f"{words.rstrip('.')} {'–'.join(str(value) for value in shown)}"
-
-
-def co_players(seats: list[Any], everyone: dict[int, list[Any]], me: str) -> list[CoPlayer]:
-    """The people the person played with: the other seats, in games where both played (neither an
-    unanswered invitation nor a declined one), each once, named as in the latest such game."""
-    named: dict[str, tuple[int, str, Any]] = {}
-    for seat in seats:
-        if seat.consent != "":
-            continue
-        for other in everyone.get(seat.game_id, []):
-            if other.address_key == me or other.consent != "":
-                continue
-            latest = named.get(other.address_key)
-            if latest is None or latest[0] < seat.game_id:
-                named[other.address_key] = (seat.game_id, player_name(other.name, other.seat), other)
-    return sorted((CoPlayer(name, address, other.id, other.row_key) for address, (_, name, other) in named.items()),
-                  key=lambda c: c.name.lower())
 
 
 def my_seat(session: Session, email: str, game_id: int) -> Player | None:

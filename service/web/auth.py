@@ -8,6 +8,7 @@ A player's emailed links never need a session: the signed token in the path is t
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import timedelta
 
 from flask import Flask, g, has_request_context, request, session
@@ -68,17 +69,19 @@ def _forget() -> None:
     g.pop("csrf_token", None)
 
 
-def current_email() -> str | None:
+def current_email(read_generation: Callable[[str], int | None] = sessions.generation) -> str | None:
     """The address key the browser is signed in as, while its generation is the person's; else None
     (and a cookie of an ended generation is dropped).  Asked once per request: the answer is kept in
-    `g` with the cookie's values it was found for."""
+    `g` with the cookie's values it was found for.  `read_generation` reads the generation of the
+    address the cookie names: a view may read it in a statement of its own, with what it shows the
+    person (service/web/home.py `generation_with_games`), which it then shows only if this answers so."""
     who, gen = session.get(_WHO), session.get(_GEN)
     cached = g.get("signed_in")
     if cached is not None and cached[0] == (who, gen):
         return cached[1]  # type: ignore[no-any-return]
     email = None
     if isinstance(who, str) and isinstance(gen, int):
-        if sessions.generation(who) == gen:
+        if read_generation(who) == gen:
             email = who
         else:
             session.pop(_WHO, None)
@@ -87,8 +90,8 @@ def current_email() -> str | None:
     return email
 
 
-def require_email() -> str:
-    email = current_email()
+def require_email(read_generation: Callable[[str], int | None] = sessions.generation) -> str:
+    email = current_email(read_generation)
     if email is None:
         raise SignInNeeded("Sign in to see this page: we email you a link.")
     return email
@@ -97,7 +100,7 @@ def require_email() -> str:
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 
-def require_api_email() -> str:
+def require_api_email(read_generation: Callable[[str], int | None] = sessions.generation) -> str:
     """The person a JSON request of /api/me/... acts for: a live personal API token's in
     `Authorization: Bearer` (service/people/tokens.py), else the signed-in browser's.
 
@@ -105,7 +108,7 @@ def require_api_email() -> str:
     something on the strength of the session cookie must carry the page's CSRF token in the
     `X-CSRFToken` header: SameSite=Lax keeps the cookie off other sites' POSTs, but not off a sibling
     subdomain's, and the JSON content type is one check, not a proof.  A bearer token needs none:
-    another site cannot make a browser send that header."""
+    another site cannot make a browser send that header.  `read_generation`: as current_email's."""
     header = request.headers.get("Authorization")
     if header is not None:
         scheme, _, token = header.strip().partition(" ")
@@ -114,7 +117,7 @@ def require_api_email() -> str:
             raise BadBearer("Send a live personal API token as \"Authorization: Bearer <token>\" (make one on "
                             "your settings page; a revoked token no longer works).")
         return email
-    email = require_email()
+    email = require_email(read_generation)
     if request.method not in SAFE_METHODS:
         try:
             validate_csrf(request.headers.get("X-CSRFToken"))

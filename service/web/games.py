@@ -81,7 +81,8 @@ def no_such_game(game: str) -> ResponseReturnValue:
 
 @bp.get("/")
 def index() -> ResponseReturnValue:
-    email = auth.current_email()
+    # The cookie's generation is checked in the statement that reads the person's games.
+    email = auth.current_email(home.generation_with_games)
     if email is not None:  # signed in: the person's own games (service/web/home.py)
         return home.page(email)
     return _game_list("index.html", signed_in=None)  # the sign-in form
