@@ -21,6 +21,7 @@ from typing import Any
 from sqlmodel import Session
 
 from service.mail.kinds import Context, Kind, Mail, register
+from service.mail.talk_email import unlinked
 from service.mail.threads import thread_root
 from service.store.models import ReplySetting
 
@@ -62,7 +63,9 @@ def _context(session: Session, mail: Mail) -> Context:
     params: dict[str, Any] = mail.params
     return {"answer_lines": [str(line) for line in params.get("lines") or []],
             "answer_choices": [(int(n), str(label), str(text)) for n, label, text in params.get("choices") or []],
-            "answer_quoted": [str(line) for line in params.get("quoted") or []]}
+            # What the reply said, quoted back as table talk is told: a link in it is text, not a link
+            # (whoever holds the reply address wrote it; our email must not carry their links).
+            "answer_quoted": [unlinked(str(line)) for line in params.get("quoted") or []]}
 
 
 def _wanted(session: Session, mail: Mail) -> bool:

@@ -187,12 +187,15 @@ def test_anything_else_is_table_talk(inbound_app, sink):
     game_id = start_game(inbound_app, sink)
     turn = latest(sink, "bo@example.org")
     with door_port(inbound_app) as port:
-        smtp_send(port, outlook(turn, "Good luck, have fun!"))
+        smtp_send(port, outlook(turn, "Good luck, have fun! www.example.org/rules"))
     with read_session(get_engine()) as session:
         said = session.execute(sa.select(TalkMessage)).scalars().all()
-    assert [(m.text, m.source, m.channel) for m in said] == [("Good luck, have fun!", "email", "all")]
+    assert [(m.text, m.source, m.channel) for m in said] == [("Good luck, have fun! www.example.org/rules", "email", "all")]
     assert said[0].game_id == game_id
-    assert plain(answer_to(sink, "bo@example.org")).startswith("Your message is posted to the table.")
+    answer = answer_to(sink, "bo@example.org")
+    assert plain(answer).startswith("Your message is posted to the table.")
+    # The answer quotes it as talk is told: the link is text (rule: links in talk are not clickable in emails).
+    assert "www[.]example[.]org/rules" in plain(answer) and "www.example.org" not in answer.as_string()
 
 
 # ---- the shapes of real mail programs ---------------------------------------------------------------------
