@@ -109,7 +109,9 @@ _SEATS = (
     .outerjoin(GameClock, col(GameClock.game_id) == col(Game.id))
     # hidden_games' key is (email, game_id): at most one row joins a seat.
     .outerjoin(HiddenGame, sa.and_(col(HiddenGame.game_id) == col(Game.id), col(HiddenGame.email) == _ME))
-    .where(col(Player.address_key) == _ME, col(Player.consent).not_in((DECLINED, UNCONFIRMED)))
+    .where(col(Player.address_key) == _ME, col(Player.consent).not_in((DECLINED, UNCONFIRMED)),
+           # an open game waiting for players (or one that expired so) is the lobby's (service/play/lobby.py)
+           col(Game.status).in_(("active", "finished")))
 )
 # Every seat of those games with its deadline (unique per game and seat): `deadline_seat` tells a stopped
 # clock (a deadline row without a due time) from no clock.
