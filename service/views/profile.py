@@ -75,7 +75,8 @@ def profile(session: Session, email: str) -> Profile:
     seats = session.execute(
         sa.select(Game.id, Game.name, Game.status, Player.seat)  # type: ignore[call-overload]
         .join(Player, col(Player.game_id) == col(Game.id))
-        .where(col(Player.address_key) == me, col(Player.consent) == "")
+        .where(col(Player.address_key) == me, col(Player.consent) == "",
+               col(Game.status).in_(("active", "finished")))  # not a lobby's game waiting for players
         .order_by(col(Game.id).desc())
     ).all()
     per_game = Counter(title_of(row.name) for row in seats)
