@@ -245,12 +245,11 @@ def confirm(joining_id: int, nonce: str, now: datetime | None = None) -> Player:
             session.expunge(player)
             return player
         _check_open(session, opened)
-        held = joining.lapsed_at is None and as_utc(joining.created_at) > now - hold()
-        if not held:
-            # A lapsed hold may still be confirmed while nobody took its seat since.
-            if joining.lapsed_at is not None or player.address_key != joining.address:
-                raise Gone("Your seat was held for you for a while and went to someone else. Join again from "
-                           "the game's page if a seat is free.", TITLE)
+        # A hold past its time may still be confirmed while nobody took its seat since (its row is still
+        # this address's and the joining was not marked lapsed by the next person's join).
+        if joining.lapsed_at is not None or player.address_key != joining.address:
+            raise Gone("Your seat was held for you for a while and went to someone else. Join again from "
+                       "the game's page if a seat is free.", TITLE)
         row_ids = _confirm(session, opened, joining, player, now)
         session.flush()
         session.expunge(player)

@@ -105,7 +105,7 @@ def rate(session: Session, game: Game, players: Sequence[Player], result: Mappin
     current = {person: (MODEL.rating(mu=found[person].mu, sigma=found[person].sigma) if person in found
                         else MODEL.rating()) for person in people}
     teams = [[current[by_seat[seat]] for seat in side] for side in groups]
-    after = MODEL.rate(teams, ranks=ranks(result, groups))
+    after = MODEL.rate(teams, ranks=[float(place) for place in ranks(result, groups)])
     changes: dict[str, Any] = {}
     for side, rated_side in zip(groups, after):
         for seat, new in zip(side, rated_side):

@@ -8,13 +8,12 @@ other finished game offers "play again": a rematch one player asks for and every
 
 from __future__ import annotations
 
+import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
 import engine
 from service import store
 from service.games import Adapter, FollowUp, adapter
-import sqlalchemy as sa
-
 from service.store.models import CampaignGame, Game, Rematch
 
 # The kind (and series name) of the generic offer; its templates are play/_again.html on the player

@@ -130,7 +130,7 @@ def test_the_answer_is_the_same_whatever_the_address_and_never_email_gets_nothin
 def test_a_join_by_address_is_limited_per_address_typed(app, client):
     opened = _open(client, game="riftwalker", seats="4")
     _signed_out(client)
-    codes = [_ask(client, opened, "Target+%d@example.org" % n).status_code for n in range(4)]
+    codes = [_ask(client, opened, f"Target+{n}@example.org").status_code for n in range(4)]
     assert codes == [200, 200, 200, 429]
 
 

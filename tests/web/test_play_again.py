@@ -101,7 +101,7 @@ def test_play_again_asks_the_others_and_starts_once_all_accept_with_the_same_sea
     again = _press(client, ann, "/accept")
     assert again.status_code == 303 and len(_games()) == 2
     # Links both ways: the old game's page leads to the new seat, the new game's page back.
-    assert "game #%d" % new.id in text(_page(client, ann))
+    assert f"game #{new.id}" in text(_page(client, ann))
     assert f"/games/{old.id}" in text(_page(client, seats[0]))
     # Everyone gets the new game's first email at once (they consented by asking and accepting).
     firsts = [row for row in outbox_rows(new.id) if row.status == "pending"]
