@@ -114,7 +114,7 @@ def _create(game: str):
     except ValueError:
         seats = 0
     if seats not in mode.players or seats < 2:
-        errors.append(f"{mode.title} takes {mode.count_words} players; an open game takes at least 2.")
+        errors.append(f"{mode.title} takes {mode.count_words}; an open game takes at least 2 players.")
     typed, option_errors = parse_options([])
     options, game_errors = chosen.form_options(data, chosen.cli_options(typed), seats)
     errors += option_errors + game_errors
