@@ -11,7 +11,9 @@ to "anyone with this link" or listed in the lobby (/lobby); it starts when the l
   LOBBY_HOLD_HOURS; unconfirmed after that, it lapses and the seat goes to the next person.  The web
   limits the typed addresses per client and per address and answers the same words whatever the
   address (service/web/lobby.py); an address that asked never to be emailed gets nothing (delivery skips
-  it), and an address with a join of this game already gets no second email.
+  it), an address with a join of this game already gets no second email, and a confirmation counts
+  against the address's daily cap of unasked-for emails as an invitation does (`namings`,
+  INVITATIONS_PER_ADDRESS_PER_DAY: past it, nothing is sent, with the same answer).
 - The last seat confirmed starts the game in that transaction: status "active", the first turn's emails
   to everyone (the creator's among them: that is how the creator is told) and the clocks, as new_game
   does for a game started from the form.
@@ -42,7 +44,8 @@ from service.play import emails
 from service.store import current, deal, read_session, write_session
 from service.store.db import get_engine
 from service.store.inboxes import key as inbox_key
-from service.store.models import Game, Joining, OpenGame, Player, as_utc, utcnow
+from service.store.inboxes import limit_key
+from service.store.models import Game, Joining, Naming, OpenGame, Player, as_utc, utcnow
 
 TITLE = "This game cannot be joined"
 OPEN, STARTED, EXPIRED = "open", "started", "expired"
@@ -186,9 +189,14 @@ def ask_to_join(open_id: int, key: str, name: str, email: str, now: datetime | N
         _check_open(session, opened)
         if _joined(session, opened, address, now) is not None:
             return  # one confirmation email per address and game
+        if not _within_cap(session, opened, email, now):
+            return
         player = _take_seat(session, opened, name, email, ASKED, now)
         if player is None:
             return
+        creator = next(p for p in store.players_of(session, opened.game_id) if p.seat == 0)
+        session.add(Naming(address=limit_key(email), inviter=creator.address_key, game_id=opened.game_id,
+                           new_inviter=True, created_at=now))
         joining = Joining(open_game_id=opened.id, player_id=player.id, address=address,
                           nonce=secrets.token_hex(16), created_at=now)
         session.add(joining)
@@ -196,6 +204,18 @@ def ask_to_join(open_id: int, key: str, name: str, email: str, now: datetime | N
         game = store.get_game(session, opened.game_id)
         row_ids = outbox.ids(session, outbox.add(session, game, [player], JOIN_KIND, {"joining": joining.id}))
     outbox.kick(row_ids)
+
+
+def _within_cap(session: Session, opened: OpenGame, email: str, now: datetime) -> bool:
+    """Whether the address (its limit key: no +tag) may get one more unasked-for email today: a join's
+    confirmation counts as an invitation does (`namings`, INVITATIONS_PER_ADDRESS_PER_DAY, in the
+    database whichever web process answers).  Past it, nothing is sent and the answer stays the same."""
+    address = limit_key(email)
+    if session.get_bind().dialect.name == "postgresql":  # as consent.py counts: one transaction per address
+        session.execute(sa.text("SELECT pg_advisory_xact_lock(hashtextextended(:k, 0))"), {"k": f"naming:{address}"})
+    recent = session.execute(sa.select(sa.func.count()).select_from(Naming).where(
+        col(Naming.address) == address, col(Naming.created_at) > now - timedelta(days=1))).scalar_one()
+    return int(recent) < int(current_app.config["INVITATIONS_PER_ADDRESS_PER_DAY"])
 
 
 def join_signed_in(open_id: int, key: str, name: str, email: str, now: datetime | None = None) -> Player:

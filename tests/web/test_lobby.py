@@ -184,3 +184,24 @@ def test_an_unfilled_game_expires_and_everyone_who_joined_is_told(app, client, s
     assert told == ["Ann <ann@example.org>", "Bo <bo@example.org>"]
     assert f"/lobby/{opened.id}/" not in text(client.get("/lobby"))
     assert "expired" in text(client.get(f"/lobby/{opened.id}/{opened.key}"))
+
+
+def test_confirmations_count_against_the_addresss_daily_cap_of_unasked_for_email(app, client):
+    app.config["RATELIMIT_LOBBY_JOIN_ADDRESS"] = "100 per minute"  # the database's cap, not the web's
+    games = [_open(client, game="riftwalker", seats="4") for _ in range(4)]
+    _signed_out(client)
+    answers = {text(_ask(client, opened, "target@example.org")).count("If that address can take the seat")
+               for opened in games}
+    assert answers == {1}  # the same answer every time
+    sent = [row for row in outbox_rows() if row.kind == "lobby_join"]
+    assert len(sent) == app.config["INVITATIONS_PER_ADDRESS_PER_DAY"] == 3
+
+
+def test_an_open_games_public_view_and_json_answer_without_seats_to_act(app, client):
+    opened = _open(client, mode="duel")
+    assert client.get(f"/games/{opened.game_id}").status_code == 200
+    shown = client.get(f"/api/games/{opened.game_id}").get_json()
+    assert shown["status"] == "open" and shown["to_act"] == []
+    from service.store.check import problems
+    with read_session(get_engine()) as session:
+        assert problems(session, _game(opened)) == []
