@@ -145,7 +145,9 @@ _ROWS: Any = (  # (mypy infers Never for a labelled column of an outer-joined ta
     .outerjoin(GameClock, col(GameClock.game_id) == col(Game.id))
     # hidden_games' key is (email, game_id): at most one row joins a seat.
     .outerjoin(HiddenGame, sa.and_(col(HiddenGame.game_id) == col(Game.id), col(HiddenGame.email) == _ME))
-    .where(col(_MINE.address_key) == _ME, col(_MINE.consent).not_in((DECLINED, UNCONFIRMED)))
+    .where(col(_MINE.address_key) == _ME, col(_MINE.consent).not_in((DECLINED, UNCONFIRMED)),
+           # an open game waiting for players (or one that expired so) is the lobby's (service/play/lobby.py)
+           col(Game.status).in_(("active", "finished")))
     .order_by(col(Game.id), col(_MINE.seat), col(Player.seat))
 )
 

@@ -20,9 +20,12 @@ from service.web import (
     history,
     home,
     invitations,
+    leaderboard,
+    lobby,
     me_api,
     notify,
     play,
+    rematch,
     rules,
     settings,
     signin,
@@ -49,7 +52,7 @@ def register(app: Flask) -> None:
     channels.register(app)
     for blueprint in (games.bp, play.bp, api.bp, clock.bp, history.bp, campaign.bp, account.bp, health.bp,
                       invitations.bp, rules.bp, signin.bp, settings.bp, me_api.bp, channels.bp, channels.feeds_bp,
-                      home.bp, notify.bp):
+                      home.bp, notify.bp, leaderboard.bp, lobby.bp, rematch.bp):
         app.register_blueprint(blueprint)
     # The dev mailbox exists only in embedded mode: with SMTP_URL set, mail leaves the machine
     # and the route is not even registered.
