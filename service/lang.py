@@ -48,7 +48,7 @@ def translations(language: str) -> NullTranslations:
     return found
 
 
-def N_(message: str) -> str:  # noqa: N802 (gettext's own name for it, which `pybabel extract` looks for)
+def N_(message: str) -> str:
     """Marks a message for the catalogs where it is made (a layer below the request that knows the
     reader's language); the web layer translates it where it is shown (`gettext(exc.message)`)."""
     return message

@@ -25,9 +25,9 @@ from datetime import datetime
 import sqlalchemy as sa
 from sqlmodel import Session, col
 
-from service.lang import N_
 from service import links, store
 from service.errors import LINK_TITLE, Gone, Invalid, NotFound
+from service.lang import N_
 from service.mail import outbox
 from service.people.identity import person
 from service.store import signins, write_session

@@ -28,7 +28,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Flask, Response, flash, g, has_request_context, jsonify, redirect, request, session, url_for
+from flask import (
+    Blueprint,
+    Flask,
+    Response,
+    flash,
+    g,
+    has_request_context,
+    jsonify,
+    redirect,
+    request,
+    session,
+    url_for,
+)
 from flask.typing import ResponseReturnValue
 from flask_babel import Babel, force_locale, get_locale, gettext
 from werkzeug.datastructures import LanguageAccept

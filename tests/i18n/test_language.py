@@ -8,7 +8,6 @@ import re
 
 import pytest
 import sqlalchemy as sa
-from flask import g
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 
