@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CATALOGS = ROOT / "service" / "translations"
 TRANSLATED = ("uk", "zh_Hant")
 KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "N_": None}
-PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]")
+PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]|\{(\w+)\}")
 
 
 def extracted() -> Catalog:
@@ -38,7 +38,7 @@ def extracted() -> Catalog:
 
 def _placeholders(text: Any) -> set[str]:
     texts = text if isinstance(text, tuple | list) else (text,)
-    return {name for t in texts if t for name in PLACEHOLDER.findall(t)}
+    return {"".join(names) for t in texts if t for names in PLACEHOLDER.findall(t)}
 
 
 def problems(language: str, wanted: Catalog) -> list[str]:
