@@ -21,7 +21,7 @@ from typing import Any
 
 from flask import Blueprint, g, jsonify, redirect, render_template, url_for
 from flask.typing import ResponseReturnValue
-from flask_babel import gettext
+from flask_babel import get_translations, gettext
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 
@@ -83,21 +83,24 @@ def _lists(games: my_games.MyGames) -> dict[str, Markup]:
     game, history, invitation, hide, unhide = (_game_path(f"home.{name}", escaped=True) for name in
                                                ("open_game", "open_history", "open_invitation", "hide", "unhide"))
     csrf = _html(generate_csrf())
-    # The row's words, translated once per page (not per row); those with a title in them per row.
+    # The row's words, translated once per page, not per row (a gettext call per row and word was a
+    # tenth of the page): those with the title in them as escaped templates, the escaped title put in.
     answer_words, show_words, hide_words = (_html(gettext("Answer the invitation")), _html(gettext("Show again")),
                                             _html(gettext("Hide")))
     page_words, history_words = _html(gettext("Your page")), _html(gettext("History"))
+    said = get_translations()
+    to_game, of_game = _html(said.gettext("to %(game)s")), _html(said.gettext("of %(game)s"))
     lists = {}
     for group, rows in games.groups.items():
         made = []
         for row in rows:
             title, page = _html(row.title), game(row.game_id)
             href = invitation(row.game_id) if row.invited else page
-            to_title = _html(gettext("to %(game)s", game=row.title)) if row.invited else ""
+            to_title = to_game % {"game": title} if row.invited else ""
             answer = (f'<a href="{href}">{answer_words}<span class="visually-hidden"> {to_title}</span></a>'
                       if row.invited else "")
             action, words = (unhide, show_words) if row.hidden else (hide, hide_words)
-            of_title = _html(gettext("of %(game)s", game=row.title))
+            of_title = of_game % {"game": title}
             form = "" if group != my_games.FINISHED else f"""
       <form method="post" action="{action(row.game_id)}">
         <input type="hidden" name="csrf_token" value="{csrf}">
