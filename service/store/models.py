@@ -752,3 +752,18 @@ class RatedGame(SQLModel, table=True):
     reason: str = Field(default="", max_length=20)
     changes: dict[str, Any] = Field(default_factory=dict, sa_type=sa.JSON)
     rated_at: datetime = Field(default_factory=utcnow)
+
+
+# ---- i18n: a person's language (issue #26) ----
+
+
+class PersonLanguage(SQLModel, table=True):
+    """The language a person reads Riftpost in (their address key; service/lang.py LANGUAGES): their
+    pages and, as the emails learn it, every email to them.  No row: never chosen (pages follow the
+    browser's Accept-Language).  A table of its own: the person row is everyone's."""
+
+    __tablename__ = "person_languages"
+
+    person: str = Field(max_length=254, primary_key=True)
+    language: str = Field(max_length=16)
+    changed_at: datetime = Field(default_factory=utcnow)
