@@ -505,8 +505,9 @@ def _seat_invitation_line(context: Context) -> str:
 
 def _seat_handed_over_line(context: Context) -> str:
     who = "a bot" if context["params"].get("by") == "bot" else "another player"
-    return (f"You missed two deadlines in {context['title']}, so the other players handed your seat to {who}. "
-            "The game goes on without you; your links to it no longer work.")
+    game = context["game"]
+    return (f"You missed two deadlines in {context['title']} #{game.id}, so the other players handed your seat "
+            f"to {who}. The game goes on without you; your links to it no longer work.")
 
 
 def _seat_taken_line(context: Context) -> str:
@@ -520,7 +521,7 @@ register(Kind("seat_invitation", _seat_invitation_line, context=_seat_invitation
               tag=lambda p: f"invitation{p['invitation']}"))
 # Not governed by the notification modes (notify_policy.GOVERNED): it is not about a turn.
 register(Kind("seat_handed_over", _seat_handed_over_line, tag=lambda p: "handed-over",
-              subject=lambda c: f"Your seat in {c['title']} was handed over"))
+              subject=lambda c: f"Your seat in {c['title']} #{c['game'].id} was handed over"))
 register(Kind("seat_taken", _seat_taken_line, tag=lambda p: "invite", clock=True, move_links=True))
 register(Kind("invitation", _invitation_line, context=_invitation, wanted=_invitation_wanted, unsolicited=True,
               subject=_invitation_subject,

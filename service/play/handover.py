@@ -195,6 +195,13 @@ def panel(session: Session, game: Any, players: list[Any], viewer: Any) -> list[
     return shown
 
 
+def own_warning(session: Session, game: Any, players: list[Any], viewer: Any) -> int | None:
+    """The viewer's own timed-out turns when the others may hand their seat over (their page says so:
+    it is about them, and no secret of anyone's); None otherwise."""
+    drop = dropped(session, game, players).get(viewer.seat)
+    return drop.timeouts if drop is not None and drop.invited is None and is_person(viewer) else None
+
+
 # ---- a vote ----------------------------------------------------------------------------------------
 
 

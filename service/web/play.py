@@ -128,6 +128,7 @@ def _render_page(player: AnyPlayer, status: int = 200, error: str | None = None,
         trouble = outbox.trouble(session, player)
         # Seats the others may hand over (issue #25): shown only to those who decide.
         extra.setdefault("handover", handover.panel(session, game, players, player))
+        extra.setdefault("handover_me", handover.own_warning(session, game, players, player))
     if trouble is not None:
         extra["mail_trouble"] = trouble
         # Masked, as every page reached by a link shows an address: links get forwarded.

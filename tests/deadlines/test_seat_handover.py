@@ -152,8 +152,9 @@ def test_unanimity_of_the_remaining_people(app, client):
     table = Table([ANN, BOB, CY, DAN], dropped=1)
     table.until_timeouts(2)
     ann, bob, cy, dan = (table.token(s) for s in range(4))
-    # The dropped seat itself does not vote.
+    # The dropped seat itself does not vote; its page tells it what may happen.
     assert vote(client, bob, 1, "bot").status_code == 409
+    assert "may now hand your seat over for good" in client.get(f"/p/{bob}").get_data(as_text=True)
     assert vote(client, ann, 1, "bot").status_code == 303
     assert vote(client, cy, 1, "person", address=EVE, name="Eve").status_code == 303
     assert bots.level_of(table.seats()[1]) is None  # two of three agree on nothing yet
