@@ -11,7 +11,7 @@ import pytest
 from service.play import bots
 from tests.consent import preconsent
 from tests.deadlines.test_seat_handover import ANN, BOB, CY, DAN, Table
-from tests.web.looks import WIDTHS, assert_accessible, assert_fits
+from tests.web.looks import PHONE, WIDTHS, assert_accessible, assert_fits
 from tests.web.test_site_pages import assert_touch_targets
 
 pytestmark = [pytest.mark.browser]
@@ -65,3 +65,40 @@ def test_the_vote_panel_fits_reads_and_hands_the_seat_to_a_bot(live, page, viewp
         assert bots.level_of(table.seats()[1]) == "normal"
     if SHOTS:
         page.screenshot(path=f"{SHOTS}/vote-done-{viewport['width']}.png")
+
+
+def test_the_handover_emails_fit_a_phone(tmp_path, backend_url, sink, page):
+    """The invitation to take the seat, the old holder's notice and the new holder's first email, opened
+    in Chromium as a mail client shows them: they fit 375 px and axe finds nothing serious."""
+    from datetime import timedelta
+
+    import sqlalchemy as sa
+
+    from service.play import handover
+    from service.store import get_engine, read_session
+    from service.store.models import Invitation
+    from tests.conftest import app_on
+    from tests.deadlines.helpers import T0
+    from tests.deadlines.test_seat_handover import EVE, deliver_pending
+
+    with app_on(tmp_path, backend_url, SMTP_URL=sink.url) as app:
+        preconsent(ANN[1], BOB[1], CY[1])
+        table = Table([ANN, BOB, CY], dropped=1)
+        table.until_timeouts(2)
+        client = app.test_client()
+        from tests.deadlines.test_seat_handover import _invite_eve
+
+        _invite_eve(client, table)
+        deliver_pending()
+        with read_session(get_engine()) as session:
+            invitation = session.execute(sa.select(Invitation).where(Invitation.address == EVE)).scalar_one()
+        handover.accept(invitation.id, T0 + timedelta(days=30))
+        deliver_pending()
+    mails = {m["X-Riftpost-Kind"]: m for m in sink.messages()}
+    page.set_viewport_size(PHONE)
+    for kind in ("seat_invitation", "seat_handed_over", "seat_taken"):
+        page.set_content(mails[kind].get_body(("html",)).get_content(), wait_until="load")
+        assert_fits(page)
+        assert_accessible(page)
+        if SHOTS:
+            page.screenshot(path=f"{SHOTS}/email-{kind}-375.png", full_page=True)
