@@ -46,8 +46,9 @@ class Table:
     """A timed Riftwalker game driven with the clock as an input: the seat `dropped` never plays (the
     sweep plays its turns at their deadlines), the others play an easy bot's move an hour in."""
 
-    def __init__(self, players, dropped: int, policy: str = "auto", seed: int = 11):
-        self.game_id = new_game("riftwalker", list(players), seed=seed, deadline_hours=24, policy=policy, now=T0)
+    def __init__(self, players, dropped: int, policy: str = "auto", seed: int = 11, t0=T0):
+        self.t0 = t0
+        self.game_id = new_game("riftwalker", list(players), seed=seed, deadline_hours=24, policy=policy, now=t0)
         self.dropped = dropped
         self.hours = 0
 
@@ -66,11 +67,11 @@ class Table:
         seat = game.to_act[0]
         if seat == self.dropped:
             self.hours += 25
-            sweep_at(T0 + timedelta(hours=self.hours))
+            sweep_at(self.t0 + timedelta(hours=self.hours))
             return
         self.hours += 1
         move = bots.choose(engine.get("riftwalker"), state, seat, game.secret, game.seq, "easy")
-        handle(self.game_id, seat, move, game.seq, now=T0 + timedelta(hours=self.hours))
+        handle(self.game_id, seat, move, game.seq, now=self.t0 + timedelta(hours=self.hours))
 
     def until_timeouts(self, count: int) -> None:
         for _ in range(400):
