@@ -337,3 +337,36 @@ def test_bad_input_is_a_clear_4xx(app, client):
     assert vote(client, ann, 7, "bot").status_code == 409
     page = client.get(f"/p/{ann}").get_data(as_text=True)
     assert client.post(f"/p/{ann}/handover", data={"csrf_token": csrf_token(page), "seat": "x"}).status_code == 400
+
+
+def test_an_address_past_its_caps_is_refused_and_nothing_is_written(app, client):
+    table = Table([ANN, BOB, CY], dropped=1)
+    table.until_timeouts(2)
+    app.config["INVITATIONS_PER_ADDRESS_PER_DAY"] = 0
+    assert vote(client, table.token(0), 1, "person", address=EVE).status_code == 303  # not passed yet
+    refused = vote(client, table.token(2), 1, "same:0")
+    assert refused.status_code == 429
+    with read_session(get_engine()) as session:
+        assert session.execute(sa.select(Invitation.id).where(Invitation.address == EVE)).first() is None
+        # Cy's vote went with the refusal: only Ann's stands.
+        assert session.execute(sa.select(SeatVote.voter)).scalars().all() == [0]
+
+
+def test_an_address_that_declined_the_inviter_is_sent_nothing(app, client, sink):
+    from service.store import write_session
+    from service.store.models import utcnow
+
+    table = Table([ANN, BOB, CY], dropped=1)
+    table.until_timeouts(2)
+    bob = table.seats()[1]
+    with write_session(get_engine()) as session:  # Eve declined an invitation of Ann's before
+        session.add(Invitation(address=EVE, inviter=ANN[1], game_id=table.game_id, player_id=bob.id,
+                               status="declined", created_at=utcnow()))
+    assert vote(client, table.token(0), 1, "person", address=EVE).status_code == 303
+    done = vote(client, table.token(2), 1, "same:0")
+    assert done.status_code == 303
+    assert "will not take the seat" in client.get(done.headers["Location"]).get_data(as_text=True)
+    deliver_pending()
+    assert to(sink.messages(), EVE) == []
+    assert table.seats()[1].email == BOB[1]
+    assert vote(client, table.token(0), 1, "bot").status_code == 303  # the vote is open again
