@@ -1,0 +1,160 @@
+"""Every kind of email rendered from the same inputs, reproducibly: the emails of the catalog
+(tests/service/email_catalog.py) and the kinds it does not send (an invitation, the timeouts' digest,
+the daily digest, a webhook's body), written out byte for byte but for the Date header.
+
+Randomness is seeded (row keys, nonces, a deal's secret) and signed links carry a fixed timestamp, so
+two runs of the same code write the same files: run it on two commits and compare to see what a change
+did to the emails (`diff -r`), or compare digests (`snapshot_digest`, tests/service/test_email_snapshot.py).
+
+    python -m tests.service.email_snapshot OUT_DIR
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import random
+import secrets
+from collections.abc import Iterator
+from datetime import date
+from email.message import EmailMessage
+from pathlib import Path
+from unittest import mock
+
+import sqlalchemy as sa
+from itsdangerous import timed
+
+from service import store
+from service.store import get_engine, read_session, write_session
+from service.store.models import Outbox, Person, Webhook
+from tests.service import email_catalog
+from tests.service.email_catalog import T0, at
+
+# What differs between two renderings of one row: when it was sent.
+VARYING_HEADERS = frozenset({"Date"})
+
+
+@contextlib.contextmanager
+def reproducible(seed: int = 2026) -> Iterator[None]:
+    """Seeded `secrets` (row keys, nonces, a deal's secret, feed ids) and a fixed signing time."""
+    rng = random.Random(seed)
+    with mock.patch.object(secrets, "token_hex", lambda n=32: rng.randbytes(n).hex()), \
+            mock.patch.object(secrets, "token_bytes", lambda n=32: rng.randbytes(n)), \
+            mock.patch.object(secrets, "token_urlsafe", lambda n=32: rng.randbytes(n).hex()), \
+            mock.patch.object(secrets, "randbelow", lambda n: rng.randrange(n)), \
+            mock.patch.object(timed.TimestampSigner, "get_timestamp", lambda self: int(T0.timestamp())):
+        yield
+
+
+def wire(message: EmailMessage) -> str:
+    """The message as sent, without the headers that differ between sends."""
+    copy = EmailMessage(policy=message.policy)
+    for name, value in message.items():
+        if name not in VARYING_HEADERS:
+            copy[name] = value
+    for part in message.iter_parts():
+        copy.attach(part)
+    text = copy.as_string()
+    # The MIME boundary is drawn at random as the message is written out.
+    boundary = copy.get_boundary()
+    return text.replace(boundary, "BOUNDARY") if boundary else text
+
+
+def extra(catalog: email_catalog.Catalog) -> dict[str, str]:
+    """The kinds the catalog does not send, from its games: an invitation to an address that never
+    agreed, the timeouts' digest of two rows, the daily digest, a webhook's body of each shape."""
+    from service.mail import compose, digest, kinds, webhooks
+    from service.people import digests
+    from service.play import new_game
+
+    found: dict[str, str] = {}
+    game_id = new_game("riftforce", [("Ana", "ana@example.org"), ("Eve", "eve@example.org")], seed=11, now=at(102))
+    catalog.games["invitation"] = game_id
+    catalog.deliver()
+    for sample in catalog.of(game="invitation"):
+        found[f"invitation {sample.kind} seat {sample.seat}"] = wire(sample.message)
+    with read_session(get_engine()) as session:
+        turns = [s for s in catalog.of(kind="turn", game="riftwalker 3") if s.seat == 0][-2:]
+        mails = [compose.mail_of(session, session.get(Outbox, s.row_id)) for s in turns]
+        found["timeouts digest"] = wire(digest.build(session, mails))
+        for shape in ("generic", "discord", "slack"):
+            for sample in catalog.kinds(turns=1)[:12]:
+                row = session.get(Outbox, sample.row_id)
+                hook = Webhook(id=1, person="x", url="https://hooks.example.org/x", shape=shape, secret="s" * 64)
+                with mock.patch.object(session, "get", lambda model, key, *a, hook=hook, get=session.get, **k:
+                                       hook if model is Webhook else get(model, key, *a, **k)):
+                    call = webhooks.prepare(session, row, compose.mail_of(session, row))
+                body = call.body.decode()
+                if shape == "generic":
+                    body = json.dumps(json.loads(body), sort_keys=True)
+                found[f"webhook {shape} {sample.game} {sample.kind}"] = body
+    # Table talk told at once (its own email, kind "talk"), and the account link (kind "account_link").
+    from service.talk import messages, notify
+
+    walker = catalog.games["riftwalker 3"]
+    with write_session(get_engine()) as session:
+        players = store.players_of(session, walker)
+        notify.set_at_once(session, players[1].address_key, True)
+        messages.post(session, players[0], "Careful with the <b>rift</b>: https://example.org/x", now=at(103))
+    catalog.deliver()
+    for sample in catalog.of(kind="talk"):
+        found[f"talk seat {sample.seat}"] = wire(sample.message)
+    with write_session(get_engine()) as session:
+        player = store.players_of(session, walker)[2]
+        session.add(Outbox(game_id=walker, player_id=player.id, kind="account_link", seq=store.get_game(session, walker).seq, status="pending",
+                           params={"issued_ms": int(at(104).timestamp() * 1000)}, message_id="<account@x>",
+                           row_key="k" * 16))
+    with mock.patch("service.mail.kinds.utcnow", lambda: at(104)):
+        catalog.deliver()
+    for sample in catalog.of(kind="account_link"):
+        found["account link"] = wire(sample.message)
+    # The daily digest: Bo takes the digest instead of turn emails.
+    with write_session(get_engine()) as session:
+        session.execute(sa.update(Person).where(Person.email == "bo@example.org").values(notify_mode="digest"))
+    row_id = digests._queue("bo@example.org", date(2026, 11, 28), at(120))
+    assert row_id is not None
+    with read_session(get_engine()) as session:
+        row = session.get(Outbox, row_id)
+        found["daily digest"] = wire(compose.build(session, row))
+        assert kinds.get(row.kind).name == "digest"
+    return found
+
+
+def snapshot(app) -> dict[str, str]:
+    """Every email, keyed by what it is (game, kind, seat, position, row), as sent but for its Date."""
+    with reproducible(), app.app_context():
+        catalog = email_catalog.build(app)
+        found = {f"{n:04d} {s.game} {s.kind} seat {s.seat} seq {s.seq}": wire(s.message)
+                 for n, s in enumerate(catalog.samples)}
+        found.update(extra(catalog))
+    return found
+
+
+def snapshot_digest(found: dict[str, str]) -> dict[str, str]:
+    return {key: hashlib.sha256(text.encode()).hexdigest() for key, text in found.items()}
+
+
+def write(found: dict[str, str], folder: Path) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    for key, text in found.items():
+        (folder / (key.replace(" ", "_").replace("/", "-") + ".eml")).write_text(text, encoding="utf-8")
+    (folder / "digests.json").write_text(json.dumps(snapshot_digest(found), indent=1, sort_keys=True) + "\n")
+
+
+if __name__ == "__main__":
+    import sys
+    import tempfile
+
+    from service.migrate import upgrade
+    from tests.conftest import make_app
+
+    with tempfile.TemporaryDirectory() as scratch:
+        database = Path(scratch) / "app.sqlite"
+        upgrade(f"sqlite:///{database}")
+        built = make_app(Path(scratch), f"sqlite:///{database}")
+        found = snapshot(built)
+        built.extensions["riftpost.db"].dispose()
+    write(found, Path(sys.argv[1]))
+    print(f"{len(found)} emails written to {sys.argv[1]}; kinds:",
+          sorted({key.split(" seat ")[0].split(" ", 1)[1].rsplit(" ", 1)[-1] for key in found if key[:4].isdigit()}))
