@@ -4,9 +4,12 @@ the daily digest, a webhook's body), written out byte for byte but for the Date 
 
 Randomness is seeded (row keys, nonces, a deal's secret) and signed links carry a fixed timestamp, so
 two runs of the same code write the same files: run it on two commits and compare to see what a change
-did to the emails (`diff -r`), or compare digests (`snapshot_digest`, tests/service/test_email_snapshot.py).
+did to the emails (`diff -r`).  tests/service/email_snapshot.json holds the digest of each email as
+main rendered it through the web app before the worker rendered without it (issue #26); a change that
+means to change emails writes it again (`--digests`) and says so in its commit.
 
-    python -m tests.service.email_snapshot OUT_DIR
+    python -m tests.service.email_snapshot OUT_DIR       # every email, one file each, and digests.json
+    python -m tests.service.email_snapshot --digests     # rewrite tests/service/email_snapshot.json
 """
 
 from __future__ import annotations
@@ -64,7 +67,7 @@ def wire(message: EmailMessage) -> str:
 def extra(catalog: email_catalog.Catalog) -> dict[str, str]:
     """The kinds the catalog does not send, from its games: an invitation to an address that never
     agreed, the timeouts' digest of two rows, the daily digest, a webhook's body of each shape."""
-    from service.mail import compose, digest, kinds, webhooks
+    from service.mail import compose, digest, kinds, talk_email, webhooks
     from service.people import digests
     from service.play import new_game
 
@@ -97,6 +100,12 @@ def extra(catalog: email_catalog.Catalog) -> dict[str, str]:
         players = store.players_of(session, walker)
         notify.set_at_once(session, players[1].address_key, True)
         messages.post(session, players[0], "Careful with the <b>rift</b>: https://example.org/x", now=at(103))
+    with read_session(get_engine()) as session:
+        rows = session.execute(sa.select(Outbox).where(Outbox.kind == "talk")).scalars().all()
+    for row in rows:  # what the delivery does first (having claimed the row): take the talk it tells
+        with write_session(get_engine()) as session:
+            session.execute(sa.update(Outbox).where(Outbox.id == row.id).values(status="sending"))
+        talk_email.decide(row.id, row.attempts, [(row.game_id, row.player_id)])
     catalog.deliver()
     for sample in catalog.of(kind="talk"):
         found[f"talk seat {sample.seat}"] = wire(sample.message)
@@ -109,6 +118,15 @@ def extra(catalog: email_catalog.Catalog) -> dict[str, str]:
         catalog.deliver()
     for sample in catalog.of(kind="account_link"):
         found["account link"] = wire(sample.message)
+    # A teammate's note (kind "partner"): no longer written, but rows queued before still render.
+    team = catalog.games["riftforce team 4"]
+    with write_session(get_engine()) as session:
+        player = store.players_of(session, team)[2]
+        session.add(Outbox(game_id=team, player_id=player.id, kind="partner", seq=store.get_game(session, team).seq,
+                           status="pending", params={}, message_id="<partner@x>", row_key="p" * 16))
+    catalog.deliver()
+    for sample in catalog.of(kind="partner"):
+        found["partner"] = wire(sample.message)
     # The daily digest: Bo takes the digest instead of turn emails.
     with write_session(get_engine()) as session:
         session.execute(sa.update(Person).where(Person.email == "bo@example.org").values(notify_mode="digest"))
@@ -121,8 +139,12 @@ def extra(catalog: email_catalog.Catalog) -> dict[str, str]:
     return found
 
 
+GOLDEN = Path(__file__).with_name("email_snapshot.json")
+
+
 def snapshot(app) -> dict[str, str]:
-    """Every email, keyed by what it is (game, kind, seat, position, row), as sent but for its Date."""
+    """Every email, keyed by what it is (game, kind, seat, position, row), as sent but for its Date.
+    `app`: the Flask app, or the worker's app (service.running.Host), on a migrated empty database."""
     with reproducible(), app.app_context():
         catalog = email_catalog.build(app)
         found = {f"{n:04d} {s.game} {s.kind} seat {s.seat} seq {s.seq}": wire(s.message)
@@ -133,6 +155,13 @@ def snapshot(app) -> dict[str, str]:
 
 def snapshot_digest(found: dict[str, str]) -> dict[str, str]:
     return {key: hashlib.sha256(text.encode()).hexdigest() for key, text in found.items()}
+
+
+def differences(found: dict[str, str]) -> list[str]:
+    """The emails whose digest is not the golden one (or that are missing or new)."""
+    golden = json.loads(GOLDEN.read_text())
+    digests = snapshot_digest(found)
+    return sorted(key for key in golden.keys() | digests.keys() if golden.get(key) != digests.get(key))
 
 
 def write(found: dict[str, str], folder: Path) -> None:
@@ -155,6 +184,9 @@ if __name__ == "__main__":
         built = make_app(Path(scratch), f"sqlite:///{database}")
         found = snapshot(built)
         built.extensions["riftpost.db"].dispose()
-    write(found, Path(sys.argv[1]))
-    print(f"{len(found)} emails written to {sys.argv[1]}; kinds:",
-          sorted({key.split(" seat ")[0].split(" ", 1)[1].rsplit(" ", 1)[-1] for key in found if key[:4].isdigit()}))
+    if sys.argv[1:] == ["--digests"]:
+        GOLDEN.write_text(json.dumps(snapshot_digest(found), indent=1, sort_keys=True) + "\n")
+        print(f"{len(found)} digests written to {GOLDEN}")
+    else:
+        write(found, Path(sys.argv[1]))
+        print(f"{len(found)} emails written to {sys.argv[1]}")
