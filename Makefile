@@ -7,7 +7,14 @@ BIN := $(VENV)/bin
 RUN_STAMP := $(VENV)/.installed-run
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: run test test-fast lint install bench lock clean
+.PHONY: run test test-fast lint install bench lock clean i18n-extract i18n-update i18n-compile
+
+# The gettext catalogs (issue #26, docs/i18n.md): the .po files are the source, kept in the repository;
+# each .mo is compiled from its .po here (not committed), before anything that runs the app.
+CATALOGS := service/translations
+POT := $(CATALOGS)/messages.pot
+PO := $(wildcard $(CATALOGS)/*/LC_MESSAGES/messages.po)
+MO := $(PO:.po=.mo)
 
 $(VENV)/bin/python:
 	$(PY) -m venv $(VENV)
@@ -23,20 +30,21 @@ $(DEV_STAMP): requirements/dev.txt pyproject.toml | $(VENV)/bin/python
 	$(BIN)/pip install --quiet --no-deps -e .
 	touch $@ $(RUN_STAMP)
 
-install: $(DEV_STAMP)
+install: $(DEV_STAMP) $(MO)
 
 # Web + worker + beat + local mail sink, SQLite and the embedded SQLite broker.
 # honcho hands each Procfile process its own PORT (web the base, the worker +100...), so the
 # emailed links' BASE_URL is fixed here from the base port, once, for every process.
-run: $(RUN_STAMP)
+run: $(RUN_STAMP) $(MO)
 	$(BIN)/flask --app service db-upgrade
 	BASE_URL="$${BASE_URL:-http://127.0.0.1:$${PORT:-5000}}" PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/honcho start
 
 # The layer contracts (import-linter), ruff and mypy, configured in pyproject.toml.
-lint: $(DEV_STAMP)
+lint: $(DEV_STAMP) $(MO)
 	$(BIN)/lint-imports
 	$(BIN)/ruff check .
 	$(BIN)/mypy
+	$(BIN)/python tools/check_catalogs.py
 
 # Debian's Chromium is what the browser tests drive (Playwright never downloads a browser here).
 # Two xdist workers: the suite (engines + service end-to-end games) stays well under 15 minutes
@@ -44,7 +52,7 @@ lint: $(DEV_STAMP)
 # contract fails the build like a failing test.
 PYTEST_WORKERS ?= 2
 # Debian's SpamAssassin (spamd and spamc) scores every email in tests/service/test_email_wire.py.
-test: $(DEV_STAMP) lint
+test: $(DEV_STAMP) $(MO) lint
 	@command -v chromium >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq chromium >/dev/null)
 	@(command -v spamd && command -v spamc) >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq spamassassin spamd spamc >/dev/null)
 	@# Two lanes at once: the drills (real waits: outages, leases, locks; marker `drill`) in one process
@@ -58,11 +66,26 @@ test: $(DEV_STAMP) lint
 	test $$rest -eq 0 && { test $$drill -eq 0 || test $$drill -eq 5; }  # 5: the selection held no drill
 
 # The quick loop while working: no slow playouts or end-to-end games, no browser.
-test-fast: $(DEV_STAMP)
+test-fast: $(DEV_STAMP) $(MO)
 	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) -m "not slow and not browser" $(PYTEST_ARGS)
 
 bench: $(DEV_STAMP)
 	for b in bench/*.py; do $(BIN)/python $$b; done
+
+# A catalog's compiled form, whenever its .po changed (Babel is a run dependency, so the run venv has pybabel).
+$(CATALOGS)/%/LC_MESSAGES/messages.mo: $(CATALOGS)/%/LC_MESSAGES/messages.po | $(RUN_STAMP)
+	$(BIN)/pybabel compile -d $(CATALOGS) -l $* -i $< -o $@
+
+i18n-compile: $(MO)
+
+# Every message of the code and the templates into the template catalog (the .pot, committed: the lint
+# compares it with the code), then into each language's .po (new entries come untranslated: the lint
+# fails until they are translated).
+i18n-extract: $(RUN_STAMP)
+	$(BIN)/pybabel extract -F babel.cfg --no-location --sort-output --omit-header -k N_ -o $(POT) .
+
+i18n-update: i18n-extract
+	$(BIN)/pybabel update -i $(POT) -d $(CATALOGS) --no-location --ignore-obsolete
 
 # Refresh the lock files after changing the dependencies in pyproject.toml.
 lock: | $(VENV)/bin/python

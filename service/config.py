@@ -240,6 +240,16 @@ def from_env(instance: Path | None = None) -> dict:
         # Of those, the games from inviters it never played with nor accepted, whether it has played
         # here or not.
         "NEW_INVITERS_PER_ADDRESS_PER_DAY": int(os.environ.get("NEW_INVITERS_PER_ADDRESS_PER_DAY") or 3),
+        # The lobby (service/play/lobby.py): an open game nobody filled expires after this many days, and
+        # everyone who joined it is told.  Joining by address emails that address one confirmation: per
+        # client, and per address typed (counted alike whether or not the address is known here).
+        "LOBBY_EXPIRY_DAYS": float(os.environ.get("LOBBY_EXPIRY_DAYS") or 7),
+        # A seat taken by typing an address is held this long for its confirmation, then freed.
+        "LOBBY_HOLD_HOURS": float(os.environ.get("LOBBY_HOLD_HOURS") or 24),
+        "RATELIMIT_LOBBY_JOIN": os.environ.get("RATELIMIT_LOBBY_JOIN") or "5 per minute;20 per hour;50 per day",
+        "RATELIMIT_LOBBY_JOIN_ADDRESS": os.environ.get("RATELIMIT_LOBBY_JOIN_ADDRESS") or "3 per 15 minutes;10 per day",
+        # Ratings (service/play/ratings.py): the leaderboard lists people with at least this many rated games.
+        "RATING_MIN_GAMES": int(os.environ.get("RATING_MIN_GAMES") or 3),
         # Proxies in front of the web process that append X-Forwarded-For (0: none; the client's
         # address is the connection's).  Only trusted hops: a client can forge the header itself.
         "PROXY_HOPS": int(os.environ.get("PROXY_HOPS") or 0),

@@ -375,3 +375,24 @@ def reply_token_holds(link: ReplyLink, key: str | None) -> bool:
     reply may come days after a rotation), compared in constant time."""
     return any(hmac.compare_digest(_reply_mac(secret, link.player_id, link.seq, link.generation, key), link.mac)
                for secret in _keys())
+
+
+# ---- lobby: the link confirming a join of an open game (service/play/lobby.py) ---------------------
+
+LOBBY_JOIN = "riftpost.lobby-join"
+
+
+def lobby_join_token(joining_id: int, nonce: str) -> str:
+    """A join's confirmation link: the joining's id and its random nonce, signed.  Untimed: the row says
+    whether the join still holds its seat."""
+    return URLSafeSerializer(_keys(), salt=LOBBY_JOIN).dumps({"j": joining_id, "n": nonce})
+
+
+def read_lobby_join_token(token: str) -> tuple[int, str]:
+    try:
+        data = URLSafeSerializer(_keys(), salt=LOBBY_JOIN).loads(token)
+    except BadSignature:
+        raise bad_link("This link is not valid: it was changed or cut short. Copy the whole link from the email.") from None
+    if not isinstance(data, dict) or type(data.get("j")) is not int or not isinstance(data.get("n"), str):
+        raise bad_link()
+    return data["j"], data["n"]

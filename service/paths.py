@@ -40,6 +40,9 @@ RULES: dict[str, str] = {
     "signin.link": "/signin/<token>",
     "notify.notifications": "/settings/notifications",
     "channels.page": "/settings/channels",
+    "lobby.index": "/lobby",
+    "lobby.confirm_page": "/lobby/confirm/<token>",
+    "rematch.page": "/p/<token>/again",
     # Flask's own static route (its default static_url_path), for a board template's icons.
     "static": "/static/<path:filename>",
 }

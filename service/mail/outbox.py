@@ -57,9 +57,11 @@ from service.mail import (
     compose,
     digest,
     kinds,
+    lobby_kinds,  # noqa: F401 - registers the lobby's email kinds
     notify_digest,  # noqa: F401 - registers the daily digest's email kind
     notify_policy,
     queue,
+    rematch_kinds,  # noqa: F401 - registers the rematch's email kind
     smtp,
     talk_email,
     webhooks,

@@ -27,6 +27,7 @@ from sqlmodel import Session, col
 
 from service import links, store
 from service.errors import LINK_TITLE, Gone, Invalid, NotFound
+from service.lang import N_
 from service.mail import outbox
 from service.people.identity import person
 from service.store import signins, write_session
@@ -36,8 +37,8 @@ from service.store.models import Player, SigninRequest
 from service.store.rows import MAX_ID
 
 KIND = "signin"
-WRONG_CODE = ("That code did not sign you in: check the address and the 6 digits of the newest sign-in email "
-              "(a code works once, for 15 minutes). Or ask for a new email.")
+WRONG_CODE = N_("That code did not sign you in: check the address and the 6 digits of the newest sign-in email "
+                 "(a code works once, for 15 minutes). Or ask for a new email.")
 DEAD = {
     "used": "This sign-in link was used already: each works once. Ask for a new one on the sign-in page.",
     "expired": "This sign-in link has expired: it works for 15 minutes. Ask for a new one on the sign-in page.",
@@ -108,7 +109,7 @@ def redeem_code(email: str, code: str, now: datetime) -> str:
     counts against the request: five and it is dead."""
     typed = re.sub(r"[\s-]", "", code)
     if not re.fullmatch(r"\d{6}", typed):
-        raise Invalid("Type the 6 digits of the code from the sign-in email.", "Check the code")
+        raise Invalid(N_("Type the 6 digits of the code from the sign-in email."), N_("Check the code"))
     address = inbox_key(email)
     signed_in = None
     with write_session(get_engine()) as session:
@@ -121,5 +122,5 @@ def redeem_code(email: str, code: str, now: datetime) -> str:
                 session.execute(sa.update(SigninRequest).where(col(SigninRequest.id) == request.id)
                                 .values(wrong_codes=col(SigninRequest.wrong_codes) + 1))
     if signed_in is None:
-        raise Invalid(WRONG_CODE, "That code did not work")
+        raise Invalid(WRONG_CODE, N_("That code did not work"))
     return signed_in

@@ -7,7 +7,8 @@ and the deadline sweep retries any end still due (a lost kick, a crashed worker)
 timeout ends the game through the same function.
 
 `record_end` appends one event of kind "system" (type "game_finished", with the result) through the
-store's compare-and-set, deletes the deadlines and queues the game_over emails at that event's seq.
+store's compare-and-set, deletes the deadlines and queues the game_over emails at that event's seq; the ratings
+change in the same transaction (service/play/ratings.py).
 Two runs at once: one appends, the other gets StaleState, looks again and finds the end recorded.
 The engines never see system events: the store leaves them out of every replay.
 """
@@ -25,6 +26,7 @@ from service import store
 from service.clocks.seats import clock_of, journal_entry
 from service.errors import StaleState
 from service.mail import outbox, queue
+from service.play import ratings
 from service.store import write_session
 from service.store.db import get_engine
 from service.store.models import Deadline, Game
@@ -78,6 +80,8 @@ def record_end(
             clock.end_due_at = None
             clock.ended_at = now
             session.add(clock)
+            # The ratings move with the recorded end, in its transaction, once (service/play/ratings.py).
+            ratings.rate(session, game, players, result, now)
             if forfeit_seat is not None:
                 journal_entry(session, game, "forfeit", forfeit_seat, {"name": players[forfeit_seat].name}, now)
             row_ids = outbox.ids(session, outbox.add(session, game, players, "game_over"))

@@ -1,5 +1,6 @@
 """Starting the follow-up a finished game offers (service/views/followups.py: what the game's adapter
-offers, the next part of a campaign after a win, a replay after a loss; else "play again").
+offers, the next part of a campaign after a win, a replay after a loss).  The generic "play again" is a
+rematch every player accepts first (service/play/rematch.py), not started here.
 
 The follow-up is a new game for the same players in the same seats with the same time control; its
 invitations go out as for any new game.  The press that starts it carries the party's choices from the
@@ -41,6 +42,9 @@ def follow_up(game_id: int, player_id: int, form: FormData) -> int:
         offer = followups.offer(session, game)
         if offer is None:
             raise Conflict("This game is not over yet: a new game can be started from it once it ends.", TITLE)
+        if offer.kind == followups.AGAIN:  # everyone is asked first (service/play/rematch.py)
+            raise Conflict("Playing again asks every player first: use the Play again button on your game page.",
+                           TITLE)
         # Before the claim: nothing to release.  Play-again takes no choices: the same options.
         options = (dict(offer.options) if offer.kind == followups.AGAIN
                    else adapter(game.name).follow_up_options(offer, form))

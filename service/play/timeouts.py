@@ -44,7 +44,7 @@ from service.clocks.seats import BATCH, claim_due, clock_of, pause, remind
 from service.errors import StaleState
 from service.mail import digest, outbox
 from service.people import vacations as people
-from service.play import bots, ending
+from service.play import bots, ending, lobby
 from service.play.moves import apply, handle
 from service.store import current, read_session, write_session
 from service.store.current import GameRow, PlayerRow
@@ -81,6 +81,7 @@ def sweep(now: datetime) -> Counter[str]:
     counts: Counter[str] = Counter()
     counts["vacations_ended"] += people.end_expired_vacations(now)
     counts += record_ends(now)
+    counts["lobby_expired"] += lobby.expire(now)  # open games nobody filled (service/play/lobby.py)
     while ids := claim_due(now):
         _sweep_batch(ids, now, counts)
     return counts

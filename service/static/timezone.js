@@ -115,10 +115,13 @@
     var words = document.createElement("p");
     words.className = "notice tz-note";
     words.setAttribute("role", "status");
-    words.appendChild(document.createTextNode("Times are shown in " + zone + " (from your browser). "));
+    // The page's language: templates/_time_zone.html carries the two texts, translated.
+    var section = document.getElementById("time-zone");
+    var said = (section && section.dataset.note) || "Times are shown in {zone} (from your browser).";
+    words.appendChild(document.createTextNode(said.replace("{zone}", zone) + " "));
     var change = document.createElement("a");
     change.href = "#time-zone";
-    change.textContent = "Change";
+    change.textContent = (section && section.dataset.change) || "Change";
     words.appendChild(change);
     var heading = document.querySelector("main h1");
     if (heading) {

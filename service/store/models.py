@@ -657,3 +657,113 @@ class ReplySetting(SQLModel, table=True):
     person: str = Field(max_length=254, primary_key=True)
     confirmations: bool = True
     changed_at: datetime = Field(default_factory=utcnow)
+
+
+# ---- lobby: open seats and the lobby, rematches, ratings (service/play/lobby.py, rematch.py, ratings.py) ----
+
+
+class OpenGame(SQLModel, table=True):
+    """A game waiting for players (service/play/lobby.py): dealt when it was opened (its games row has
+    status "open" until every seat is filled, "expired" if it never was), its creator in seat 0, the
+    other seats open to "anyone with this link" (`listed` False) or to anyone in the lobby (`listed`)."""
+
+    __tablename__ = "open_games"
+    __table_args__ = (sa.Index("ix_open_games_status", "status", "expires_at"),)
+
+    id: int = Field(default=None, primary_key=True)  # set by the database on insert
+    game_id: int = Field(foreign_key="games.id", unique=True)
+    key: str = Field(default_factory=new_row_key, max_length=16)  # in the game's lobby URL
+    mode: str = Field(default="", max_length=20)  # the adapter's Mode.name
+    seats: int  # players in all, the creator's seat among them
+    listed: bool = False
+    # The time control the game gets when it starts (service/clocks/settings.py): its pace.
+    deadline_hours: int | None = None
+    policy: str = Field(default="auto", max_length=20)
+    reminders: list[int] = Field(default_factory=list, sa_type=sa.JSON)
+    status: str = Field(default="open", max_length=10)  # open | started | expired
+    created_at: datetime = Field(default_factory=utcnow)
+    expires_at: datetime
+    ended_at: datetime | None = None  # started or expired
+
+
+class Joining(SQLModel, table=True):
+    """One join of an open game: the seat it holds (`player_id`, a players row of consent "joining" that its
+    confirmation email hangs on) until its address confirms (the emailed link's button; a signed-in
+    person's press confirms at once).  Unconfirmed after LOBBY_HOLD_HOURS it lapses and the seat is free
+    for the next person (the players row is given to them)."""
+
+    __tablename__ = "joinings"
+    __table_args__ = (sa.Index("ix_joinings_open_game", "open_game_id"),)
+
+    id: int = Field(default=None, primary_key=True)  # set by the database on insert
+    open_game_id: int = Field(foreign_key="open_games.id")
+    player_id: int = Field(foreign_key="players.id")
+    address: str = Field(max_length=254)  # the address's key
+    nonce: str = Field(max_length=32, repr=False)  # in the confirmation link
+    created_at: datetime = Field(default_factory=utcnow)
+    confirmed_at: datetime | None = None
+    lapsed_at: datetime | None = None
+
+
+class Rematch(SQLModel, table=True):
+    """"Play again" asked after a finished game (service/play/rematch.py): at most one per game.  `order`
+    says the new game's seats (new seat i is the finished game's seat order[i]); `accepted` the finished
+    game's seats that said yes.  `game_id`'s rematch is `new_game_id` once everyone accepted."""
+
+    __tablename__ = "rematches"
+    __table_args__ = (sa.UniqueConstraint("game_id", name="uq_rematches_game"),)
+
+    id: int = Field(default=None, primary_key=True)  # set by the database on insert
+    game_id: int = Field(foreign_key="games.id")
+    asked_by: int  # the seat that asked
+    seating: str = Field(max_length=10)  # kept | swapped | random
+    order: list[int] = Field(default_factory=list, sa_type=sa.JSON)
+    accepted: list[int] = Field(default_factory=list, sa_type=sa.JSON)
+    created_at: datetime = Field(default_factory=utcnow)
+    started_at: datetime | None = None  # the claim while the new game is being created
+    new_game_id: int | None = Field(default=None, foreign_key="games.id")
+
+
+class Rating(SQLModel, table=True):
+    """One person's rating in one game and mode (openskill's Plackett-Luce: `mu`, `sigma`); `ordinal`
+    (mu - 3 sigma) is what the leaderboard sorts by.  `person` is the address key: never shown."""
+
+    __tablename__ = "ratings"
+    __table_args__ = (sa.Index("ix_ratings_board", "game", "mode", "ordinal"),)
+
+    person: str = Field(max_length=254, primary_key=True)
+    game: str = Field(max_length=40, primary_key=True)
+    mode: str = Field(max_length=20, primary_key=True)
+    mu: float
+    sigma: float
+    ordinal: float
+    games: int = 0
+    updated_at: datetime = Field(default_factory=utcnow)
+
+
+class RatedGame(SQLModel, table=True):
+    """A finished game judged for ratings, once (its row is the idempotency key): `reason` "" when it was
+    rated, else why not ("cooperative", "solo", "bot"); `changes` each seat's display rating before and
+    after (seat -> [before, after])."""
+
+    __tablename__ = "rated_games"
+
+    game_id: int = Field(foreign_key="games.id", primary_key=True, sa_column_kwargs={"autoincrement": False})
+    reason: str = Field(default="", max_length=20)
+    changes: dict[str, Any] = Field(default_factory=dict, sa_type=sa.JSON)
+    rated_at: datetime = Field(default_factory=utcnow)
+
+
+# ---- i18n: a person's language (issue #26) ----
+
+
+class PersonLanguage(SQLModel, table=True):
+    """The language a person reads Riftpost in (their address key; service/lang.py LANGUAGES): their
+    pages and, as the emails learn it, every email to them.  No row: never chosen (pages follow the
+    browser's Accept-Language).  A table of its own: the person row is everyone's."""
+
+    __tablename__ = "person_languages"
+
+    person: str = Field(max_length=254, primary_key=True)
+    language: str = Field(max_length=16)
+    changed_at: datetime = Field(default_factory=utcnow)

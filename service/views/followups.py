@@ -2,17 +2,19 @@
 only; service/play/followups.py starts it.
 
 The game's adapter may offer a follow-up of its own (the next part of a campaign, a replay).  Every
-other finished game offers "play again": the same game, options, players, seats and time control,
-started by one press of any player (a rematch, as Board Game Arena and Lichess offer after a game)."""
+other finished game offers "play again": a rematch one player asks for and every other accepts
+(service/play/rematch.py), as Board Game Arena and Lichess offer after a game; its state is the offer's
+`details["rematch"]` (None until asked) and the new game its `follow_up_game_id`."""
 
 from __future__ import annotations
 
+import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
 import engine
 from service import store
 from service.games import Adapter, FollowUp, adapter
-from service.store.models import CampaignGame, Game
+from service.store.models import CampaignGame, Game, Rematch
 
 # The kind (and series name) of the generic offer; its templates are play/_again.html on the player
 # page and play/_again_email.{html,txt} in the game-over email.
@@ -35,6 +37,10 @@ def offer(session: Session, game: Game) -> FollowUp | None:
         offered = FollowUp(kind=AGAIN, campaign=AGAIN, campaign_title=title, played=played, played_carry=None,
                            part=played, title=title, carry=None, options=dict(game.options or {}))
     offered.follow_up_game_id = link.follow_up_game_id if link else None
+    if offered.kind == AGAIN:
+        rematch = session.execute(sa.select(Rematch).where(col(Rematch.game_id) == game.id)).scalar_one_or_none()
+        offered.details = {"rematch": rematch}
+        offered.follow_up_game_id = rematch.new_game_id if rematch else None
     return offered
 
 

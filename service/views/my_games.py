@@ -26,11 +26,13 @@ from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
+from babel.lists import format_list
 from sqlalchemy.orm import aliased
 from sqlmodel import Session, col
 
 import engine
 from service.games import adapter
+from service.lang import ENGLISH, known, translations
 from service.names import player_name
 from service.store.inboxes import key as inbox_key
 from service.store.models import (
@@ -40,6 +42,7 @@ from service.store.models import (
     HiddenGame,
     Invitation,
     Person,
+    PersonLanguage,
     Player,
     as_utc,
 )
@@ -52,6 +55,13 @@ YOUR_TURN, WAITING, INVITATIONS, FINISHED = "your_turn", "waiting", "invitations
 GROUPS = (YOUR_TURN, WAITING, INVITATIONS, FINISHED)
 GROUP_TITLES = {YOUR_TURN: "Your turn", WAITING: "Waiting for others", INVITATIONS: "Invitations to answer",
                 FINISHED: "Finished"}
+
+
+def group_titles(language: str) -> dict[str, str]:
+    """GROUP_TITLES in `language` (the msgids are spelled out for the catalog's extraction)."""
+    words = translations(language)
+    return {YOUR_TURN: words.gettext("Your turn"), WAITING: words.gettext("Waiting for others"),
+            INVITATIONS: words.gettext("Invitations to answer"), FINISHED: words.gettext("Finished")}
 
 
 @dataclass(frozen=True)
@@ -96,6 +106,10 @@ class MyGames:
     # The person's session generation (service/people/sessions.py) as the same statement read it; None
     # when there was no row to carry it (no games, or no person).
     generation: int | None = None
+    # The person's language setting as the same statement read it (None: never chosen, or no row), and
+    # the language the rows' words were made in (the setting, else the caller's).
+    language: str | None = None
+    words_language: str = ENGLISH
 
     @property
     def awaiting(self) -> int:
@@ -130,6 +144,8 @@ _ZONE = sa.select(col(Person.time_zone)).where(col(Person.email) == _ME).scalar_
 # The person's session generation, for the signed-in check of the start page (service/web/home.py
 # `generation_with_games`): read here, it costs no statement of its own.
 _GENERATION = sa.select(col(Person.session_generation)).where(col(Person.email) == _ME).scalar_subquery()
+# The person's language (issue #26): read here too, so the start page's words cost no statement either.
+_LANGUAGE = sa.select(col(PersonLanguage.language)).where(col(PersonLanguage.person) == _ME).scalar_subquery()
 _ROWS: Any = (  # (mypy infers Never for a labelled column of an outer-joined table)
     sa.select(col(_MINE.seat).label("my_seat"), col(_MINE.consent).label("my_consent"), col(Game.id).label("game_id"),
               col(Game.name).label("game"), sa.cast(col(Game.options), sa.Text).label("options"), col(Game.status),
@@ -137,7 +153,7 @@ _ROWS: Any = (  # (mypy infers Never for a labelled column of an outer-joined ta
               _moment(Game.updated_at), _moment(GameClock.paused_at), col(HiddenGame.game_id).label("hidden_id"),
               col(Player.id), col(Player.row_key), col(Player.seat), col(Player.name), col(Player.address_key),
               col(Player.consent), col(Deadline.seat).label("deadline_seat"), _moment(Deadline.due_at),
-              _ZONE.label("zone"), _GENERATION.label("generation"))
+              _ZONE.label("zone"), _GENERATION.label("generation"), _LANGUAGE.label("language"))
     .select_from(_MINE)
     .join(Game, col(Game.id) == col(_MINE.game_id))
     .join(Player, col(Player.game_id) == col(Game.id))
@@ -145,7 +161,9 @@ _ROWS: Any = (  # (mypy infers Never for a labelled column of an outer-joined ta
     .outerjoin(GameClock, col(GameClock.game_id) == col(Game.id))
     # hidden_games' key is (email, game_id): at most one row joins a seat.
     .outerjoin(HiddenGame, sa.and_(col(HiddenGame.game_id) == col(Game.id), col(HiddenGame.email) == _ME))
-    .where(col(_MINE.address_key) == _ME, col(_MINE.consent).not_in((DECLINED, UNCONFIRMED)))
+    .where(col(_MINE.address_key) == _ME, col(_MINE.consent).not_in((DECLINED, UNCONFIRMED)),
+           # an open game waiting for players (or one that expired so) is the lobby's (service/play/lobby.py)
+           col(Game.status).in_(("active", "finished")))
     .order_by(col(Game.id), col(_MINE.seat), col(Player.seat))
 )
 
@@ -168,9 +186,11 @@ class _Seat:
     names: list[tuple[int, str]]  # (seat, stored name) of each player: the key of the game's words
 
 
-def my_games(conn: sa.Connection, email: str, now: datetime, show_hidden: bool = False) -> MyGames:
+def my_games(conn: sa.Connection, email: str, now: datetime, show_hidden: bool = False,
+             language: str = ENGLISH) -> MyGames:
     """The person's games (`email`: any spelling of their address), grouped; `show_hidden`: the
-    finished games they hid, and only those, in the finished group.  One query (see _ROWS)."""
+    finished games they hid, and only those, in the finished group.  One query (see _ROWS).  The rows'
+    words are in the person's language setting, else in `language` (the page's: their browser's)."""
     me = inbox_key(email)
     seats: list[_Seat] = []
     due: dict[tuple[int, int], datetime | None] = {}
@@ -180,15 +200,17 @@ def my_games(conn: sa.Connection, email: str, now: datetime, show_hidden: bool =
     played_with: dict[str, tuple[int, int, str, int, str | None]] = {}
     zone = "UTC"
     generation: int | None = None
+    chosen: str | None = None
     last: tuple[int, int] | None = None
     names: list[tuple[int, str]] = []
     # Rows unpacked by position: a row's attributes by name were a third of this loop.
     for (my_seat, my_consent, game_id, game, options, status, to_act, result, updated_at, paused_at, hidden_id,
-         player_id, row_key, seat, name, address_key, consent, deadline_seat, due_at, zone_name, row_generation) in conn.execute(
+         player_id, row_key, seat, name, address_key, consent, deadline_seat, due_at, zone_name, row_generation,
+         row_language) in conn.execute(
             _ROWS, {"me": me}).all():
         if (game_id, my_seat) != last:
             last, names = (game_id, my_seat), []
-            zone, generation = zone_name or "UTC", row_generation
+            zone, generation, chosen = zone_name or "UTC", row_generation, known(row_language)
             seats.append(_Seat(my_seat, my_consent, game_id, game, options, status, to_act, result, updated_at,
                                paused_at, hidden_id is not None, names))
         names.append((seat, name))
@@ -199,11 +221,12 @@ def my_games(conn: sa.Connection, email: str, now: datetime, show_hidden: bool =
             if latest is None or latest[0] < game_id:
                 played_with[address_key] = (game_id, seat, name, player_id, row_key)
 
+    words_language = chosen or language
     groups: dict[str, list[Row]] = {group: [] for group in GROUPS}
     for seat in seats:
         if show_hidden and (seat.consent == ASKED or seat.status == "active" or not seat.hidden):
             continue  # not a hidden finished game: not on the hidden games' page (no words made)
-        shown = _row(seat, due, zone, now)
+        shown = _row(seat, due, zone, now, words_language)
         if shown.group == FINISHED and shown.hidden != show_hidden:
             continue
         if show_hidden and shown.group != FINISHED:
@@ -217,7 +240,8 @@ def my_games(conn: sa.Connection, email: str, now: datetime, show_hidden: bool =
     hidden = {seat.game_id for seat in seats if seat.hidden and seat.status == "finished"}
     co_players = [CoPlayer(_name(name, seat), address, player_id, row_key)
                   for address, (_, seat, name, player_id, row_key) in played_with.items()]
-    return MyGames(groups, len(hidden), sorted(co_players, key=lambda co: co.name.lower()), generation)
+    return MyGames(groups, len(hidden), sorted(co_players, key=lambda co: co.name.lower()), generation, chosen,
+                   words_language)
 
 
 # The same few names come back in every row of a page (and every page of a person): cleaning each
@@ -236,14 +260,17 @@ class _Words:
 
 
 @functools.lru_cache(maxsize=4096)
-def _game_words(game: str, options: str | None, seats: tuple[tuple[int, str], ...], game_id: int) -> _Words:
+def _game_words(game: str, options: str | None, seats: tuple[tuple[int, str], ...], game_id: int,
+                language: str = ENGLISH) -> _Words:
     """A game's words, kept by everything they are made from (the stored texts themselves, so a
     changed name or option makes a new entry, never a stale row): an adapter's mode and players'
     words were half of a row's cost, and they do not change while the game is played."""
     found = adapter(game)
     start = _json(options) or {}
     names = {seat: _name(name, seat) for seat, name in seats}
-    mode = found.mode_of(start).title if len(found.modes()) > 1 else f"{len(seats)} player{'s' * (len(seats) != 1)}"
+    count = len(seats)
+    mode = (found.mode_of(start).title if len(found.modes()) > 1
+            else translations(language).ngettext("%(num)d player", "%(num)d players", count) % {"num": count})
     return _Words(names, f"{title_of(game)} #{game_id}",
                   found.players_words(list(names.values()), found.teams_of(start, len(seats))), mode)
 
@@ -266,43 +293,48 @@ def _json(text: str | None) -> Any:
     return None if text is None else json.loads(text)
 
 
-def _row(seat: _Seat, due: dict[tuple[int, int], datetime | None], zone: str, now: datetime) -> Row:
+def _row(seat: _Seat, due: dict[tuple[int, int], datetime | None], zone: str, now: datetime,
+         language: str = ENGLISH) -> Row:
     key = tuple(seat.names)  # in seat order (_ROWS)
-    words = _game_words(seat.game, seat.options, key, seat.game_id)
+    words = _game_words(seat.game, seat.options, key, seat.game_id, language)
+    say = translations(language)
     names = words.names
     since = as_utc(seat.updated_at)
     to_act = _acting(seat.to_act)
     due_at: datetime | None = None
     if seat.consent == ASKED:
         group = INVITATIONS
-        status = ("Confirm that you started this game" if seat.seat == 0
-                  else f"{names.get(0, 'Someone')} invited you")
+        status = (say.gettext("Confirm that you started this game") if seat.seat == 0
+                  else say.gettext("%(name)s invited you") % {"name": names.get(0, say.gettext("Someone"))})
     elif seat.status != "active":
         group = FINISHED
         status = _ending(seat.game, seat.result, key, seat.seat)
-        status = f"{status} · {day_words(since, zone)}" if status else f"Ended {day_words(since, zone)}"
+        day = day_words(since, zone, language)
+        status = f"{status} · {day}" if status else say.gettext("Ended %(day)s") % {"day": day}
     elif seat.seat in to_act:
         group = YOUR_TURN
         due_at = due.get((seat.game_id, seat.seat))
         if due_at is not None:
-            status = f"Your turn: due {soon_time(due_at, zone, now)}"
+            status = say.gettext("Your turn: due %(time)s") % {"time": soon_time(due_at, zone, now, language)}
         elif (seat.game_id, seat.seat) in due:
-            status = "Your turn (your clock is stopped)"
+            status = say.gettext("Your turn (your clock is stopped)")
         else:
-            status = "Your turn"
+            status = say.gettext("Your turn")
     else:
         group = WAITING
-        others = [names.get(s, f"Player {s + 1}") for s in to_act]
+        others = [names.get(s, say.gettext("Player %(num)d") % {"num": s + 1}) for s in to_act]
         dues = [at for s in to_act if (at := due.get((seat.game_id, s))) is not None]
         due_at = min(dues) if dues else None
         if seat.paused_at is not None:
-            status = "Paused: the clocks start again when someone plays"
+            status = say.gettext("Paused: the clocks start again when someone plays")
         elif not others:
-            status = "The game is ending"
+            status = say.gettext("The game is ending")
         elif due_at is not None:
-            status = f"{_and(others)} to play, {span_words(max(0.0, (due_at - now).total_seconds()))} left"
+            status = say.gettext("%(names)s to play, %(span)s left") % {
+                "names": _and(others, language), "span": span_words(max(0.0, (due_at - now).total_seconds()), language)}
         else:
-            status = f"{_and(others)} to play, for {span_words((now - since).total_seconds())}"
+            status = say.gettext("%(names)s to play, for %(span)s") % {
+                "names": _and(others, language), "span": span_words((now - since).total_seconds(), language)}
     return Row(game_id=seat.game_id, game=seat.game, title=words.title, players=words.players, mode=words.mode,
                group=group, status=status, invited=group == INVITATIONS, due_at=due_at, since=since, hidden=seat.hidden)
 
@@ -313,7 +345,10 @@ def title_of(name: str) -> str:
     return rules.title or rules.name
 
 
-def _and(names: list[str]) -> str:
+def _and(names: list[str], language: str = ENGLISH) -> str:
+    """"Bo", "Bo and Cy", "Bo, Cy and Di" (in other languages CLDR's list: "Bo і Cy", "Bo和Cy")."""
+    if language != ENGLISH:
+        return format_list(names, locale=language)
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 

@@ -1,6 +1,6 @@
 """A person's profile line, what other players read of them on an invitation (and `GET /api/me/profile`
 shows the person their own): games played per game, how many finished, how many of their turns timed
-out in their last RECENT games, and how soon they usually move.  Never their address: the line is
+out in their last RECENT games, how soon they usually move, and their ratings (service/play/ratings.py).  Never their address: the line is
 about the person, named as the game at hand names them.
 
 Counted from what the store keeps anyway:
@@ -26,8 +26,10 @@ from typing import Any
 import sqlalchemy as sa
 from sqlmodel import Session, col
 
+from service.games import adapter
 from service.store.inboxes import key as inbox_key
 from service.store.models import Event, Game, Player, TurnStart, as_utc
+from service.views.leaderboard import ratings_of
 from service.views.my_games import title_of
 from service.views.times import span_words
 
@@ -42,12 +44,15 @@ class Profile:
     recent: int  # the games the two figures below look at (at most RECENT)
     timeouts: int  # timed-out turns in those games
     median_move: timedelta | None  # None: no move timed yet
+    # (game title and mode title, display rating, rated games), most played first (service/play/ratings.py)
+    ratings: tuple[tuple[str, int, int], ...] = ()
 
     def public(self) -> dict[str, Any]:
         return {"played": self.played, "finished": self.finished,
                 "per_game": [{"game": name, "played": count} for name, count in self.per_game],
                 "recent_games": self.recent, "timeouts_recent": self.timeouts,
-                "median_move_seconds": round(self.median_move.total_seconds()) if self.median_move else None}
+                "median_move_seconds": round(self.median_move.total_seconds()) if self.median_move else None,
+                "ratings": [{"game": name, "rating": rating, "games": games} for name, rating, games in self.ratings]}
 
     def line(self, name: str) -> str:
         """The profile in one line of neutral words (no pronoun is guessed): "Ann: 12 games (9 finished:
@@ -59,6 +64,8 @@ class Profile:
                  f"{self.timeouts} timed-out turn{'s' * (self.timeouts != 1)} in the last {self.recent}"]
         if self.median_move is not None:
             parts.append(f"usually moves within {span_words(self.median_move.total_seconds())}")
+        if self.ratings:
+            parts.append("rated " + ", ".join(f"{rating} in {name}" for name, rating, _ in self.ratings))
         return ", ".join(parts)
 
 
@@ -68,7 +75,8 @@ def profile(session: Session, email: str) -> Profile:
     seats = session.execute(
         sa.select(Game.id, Game.name, Game.status, Player.seat)  # type: ignore[call-overload]
         .join(Player, col(Player.game_id) == col(Game.id))
-        .where(col(Player.address_key) == me, col(Player.consent) == "")
+        .where(col(Player.address_key) == me, col(Player.consent) == "",
+               col(Game.status).in_(("active", "finished")))  # not a lobby's game waiting for players
         .order_by(col(Game.id).desc())
     ).all()
     per_game = Counter(title_of(row.name) for row in seats)
@@ -79,7 +87,19 @@ def profile(session: Session, email: str) -> Profile:
         median = _median_move(session, me, recent)
     return Profile(per_game=sorted(per_game.items(), key=lambda item: (-item[1], item[0])), played=len(seats),
                    finished=sum(1 for row in seats if row.status == "finished"), recent=len(recent),
-                   timeouts=timeouts, median_move=median)
+                   timeouts=timeouts, median_move=median, ratings=tuple(_ratings(session, me)))
+
+
+def _ratings(session: Session, me: str) -> list[tuple[str, int, int]]:
+    """The person's ratings, each named by its game and (when the game has several) its mode."""
+    named = []
+    for game, mode, rating, games in ratings_of(session, me):
+        found = adapter(game)
+        title = title_of(game)
+        if len(found.modes()) > 1:
+            title = f"{title} {found.mode(mode).title.lower()}"
+        named.append((title, rating, games))
+    return named
 
 
 def _own_events(me: str, ids: list[int], kind: str) -> sa.Select[Any]:

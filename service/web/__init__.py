@@ -20,9 +20,13 @@ from service.web import (
     history,
     home,
     invitations,
+    language,
+    leaderboard,
+    lobby,
     me_api,
     notify,
     play,
+    rematch,
     rules,
     settings,
     signin,
@@ -44,12 +48,14 @@ def register(app: Flask) -> None:
         csrf.exempt(view)
     csrf.exempt(notify.seen)  # the page's visit beacon: the signed link in the path is the proof
     csrf.exempt(notify.notifications_json_change)  # JSON: auth.require_api_email checks the CSRF header
+    csrf.exempt(language.api_choose)  # JSON: auth.require_api_email checks the CSRF header
     limiter.init_app(app)
     auth.register(app)
+    language.register(app)
     channels.register(app)
     for blueprint in (games.bp, play.bp, api.bp, clock.bp, history.bp, campaign.bp, account.bp, health.bp,
                       invitations.bp, rules.bp, signin.bp, settings.bp, me_api.bp, channels.bp, channels.feeds_bp,
-                      home.bp, notify.bp):
+                      home.bp, notify.bp, leaderboard.bp, lobby.bp, rematch.bp):
         app.register_blueprint(blueprint)
     # The dev mailbox exists only in embedded mode: with SMTP_URL set, mail leaves the machine
     # and the route is not even registered.

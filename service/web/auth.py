@@ -16,6 +16,7 @@ from flask_wtf.csrf import validate_csrf
 from wtforms import ValidationError
 
 from service.errors import Forbidden, RiftpostError
+from service.lang import N_
 from service.people import sessions, tokens
 from service.store.inboxes import key as inbox_key
 from service.store.models import utcnow
@@ -93,7 +94,7 @@ def current_email(read_generation: Callable[[str], int | None] = sessions.genera
 def require_email(read_generation: Callable[[str], int | None] = sessions.generation) -> str:
     email = current_email(read_generation)
     if email is None:
-        raise SignInNeeded("Sign in to see this page: we email you a link.")
+        raise SignInNeeded(N_("Sign in to see this page: we email you a link."))
     return email
 
 

@@ -21,6 +21,7 @@ from typing import Any
 
 from flask import Blueprint, g, jsonify, redirect, render_template, url_for
 from flask.typing import ResponseReturnValue
+from flask_babel import get_translations, gettext
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 
@@ -32,6 +33,7 @@ from service.store import read_session
 from service.store.db import get_engine, single_reads
 from service.store.models import utcnow
 from service.views import my_games, profile
+from service.web import language
 from service.web.auth import require_api_email, require_email
 from service.web.tokens import page_token
 
@@ -41,8 +43,9 @@ bp = Blueprint("home", __name__)
 def page(email: str, show_hidden: bool = False) -> ResponseReturnValue:
     """The "my games" page of the signed-in address key `email`."""
     games = _games(email, show_hidden)
+    language.settle(email, games.language)  # read with the games: the page's words need no statement of their own
     return render_template("people/home.html", games=games, lists=_lists(games), groups=my_games.GROUPS,
-                           titles=my_games.GROUP_TITLES, show_hidden=show_hidden,
+                           titles=my_games.group_titles(games.words_language), show_hidden=show_hidden,
                            book=lambda co: address_book.reference(email, co))
 
 
@@ -55,7 +58,7 @@ def generation_with_games(who: str) -> int | None:
     matched: the signed-in start page makes one round trip to the database, not two.  A person without
     games gets no row to carry it: read on its own then."""
     with single_reads(get_engine()).connect() as conn:
-        games = my_games.my_games(conn, who, utcnow())
+        games = my_games.my_games(conn, who, utcnow(), language=language.without_person())
     g.setdefault(_KEPT, (who, games))
     return games.generation if games.generation is not None else sessions.generation(who)
 
@@ -67,7 +70,7 @@ def _games(email: str, show_hidden: bool = False) -> my_games.MyGames:
     if kept is not None and kept[0] == email and not show_hidden:
         return kept[1]  # type: ignore[no-any-return]
     with single_reads(get_engine()).connect() as conn:
-        return my_games.my_games(conn, email, utcnow(), show_hidden=show_hidden)
+        return my_games.my_games(conn, email, utcnow(), show_hidden=show_hidden, language=language.without_person())
 
 
 def _lists(games: my_games.MyGames) -> dict[str, Markup]:
@@ -80,15 +83,24 @@ def _lists(games: my_games.MyGames) -> dict[str, Markup]:
     game, history, invitation, hide, unhide = (_game_path(f"home.{name}", escaped=True) for name in
                                                ("open_game", "open_history", "open_invitation", "hide", "unhide"))
     csrf = _html(generate_csrf())
+    # The row's words, translated once per page, not per row (a gettext call per row and word was a
+    # tenth of the page): those with the title in them as escaped templates, the escaped title put in.
+    answer_words, show_words, hide_words = (_html(gettext("Answer the invitation")), _html(gettext("Show again")),
+                                            _html(gettext("Hide")))
+    page_words, history_words = _html(gettext("Your page")), _html(gettext("History"))
+    said = get_translations()
+    to_game, of_game = _html(said.gettext("to %(game)s")), _html(said.gettext("of %(game)s"))
     lists = {}
     for group, rows in games.groups.items():
         made = []
         for row in rows:
             title, page = _html(row.title), game(row.game_id)
             href = invitation(row.game_id) if row.invited else page
-            answer = (f'<a href="{href}">Answer the invitation<span class="visually-hidden"> to {title}</span></a>'
+            to_title = to_game % {"game": title} if row.invited else ""
+            answer = (f'<a href="{href}">{answer_words}<span class="visually-hidden"> {to_title}</span></a>'
                       if row.invited else "")
-            action, words = (unhide, "Show again") if row.hidden else (hide, "Hide")
+            action, words = (unhide, show_words) if row.hidden else (hide, hide_words)
+            of_title = of_game % {"game": title}
             form = "" if group != my_games.FINISHED else f"""
       <form method="post" action="{action(row.game_id)}">
         <input type="hidden" name="csrf_token" value="{csrf}">
@@ -102,8 +114,8 @@ def _lists(games: my_games.MyGames) -> dict[str, Markup]:
     <p class="my-game-status">{_html(row.status)}</p>
     <div class="game-actions">
       {answer}
-      <a href="{page}">Your page<span class="visually-hidden"> of {title}</span></a>
-      <a href="{history(row.game_id)}">History<span class="visually-hidden"> of {title}</span></a>
+      <a href="{page}">{page_words}<span class="visually-hidden"> {of_title}</span></a>
+      <a href="{history(row.game_id)}">{history_words}<span class="visually-hidden"> {of_title}</span></a>
       {form}
     </div>
   </li>

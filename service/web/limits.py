@@ -104,3 +104,13 @@ def retry_after() -> int:
     if current is None:
         return 60
     return max(1, math.ceil(current.reset_at - time.time()))
+
+
+def lobby_join() -> str:
+    """The limit of a lobby join by typed address, per client (config RATELIMIT_LOBBY_JOIN)."""
+    return str(current_app.config["RATELIMIT_LOBBY_JOIN"])
+
+
+def lobby_join_address() -> str:
+    """The limit of a lobby join per address typed (config RATELIMIT_LOBBY_JOIN_ADDRESS)."""
+    return str(current_app.config["RATELIMIT_LOBBY_JOIN_ADDRESS"])

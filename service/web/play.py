@@ -25,6 +25,7 @@ from service.people import access
 from service.play import handle
 from service.play.batch import MAX_MOVES, MAX_TEXT, Played
 from service.play.preview import preview
+from service.play.rematch import rematch_of
 from service.store import deal, read_session, write_session
 from service.store.current import AnyPlayer
 from service.store.db import get_engine
@@ -116,6 +117,7 @@ def _render_page(player: AnyPlayer, status: int = 200, error: str | None = None,
         names = store.seat_names(players)
         position = positions.build(session, game, player.seat, recent=RECENT_EVENTS, players=players)
         offer = followups.offer(session, game)
+        extra.setdefault("rematch_of", rematch_of(session, game.id))  # the link back to the game it replays
         chart = history.chart(session, game, names) if position.finished else None
         clock = panel(session, player)
         mail_notices = bounced.notices(session, game, players, player)

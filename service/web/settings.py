@@ -16,9 +16,11 @@ from __future__ import annotations
 
 from flask import Blueprint, flash, make_response, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext
 
 from service import store
 from service.errors import BadRequest, Invalid
+from service.lang import N_
 from service.people import access, tokens
 from service.people import vacations as people
 from service.play import consent
@@ -26,11 +28,12 @@ from service.store import read_session
 from service.store.db import get_engine
 from service.store.models import as_utc, utcnow
 from service.views.times import local_time
+from service.web import language
 from service.web.auth import require_email
 from service.web.clock import choose_zone, zone_panel
 
 bp = Blueprint("settings", __name__, url_prefix="/settings")
-TITLE = "That did not work"
+TITLE = N_("That did not work")
 
 
 def _page(status: int = 200, *, new_token: str | None = None, error: str | None = None) -> ResponseReturnValue:
@@ -38,15 +41,16 @@ def _page(status: int = 200, *, new_token: str | None = None, error: str | None 
     now = utcnow()
     with read_session(get_engine()) as session:
         who = store.person_of(session, email)
-    zone = who.time_zone
+    zone, words = who.time_zone, language.current()
     response = make_response(render_template(
-        "people/settings.html", title="Settings", address=email, zone=zone_panel(who),
+        "people/settings.html", title=gettext("Settings"), address=email, zone=zone_panel(who),
         on_vacation=who.vacation_since is not None,
-        vacation_until=local_time(as_utc(who.vacation_until), zone) if who.vacation_until else None,
+        vacation_until=local_time(as_utc(who.vacation_until), zone, words) if who.vacation_until else None,
         allowance_days=round(people.allowance_left(who, now).total_seconds() / 86400, 1),
-        never_email=local_time(as_utc(who.never_email_at), zone) if who.never_email_at else None,
-        tokens=[(t.id, t.name, local_time(as_utc(t.created_at), zone),
-                 local_time(as_utc(t.last_used_at), zone) if t.last_used_at else None) for t in tokens.listed(email)],
+        never_email=local_time(as_utc(who.never_email_at), zone, words) if who.never_email_at else None,
+        tokens=[(t.id, t.name, local_time(as_utc(t.created_at), zone, words),
+                 local_time(as_utc(t.last_used_at), zone, words) if t.last_used_at else None)
+                for t in tokens.listed(email)],
         new_token=new_token, error=error,
     ), status)
     response.headers["Cache-Control"] = "private, no-store"  # a new token is on it, once
@@ -64,12 +68,12 @@ def vacation() -> ResponseReturnValue:
     action = request.form.get("action")
     if action == "start":
         people.start_vacation(email, utcnow())
-        flash("Your vacation started: your clocks are stopped in all your games.")
+        flash(gettext("Your vacation started: your clocks are stopped in all your games."))
     elif action == "end":
         people.end_vacation(email, utcnow())
-        flash("Welcome back: your clocks run again.")
+        flash(gettext("Welcome back: your clocks run again."))
     else:
-        raise BadRequest("Choose to start or to end your vacation.", TITLE)
+        raise BadRequest(gettext("Choose to start or to end your vacation."), gettext(TITLE))
     return redirect(url_for("settings.page"), 303)
 
 
@@ -83,12 +87,12 @@ def emails() -> ResponseReturnValue:
     email = require_email()
     choice = request.form.get("emails")
     if choice not in ("never", "allow"):
-        raise BadRequest("Choose to stop every email or to allow them again.", TITLE)
+        raise BadRequest(gettext("Choose to stop every email or to allow them again."), gettext(TITLE))
     access.set_never_email(email, choice == "never", utcnow())
     if choice == "never":
         consent.decline_unanswered(email, utcnow())
-    flash("We will not email you any more, in any game." if choice == "never"
-          else "Emails are on again: you will hear from your games as before.")
+    flash(gettext("We will not email you any more, in any game.") if choice == "never"
+          else gettext("Emails are on again: you will hear from your games as before."))
     return redirect(url_for("settings.page"), 303)
 
 
@@ -98,7 +102,7 @@ def new_token() -> ResponseReturnValue:
     try:
         made = tokens.create(email, request.form.get("name") or "", utcnow())
     except Invalid as exc:
-        return _page(422, error=exc.message)
+        return _page(422, error=gettext(exc.message))
     # Shown on this answer only (no redirect: the token would have to wait in the session cookie).
     return _page(new_token=made)
 
@@ -107,6 +111,6 @@ def new_token() -> ResponseReturnValue:
 def revoke_token(token_id: int) -> ResponseReturnValue:
     email = require_email()
     if not tokens.revoke(email, token_id, utcnow()):
-        raise BadRequest("That token is not one of yours, or was revoked already.", TITLE)
-    flash("The token was revoked: it no longer works.")
+        raise BadRequest(gettext("That token is not one of yours, or was revoked already."), gettext(TITLE))
+    flash(gettext("The token was revoked: it no longer works."))
     return redirect(url_for("settings.page"), 303)

@@ -17,13 +17,14 @@ from __future__ import annotations
 
 from flask import Blueprint, flash, make_response, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext
 
 from service import links, paths
 from service.errors import Invalid
 from service.mail import addresses
 from service.people import sessions, signin
 from service.store.models import utcnow
-from service.web import auth
+from service.web import auth, language
 from service.web.errors import error_page
 from service.web.limits import limiter, signin_address, signin_codes, typed_address_key
 from service.web.limits import signin as signin_limit
@@ -32,8 +33,9 @@ bp = Blueprint("signin", __name__)
 
 
 def _form(status: int = 200, *, error: str | None = None, sent: bool = False, email: str = "",
-          title: str = "Sign in") -> ResponseReturnValue:
-    return render_template("people/signin.html", title=title, error=error, sent=sent, email=email), status
+          title: str | None = None) -> ResponseReturnValue:
+    return render_template("people/signin.html", title=title or gettext("Sign in"), error=error, sent=sent,
+                           email=email), status
 
 
 @bp.app_errorhandler(auth.SignInNeeded)
@@ -42,7 +44,7 @@ def sign_in_needed(exc: auth.SignInNeeded) -> ResponseReturnValue:
         response = make_response(error_page(401, exc.title, exc.message))
         response.headers["WWW-Authenticate"] = 'Bearer realm="riftpost"'
         return response
-    return _form(401, error=exc.message)
+    return _form(401, error=gettext(exc.message))  # auth's message, marked for the catalogs there
 
 
 @bp.route("/signin", methods=["GET", "POST"])
@@ -55,15 +57,15 @@ def form() -> ResponseReturnValue:
     try:
         email = addresses.normalized(typed)
     except Invalid:  # its syntax only: says nothing about whether it is known
-        return _form(422, error="Type the email address you play with (name@example.org).", email=typed[:254])
+        return _form(422, error=gettext("Type the email address you play with (name@example.org)."), email=typed[:254])
     signin.ask(email, utcnow())
-    return _form(sent=True, email=email, title="Check your email")
+    return _form(sent=True, email=email, title=gettext("Check your email"))
 
 
 @bp.get(paths.rule("signin.link"))
 def link(token: str) -> ResponseReturnValue:
     links.read_signin_token(token)  # a tampered link: 400 now rather than after the press
-    return render_template("people/signin_link.html", title="Sign in", action=url_for("signin.use", token=token))
+    return render_template("people/signin_link.html", title=gettext("Sign in"), action=url_for("signin.use", token=token))
 
 
 @bp.post("/signin/<token>")
@@ -79,20 +81,22 @@ def code() -> ResponseReturnValue:
     try:
         who = signin.redeem_code(email, request.form.get("code") or "", utcnow())
     except Invalid as exc:
-        return _form(422, error=exc.message, sent=True, email=email, title="Check your email")
+        return _form(422, error=gettext(exc.message), sent=True, email=email, title=gettext("Check your email"))
     return _signed_in(who)
 
 
 def _signed_in(email: str) -> ResponseReturnValue:
+    chosen = language.chosen_signed_out()  # sign_in clears the session: kept first
     auth.sign_in(email)
-    flash(f"You are signed in as {email}.")
+    language.carry_to(email, chosen)
+    flash(gettext("You are signed in as %(address)s.", address=email))
     return redirect(url_for("settings.page"), 303)
 
 
 @bp.post("/signout")
 def sign_out() -> ResponseReturnValue:
     auth.sign_out()
-    flash("You are signed out.")
+    flash(gettext("You are signed out."))
     return redirect(url_for("games.index"), 303)
 
 
@@ -100,5 +104,5 @@ def sign_out() -> ResponseReturnValue:
 def sign_out_everywhere() -> ResponseReturnValue:
     sessions.end_everywhere(auth.require_email())
     auth.sign_out()
-    flash("You are signed out on every device and browser.")
+    flash(gettext("You are signed out on every device and browser."))
     return redirect(url_for("games.index"), 303)

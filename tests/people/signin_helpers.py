@@ -27,7 +27,8 @@ class Browser(FlaskClient):
     into the next client's request.  A real server gives each request its own."""
 
     def open(self, *args, **kwargs):
-        for name in ("csrf_token", "signed_in"):
+        # (and Flask-Babel's locale with the person's language: service/web/language.py)
+        for name in ("csrf_token", "signed_in", "_flask_babel", "person_language"):
             g.pop(name, None)
         return super().open(*args, **kwargs)
 

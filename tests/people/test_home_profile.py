@@ -124,4 +124,4 @@ def test_my_profile_as_json(app, client):
     sign_in_as(client, ANN[1])
     answer = client.get("/api/me/profile").get_json()
     assert answer == {"played": 1, "finished": 0, "per_game": [{"game": "Toy", "played": 1}], "recent_games": 1,
-                      "timeouts_recent": 0, "median_move_seconds": 3 * 3600}
+                      "timeouts_recent": 0, "median_move_seconds": 3 * 3600, "ratings": []}

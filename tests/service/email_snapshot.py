@@ -66,7 +66,8 @@ def wire(message: EmailMessage) -> str:
 
 def extra(catalog: email_catalog.Catalog) -> dict[str, str]:
     """The kinds the catalog does not send, from its games: an invitation to an address that never
-    agreed, the timeouts' digest of two rows, the daily digest, a webhook's body of each shape."""
+    agreed, the timeouts' digest of two rows, the daily digest, a webhook's body of each shape, the
+    lobby's and the rematch's emails."""
     from service.mail import compose, digest, kinds, talk_email, webhooks
     from service.people import digests
     from service.play import new_game
@@ -136,6 +137,25 @@ def extra(catalog: email_catalog.Catalog) -> dict[str, str]:
         row = session.get(Outbox, row_id)
         found["daily digest"] = wire(compose.build(session, row))
         assert kinds.get(row.kind).name == "digest"
+    # The lobby's two kinds: a join asked by typing an address (its confirmation), then the game expiring
+    # unfilled (to the creator, the only confirmed seat); and a rematch asked by Bo after the duel ended.
+    from service.play import lobby, rematch
+
+    opened = lobby.open_game("riftwalker", "", {}, 3, ("Ana", "ana@example.org"), listed=True, now=at(130))
+    assert opened.id is not None
+    catalog.games["lobby"] = opened.game_id
+    lobby.ask_to_join(opened.id, opened.key, "Cy", "cy@example.org", now=at(130))
+    catalog.deliver()
+    lobby.expire(at(130 + 24 * 60))
+    catalog.deliver()
+    duel = catalog.games["riftforce duel"]
+    with read_session(get_engine()) as session:
+        bo = store.players_of(session, duel)[1].id
+    rematch.ask(duel, bo, "swapped", now=at(131))
+    catalog.deliver()
+    for kind in ("lobby_join", "lobby_expired", "rematch"):
+        for sample in catalog.of(kind=kind):
+            found[f"{kind} seat {sample.seat}"] = wire(sample.message)
     return found
 
 

@@ -35,6 +35,7 @@ def values(app):
         "key": key,
         "filename": "composer.js",
         "game": "riftforce",  # a game's start form and rules page
+        "open_id": 1,  # an open game of the lobby (none here: a 404)
         "token_id": 1,  # a personal API token's revoke button (/settings/tokens/<token_id>/revoke)
         "hook_id": 1,
         "message_id": 1, "seat": 1,  # a table talk message (none here: a 404), a seat to unmute  # a webhook of the signed-in person (/settings/channels: none here, a 401)

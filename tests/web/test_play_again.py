@@ -1,5 +1,6 @@
 """A finished game's page and email (issue #17, item 8): the result, the final board, the chart and the
-history, a "Play again" that starts the same game for the same seats once, and none of the sections
+history, a "Play again" that asks the others and starts the new game once all accept (#25 part 4: seats
+kept, swapped or random), and none of the sections
 that only matter while a game runs (clock, time zone, vacation, stop turn emails)."""
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import sqlalchemy as sa
 from service.mail import outbox
 from service.play import new_game
 from service.store import get_engine, read_session
-from service.store.models import Game, GameClock, Player
+from service.store.models import Game, GameClock, Player, Rematch, utcnow
 from tests import tokens
 from tests.consent import preconsent
 from tests.service import toygame
@@ -59,36 +60,99 @@ def test_a_game_under_way_offers_no_play_again_and_keeps_its_settings(app, clien
         assert session.execute(sa.select(sa.func.count()).select_from(Game)).scalar_one() == 1
 
 
-def test_play_again_starts_the_same_game_for_the_same_seats_once_and_everyone_is_emailed(app, client, sink):
+def _press(client, player: Player, path: str, **data):
+    page = text(_page(client, player))
+    return client.post(f"/p/{tokens.page(player)}/again{path}", data={"csrf_token": csrf_token(page), **data})
+
+
+def _games() -> list[Game]:
+    with read_session(get_engine()) as session:
+        return list(session.execute(sa.select(Game).order_by(Game.id)).scalars())
+
+
+def test_play_again_asks_the_others_and_starts_once_all_accept_with_the_same_seats(app, client, sink):
+    """Rematch, seats kept (#25 part 4): Bob asks, Ann is emailed and accepts with one press; the new game
+    has the same game, options, clock and seats; a second press starts no third game."""
     app.config["SMTP_URL"] = sink.url
     game_id, (ann, bob) = _finished()
-    page = _page(client, bob)
-    assert client.get(f"/p/{tokens.page(bob)}/campaign").status_code == 405  # a GET changes nothing
-    pressed = client.post(f"/p/{tokens.page(bob)}/campaign", data={"csrf_token": csrf_token(text(page))})
-    assert pressed.status_code == 303
+    assert client.get(f"/p/{tokens.page(bob)}/again").status_code == 200  # a GET changes nothing
+    assert len(_games()) == 1
+    # The old one-press follow-up no longer starts a game behind the others' backs.
+    old_way = client.post(f"/p/{tokens.page(bob)}/campaign", data={"csrf_token": csrf_token(text(_page(client, bob)))})
+    assert old_way.status_code == 409 and len(_games()) == 1
+    asked = _press(client, bob, "", seating="kept")
+    assert asked.status_code == 303 and len(_games()) == 1
+    (question,) = [row for row in outbox_rows(game_id) if row.kind == "rematch"]
+    assert question.player_id == ann.id and outbox.deliver(question.id) == "sent"
+    (mail,) = [m for m in sink.wait_for(1) if m["X-Riftpost-Kind"] == "rematch"]
+    plain = mail.get_body(("plain",)).get_content()
+    assert plain.startswith("Bob asks to play") and re.search(r"http://riftpost\.test/p/\S+/again", plain)
+    assert "You are in" in text(client.get(f"/p/{tokens.page(bob)}/again"))
+    assert "Accept and play again" in text(_page(client, ann))
+    accepted = _press(client, ann, "/accept")
+    assert accepted.status_code == 303
+    old, new = _games()
     with read_session(get_engine()) as session:
-        games = list(session.execute(sa.select(Game).order_by(Game.id)).scalars())
-        clock = session.get(GameClock, games[-1].id)
-    assert len(games) == 2
-    old, new = games
+        clock = session.get(GameClock, new.id)
     assert (new.name, new.options, new.status) == (old.name, old.options, "active")
     assert clock is not None and (clock.deadline_hours, clock.reminders) == (48, [24])
     seats = _seats(new.id)
     assert [(p.seat, p.name, p.email) for p in seats] == [(0, "Ann", "ann@example.org"), (1, "Bob", "bob@example.org")]
-    # Bob lands on his own seat of the new game.
-    assert tokens.links_page_of(pressed.headers["Location"], seats[1])
-    # Ann presses too (or Bob twice): the game already started, not a third one.
-    again = client.post(f"/p/{tokens.page(ann)}/campaign", data={"csrf_token": csrf_token(text(_page(client, ann)))})
-    assert again.status_code == 303 and tokens.links_page_of(again.headers["Location"], seats[0])
-    with read_session(get_engine()) as session:
-        assert session.execute(sa.select(sa.func.count()).select_from(Game)).scalar_one() == 2
-    assert "The new game has started" in text(_page(client, ann))
-    # Each player gets the new game's usual first email.
+    again = _press(client, ann, "/accept")
+    assert again.status_code == 303 and len(_games()) == 2
+    # Links both ways: the old game's page leads to the new seat, the new game's page back.
+    assert f"game #{new.id}" in text(_page(client, ann))
+    assert f"/games/{old.id}" in text(_page(client, seats[0]))
+    # Everyone gets the new game's first email at once (they consented by asking and accepting).
     firsts = [row for row in outbox_rows(new.id) if row.status == "pending"]
     assert sorted(row.player_id for row in firsts) == [seats[0].id, seats[1].id]
-    for row in firsts:
-        outbox.deliver(row.id)
-    assert len(sink.wait_for(2)) == 2
+
+
+def test_play_again_with_seats_swapped_seats_each_at_the_others_place(app, client):
+    game_id, (ann, bob) = _finished()
+    _press(client, ann, "", seating="swapped")
+    _press(client, bob, "/accept")
+    new = _games()[-1]
+    assert [(p.seat, p.name) for p in _seats(new.id)] == [(0, "Bob"), (1, "Ann")]
+    # Both emailed at once, whoever is the new first player: both accepted.
+    assert {row.status for row in outbox_rows(new.id)} == {"pending"}
+
+
+def test_play_again_at_random_draws_the_seats_when_asked_and_shows_them(app, client):
+    game_id, (ann, bob) = _finished()
+    _press(client, ann, "", seating="random")
+    with read_session(get_engine()) as session:
+        asked = session.execute(sa.select(Rematch)).scalar_one()
+    assert asked.seating == "random" and sorted(asked.order) == [0, 1]
+    shown = text(_page(client, bob))
+    names = ["Ann", "Bob"]
+    assert f"seat 1 {names[asked.order[0]]}, seat 2 {names[asked.order[1]]}" in shown
+    _press(client, bob, "/accept")
+    new = _games()[-1]
+    assert [p.name for p in _seats(new.id)] == [names[old] for old in asked.order]
+
+
+def test_play_again_refuses_a_seating_it_does_not_know_and_a_game_under_way(app, client):
+    game_id, (ann, bob) = _finished()
+    assert _press(client, ann, "", seating="sideways").status_code == 422
+    preconsent("ann@example.org", "bob@example.org")
+    running = _seats(new_game(toygame.NAME, PLAYERS, {"target": 5}, seed=3))[0]
+    assert _press(client, running, "", seating="kept").status_code == 409
+
+
+def test_a_person_who_asked_never_to_be_emailed_gets_no_rematch_email_but_sees_it_on_the_page(app, client):
+    from service.people.identity import person
+    from service.store import write_session
+
+    game_id, (ann, bob) = _finished()
+    with write_session(get_engine()) as session:
+        who = person(session, "ann@example.org", lock=True)
+        who.never_email_at = utcnow()
+        session.add(who)
+    _press(client, bob, "", seating="kept")
+    (question,) = [row for row in outbox_rows(game_id) if row.kind == "rematch"]
+    assert outbox.deliver(question.id) == "skipped"
+    assert "Accept and play again" in text(_page(client, ann))
 
 
 def test_the_game_over_email_offers_play_again(app, sink):
@@ -99,8 +163,8 @@ def test_the_game_over_email_offers_play_again(app, sink):
     (mail,) = [m for m in sink.wait_for(1) if m["X-Riftpost-Kind"] == "game_over"]
     plain = mail.get_body(("plain",)).get_content()
     html = mail.get_body(("html",)).get_content()
-    assert re.search(r"Play again: .*http://riftpost\.test/p/\S+#again", plain)
-    assert re.search(r'<a href="http://riftpost\.test/p/[^"]+#again"[^>]*>Play again</a>', html)
+    assert re.search(r"Play again: .*http://riftpost\.test/p/\S+/again", plain)
+    assert re.search(r'<a href="http://riftpost\.test/p/[^"]+/again"[^>]*>Play again</a>', html)
 
 
 def test_the_last_moves_tell_the_end_once(app, client):

@@ -1,0 +1,54 @@
+"""The languages Riftpost speaks (issue #26): English, Ukrainian and Traditional Chinese, their
+gettext catalogs (service/translations, compiled by `make i18n-compile`) and how to name them.
+
+A bottom layer of its own: the web layer picks the reader's language (service/web/language.py), the
+views and, later, the emails word what they make in a language given to them, so a view of one
+person's games can be worded in that person's language without knowing about requests.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+from babel import Locale
+from babel.support import NullTranslations, Translations
+
+ENGLISH = "en"
+# Babel's identifiers (the catalogs' folder names); `html_tag` gives the BCP 47 tag of each.
+LANGUAGES = (ENGLISH, "uk", "zh_Hant")
+# Each language named in itself: a choice of language is read by someone who may not read the page's.
+NATIVE_NAMES = {ENGLISH: "English", "uk": "Українська", "zh_Hant": "繁體中文"}
+CATALOGS = Path(__file__).resolve().parent / "translations"
+DOMAIN = "messages"
+
+
+def known(language: str | None) -> str | None:
+    """`language` if it is one of LANGUAGES (its BCP 47 spelling "zh-Hant" too), else None."""
+    if not language:
+        return None
+    spelled = language.replace("-", "_")
+    return spelled if spelled in LANGUAGES else None
+
+
+def html_tag(language: str) -> str:
+    """The `<html lang>` / Content-Language tag: "en", "uk", "zh-Hant"."""
+    return language.replace("_", "-")
+
+
+@functools.cache
+def translations(language: str) -> NullTranslations:
+    """The compiled catalog of `language` (English: the message ids themselves).  A missing .mo of a
+    known language is an install error (`make i18n-compile`), never a silent fall back to English."""
+    if language == ENGLISH:
+        return NullTranslations()
+    found = Translations.load(str(CATALOGS), [Locale.parse(language)], DOMAIN)
+    if not isinstance(found, Translations):
+        raise RuntimeError(f"No compiled catalog for {language} in {CATALOGS}: run `make i18n-compile`.")
+    return found
+
+
+def N_(message: str) -> str:
+    """Marks a message for the catalogs where it is made (a layer below the request that knows the
+    reader's language); the web layer translates it where it is shown (`gettext(exc.message)`)."""
+    return message
