@@ -22,9 +22,10 @@ from sqlmodel import Session
 from service import links, paths, running, store
 from service.games import adapter
 from service.mail import addresses, reply_to, talk_email
-from service.mail.kinds import NOT_NEWS, Kind, Mail, clock_context, get
+from service.mail.kinds import NOT_NEWS, Kind, Mail, addressed, clock_context, get
 from service.mail.mime import POLICY, address, body_part, unstructured, url_header
 from service.mail.threads import thread_root
+from service.names import player_name
 from service.store import deal
 from service.store.models import Game, Outbox, Player
 from service.views import email_render, positions
@@ -111,7 +112,14 @@ def mail_of(session: Session, row: Outbox) -> Mail:
     game = store.get_game(session, row.game_id)
     players = store.players_of(session, game.id)
     player = next(p for p in players if p.id == row.player_id)
-    return Mail(row, game, player, players, store.seat_names(players))
+    names = store.seat_names(players)
+    to = (row.params or {}).get("to")
+    if to:
+        # An email to whom the seat was, or will be (a seat handed over: service/play/handover.py): the
+        # row names its reader, since the seat's row is, or will be, someone else's.
+        player = addressed(player, to)
+        names = {**names, player.seat: player_name(player.name, player.seat)}
+    return Mail(row, game, player, players, names)
 
 
 def build(session: Session, row: Outbox, mail: Mail | None = None, locale: str = email_render.DEFAULT_LOCALE,

@@ -50,6 +50,7 @@ from engine.kit import plural
 from service import links, paths, running, store
 from service.names import unlinkable
 from service.store import signins
+from service.store.inboxes import key
 from service.store.models import (
     Deadline,
     Game,
@@ -471,6 +472,64 @@ def _invitation_subject(context: Context) -> str:
     return f"{context['inviter']} invited you to play {context['title']}"
 
 
+# ---- a seat handed over for good (service/play/handover.py) -------------------------------------------
+# Their rows carry `to` in their params: the reader, who is not (or no longer) the seat's row's holder.
+
+
+def addressed(player: Any, to: dict[str, Any]) -> Player:
+    """The seat as an email addressed by its `to` params sees it (service/mail/compose.py `mail_of`): the
+    seat's old holder after a handover, or the person invited to take it before they accept.  A row of
+    no session, never written."""
+    return Player(id=player.id, game_id=player.game_id, seat=player.seat, name=to["name"], email=to["email"],
+                  address_key=key(to["email"]), turn_emails=True, link_generation=int(to.get("generation", 0)),
+                  consent=to["consent"], row_key=to["row_key"])
+
+
+def _seat_invitation(session: Session, mail: Mail) -> Context:
+    invitation = session.get(Invitation, int(mail.params["invitation"]))
+    assert invitation is not None
+    token = links.invitation_token(invitation.id, invitation.row_key)
+    inviter = next((p for p in mail.players if p.address_key == invitation.inviter), None)
+    name = unlinkable(inviter.name) if inviter is not None else "A player"
+    return {
+        "inviter": name, "self_invited": False, "seat_players": len(mail.players),
+        "about": profile.profile(session, invitation.inviter).line(name),
+        "accept_url": paths.url("invitations.page", token=token),
+        "decline_url": paths.url("invitations.decline", token=token),
+        "decline_page_url": paths.url("invitations.page", token=token, answer="decline"),
+    }
+
+
+def _seat_invitation_wanted(session: Session, mail: Mail) -> bool:
+    invitation = session.get(Invitation, int(mail.params["invitation"]))
+    return invitation is not None and invitation.status == "asked" and mail.game.status == "active"
+
+
+def _seat_invitation_line(context: Context) -> str:
+    return (f"{context['inviter']} and the other players of a game of {context['title']} on Riftpost invite you to "
+            "take over a seat whose player stopped playing.")
+
+
+def _seat_handed_over_line(context: Context) -> str:
+    who = "a bot" if context["params"].get("by") == "bot" else "another player"
+    game = context["game"]
+    return (f"You missed two deadlines in {context['title']} #{game.id}, so the other players handed your seat "
+            f"to {who}. The game goes on without you; your links to it no longer work.")
+
+
+def _seat_taken_line(context: Context) -> str:
+    mine = context["player"].seat in context["position"].to_act
+    return ("You took over a seat of this game: it is your turn." if mine
+            else "You took over a seat of this game: we will email you when it is your turn.")
+
+
+register(Kind("seat_invitation", _seat_invitation_line, context=_seat_invitation, wanted=_seat_invitation_wanted,
+              unsolicited=True, subject=lambda c: f"{c['inviter']} invites you to take a seat in {c['title']}",
+              tag=lambda p: f"invitation{p['invitation']}"))
+# Not governed by the notification modes (notify_policy.GOVERNED): it is not about a turn.
+register(Kind("seat_handed_over", _seat_handed_over_line, tag=lambda p: "handed-over",
+              subject=lambda c: f"Your seat in {c['title']} #{c['game'].id} was handed over"))
+register(Kind("seat_taken", _seat_taken_line, tag=lambda p: "invite", clock=True, move_links=True))
 register(Kind("invitation", _invitation_line, context=_invitation, wanted=_invitation_wanted, unsolicited=True,
               subject=_invitation_subject,
               tag=lambda p: f"invitation{p['invitation']}"))

@@ -106,13 +106,20 @@ def seats_of(conn: sa.Connection, game_id: int) -> dict[int, str]:
 
 
 def kick(game_id: int, to_act: list[int], seq: int) -> None:
-    """After a commit: enqueue a decision for each bot seat among `to_act` (one indexed query; none
-    when nobody is to act)."""
+    """After a game's creation: enqueue a decision for each bot seat among `to_act` (one indexed
+    query; none when nobody is to act).  A move knows its bot seats from the seats it read: `publish`."""
     if not to_act:
         return
     with read_session(get_engine()) as session:
         levels = seats_of(session.connection(), game_id)
-    queue.publish(BOT_TASK, [[game_id, seat, seq] for seat in to_act if seat in levels])
+    publish(game_id, [seat for seat in to_act if seat in levels], seq)
+
+
+def publish(game_id: int, seats: list[int], seq: int) -> None:
+    """After a commit: enqueue a decision for each of these bot seats (no query: a move costs a game
+    without bots nothing)."""
+    if seats:
+        queue.publish(BOT_TASK, [[game_id, seat, seq] for seat in seats])
 
 
 def due(limit: int = 200) -> list[tuple[int, int, int]]:
@@ -126,27 +133,44 @@ def due(limit: int = 200) -> list[tuple[int, int, int]]:
     return [(game_id, seat, seq) for game_id, seq, to_act, seat in rows if seat in (to_act or [])]
 
 
+# A task's run of one seat's decisions (a turn of many steps); past it, beat's scan (`due`) goes on.
+MAX_DECISIONS = 100
+
+
 def play(game_id: int, seat: int, seq: int) -> str:
-    """One bot decision (the worker's task): "played", "stale" (the position moved on, or the seat is
-    not a bot or not to act), or "failed" (logged for the operator)."""
+    """The worker's task: the bot of `seat` decides for as long as its seat is to act, at the position
+    after `seq` or a later one (a person's move in a co-op phase moves the game on and leaves the bot
+    to act without queuing it again; a bot's own next step is not queued either: this loop takes it).
+    Each decision plays at the position it read, so a position gets at most one move whatever tasks
+    run at once.  "played" (one move or more), "stale" (the seat is not to act, or not a bot, or the
+    game is over), or "failed" (logged for the operator)."""
+    said = "stale"
+    for decision in range(MAX_DECISIONS):
+        said = _decide(game_id, seat, seq)
+        if said != "played":
+            return "played" if decision else said
+    return said
+
+
+def _decide(game_id: int, seat: int, seq: int) -> str:
     from service.play.moves import handle  # the move path sits beside this module in play
 
     with read_session(get_engine()) as session:
         game = session.get(Game, game_id)
-        if game is None or game.status != "active" or game.seq != seq or seat not in (game.to_act or []):
+        if game is None or game.status != "active" or game.seq < seq or seat not in (game.to_act or []):
             return "stale"
         level = seats_of(session.connection(), game_id).get(seat)
         if level is None:
             return "stale"
         rules = engine.get(game.name)
         state, _ = store.load_state(session, game)
-        secret = game.secret
+        secret, now = game.secret, game.seq
     try:
-        move = choose(rules, state, seat, secret, seq, level)
-        handle(game_id, seat, move, seq)
+        move = choose(rules, state, seat, secret, now, level)
+        handle(game_id, seat, move, now)
     except StaleState:
         return "stale"
     except (RiftpostError, engine.IllegalMove, ValueError):
-        log.exception("bot of game %s seat %s at seq %s could not move", game_id, seat, seq)
+        log.exception("bot of game %s seat %s at seq %s could not move", game_id, seat, now)
         return "failed"
     return "played"

@@ -212,6 +212,22 @@ def invite(session: Session, game: Game, players: list[Player], seating: list[Se
     return rows
 
 
+def ask_for_seat(session: Session, address: str, inviter: str, game_id: int, now: datetime) -> bool:
+    """A running game's players invite `address` to take over a seat (service/play/handover.py), with
+    `inviter` (a key: the player who named it) as its inviter: False when the address declined that
+    inviter (nothing may be sent); else the naming is counted as a new game's would be, under the same
+    caps (raises TooMany, nothing written), and the caller sends the invitation.  An address that
+    accepted the inviter is asked all the same: a seat in a game under way is a new commitment."""
+    if _declined(session, address, inviter):
+        return False
+    seating = Seating(ASKED, True, counted=True, new_inviter=not (
+        consented(session, address, inviter) or played_with(session, key(address), inviter)))
+    _within_caps(session, [(address, seating)], now)
+    session.add(Naming(address=limit_key(address), inviter=inviter, game_id=game_id,
+                       new_inviter=seating.new_inviter, created_at=now))
+    return True
+
+
 def get(session: Session, invitation_id: int, lock: bool = False) -> Invitation:
     found = session.get(Invitation, invitation_id, with_for_update=lock or None)
     if found is None:
@@ -239,6 +255,11 @@ def accept(invitation_id: int, now: datetime) -> int:
                            TITLE)
         player = session.get(Player, invitation.player_id)
         assert player is not None
+        if player.address_key != invitation.address:
+            # The seat was handed over to someone else since (service/play/handover.py): an old
+            # invitation must not make the seat's new holder accept anything, nor give its page back.
+            raise Conflict("This invitation's seat was handed over to another player since, so it cannot be "
+                           "answered any more. Nothing was changed.", TITLE)
         if invitation.status == ASKED:
             invitation.status, invitation.answered_at = ACCEPTED, now
             session.add(invitation)

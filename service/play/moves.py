@@ -43,6 +43,10 @@ class Outcome:
     result: Mapping[str, Any] | None
     outbox_ids: list[int] = field(default_factory=list)
     played: list[Played] = field(default_factory=list)  # the moves, read and worded
+    # Bot seats among `to_act` whose decision to queue (service/play/bots.py): known from the seats
+    # read for the emails when the turn changed hands; a bot that goes on deciding, or a co-op phase
+    # where a person's move leaves the same seats to act, is the bot task's own to follow.
+    bots_to_act: list[int] = field(default_factory=list)
 
 
 def _snapshot_due(snapshot_seq: int, new_seq: int, before: Collection[int], after: Collection[int],
@@ -76,7 +80,7 @@ def handle(
     if outcome.result is not None:
         ending.kick(game_id)
     else:
-        bots.kick(game_id, outcome.to_act, outcome.seq)
+        bots.publish(game_id, outcome.bots_to_act, outcome.seq)
     return outcome
 
 
@@ -136,7 +140,7 @@ def apply(
     # The turn emails state the deadlines just started (none: the game is untimed or paused).
     rows = emails.on_change(session, game, players, seat, before, after, starts, due=due) if mailed else []
     return Outcome(game_id, game.seq, list(new_events), after, game.status, result, outbox.ids(session, rows),
-                   walk.played)
+                   walk.played, [p.seat for p in players if p.seat in after and bots.is_seat(p.consent)])
 
 
 def new_game(

@@ -767,3 +767,49 @@ class PersonLanguage(SQLModel, table=True):
     person: str = Field(max_length=254, primary_key=True)
     language: str = Field(max_length=16)
     changed_at: datetime = Field(default_factory=utcnow)
+
+
+# ---- bots: handing a dropped seat over for good (service/play/handover.py) ----------------------------
+
+
+class SeatVote(SQLModel, table=True):
+    """One remaining player's vote to hand a seat that timed out twice over for good: to a bot
+    ("bot") or to a new person ("person", with the address they named).  One row per voter and seat;
+    a new vote replaces the voter's last.  Deleted when a handover of the seat passes or ends."""
+
+    __tablename__ = "seat_votes"
+    __table_args__ = (sa.UniqueConstraint("game_id", "seat", "voter", name="uq_seat_votes_voter"),)
+
+    id: int = Field(default=None, primary_key=True)  # set by the database on insert
+    game_id: int = Field(foreign_key="games.id")
+    seat: int  # the seat to hand over
+    voter: int  # the seat that votes
+    target: str = Field(max_length=10)  # bot | person
+    address: str = Field(default="", max_length=254)  # the new person's, as typed (normalized); "" for a bot
+    name: str = Field(default="", max_length=80)  # the new person's name, as typed (checked)
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class SeatHandover(SQLModel, table=True):
+    """A handover that passed: to a bot (done at once) or to a new person (an invitation, done when
+    they accept).  `after_seq`: the game's seq when it was done, so only later timeouts count against
+    the seat's new holder; `former_key`: the row key the seat's links carried before (an old link
+    is then told the seat was handed over, rather than "no game here")."""
+
+    __tablename__ = "seat_handovers"
+    __table_args__ = (sa.Index("ix_seat_handovers_game_seat", "game_id", "seat"),)
+
+    id: int = Field(default=None, primary_key=True)  # set by the database on insert
+    game_id: int = Field(foreign_key="games.id")
+    seat: int
+    player_id: int = Field(foreign_key="players.id")
+    target: str = Field(max_length=10)  # bot | person
+    address: str = Field(default="", max_length=254)
+    name: str = Field(default="", max_length=80)
+    inviter: str = Field(default="", max_length=254)  # the key of the voter who named the address first
+    invitation_id: int | None = Field(default=None, foreign_key="invitations.id")
+    status: str = Field(max_length=10)  # invited | declined | done
+    after_seq: int | None = None  # set when done
+    former_key: str | None = Field(default=None, max_length=16)
+    created_at: datetime = Field(default_factory=utcnow)
+    done_at: datetime | None = None

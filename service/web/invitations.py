@@ -11,7 +11,7 @@ from sqlmodel import Session
 from service import links, paths, store
 from service.errors import NotFound
 from service.mail.kinds import unlinkable
-from service.play import consent
+from service.play import consent, handover
 from service.store import read_session
 from service.store.db import get_engine
 from service.store.models import Invitation, Player, utcnow
@@ -44,10 +44,21 @@ def _page(token: str, status: int = 200, **extra: object) -> ResponseReturnValue
         creator = next(p for p in players if p.seat == 0)
         # Who asks: the inviter's record here, by the name they gave themselves (never their address).
         about = profile.profile(session, creator.address_key).line(unlinkable(creator.name))
+        # An invitation to take over a seat of a game under way (service/play/handover.py): the player who
+        # named the address asks, with the others' agreement.
+        seat = handover.of_invitation(session, invitation.id)
+        if seat is not None:
+            inviter = next((p for p in players if p.address_key == seat.inviter), None)
+            name = unlinkable(inviter.name) if inviter is not None else "A player"
+            extra = {**extra, "seat_handover": seat, "seat_players": len(players)}
+            about = profile.profile(session, seat.inviter).line(name)
+            creator_name = name
+        else:
+            creator_name = unlinkable(creator.name)
     return render_template(
         "invitation.html", invitation=invitation, game=game, title=positions.title(game), token=token,
         # The page is the invited address's first sight of us: the same unlinkable name as the email.
-        inviter=unlinkable(creator.name), self_invited=creator.id == invitation.player_id,
+        inviter=creator_name, self_invited=creator.id == invitation.player_id and "seat_handover" not in extra,
         answer=request.args.get("answer", ""), about=about, **extra,
     ), status
 
@@ -59,7 +70,19 @@ def page(token: str) -> ResponseReturnValue:
 
 @bp.post("/i/<token>/accept")
 def accept(token: str) -> ResponseReturnValue:
-    player_id = consent.accept(_invitation_id(token), utcnow())
+    invitation_id = _invitation_id(token)
+    with read_session(get_engine()) as session:
+        seat = handover.of_invitation(session, invitation_id)
+    if seat is not None:
+        player_id, taken = handover.accept(invitation_id, utcnow())
+        if not taken:  # taken already: a forwarded invitation must not open the seat's page
+            return _page(token)
+        with read_session(get_engine()) as session:
+            player = session.get(Player, player_id)
+            assert player is not None
+        flash("Thank you: the seat is yours. This page is your game page; its link is in the email we sent you.")
+        return redirect(url_for("play.page", token=page_token(player)), 303)
+    player_id = consent.accept(invitation_id, utcnow())
     with read_session(get_engine()) as session:
         player = session.get(Player, player_id)
         assert player is not None
@@ -73,7 +96,13 @@ def accept(token: str) -> ResponseReturnValue:
 
 @bp.post(paths.rule("invitations.decline"))
 def decline(token: str) -> ResponseReturnValue:
-    consent.decline(_invitation_id(token), utcnow())
+    invitation_id = _invitation_id(token)
+    with read_session(get_engine()) as session:
+        seat = handover.of_invitation(session, invitation_id)
+    if seat is not None:
+        handover.decline(invitation_id, utcnow())
+    else:
+        consent.decline(invitation_id, utcnow())
     if request.form.get("List-Unsubscribe") == "One-Click":
         return "Declined: no more email from games this inviter starts.\n", 200, {"Content-Type": "text/plain"}
     return _page(token, declined_now=True)

@@ -19,16 +19,17 @@ from flask.typing import ResponseReturnValue
 
 import engine
 from service import jsontext, links, paths, store
-from service.errors import StaleState
+from service.errors import Conflict, Invalid, StaleState
 from service.mail import bounces, outbox
 from service.people import access
-from service.play import handle
+from service.play import handle, handover
 from service.play.batch import MAX_MOVES, MAX_TEXT, Played
 from service.play.preview import preview
 from service.play.rematch import rematch_of
 from service.store import deal, read_session, write_session
 from service.store.current import AnyPlayer
 from service.store.db import get_engine
+from service.store.models import utcnow
 from service.views import bounced, followups, history, invitations, positions
 from service.views.positions import Position
 from service.views.times import local_time
@@ -129,6 +130,9 @@ def _render_page(player: AnyPlayer, status: int = 200, error: str | None = None,
         # server said are nobody else's business.
         trouble = outbox.trouble(session, player)
         talk = page_talk(session, player, position.since)  # the table's talk and its forms (service/web/talk.py)
+        # Seats the others may hand over (issue #25): shown only to those who decide.
+        extra.setdefault("handover", handover.panel(session, game, players, player))
+        extra.setdefault("handover_me", handover.own_warning(session, game, players, player))
     if trouble is not None:
         extra["mail_trouble"] = trouble
         # Masked, as every page reached by a link shows an address: links get forwarded.
@@ -263,6 +267,23 @@ def confirm(token: str) -> ResponseReturnValue:
         names=store.seat_names(players), title=positions.title(game),
         player_url=url_for("play.page", token=page_token(player)),
     )
+
+
+@bp.post("/p/<token>/handover")
+def handover_vote(token: str) -> ResponseReturnValue:
+    """The player's vote to hand a seat that missed two deadlines over for good (service/play/handover.py)."""
+    player = load_player(token)
+    try:
+        seat = int(request.form.get("seat", ""))
+    except ValueError:
+        return _render_page(player, 400, error="Choose a seat to hand over.")
+    try:
+        said = handover.vote(player.id, player.link_generation, seat, request.form.get("choice", "")[:20],
+                             request.form.get("address", "")[:254], request.form.get("name", "")[:80], utcnow())
+    except (Invalid, Conflict) as exc:
+        return _render_page(player, 422 if isinstance(exc, Invalid) else 409, error=exc.message)
+    flash(said)
+    return redirect(url_for("play.page", token=token), 303)
 
 
 @bp.post("/p/<token>/notifications")

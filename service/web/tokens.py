@@ -11,6 +11,7 @@ from sqlmodel import Session
 from service import links, store
 from service.errors import Gone, NotFound
 from service.people.access import masked
+from service.play import handover
 from service.store import current
 from service.store.current import AnyPlayer, PlayerRow
 from service.store.db import get_engine, single_reads
@@ -44,6 +45,9 @@ def _standing(player: P, link: Link) -> P:
     # The key first: a row that is not the link's (its id reused after a restore) is no game of the
     # link's, and the "replaced" answer would show its address.
     if link.key != player.row_key:
+        if handover.handed_over(player.id, link.key):
+            raise Gone("The other players handed this seat over to someone else after it missed two deadlines, "
+                       "so its links no longer work.", "This seat was handed over")
         raise NotFound(NO_GAME, CANNOT)
     if link.generation != player.link_generation:
         raise Gone(f"This link was replaced by a fresher one: it was sent to {masked(player.email)}. "

@@ -20,7 +20,7 @@ import json
 import random
 import secrets
 from collections.abc import Iterator
-from datetime import date
+from datetime import date, timedelta
 from email.message import EmailMessage
 from pathlib import Path
 from unittest import mock
@@ -153,7 +153,47 @@ def extra(catalog: email_catalog.Catalog) -> dict[str, str]:
         bo = store.players_of(session, duel)[1].id
     rematch.ask(duel, bo, "swapped", now=at(131))
     catalog.deliver()
-    for kind in ("lobby_join", "lobby_expired", "rematch"):
+    # A seat handed over for good (service/play/handover.py): in a timed game of three, Cy's seat times
+    # out twice while the others play; they vote to invite Eve, who accepts (the invitation to her, then
+    # the old holder's notice and the seat's first email to her).
+    import engine
+    from service.play import bots, handle, handover
+    from service.play.timeouts import sweep
+    from service.store.models import Game, Invitation
+
+    t0 = at(140)
+    seats = [("Ana", "ana@example.org"), ("Bo", "bo@example.org"), ("Cy", "cy@example.org")]
+    table = catalog.games["handover"] = new_game("riftwalker", seats, seed=12, deadline_hours=24, now=t0)
+    catalog.deliver()
+    hours = 0
+    for _ in range(400):
+        with read_session(get_engine()) as session:
+            if handover.timed_out_turns(session.connection(), table, {}).get(2, 0) >= 2:
+                break
+            game = session.get(Game, table)
+            state, _ = store.load_state(session, game)
+        seat = game.to_act[0]
+        if seat == 2:
+            hours += 25
+            sweep(t0 + timedelta(hours=hours))
+        else:
+            hours += 1
+            move = bots.choose(engine.get("riftwalker"), state, seat, game.secret, game.seq, "easy")
+            handle(table, seat, move, game.seq, now=t0 + timedelta(hours=hours))
+        catalog.deliver()
+    with read_session(get_engine()) as session:
+        players = store.players_of(session, table)
+    when = t0 + timedelta(hours=hours + 1)
+    handover.vote(players[0].id, players[0].link_generation, 2, "person", "eve@example.org", "Eve", when)
+    handover.vote(players[1].id, players[1].link_generation, 2, "same:0", "", "", when)
+    catalog.deliver()
+    with read_session(get_engine()) as session:
+        invitation = session.execute(sa.select(Invitation).where(Invitation.game_id == table)
+                                     .order_by(sa.desc(Invitation.id))).scalars().first()
+    assert invitation is not None
+    handover.accept(invitation.id, when + timedelta(hours=1))
+    catalog.deliver()
+    for kind in ("lobby_join", "lobby_expired", "rematch", "seat_invitation", "seat_handed_over", "seat_taken"):
         for sample in catalog.of(kind=kind):
             found[f"{kind} seat {sample.seat}"] = wire(sample.message)
     return found

@@ -1,13 +1,13 @@
-"""merge the lobby (0017d: open games, joinings, rematches, ratings) and the reader's language (0017e)
-into one head
+"""merge the seat handovers (0017c), the lobby (0017d: open games, joinings, rematches, ratings) and
+the reader's language (0017e) into one head
 
 Revision ID: 0019
-Revises: 0017d, 0017e
+Revises: 0017c, 0017d, 0017e
 """
 from typing import Sequence, Union
 
 revision: str = "0019"
-down_revision: Union[str, Sequence[str], None] = ("0017d", "0017e")
+down_revision: Union[str, Sequence[str], None] = ("0017c", "0017d", "0017e")
 branch_labels: Union[str, Sequence[str], None] = None
 depends_on: Union[str, Sequence[str], None] = None
 
