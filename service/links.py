@@ -39,9 +39,9 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from flask import current_app
 from itsdangerous import BadSignature, SignatureExpired, URLSafeSerializer, URLSafeTimedSerializer
 
+from service import running
 from service.errors import LINK_TITLE, Gone, bad_link
 
 PLAYER = "riftpost.player-page"
@@ -86,7 +86,7 @@ class AccountLink:
 
 
 def _keys() -> list[str]:
-    config = current_app.config
+    config = running.config()
     # itsdangerous signs with the last key and verifies with all of them: oldest first.
     return [*config.get("SECRET_KEY_FALLBACKS", []), config["SECRET_KEY"]]
 
@@ -140,7 +140,7 @@ def player_token(player_id: int, key: str | None, generation: int = 0) -> str:
 
 
 def read_player_token(token: str) -> PlayerLink:
-    data = _load(PLAYER, token, current_app.config["PLAYER_LINK_MAX_AGE"])
+    data = _load(PLAYER, token, running.config()["PLAYER_LINK_MAX_AGE"])
     return PlayerLink(_player_id(data), _key(data), _generation(data))
 
 
@@ -149,7 +149,7 @@ def move_token(player_id: int, key: str | None, seq: int, move: dict, generation
 
 
 def read_move_token(token: str) -> MoveLink:
-    data = _load(MOVE, token, current_app.config["MOVE_LINK_MAX_AGE"])
+    data = _load(MOVE, token, running.config()["MOVE_LINK_MAX_AGE"])
     player_id = _player_id(data)
     if not isinstance(data.get("v"), int) or not isinstance(data.get("m"), dict):
         raise bad_link()
@@ -161,7 +161,7 @@ def unsubscribe_token(player_id: int, key: str | None, generation: int = 0) -> s
 
 
 def read_unsubscribe_token(token: str) -> PlayerLink:
-    data = _load(UNSUBSCRIBE, token, current_app.config["PLAYER_LINK_MAX_AGE"])
+    data = _load(UNSUBSCRIBE, token, running.config()["PLAYER_LINK_MAX_AGE"])
     return PlayerLink(_player_id(data), _key(data), _generation(data))
 
 
@@ -179,7 +179,7 @@ def never_email_token(email: str) -> str:
 
 
 def read_never_email_token(token: str) -> str:
-    return _email(_load(NEVER_EMAIL, token, current_app.config["PLAYER_LINK_MAX_AGE"]))
+    return _email(_load(NEVER_EMAIL, token, running.config()["PLAYER_LINK_MAX_AGE"]))
 
 
 def account_token(email: str, issued: int) -> str:
@@ -199,7 +199,7 @@ def read_account_token(token: str, now: float | None = None) -> AccountLink:
     if type(issued) is not int:
         raise bad_link()
     age = (time.time() if now is None else now) - issued
-    if age > current_app.config["ACCOUNT_LINK_MAX_AGE"]:
+    if age > running.config()["ACCOUNT_LINK_MAX_AGE"]:
         raise Gone("This account link has expired: it works for one hour. Ask for a new one from the "
                    "button on any of your game pages.", LINK_TITLE)
     return AccountLink(email, issued)
@@ -211,7 +211,7 @@ def invitation_token(invitation_id: int, key: str | None) -> str:
 
 def read_invitation_token(token: str) -> InvitationLink:
     """The invitation the link names (400 tampered, 410 expired: as long-lived as a player's page link)."""
-    data = _load(INVITATION, token, current_app.config["PLAYER_LINK_MAX_AGE"])
+    data = _load(INVITATION, token, running.config()["PLAYER_LINK_MAX_AGE"])
     if not isinstance(data, dict) or not isinstance(data.get("i"), int):
         raise bad_link()
     return InvitationLink(data["i"], _key(data))

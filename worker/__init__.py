@@ -2,7 +2,8 @@
 
     celery -A worker worker -B      # `worker.celery` is the app, from the settings the Flask app reads
 
-The worker makes the Flask app (and imports the tasks) as it starts; beat never does (worker/app.py).
+The worker makes its app (settings and database, never the Flask app) and imports the tasks as it
+starts; beat never does (worker/app.py).
 """
 
 from worker.app import celery, create_celery

@@ -1,10 +1,11 @@
 """The Celery app, configured from the same environment as the web (service/config.py), with the
-Flask app pushed around every task (Flask's documented Celery pattern).
+worker's app (service/running.py's Host: the settings and the database engine) pushed around every task.
 
-Only the worker runs tasks, so only the worker loads them and the Flask app (the whole service, the
-web layer with it: `url_for` builds the emails' links), when it starts (`celeryd_init`, sent by
-`celery worker` alone).  Beat, which publishes tasks by name and reads a few settings, never does:
-that keeps about half of the worker's memory out of the beat process (bench/memory.py).
+The worker never builds the Flask app: the emails' links come from service/paths.py and their templates
+from email's own Jinja environment (service/views/email_render.py), so no web layer and no request
+context are loaded to send mail (issue #26; tests/worker/test_lean_processes.py).  Only the worker runs
+tasks, so only the worker loads them and its app, when it starts (`celeryd_init`, sent by `celery
+worker` alone).  Beat, which publishes tasks by name and reads a few settings, never does.
 """
 
 from __future__ import annotations
@@ -17,10 +18,10 @@ from typing import TYPE_CHECKING, Any
 from celery import Celery, Task, signals
 
 from service import config as service_config
-from service import create_app
+from service.running import Host
 
 if TYPE_CHECKING:
-    from flask import Flask
+    from service.running import App
 
 
 # What only the worker imports, as it starts (start_worker below): the tasks, which register
@@ -50,40 +51,45 @@ for _logger in ("celery.worker.strategy", "celery.app.trace"):
 
 
 class Riftpost(Celery):
-    """Celery with the settings it was configured from, and the Flask app made on first use."""
+    """Celery with the settings it was configured from, and the app its tasks run in made on first use."""
 
     settings: Mapping[str, Any]
-    _flask_app: Flask | None = None
+    _host: Host | None = None
 
     @property
-    def flask_app(self) -> Flask:
-        if self._flask_app is None:
-            self.bind(create_app())
-        assert self._flask_app is not None
-        return self._flask_app
+    def host(self) -> Host:
+        """The tasks' app: the settings and the database engine, as create_app() makes them for the web."""
+        if self._host is None:
+            from service.store import make_engine  # the worker's alone: beat opens no database
 
-    def bind(self, flask_app: Flask) -> None:
-        # Kicks from inside tasks (service/mail/queue.py) reuse this app.
-        flask_app.extensions["riftpost.celery"] = self
-        self._flask_app = flask_app
+            engine = make_engine(self.settings["DATABASE_URL"], sqlite_synchronous=self.settings["SQLITE_SYNCHRONOUS"])
+            self.bind(Host(self.settings, {"riftpost.db": engine}))
+        assert self._host is not None
+        return self._host
+
+    def bind(self, app: App) -> None:
+        """Run the tasks in `app` (a Host, or a test's Flask app: its settings and engine shared)."""
+        # Kicks from inside tasks (service/mail/queue.py) reuse this Celery app.
+        app.extensions["riftpost.celery"] = self
+        self._host = app if isinstance(app, Host) else Host(app.config, app.extensions)
 
 
-class FlaskTask(Task):
+class HostTask(Task):
     def __call__(self, *args, **kwargs):
-        with self.app.flask_app.app_context():
+        with self.app.host.app_context():
             return self.run(*args, **kwargs)
 
 
-def create_celery(flask_app: Flask | None = None) -> Celery:
-    """The app, from `flask_app`'s config, or (None) from the environment as create_app() reads it,
-    with the Flask app made only when a task first needs it."""
+def create_celery(app: App | None = None) -> Celery:
+    """The Celery app, from `app`'s settings (a Host or a Flask app), or (None) from the environment
+    as create_app() reads it, with the tasks' app made only when a task first needs it."""
     # create_app() takes its settings from the environment the same way (service/app.py).
-    config = flask_app.config if flask_app is not None else service_config.from_env()
+    config = app.config if app is not None else service_config.from_env()
     # No `include`: beat imports those too; the worker imports WORKER_MODULES as it starts.
-    app = Riftpost("riftpost", task_cls=FlaskTask)
-    app.settings = config
+    celery_app = Riftpost("riftpost", task_cls=HostTask)
+    celery_app.settings = config
     broker = config["CELERY_BROKER_URL"]
-    app.conf.update(
+    celery_app.conf.update(
         broker_url=broker,
         broker_connection_retry_on_startup=True,  # honcho may start us before Redis is up
         task_ignore_result=True,  # no result backend: the outbox table is the record
@@ -128,21 +134,21 @@ def create_celery(flask_app: Flask | None = None) -> Celery:
     )
     if broker.startswith("sqla+"):
         _tune_sqlalchemy_transport()
-    app.set_default()
-    if flask_app is not None:
-        app.bind(flask_app)
-    return app
+    celery_app.set_default()
+    if app is not None:
+        celery_app.bind(app)
+    return celery_app
 
 
 @signals.celeryd_init.connect
 def start_worker(instance: Any = None, **_: Any) -> None:
-    """A worker (never beat) starting: its tasks, and the Flask app they run in, made now rather than
-    at the first task, so that a broken configuration stops the worker at once."""
+    """A worker (never beat) starting: its tasks, and the app they run in, made now rather than at the
+    first task, so that a broken configuration stops the worker at once."""
     for module in WORKER_MODULES:
         importlib.import_module(module)
     app = getattr(instance, "app", None)
     if isinstance(app, Riftpost):
-        app.flask_app  # noqa: B018 - made on first use
+        app.host  # noqa: B018 - made on first use
 
 
 def _tune_sqlalchemy_transport() -> None:

@@ -6,8 +6,8 @@ import logging
 
 import sqlalchemy as sa
 from celery import shared_task
-from flask import current_app
 
+from service import running
 from service.mail import outbox, queue
 from service.people import digests
 from service.play import bots, ending, timeouts
@@ -31,7 +31,7 @@ def dispatch_outbox() -> int:
     """Beat: enqueue every pending row that is due (lost kicks, retries, crashed workers).  Without
     kicks (the embedded broker) it also records the ends of games finished since, whose game_over
     emails wait on that; with them the end task is kicked by the final move, and the sweep catches up."""
-    if not current_app.config["OUTBOX_KICK"]:
+    if not running.config()["OUTBOX_KICK"]:
         timeouts.record_ends(utcnow())
     ids = outbox.due()
     if ids:
@@ -42,7 +42,7 @@ def dispatch_outbox() -> int:
 @shared_task(name="riftpost.purge_broker")
 def purge_broker() -> int:
     """Beat: kombu's SQLAlchemy transport only hides consumed messages; delete them."""
-    url = current_app.config["CELERY_BROKER_URL"]
+    url = running.config()["CELERY_BROKER_URL"]
     if not url.startswith("sqla+"):
         return 0
     engine = sa.create_engine(url.removeprefix("sqla+"))

@@ -26,16 +26,19 @@ from dataclasses import dataclass
 from datetime import datetime
 from email.message import Message
 from email.utils import getaddresses
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
-from flask import Flask, current_app
 from sqlmodel import col
 
+from service import running
 from service.mail import bounces, reply_to
 from service.store import read_session, write_session
 from service.store.db import get_engine
 from service.store.models import InboundMessage, utcnow
+
+if TYPE_CHECKING:  # the mail sink's app: the worker never loads Flask
+    from flask import Flask
 
 from . import reading, replies
 
@@ -147,7 +150,7 @@ def _route(kept_id: int, raw: bytes, rcpt: str | None, sender: str | None, now: 
         token = reply_to.token_of(address)
         if token is not None:
             return _reply(kept_id, message, address, token, sender, now)
-    bounce_address = str(current_app.config.get("BOUNCE_ADDRESS", ""))
+    bounce_address = str(running.config().get("BOUNCE_ADDRESS", ""))
     if any(bounces.is_bounce_address(address, bounce_address) for address in candidates):
         what = bounces.receive(raw, rcpt, now)
         _record(kept_id, "bounce", what)

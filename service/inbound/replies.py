@@ -27,11 +27,10 @@ from email.message import EmailMessage
 from typing import Any
 
 import sqlalchemy as sa
-from flask import current_app
 from sqlmodel import Session, col
 
 import engine
-from service import links, store
+from service import links, running, store
 from service.errors import IllegalMoveAt, Invalid, StaleState
 from service.games import adapter
 from service.mail import answers, outbox
@@ -112,15 +111,15 @@ def read(kept_id: int, message: EmailMessage, seat: Seat, sender: str | None, no
         return Verdict("ignored", f"not a person's reply: {auto}", answer=False)
     with read_session(get_engine()) as session:
         count = recent_replies(session, seat.player_id, now, kept_id)
-    limit = int(current_app.config["INBOUND_REPLIES_PER_HOUR"])
+    limit = int(running.config()["INBOUND_REPLIES_PER_HOUR"])
     if count >= limit:
         return Verdict("ignored", f"over {limit} replies this hour from this seat (a loop?)", answer=False)
     if seat.generation != seat.current_generation:
         return Verdict("answered", "a reply address of an old link generation",
                        "Your reply was not read: it went to an older email whose links you replaced with fresh ones.",
                        ["Reply to your newest email of this game, or open your game page."])
-    if current_app.config.get("INBOUND_REQUIRE_DMARC"):
-        refusal = reading.dmarc_refusal(message, str(current_app.config.get("INBOUND_AUTHSERV_ID") or ""))
+    if running.config().get("INBOUND_REQUIRE_DMARC"):
+        refusal = reading.dmarc_refusal(message, str(running.config().get("INBOUND_AUTHSERV_ID") or ""))
         if refusal is not None:
             return Verdict("answered", f"refused: {refusal}",
                            "Your reply was not read: our mail server could not confirm it came from your "

@@ -39,18 +39,20 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from email.message import Message
 from email.utils import getaddresses
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
-from flask import Flask, current_app
 from sqlmodel import Session, col
 
-from service import store
+from service import running, store
 from service.mail import dsn
 from service.store import write_session
 from service.store.db import get_engine
 from service.store.inboxes import key as inbox_key
 from service.store.models import Bounce, Outbox, Person, Player, as_utc, utcnow
+
+if TYPE_CHECKING:  # the mail sink's app: the worker never loads Flask
+    from flask import Flask
 
 log = logging.getLogger(__name__)
 
@@ -76,12 +78,12 @@ def _signature(secret: str, row_id: int, row_key: str | None) -> str:
 def return_path(row_id: int, row_key: str | None) -> str | None:
     """The envelope sender of the email of outbox row `row_id` with key `row_key` (None: a row made
     before keys); None with BOUNCE_ADDRESS "off"."""
-    address = current_app.config.get("BOUNCE_ADDRESS", "")
+    address = running.config().get("BOUNCE_ADDRESS", "")
     if not address:
         return None
     local, _, domain = address.rpartition("@")
     named = str(row_id) if row_key is None else f"{row_id}-{row_key}"
-    return f"{local}+{named}-{_signature(current_app.config['SECRET_KEY'], row_id, row_key)}@{domain}"
+    return f"{local}+{named}-{_signature(running.config()['SECRET_KEY'], row_id, row_key)}@{domain}"
 
 
 @dataclass(frozen=True)
@@ -104,7 +106,7 @@ def row_named(address: str) -> Named | None:
     """The outbox row a return path names, if its signature holds under SECRET_KEY or a fallback key
     (a bounce may come back days after a key rotation); None for anything else.  Whether that row is
     in this database with that key is the reader's to check (`receive`)."""
-    bounce = current_app.config.get("BOUNCE_ADDRESS", "")
+    bounce = running.config().get("BOUNCE_ADDRESS", "")
     if not is_bounce_address(address, bounce):
         return None
     local = address.strip().strip("<>").rpartition("@")[0]
@@ -113,7 +115,7 @@ def row_named(address: str) -> Named | None:
     if found is None:
         return None
     row_id, row_key = int(found.group(1)), found.group(2)
-    signing = [current_app.config["SECRET_KEY"], *current_app.config.get("SECRET_KEY_FALLBACKS", [])]
+    signing = [running.config()["SECRET_KEY"], *running.config().get("SECRET_KEY_FALLBACKS", [])]
     if any(hmac.compare_digest(_signature(secret, row_id, row_key), found.group(3)) for secret in signing):
         return Named(row_id, row_key)
     return None

@@ -17,10 +17,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from flask import current_app, render_template, url_for
 from sqlmodel import Session
 
-from service import links, store
+from service import links, paths, running, store
 from service.games import adapter
 from service.mail import addresses, reply_to, talk_email
 from service.mail.kinds import NOT_NEWS, Kind, Mail, addressed, clock_context, get
@@ -29,7 +28,7 @@ from service.mail.threads import thread_root
 from service.names import player_name
 from service.store import deal
 from service.store.models import Game, Outbox, Player
-from service.views import positions
+from service.views import email_render, positions
 from service.views.sentences import journal_sentence, since_lines, summary
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
@@ -123,11 +122,10 @@ def mail_of(session: Session, row: Outbox) -> Mail:
     return Mail(row, game, player, players, names)
 
 
-def build(session: Session, row: Outbox, mail: Mail | None = None) -> EmailMessage:
-    # Emails are rendered by the worker, outside any request: a request context on BASE_URL makes
-    # url_for(_external=True) produce the links players will click.
-    with current_app.test_request_context("/", base_url=current_app.config["BASE_URL"]):
-        return _build(session, get(row.kind), mail or mail_of(session, row))
+def build(session: Session, row: Outbox, mail: Mail | None = None, locale: str = email_render.DEFAULT_LOCALE,
+          ) -> EmailMessage:
+    """The email of `row`, for a reader in `locale` (its links under BASE_URL: service/paths.py)."""
+    return _build(session, get(row.kind), mail or mail_of(session, row), locale)
 
 
 def _since(session: Session, mail: Mail, position: positions.Position, since: int | None) -> list[positions.SinceEvent]:
@@ -154,7 +152,7 @@ def context(session: Session, kind: Kind, mail: Mail) -> dict[str, Any]:
     player_token = links.player_token(player.id, player.row_key, player.link_generation)
     choices = (one_click(position.first_steps(), adapter(game.name).first_moves)
                if kind.move_links and position.my_turn else [])
-    move_links = [(step.label, url_for("play.page", token=player_token, step=step.key, _external=True))
+    move_links = [(step.label, paths.url("play.page", token=player_token, step=step.key))
                   for step in choices]
     events = _since(session, mail, position, since)
     found = adapter(game.name)
@@ -167,16 +165,16 @@ def context(session: Session, kind: Kind, mail: Mail) -> dict[str, Any]:
         game=game, player=player, players=mail.players, names=mail.names, position=position, actor=None,
         params=mail.params, title=positions.title(game), prefix=positions.subject_prefix(game),
         subject=subject(game, mail.players, position.teams),
-        player_url=url_for("play.page", token=player_token, _external=True),
-        unsubscribe_url=url_for("play.unsubscribe", _external=True,
-                                token=links.unsubscribe_token(player.id, player.row_key, player.link_generation)),
+        player_url=paths.url("play.page", token=player_token),
+        unsubscribe_url=paths.url("play.unsubscribe",
+                                  token=links.unsubscribe_token(player.id, player.row_key, player.link_generation)),
         # RFC 8058 one-click for everything this sender sends to the address: the List-Unsubscribe header.
-        one_click_url=url_for("account.one_click", token=links.never_email_token(player.email), _external=True),
+        one_click_url=paths.url("account.one_click", token=links.never_email_token(player.email)),
         # The footer's "never email me": the footer travels with a forwarded email, so it only offers
         # to mail the address a link that can do it (service/web/account.py).
-        never_url=url_for("account.ask", token=player_token, why="never", _external=True),
+        never_url=paths.url("account.ask", token=player_token, why="never"),
         # The history opens at the player's last own move, with what happened since.
-        history_url=url_for("history.player", token=player_token, _external=True),
+        history_url=paths.url("history.player", token=player_token),
         move_links=move_links, choices_total=len({step.label for step in position.first_steps()}),
         since_lines=shown, since_more=hidden,
         # Before anyone has moved there is nothing "since" to step through: the lines tell the setup.
@@ -217,7 +215,7 @@ def envelope(subject: str, to_name: str, to_email: str, message_id: str, one_cli
     message["Subject"] = unstructured("Subject", subject)
     # The envelope's form of each address: an internationalized domain as its ASCII (IDNA) name, so
     # that no server needs SMTPUTF8 for it.
-    message["From"] = address("From", "Riftpost", addresses.ascii_form(current_app.config["MAIL_FROM"]))
+    message["From"] = address("From", "Riftpost", addresses.ascii_form(running.config()["MAIL_FROM"]))
     message["To"] = address("To", to_name, addresses.ascii_form(to_email))
     if reply_to is not None:  # the reader's signed reply address (service/mail/reply_to.py): ASCII
         message["Reply-To"] = address("Reply-To", "Riftpost", reply_to)
@@ -236,10 +234,10 @@ def envelope(subject: str, to_name: str, to_email: str, message_id: str, one_cli
     return message
 
 
-def _build(session: Session, kind: Kind, mail: Mail) -> EmailMessage:
+def _build(session: Session, kind: Kind, mail: Mail, locale: str) -> EmailMessage:
     shown = context(session, kind, mail)
     game, player, row = mail.game, mail.player, mail.row
-    domain = current_app.config["MAIL_DOMAIN"]
+    domain = running.config()["MAIL_DOMAIN"]
     threading = {"List-Id": f"{shown['title']} game {game.id} <game-{game.id}.{domain}>"}
     root = thread_root(game, player)
     # The rest hangs under the game's first email: one thread per player.  The invitation stands apart
@@ -252,6 +250,6 @@ def _build(session: Session, kind: Kind, mail: Mail) -> EmailMessage:
     message = envelope(shown["subject"], "" if kind.unsolicited else mail.names[player.seat], player.email,
                        row.message_id, shown["one_click_url"], kind.name, threading,
                        reply_to=shown["reply_address"], auto_submitted=kind.auto_submitted)
-    message.attach(body_part(render_template(f"{kind.template_name}.txt", **shown), "plain"))
-    message.attach(body_part(inline(render_template(f"{kind.template_name}.html", **shown), game.name), "html"))
+    message.attach(body_part(email_render.render(f"{kind.template_name}.txt", shown, locale), "plain"))
+    message.attach(body_part(inline(email_render.render(f"{kind.template_name}.html", shown, locale), game.name), "html"))
     return message

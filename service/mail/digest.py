@@ -23,13 +23,14 @@ from email.message import EmailMessage
 from typing import Any
 
 import sqlalchemy as sa
-from flask import current_app, render_template
 from sqlmodel import Session, col
 
 from engine.kit import plural
+from service import running
 from service.mail import compose, kinds
 from service.mail.mime import body_part
 from service.store.models import Outbox, Player, as_utc
+from service.views import email_render
 
 # The kinds whose rows of one sweep to one address go out as one email.
 GATHERED = frozenset({"timed_out"})
@@ -78,11 +79,10 @@ def leads(session: Session, row_ids: Sequence[int]) -> list[int]:
     return kept
 
 
-def build(session: Session, mails: Sequence[kinds.Mail]) -> EmailMessage:
+def build(session: Session, mails: Sequence[kinds.Mail], locale: str = email_render.DEFAULT_LOCALE) -> EmailMessage:
     """The one email for several rows of one address (the first is the lead, whose return path and
     key it goes with): a line per game, that game's links."""
-    with current_app.test_request_context("/", base_url=current_app.config["BASE_URL"]):
-        games = [compose.context(session, kinds.get(mail.row.kind), mail) for mail in mails]
+    games = [compose.context(session, kinds.get(mail.row.kind), mail) for mail in mails]
     lead = mails[0]
     count = len(games)
     subject = f"Time ran out on your turn in {count} games"
@@ -91,10 +91,10 @@ def build(session: Session, mails: Sequence[kinds.Mail]) -> EmailMessage:
                    never_url=games[0]["never_url"], player_url=games[0]["player_url"],
                    unsubscribe_url=games[0]["unsubscribe_url"], what=plural(count, "game"))
     # A thread of its own, named by the lead row (its id and random key: unique, and the same on a retry).
-    message_id = f"<riftpost.timeouts.o{lead.row.id}-{lead.row.row_key}@{current_app.config['MAIL_DOMAIN']}>"
+    message_id = f"<riftpost.timeouts.o{lead.row.id}-{lead.row.row_key}@{running.config()['MAIL_DOMAIN']}>"
     message = compose.envelope(subject, lead.names[lead.player.seat], lead.player.email, message_id,
                                games[0]["one_click_url"], lead.row.kind)
     message["X-Riftpost-Games"] = ", ".join(str(mail.game.id) for mail in mails)
-    message.attach(body_part(render_template("email/timed_out_digest.txt", **context), "plain"))
-    message.attach(body_part(compose.inline(render_template("email/timed_out_digest.html", **context), ""), "html"))
+    message.attach(body_part(email_render.render("email/timed_out_digest.txt", context, locale), "plain"))
+    message.attach(body_part(compose.inline(email_render.render("email/timed_out_digest.html", context, locale), ""), "html"))
     return message

@@ -44,11 +44,10 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import sqlalchemy as sa
-from flask import current_app, url_for
 from sqlmodel import Session, col
 
 from engine.kit import plural
-from service import links, store
+from service import links, paths, running, store
 from service.names import unlinkable
 from service.store import signins
 from service.store.inboxes import key
@@ -373,8 +372,7 @@ def _fresh_link(session: Session, mail: Mail) -> Context:
     ).all()
     return {"fresh_games": [
         (f"{title(game)} #{game.id}", game.status == "active",
-         url_for("play.page", token=links.player_token(player.id, player.row_key, player.link_generation),
-                 _external=True))
+         paths.url("play.page", token=links.player_token(player.id, player.row_key, player.link_generation)))
         for player, game in sorted(seats, key=lambda pair: pair[1].status != "active")]}
 
 
@@ -390,15 +388,14 @@ def _account_alive(session: Session, mail: Mail) -> bool:
     """Only while its link still works: after a mail outage longer than its hour, the email would bring
     a dead link (the person asks again, and the pacing lets them: it counts from the request)."""
     issued = datetime.fromtimestamp(int(mail.params["issued_ms"]) / 1000, UTC)
-    return utcnow() < issued + timedelta(seconds=current_app.config["ACCOUNT_LINK_MAX_AGE"])
+    return utcnow() < issued + timedelta(seconds=running.config()["ACCOUNT_LINK_MAX_AGE"])
 
 
 def _account(session: Session, mail: Mail) -> Context:
     issued = int(mail.params["issued_ms"]) // 1000
-    expires = datetime.fromtimestamp(issued, UTC) + timedelta(seconds=current_app.config["ACCOUNT_LINK_MAX_AGE"])
+    expires = datetime.fromtimestamp(issued, UTC) + timedelta(seconds=running.config()["ACCOUNT_LINK_MAX_AGE"])
     person = store.person_of(session, mail.player.email)
-    return {"account_url": url_for("account.page", token=links.account_token(mail.player.email, issued),
-                                   _external=True),
+    return {"account_url": paths.url("account.page", token=links.account_token(mail.player.email, issued)),
             "account_expires": local_time(expires, person.time_zone)}
 
 
@@ -425,7 +422,7 @@ def _signin(session: Session, mail: Mail) -> Context:
     assert request is not None  # `wanted` saw it
     code = links.signin_code(request.nonce)
     person = store.person_of(session, mail.player.email)
-    return {"signin_url": url_for("signin.link", token=links.signin_token(request.id, request.nonce), _external=True),
+    return {"signin_url": paths.url("signin.link", token=links.signin_token(request.id, request.nonce)),
             "signin_code": f"{code[:3]} {code[3:]}",
             "signin_expires": local_time(signins.expires(request), person.time_zone)}
 
@@ -448,10 +445,10 @@ def _invitation(session: Session, mail: Mail) -> Context:
         "self_invited": self_invited,
         # Who asks, in one line of their record here (service/views/profile.py; never their address).
         "about": None if self_invited else profile.profile(session, creator.address_key).line(unlinkable(creator.name)),
-        "accept_url": url_for("invitations.page", token=token, _external=True),
+        "accept_url": paths.url("invitations.page", token=token),
         # The one-click decline: also the email's List-Unsubscribe target.
-        "decline_url": url_for("invitations.decline", token=token, _external=True),
-        "decline_page_url": url_for("invitations.page", token=token, _external=True, answer="decline"),
+        "decline_url": paths.url("invitations.decline", token=token),
+        "decline_page_url": paths.url("invitations.page", token=token, answer="decline"),
     }
 
 
@@ -497,9 +494,9 @@ def _seat_invitation(session: Session, mail: Mail) -> Context:
     return {
         "inviter": name, "self_invited": False, "seat_players": len(mail.players),
         "about": profile.profile(session, invitation.inviter).line(name),
-        "accept_url": url_for("invitations.page", token=token, _external=True),
-        "decline_url": url_for("invitations.decline", token=token, _external=True),
-        "decline_page_url": url_for("invitations.page", token=token, _external=True, answer="decline"),
+        "accept_url": paths.url("invitations.page", token=token),
+        "decline_url": paths.url("invitations.decline", token=token),
+        "decline_page_url": paths.url("invitations.page", token=token, answer="decline"),
     }
 
 

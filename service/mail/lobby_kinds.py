@@ -10,10 +10,9 @@
 
 from __future__ import annotations
 
-from flask import url_for
 from sqlmodel import Session
 
-from service import links
+from service import links, paths
 from service.mail.kinds import Context, Kind, Mail, register
 from service.names import unlinkable
 from service.store.models import Joining, OpenGame
@@ -34,8 +33,7 @@ def _join(session: Session, mail: Mail) -> Context:
     return {
         "creator": _creator(mail), "seats": opened.seats, "pace": opened.deadline_hours,
         "about": profile.profile(session, creator.address_key).line(_creator(mail)),
-        "confirm_url": url_for("lobby.confirm_page", token=links.lobby_join_token(joining.id, joining.nonce),
-                               _external=True),
+        "confirm_url": paths.url("lobby.confirm_page", token=links.lobby_join_token(joining.id, joining.nonce)),
     }
 
 
@@ -54,7 +52,7 @@ def _join_subject(context: Context) -> str:
 
 
 def _expired(session: Session, mail: Mail) -> Context:
-    return {"creator": _creator(mail), "lobby_url": url_for("lobby.index", _external=True)}
+    return {"creator": _creator(mail), "lobby_url": paths.url("lobby.index")}
 
 
 def _expired_line(context: Context) -> str:

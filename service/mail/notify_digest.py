@@ -19,11 +19,10 @@ from datetime import date
 from typing import Any
 
 import sqlalchemy as sa
-from flask import current_app, url_for
 from sqlmodel import Session, col
 
 from engine.kit import plural
-from service import store
+from service import paths, running, store
 from service.mail import compose, kinds, notify_policy, talk_email
 from service.store.models import Game, Outbox, Player
 
@@ -42,9 +41,9 @@ def awaiting(session: Session, address_key: str) -> list[tuple[Player, Game]]:
 def message_id(address_key: str, day: date) -> str:
     """The digest's Message-ID for a person and their local date: deterministic (the idempotency key),
     and naming the address only by a keyed hash (it travels in every reply's References)."""
-    secret = str(current_app.config["SECRET_KEY"]).encode()
+    secret = str(running.config()["SECRET_KEY"]).encode()
     who = hmac.new(secret, address_key.encode(), hashlib.sha256).hexdigest()[:16]
-    return f"<riftpost.digest.{who}.{day.isoformat()}@{current_app.config['MAIL_DOMAIN']}>"
+    return f"<riftpost.digest.{who}.{day.isoformat()}@{running.config()['MAIL_DOMAIN']}>"
 
 
 def _games(session: Session, mail: kinds.Mail) -> list[dict[str, Any]]:
@@ -63,7 +62,7 @@ def _games(session: Session, mail: kinds.Mail) -> list[dict[str, Any]]:
 def _context(session: Session, mail: kinds.Mail) -> kinds.Context:
     games = _games(session, mail)
     return {"games": games, "count": len(games), "day": mail.params.get("day", ""),
-            "settings_url": url_for("notify.notifications", _external=True)}
+            "settings_url": paths.url("notify.notifications")}
 
 
 def _wanted(session: Session, mail: kinds.Mail) -> bool:

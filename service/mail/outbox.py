@@ -48,10 +48,9 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import sqlalchemy as sa
-from flask import current_app
 from sqlmodel import Session, col, select
 
-from service import store
+from service import running, store
 from service.mail import (
     answers,  # noqa: F401 - registers the answer to a reply by email (its email kind)
     bounces,
@@ -216,7 +215,7 @@ class Policy:
 
 
 def policy() -> Policy:
-    config = current_app.config
+    config = running.config()
     return Policy(
         base=timedelta(seconds=config["OUTBOX_RETRY_BASE_SECONDS"]),
         cap=timedelta(seconds=config["OUTBOX_RETRY_CAP_SECONDS"]),
@@ -503,7 +502,7 @@ def problems(now: datetime | None = None) -> list[Problem]:
     player notice's threshold; oldest first."""
     now = now or utcnow()
     rules = policy()
-    retrying_since = now - timedelta(seconds=current_app.config["OUTBOX_NOTICE_AFTER_SECONDS"])
+    retrying_since = now - timedelta(seconds=running.config()["OUTBOX_NOTICE_AFTER_SECONDS"])
     failed = col(Outbox.status) == "failed"
     stuck = sa.or_(
         sa.and_(col(Outbox.status) == "pending", col(Outbox.next_attempt_at) < now - STUCK_AFTER),
@@ -582,7 +581,7 @@ def trouble(session: Session, player: AnyPlayer, now: datetime | None = None) ->
     for longer than OUTBOX_NOTICE_AFTER_SECONDS, and none of theirs was delivered since it was queued
     (then their address works again, whatever an older email met).  None when all is well."""
     now = now or utcnow()
-    retrying_since = now - timedelta(seconds=current_app.config["OUTBOX_NOTICE_AFTER_SECONDS"])
+    retrying_since = now - timedelta(seconds=running.config()["OUTBOX_NOTICE_AFTER_SECONDS"])
     bad = session.execute(
         sa.select(Outbox).where(
             col(Outbox.player_id) == player.id, col(Outbox.channel) == "email",  # (a webhook's: its own page)

@@ -9,7 +9,8 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from celery import Celery
-from flask import current_app
+
+from service import running
 
 log = logging.getLogger(__name__)
 
@@ -19,30 +20,30 @@ _making = threading.Lock()
 
 def celery_client() -> Celery:
     """The Celery app to enqueue with: the worker's own, or a publish-only client for the web."""
-    app = current_app.extensions.get("riftpost.celery")
+    app = running.extensions().get("riftpost.celery")
     if app is not None:
         return app
     with _making:  # the web's threads: one client per app
-        app = current_app.extensions.get("riftpost.celery")
+        app = running.extensions().get("riftpost.celery")
         if app is not None:
             return app
         app = Celery("riftpost-web", set_as_current=False)
         app.conf.update(
-            broker_url=current_app.config["CELERY_BROKER_URL"],
+            broker_url=running.config()["CELERY_BROKER_URL"],
             # A kick must never hang a web request: try once, quickly; the beat scan catches up.
             task_publish_retry=False,
             broker_connection_timeout=2,
             broker_connection_retry=False,
             broker_connection_retry_on_startup=False,
         )
-        current_app.extensions["riftpost.celery"] = app
+        running.extensions()["riftpost.celery"] = app
         return app
 
 
 def publish(task: str, calls: list[list[Any]]) -> None:
     """After a commit: enqueue `task` once per argument list in `calls`, in the background (publishing
     to the embedded SQLite broker costs a synced commit)."""
-    if not calls or not current_app.config["OUTBOX_KICK"]:
+    if not calls or not running.config()["OUTBOX_KICK"]:
         return
     _kicker.submit(_publish, celery_client(), task, [list(args) for args in calls])
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from sqlmodel import Session
 
+from service import links, paths
 from service.mail.kinds import Context, Kind, Mail, register
 from service.store.models import Rematch
 
@@ -15,9 +16,13 @@ SEATING_WORDS = {"kept": "the same seats", "swapped": "seats swapped", "random":
 def _rematch(session: Session, mail: Mail) -> Context:
     found = session.get(Rematch, int(mail.params["rematch"]))
     assert found is not None
+    player = mail.player
     return {"rematch": found, "asker": mail.names.get(found.asked_by, "A player"),
             "seating_words": SEATING_WORDS.get(found.seating, found.seating),
-            "new_seats": [(seat, mail.names.get(old, f"Player {old + 1}")) for seat, old in enumerate(found.order)]}
+            "new_seats": [(seat, mail.names.get(old, f"Player {old + 1}")) for seat, old in enumerate(found.order)],
+            # The reader's seat's rematch page (the play page's token, as compose.py's player_url).
+            "rematch_url": paths.url("rematch.page",
+                                     token=links.player_token(player.id, player.row_key, player.link_generation))}
 
 
 def _wanted(session: Session, mail: Mail) -> bool:

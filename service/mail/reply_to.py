@@ -10,9 +10,7 @@ links, and what they can do is what the reader's page allows.
 
 from __future__ import annotations
 
-from flask import current_app
-
-from service import links
+from service import links, running
 from service.store.current import AnyPlayer
 
 LOCAL = "play"
@@ -20,7 +18,7 @@ LOCAL = "play"
 
 def domain() -> str:
     """INBOUND_DOMAIN as used ("" when replies are off)."""
-    return str(current_app.config.get("INBOUND_DOMAIN", ""))
+    return str(running.config().get("INBOUND_DOMAIN", ""))
 
 
 def address(player: AnyPlayer, seq: int) -> str | None:

@@ -36,8 +36,7 @@ import time
 from dataclasses import dataclass
 from email.message import EmailMessage
 
-from flask import current_app, has_app_context
-
+from service import running
 from service.config import smtp_address
 
 # Each socket operation's own limit (connect, a reply) when the caller sets no overall deadline.
@@ -173,9 +172,10 @@ def _shut(client: smtplib.SMTP) -> None:
 
 
 def idle_limit() -> float:
-    if has_app_context():
-        return float(current_app.config.get("SMTP_IDLE_SECONDS", IDLE_SECONDS))
-    return IDLE_SECONDS
+    try:
+        return float(running.config().get("SMTP_IDLE_SECONDS", IDLE_SECONDS))
+    except RuntimeError:  # no app running (a connection used on its own)
+        return IDLE_SECONDS
 
 
 def send(message: EmailMessage, smtp_url: str | None = None, deadline: float | None = None,
@@ -187,7 +187,7 @@ def send(message: EmailMessage, smtp_url: str | None = None, deadline: float | N
     server that answers slowly, or stalls after DATA, is cut off then.  The outbox relies on it to
     finish, one way or the other, before its lease lets another worker send the same row.
     """
-    url = smtp_url or current_app.config["SMTP_URL"]
+    url = smtp_url or running.config()["SMTP_URL"]
     timeout = OPERATION_TIMEOUT
     if deadline is not None:
         timeout = min(timeout, deadline - time.monotonic())

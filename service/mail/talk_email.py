@@ -33,9 +33,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
-from flask import url_for
 from sqlmodel import Session, col
 
+from service import paths
 from service.mail.kinds import Context, Kind, Mail, register
 from service.store import write_session
 from service.store.db import get_engine
@@ -207,7 +207,7 @@ def _tag(params: dict[str, Any]) -> str:
 
 
 def _talk_context(session: Session, mail: Mail) -> Context:
-    return {"settings_url": url_for("notify.notifications", _external=True)}
+    return {"settings_url": paths.url("notify.notifications")}
 
 
 TALK = register(Kind("talk", _talk_line, context=_talk_context, wanted=_talk_wanted, tag=_tag))  # compose adds `context` to every kind

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import hashlib
 
-from flask import current_app
-
+from service import running
 from service.store import deal
 from service.store.current import AnyGame, AnyPlayer
 
@@ -34,7 +33,7 @@ def _thread(game: AnyGame, player: AnyPlayer) -> str:
 
 def thread_root(game: AnyGame, player: AnyPlayer) -> str:
     """The Message-ID of the player's invitation: the root of their thread for this game."""
-    return f"<riftpost.{_thread(game, player)}@{current_app.config['MAIL_DOMAIN']}>"
+    return f"<riftpost.{_thread(game, player)}@{running.config()['MAIL_DOMAIN']}>"
 
 
 def message_id(game: AnyGame, player: AnyPlayer, tag: str, seq: int) -> str:
@@ -42,5 +41,5 @@ def message_id(game: AnyGame, player: AnyPlayer, tag: str, seq: int) -> str:
     game at `seq`; the invitation is the thread's root."""
     if tag == "invite":
         return thread_root(game, player)
-    domain = current_app.config["MAIL_DOMAIN"]
+    domain = running.config()["MAIL_DOMAIN"]
     return f"<riftpost.{_thread(game, player)}.{tag}.s{seq}@{domain}>"

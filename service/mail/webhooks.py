@@ -46,9 +46,9 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import sqlalchemy as sa
-from flask import current_app
 from sqlmodel import Session, col
 
+from service import running
 from service.mail import compose, kinds
 from service.store.models import Outbox, Webhook, as_utc, new_row_key
 
@@ -81,7 +81,7 @@ def new_secret() -> str:
 
 
 def allowed_networks() -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
-    return [ipaddress.ip_network(net) for net in current_app.config.get("WEBHOOK_ALLOW_NETWORKS", [])]
+    return [ipaddress.ip_network(net) for net in running.config().get("WEBHOOK_ALLOW_NETWORKS", [])]
 
 
 def refusal(address: AddressT, allowed: Sequence[ipaddress.IPv4Network | ipaddress.IPv6Network]) -> str | None:
@@ -250,8 +250,7 @@ def prepare(session: Session, row: Outbox, mail: kinds.Mail) -> Call:
     """The POST a webhook row makes: its email's first line and link, in its webhook's shape."""
     hook = session.get(Webhook, row.webhook_id)
     assert hook is not None
-    with current_app.test_request_context("/", base_url=current_app.config["BASE_URL"]):
-        shown = compose.context(session, kinds.get(row.kind), mail)
+    shown = compose.context(session, kinds.get(row.kind), mail)
     clock = shown.get("clock") or {}
     due = clock.get("due")
     message = {

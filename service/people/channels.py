@@ -14,9 +14,9 @@ from datetime import datetime
 from urllib.parse import urlsplit, urlunsplit
 
 import sqlalchemy as sa
-from flask import current_app
 from sqlmodel import Session, col
 
+from service import running
 from service.errors import Invalid, NotFound
 from service.mail import webhooks
 from service.mail.webhooks import Call, Refused, TryLater
@@ -134,7 +134,7 @@ def _mac(key: str, feed_id: str) -> str:
 def feed_token(feed_id: str) -> str:
     """The secret part of the person's feed URLs: their random id and its MAC under SECRET_KEY (the
     id alone, as a database dump holds it, opens nothing)."""
-    return f"{feed_id}-{_mac(current_app.config['SECRET_KEY'], feed_id)}"
+    return f"{feed_id}-{_mac(running.config()['SECRET_KEY'], feed_id)}"
 
 
 def feed_owner(session: Session, token: str) -> str | None:
@@ -143,7 +143,7 @@ def feed_owner(session: Session, token: str) -> str | None:
     if len(feed_id) != 32 or len(mac) != 32:
         return None
     row = session.execute(sa.select(FeedKey).where(col(FeedKey.feed_id) == feed_id)).scalar_one_or_none()
-    keys = [current_app.config["SECRET_KEY"], *current_app.config.get("SECRET_KEY_FALLBACKS", [])]
+    keys = [running.config()["SECRET_KEY"], *running.config().get("SECRET_KEY_FALLBACKS", [])]
     # Compared even when no row has the id, so the time taken says nothing of which ids exist.
     good = any(hmac.compare_digest(_mac(key, feed_id), mac) for key in keys)
     return row.person if row is not None and good else None

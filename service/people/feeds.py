@@ -20,10 +20,9 @@ from datetime import datetime, timedelta
 import icalendar
 import sqlalchemy as sa
 from feedgen.feed import FeedGenerator
-from flask import current_app, url_for
 from sqlmodel import Session, col
 
-from service import links, store
+from service import links, paths, running, store
 from service.store.models import Deadline, Event, Game, GameClock, Player, as_utc
 from service.views.positions import title
 from service.views.sentences import POLICY_WORDS
@@ -33,13 +32,9 @@ PRODID = "-//Riftpost//deadlines//EN"
 REFRESH = timedelta(minutes=15)  # what the calendar is asked to re-read at (apps may wait longer)
 
 
-def _absolute(path: str) -> str:
-    """A link as emails make them: on BASE_URL, whatever host the feed was fetched by."""
-    return current_app.config["BASE_URL"] + path
-
-
 def _player_url(player: Player) -> str:
-    return _absolute(url_for("play.page", token=links.player_token(player.id, player.row_key, player.link_generation)))
+    # A link as emails make them: on BASE_URL, whatever host the feed was fetched by.
+    return paths.url("play.page", token=links.player_token(player.id, player.row_key, player.link_generation))
 
 
 def _label(game: Game) -> str:
@@ -56,7 +51,7 @@ def calendar(session: Session, email: str, self_url: str, now: datetime) -> byte
         .where(col(Player.address_key) == email, col(Deadline.due_at).is_not(None), col(Game.status) == "active")
         .order_by(col(Deadline.due_at))
     ).all()
-    domain = current_app.config["MAIL_DOMAIN"]
+    domain = running.config()["MAIL_DOMAIN"]
     cal = icalendar.Calendar()
     cal.add("prodid", PRODID)
     cal.add("version", "2.0")
@@ -94,13 +89,13 @@ def turns(session: Session, email: str, self_url: str, zone: str, now: datetime)
     due = {(row.game_id, row.seat): as_utc(row.due_at) for row in session.execute(
         sa.select(Deadline).where(col(Deadline.player_id).in_([player.id for player, _ in seats]),
                                   col(Deadline.due_at).is_not(None))).scalars()}
-    domain = current_app.config["MAIL_DOMAIN"]
+    domain = running.config()["MAIL_DOMAIN"]
     feed = FeedGenerator()
     feed.id(self_url)
     feed.title("Riftpost: your move")
     feed.author({"name": "Riftpost"})
     feed.link(href=self_url, rel="self")
-    feed.link(href=_absolute(url_for("channels.page")), rel="alternate")
+    feed.link(href=paths.url("channels.page"), rel="alternate")
     feed.updated(now)
     for player, game in seats:
         began = store.turn_starts(session, game.id, player.seat, game.seq, limit=1)

@@ -53,10 +53,10 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 import sqlalchemy as sa
-from flask import current_app
 from sqlalchemy.orm import aliased
 from sqlmodel import Session, col
 
+from service import running
 from service.errors import Conflict, NotFound, TooMany
 from service.mail import outbox
 from service.mail.outbox import Queued
@@ -165,8 +165,8 @@ def _within_caps(session: Session, named: list[tuple[str, Seating]], now: dateti
         # have none, and making one for a stranger's address is not ours to do).
         for address in sorted({limit_key(email) for email, _ in named}):
             session.execute(sa.text("SELECT pg_advisory_xact_lock(hashtextextended(:k, 0))"), {"k": f"naming:{address}"})
-    caps = ((False, int(current_app.config["INVITATIONS_PER_ADDRESS_PER_DAY"])),
-            (True, int(current_app.config["NEW_INVITERS_PER_ADDRESS_PER_DAY"])))
+    caps = ((False, int(running.config()["INVITATIONS_PER_ADDRESS_PER_DAY"])),
+            (True, int(running.config()["NEW_INVITERS_PER_ADDRESS_PER_DAY"])))
     for email, seat in named:
         address = limit_key(email)
         for new_only, limit in caps:

@@ -30,11 +30,10 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import sqlalchemy as sa
-from flask import current_app
 from sqlmodel import Session, col
 
 import engine
-from service import store
+from service import running, store
 from service.clocks import seats as clocks
 from service.clocks.settings import parse_settings
 from service.errors import Conflict, Gone, Invalid, NotFound
@@ -55,7 +54,7 @@ JOIN_KIND, EXPIRED_KIND = "lobby_join", "lobby_expired"
 
 
 def hold() -> timedelta:
-    return timedelta(hours=float(current_app.config["LOBBY_HOLD_HOURS"]))
+    return timedelta(hours=float(running.config()["LOBBY_HOLD_HOURS"]))
 
 
 def open_game(name: str, mode: str, options: dict[str, Any], seats: int, creator: tuple[str, str], *, listed: bool,
@@ -96,7 +95,7 @@ def open_game(name: str, mode: str, options: dict[str, Any], seats: int, creator
         current.keep_state(conn, game.id, game.seq, rules.rules_version, state, exists=False, snapshot_seq=game.seq)
         opened = OpenGame(game_id=game.id, mode=mode, seats=seats, listed=listed, deadline_hours=hours, policy=policy,
                           reminders=ladder, created_at=now,
-                          expires_at=now + timedelta(days=float(current_app.config["LOBBY_EXPIRY_DAYS"])))
+                          expires_at=now + timedelta(days=float(running.config()["LOBBY_EXPIRY_DAYS"])))
         session.add(opened)
         session.flush()
         session.expunge(opened)
@@ -215,7 +214,7 @@ def _within_cap(session: Session, opened: OpenGame, email: str, now: datetime) -
         session.execute(sa.text("SELECT pg_advisory_xact_lock(hashtextextended(:k, 0))"), {"k": f"naming:{address}"})
     recent = session.execute(sa.select(sa.func.count()).select_from(Naming).where(
         col(Naming.address) == address, col(Naming.created_at) > now - timedelta(days=1))).scalar_one()
-    return int(recent) < int(current_app.config["INVITATIONS_PER_ADDRESS_PER_DAY"])
+    return int(recent) < int(running.config()["INVITATIONS_PER_ADDRESS_PER_DAY"])
 
 
 def join_signed_in(open_id: int, key: str, name: str, email: str, now: datetime | None = None) -> Player:

@@ -16,11 +16,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from flask import current_app
 from sqlmodel import Session
 
 import engine
-from service import store
+from service import running, store
 from service.clocks import seats as clocks
 from service.clocks.settings import parse_settings
 from service.errors import Invalid, StaleState
@@ -121,7 +120,7 @@ def apply(
     if walk.turn_began is not None:  # the seq after which the turn in progress at the end began
         current.turn_began(conn, game_id, walk.turn_began, turn.number, list(turn.seats))
         starts = set(turn.seats)
-    if result is not None or _snapshot_due(snapshot_seq, game.seq, before, after, current_app.config["SNAPSHOT_EVERY"]):
+    if result is not None or _snapshot_due(snapshot_seq, game.seq, before, after, running.config()["SNAPSHOT_EVERY"]):
         current.snapshot(conn, game_id, game.seq, rules.rules_version, state, utcnow())
         snapshot_seq = game.seq
     current.keep_state(conn, game_id, game.seq, rules.rules_version, state, exists=loaded.kept,

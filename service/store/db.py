@@ -15,11 +15,10 @@ from contextlib import contextmanager
 from typing import Any, cast
 
 import sqlalchemy as sa
-from flask import current_app
 from sqlalchemy import event
 from sqlmodel import Session
 
-from service import config
+from service import config, running
 
 
 def make_engine(url: str, *, sqlite_synchronous: str = "NORMAL") -> sa.Engine:
@@ -147,4 +146,4 @@ def write_session(engine: sa.Engine) -> Iterator[Session]:
 
 def get_engine() -> sa.Engine:
     """The database engine of the current Flask app (see service.create_app)."""
-    return cast(sa.Engine, current_app.extensions["riftpost.db"])
+    return cast(sa.Engine, running.extensions()["riftpost.db"])

@@ -11,7 +11,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from flask import render_template
 from markupsafe import Markup
 from sqlmodel import Session
 
@@ -170,8 +169,9 @@ class Position:
         """The game's own board stylesheet under static/ (None: a game drawn as text has none)."""
         return f"board/{self.game.name}.css" if adapter(self.game.name).board_template is not None else None
 
-    def board_html(self, email: bool = False) -> Markup:
-        """The game's own board template when its adapter has one, else its text rendering.
+    def board(self, email: bool = False) -> tuple[str, dict[str, Any]]:
+        """The board as data: the template that draws it (the game's own board template when its
+        adapter has one, else its text rendering) and what that template is given.
 
         `email`: for an HTML email (no SVG icons, no page-only parts); its classes are inlined from
         the same stylesheets (service/mail/compose.py).  `over`: the result in words once the game is
@@ -179,12 +179,23 @@ class Position:
         show instead of whose decision it is."""
         found = adapter(self.game.name)
         if found.board_template is None:
-            return Markup(render_template("games/_text_board.html", board_text=self.board_text))
+            return "games/_text_board.html", {"board_text": self.board_text}
         over = found.result_words(self.result, self.names, self.seat) if self.result is not None else None
-        return Markup(render_template(found.board_template, view=self.view, seat=self.seat, rules=self.rules,
-                                      game=self.game, names=self.names, email=email, over=over,
-                                      decision_time=self.decision_time,
-                                      **found.board_words(self.view)))
+        return found.board_template, dict(view=self.view, seat=self.seat, rules=self.rules, game=self.game,
+                                          names=self.names, email=email, over=over,
+                                          decision_time=self.decision_time, **found.board_words(self.view))
+
+    def board_html(self, email: bool = False) -> Markup:
+        """The board drawn: for a page by the web's environment (Flask's, in a request), for an email by
+        email's own (service/views/email_render.py: in the locale of the email being rendered)."""
+        template, context = self.board(email)
+        if email:
+            from service.views import email_render
+
+            return Markup(email_render.render(template, context, email_render.locale()))
+        from flask import render_template  # the web's pages only: the worker never loads Flask
+
+        return Markup(render_template(template, **context))
 
 
 def _repeats_the_end(events: list[SinceEvent], payload: Mapping[str, Any], text: str | None) -> bool:

@@ -24,7 +24,7 @@ from __future__ import annotations
 from flask import Blueprint, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
-from service import links, store
+from service import links, paths, store
 from service.errors import BadRequest
 from service.people import access
 from service.play import consent
@@ -52,7 +52,7 @@ def fresh_link(token: str) -> ResponseReturnValue:
                                   else "Every earlier link to this game"))
 
 
-@bp.get("/p/<token>/account")
+@bp.get(paths.rule("account.ask"))
 def ask(token: str) -> ResponseReturnValue:
     player = load_player(token)
     return render_template("account/ask.html", title="Your account", token=token, never=request.args.get("why") == "never",
@@ -77,7 +77,7 @@ def _email(token: str) -> str:
     return link.email
 
 
-@bp.get("/a/<token>")
+@bp.get(paths.rule("account.page"))
 def page(token: str) -> ResponseReturnValue:
     _email(token)
     return render_template("people/signin_link.html", title="Your account",
@@ -92,7 +92,7 @@ def sign_in(token: str) -> ResponseReturnValue:
     return redirect(url_for("settings.page"), 303)
 
 
-@bp.route("/never/<token>", methods=["GET", "POST"])
+@bp.route(paths.rule("account.one_click"), methods=["GET", "POST"])
 def one_click(token: str) -> ResponseReturnValue:
     email = links.read_never_email_token(token)
     if request.method == "POST":

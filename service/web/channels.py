@@ -42,7 +42,7 @@ from flask.sessions import SessionInterface, SessionMixin
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import UnsupportedMediaType
 
-from service import store
+from service import paths, store
 from service.errors import BadRequest, Invalid, NotFound
 from service.people import channels, feeds
 from service.store import read_session
@@ -94,7 +94,7 @@ def _page(email: str, status: int = 200, problem: str | None = None, typed: dict
                            most=channels.MAX_WEBHOOKS, problem=problem, typed=typed or {}), status
 
 
-@bp.get("/settings/channels")
+@bp.get(paths.rule("channels.page"))
 def page() -> ResponseReturnValue:
     response = make_response(_page(require_email()))
     response.headers["Cache-Control"] = "private, no-store"  # the secrets and feed URLs are on it

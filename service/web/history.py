@@ -24,7 +24,7 @@ from urllib.parse import urlencode
 from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
 from sqlmodel import Session
 
-from service import store
+from service import paths, store
 from service.errors import BadRequest, Forbidden
 from service.games import adapter
 from service.store import deal, read_session, write_session
@@ -158,7 +158,7 @@ def _download(data: dict, filename: str) -> Response:
     )
 
 
-@bp.get("/p/<token>/history")
+@bp.get(paths.rule("history.player"))
 def player(token: str):
     with read_session(get_engine()) as session:
         player, game = _player(session, token)

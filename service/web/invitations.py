@@ -8,7 +8,7 @@ from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from sqlmodel import Session
 
-from service import links, store
+from service import links, paths, store
 from service.errors import NotFound
 from service.mail.kinds import unlinkable
 from service.play import consent, handover
@@ -63,7 +63,7 @@ def _page(token: str, status: int = 200, **extra: object) -> ResponseReturnValue
     ), status
 
 
-@bp.get("/i/<token>")
+@bp.get(paths.rule("invitations.page"))
 def page(token: str) -> ResponseReturnValue:
     return _page(token)
 
@@ -94,7 +94,7 @@ def accept(token: str) -> ResponseReturnValue:
     return redirect(url_for("play.page", token=page_token(player)), 303)
 
 
-@bp.post("/i/<token>/decline")
+@bp.post(paths.rule("invitations.decline"))
 def decline(token: str) -> ResponseReturnValue:
     invitation_id = _invitation_id(token)
     with read_session(get_engine()) as session:

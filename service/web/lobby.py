@@ -18,7 +18,7 @@ from flask import Blueprint, current_app, flash, redirect, render_template, requ
 from flask.typing import ResponseReturnValue
 
 import engine
-from service import links, store
+from service import links, paths, store
 from service.clocks.settings import parse_settings
 from service.errors import Invalid
 from service.games import Adapter, every
@@ -60,7 +60,7 @@ def _describe(session, opened: OpenGame, now) -> dict:
     }
 
 
-@bp.get("/lobby")
+@bp.get(paths.rule("lobby.index"))
 def index() -> ResponseReturnValue:
     now = utcnow()
     with read_session(get_engine()) as session:
@@ -198,7 +198,7 @@ def _hours() -> str:
     return str(int(hours)) if hours == int(hours) else str(hours)
 
 
-@bp.get("/lobby/confirm/<token>")
+@bp.get(paths.rule("lobby.confirm_page"))
 def confirm_page(token: str) -> ResponseReturnValue:
     joining_id, nonce = links.read_lobby_join_token(token)
     with read_session(get_engine()) as session:
@@ -209,7 +209,7 @@ def confirm_page(token: str) -> ResponseReturnValue:
     return render_template("lobby/confirm.html", token=token, joining=joining, **shown)
 
 
-@bp.post("/lobby/confirm/<token>")
+@bp.post(paths.rule("lobby.confirm_page"))
 def confirm(token: str) -> ResponseReturnValue:
     joining_id, nonce = links.read_lobby_join_token(token)
     player = lobby.confirm(joining_id, nonce)

@@ -21,6 +21,7 @@ from flask import Blueprint, flash, jsonify, redirect, render_template, request,
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import UnsupportedMediaType
 
+from service import paths
 from service.errors import BadRequest
 from service.inbound import settings as reply_settings
 from service.mail.notify_policy import GAME_MODES, MODES
@@ -40,7 +41,7 @@ def private(response: Any) -> Any:
     return response
 
 
-@bp.get("/settings/notifications", endpoint="notifications")  # the digest links it
+@bp.get(paths.rule("notify.notifications"), endpoint="notifications")  # the digest links it
 def notifications_page() -> ResponseReturnValue:
     key = require_email()
     return render_template("people/notifications.html", settings=notifications.read(key), modes=MODES,

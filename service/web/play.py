@@ -18,7 +18,7 @@ from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
 import engine
-from service import jsontext, links, store
+from service import jsontext, links, paths, store
 from service.errors import Conflict, Invalid, StaleState
 from service.mail import bounces, outbox
 from service.people import access
@@ -177,7 +177,7 @@ def _stale(player: AnyPlayer) -> ResponseReturnValue:
     )
 
 
-@bp.get("/p/<token>")
+@bp.get(paths.rule("play.page"))
 def page(token: str) -> ResponseReturnValue:
     """The player's page; `?step=<text form>` (a turn email's link) opens it with that first step
     chosen.  A step no longer open is ignored with a short note.  `?seq=N&move=...` (repeated): the
@@ -312,7 +312,7 @@ def mail_again(token: str) -> ResponseReturnValue:
     return redirect(url_for("play.page", token=token), 303)
 
 
-@bp.route("/u/<token>", methods=["GET", "POST"])
+@bp.route(paths.rule("play.unsubscribe"), methods=["GET", "POST"])
 def unsubscribe(token: str) -> ResponseReturnValue:
     link = links.read_unsubscribe_token(token)
     with read_session(get_engine()) as session:

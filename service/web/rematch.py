@@ -12,7 +12,7 @@ from __future__ import annotations
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
-from service import store
+from service import paths, store
 from service.play import rematch
 from service.store import read_session
 from service.store.db import get_engine
@@ -22,7 +22,7 @@ from service.web.tokens import load_player, page_token
 bp = Blueprint("rematch", __name__)
 
 
-@bp.get("/p/<token>/again")
+@bp.get(paths.rule("rematch.page"))
 def page(token: str) -> ResponseReturnValue:
     player = load_player(token)
     with read_session(get_engine()) as session:
@@ -38,7 +38,7 @@ def page(token: str) -> ResponseReturnValue:
                            own=offer is not None and offer.kind == followups.AGAIN)
 
 
-@bp.post("/p/<token>/again")
+@bp.post(paths.rule("rematch.page"))
 def ask(token: str) -> ResponseReturnValue:
     player = load_player(token)
     found = rematch.ask(player.game_id, player.id, (request.form.get("seating") or "kept").strip()[:10])

@@ -19,7 +19,7 @@ from flask import Blueprint, flash, make_response, redirect, render_template, re
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 
-from service import links
+from service import links, paths
 from service.errors import Invalid
 from service.mail import addresses
 from service.people import sessions, signin
@@ -62,7 +62,7 @@ def form() -> ResponseReturnValue:
     return _form(sent=True, email=email, title=gettext("Check your email"))
 
 
-@bp.get("/signin/<token>")
+@bp.get(paths.rule("signin.link"))
 def link(token: str) -> ResponseReturnValue:
     links.read_signin_token(token)  # a tampered link: 400 now rather than after the press
     return render_template("people/signin_link.html", title=gettext("Sign in"), action=url_for("signin.use", token=token))

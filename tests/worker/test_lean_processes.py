@@ -13,11 +13,12 @@ from pathlib import Path
 from tests.worker.processes import ROOT
 
 
-def loaded(tmp_path: Path, code: str, modules: list[str]) -> dict[str, bool]:
+def loaded(tmp_path: Path, code: str, modules: list[str], **environ: str) -> dict[str, bool]:
     """Run `code` in a new interpreter; which of `modules` it imported (at least one, by prefix)."""
     env = dict(os.environ, RIFTPOST_INSTANCE=str(tmp_path), SECRET_KEY="lean",
                DATABASE_URL=f"sqlite:///{tmp_path / 'app.sqlite'}",
                CELERY_BROKER_URL=f"sqla+sqlite:///{tmp_path / 'broker.sqlite'}")
+    env.update(environ)
     report = (f"import json, sys; print(json.dumps({{m: any(k == m or k.startswith(m + '.') "
               f"for k in sys.modules) for m in {modules!r}}}))")
     done = subprocess.run([sys.executable, "-c", f"{code}\n{report}"], cwd=ROOT, env=env,
@@ -41,14 +42,35 @@ def test_beat_loads_neither_the_tasks_nor_the_flask_app(tmp_path):
     assert not any(found.values()), found
 
 
-def test_the_worker_loads_its_tasks_and_the_flask_app_as_it_starts(tmp_path):
+WORKER_START = ("import types, worker; from celery import signals; "
+                "signals.celeryd_init.send(sender='w', instance=types.SimpleNamespace(app=worker.celery), "
+                "conf=worker.celery.conf, options={}); ")
+WEB = ["flask", "service.web", "service.app", "flask_wtf", "flask_limiter"]
+
+
+def test_the_worker_loads_its_tasks_and_its_app_as_it_starts_and_never_the_web(tmp_path):
     # `celery worker` sends celeryd_init before it consumes (celery/apps/worker.py, on_before_init).
-    code = ("import types, worker; from celery import signals; "
-            "signals.celeryd_init.send(sender='w', instance=types.SimpleNamespace(app=worker.celery), "
-            "conf=worker.celery.conf, options={}); "
-            "assert 'riftpost.send_email' in worker.celery.tasks; "
-            "assert worker.celery._flask_app.extensions['riftpost.celery'] is worker.celery")
-    assert loaded(tmp_path, code, ["worker.tasks", "service.web"]) == {"worker.tasks": True, "service.web": True}
+    code = (WORKER_START + "assert 'riftpost.send_email' in worker.celery.tasks; "
+            "assert worker.celery.host.extensions['riftpost.celery'] is worker.celery; "
+            "assert worker.celery.host.extensions['riftpost.db'] is not None")
+    found = loaded(tmp_path, code, ["worker.tasks", *WEB])
+    assert found == {"worker.tasks": True, **dict.fromkeys(WEB, False)}, found
+
+
+def test_the_worker_renders_every_kind_of_email_without_flask(tmp_path):
+    """Issue #26: the worker renders every kind of email (the snapshot of tests/service/email_snapshot.py:
+    turns, reminders, digests, invitation, sign-in, answers to replies, talk, game over, webhooks' bodies),
+    byte for byte as main rendered them through the web app, and no Flask app is ever built: Flask
+    itself, the web layer and the composition root are never imported."""
+    from service.migrate import upgrade
+    from tests.conftest import SECRET
+
+    upgrade(f"sqlite:///{tmp_path / 'app.sqlite'}")
+    code = (WORKER_START + "from tests.service import email_snapshot; "
+            "found = email_snapshot.snapshot(worker.celery.host); "
+            "assert len(found) > 200 and not email_snapshot.differences(found), email_snapshot.differences(found)[:5]")
+    found = loaded(tmp_path, code, WEB, SECRET_KEY=SECRET, BASE_URL="http://riftpost.test", MAIL_FROM="")
+    assert not any(found.values()), found
 
 
 def test_the_procfile_web_is_one_process_with_threads():
