@@ -31,8 +31,15 @@ def unlinkable(name: str, cap: int = NAME_CAP, fallback: str = "Someone") -> str
     return " ".join(kept.split())[:cap].strip() or fallback
 
 
+# Names the service gives seats itself, shown as they are: a bot seat's (service/play/bots.py).  No
+# typed name can be one (`name_problem` refuses the parentheses), and none holds a link.
+OUR_NAMES = frozenset({"Bot (easy)", "Bot (normal)", "Bot (strong)"})
+
+
 def player_name(name: str, seat: int) -> str:
     """A seat's name as pages, emails and the JSON API show it ("Player 2" when nothing of it is left)."""
+    if name in OUR_NAMES:
+        return name
     return unlinkable(name, fallback=f"Player {seat + 1}")
 
 

@@ -40,10 +40,10 @@ def celery_client() -> Celery:
         return app
 
 
-def publish(task: str, calls: list[list[Any]]) -> None:
+def publish(task: str, calls: list[list[Any]], always: bool = False) -> None:
     """After a commit: enqueue `task` once per argument list in `calls`, in the background (publishing
-    to the embedded SQLite broker costs a synced commit)."""
-    if not calls or not running.config()["OUTBOX_KICK"]:
+    to the embedded SQLite broker costs a synced commit, so only with OUTBOX_KICK on, or `always`)."""
+    if not calls or not (always or running.config()["OUTBOX_KICK"]):
         return
     _kicker.submit(_publish, celery_client(), task, [list(args) for args in calls])
 

@@ -33,6 +33,7 @@ from service import store
 from service.errors import Invalid, RiftpostError, StaleState
 from service.mail import addresses, queue
 from service.mail.outbox import BOT
+from service.names import OUR_NAMES
 from service.store import read_session
 from service.store.db import get_engine
 from service.store.models import Game, Player
@@ -70,7 +71,9 @@ def is_seat(stored: str) -> bool:
 
 
 def seat_name(level: str) -> str:
-    return f"Bot ({level})"
+    name = f"Bot ({level})"
+    assert name in OUR_NAMES, name  # shown as it is (service/names.py)
+    return name
 
 
 def consent_of(level: str) -> str:
@@ -119,7 +122,9 @@ def publish(game_id: int, seats: list[int], seq: int) -> None:
     """After a commit: enqueue a decision for each of these bot seats (no query: a move costs a game
     without bots nothing)."""
     if seats:
-        queue.publish(BOT_TASK, [[game_id, seat, seq] for seat in seats])
+        # Even on the embedded broker, where the outbox is not kicked (its scan every 2 s sends): a
+        # bot's turn would otherwise wait for beat's scan (a minute), and a bot seat is rare enough.
+        queue.publish(BOT_TASK, [[game_id, seat, seq] for seat in seats], always=True)
 
 
 def due(limit: int = 200) -> list[tuple[int, int, int]]:

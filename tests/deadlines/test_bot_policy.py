@@ -8,7 +8,7 @@ import pytest
 from sqlmodel import select
 
 import engine
-from service import store
+from service import names, store
 from service.errors import Invalid
 from service.play import bots, new_game
 from service.play.startform import parse_players
@@ -33,6 +33,18 @@ def test_a_bot_seat_has_no_address_and_gets_no_email(app):
         mailed = {row.player_id for row in session.exec(select(Outbox).where(Outbox.game_id == game_id))}
     assert seats[1].name == "Bot (strong)" and seats[1].email == "" and bots.level_of(seats[1]) == "strong"
     assert mailed == {seats[0].id}
+
+
+def test_a_bot_seat_is_shown_by_its_own_name_which_nobody_can_type(app):
+    """Bots are named "Bot (normal)" (issue #25) on every page, email and JSON: the name filter that
+    strips a typed name's punctuation leaves the service's own names as they are, and refuses them typed."""
+    preconsent("ann@example.org")
+    game_id = new_game("riftforce", [("Ann", "ann@example.org"), ("", "bot:easy")], seed=3)
+    with read_session(get_engine()) as session:
+        seats = list(session.exec(select(Player).where(Player.game_id == game_id)))
+    assert store.seat_names(seats) == {0: "Ann", 1: "Bot (easy)"}
+    assert names.name_problem("Bot (easy)") is not None
+    assert names.player_name("Bot (easy) www.x.example", 1) == "Bot easy www x example"
 
 
 def test_bot_seats_as_typed(app):
