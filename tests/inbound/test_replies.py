@@ -68,7 +68,7 @@ def test_every_game_email_has_a_signed_reply_address_and_says_one_can_reply(inbo
         local, _, domain = address.partition("@")
         assert domain == DOMAIN and local.startswith("play+") and len(local) <= 64  # RFC 5321
         assert local == local.lower()  # survives servers that fold case
-        assert "You can reply to this email" in plain(message)
+        assert "Reply with a choice's number or a move to play it" in plain(message)
     bo = latest(sink, "bo@example.org")
     assert re.search(r"^1\. Pick \w+$", plain(bo), re.MULTILINE)  # the choices are numbered for "reply 2"
 
