@@ -3,16 +3,12 @@
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
 from sqlmodel import col, select
 
 from service.play import new_game
 from service.store.models import Game, Outbox, Player
-from tests import services
-from tests.conftest import make_app
-from tests.worker.processes import WorkerProcess, wait_until
+from tests.worker.processes import wait_until
 
 pytestmark = pytest.mark.redis
 
@@ -22,20 +18,8 @@ SETUPS = [
 ]
 
 
-@pytest.fixture
-def running(tmp_path, migrated_sqlite, sink):
-    broker = services.redis_database()
-    db = tmp_path / "app.sqlite"
-    shutil.copy(migrated_sqlite, db)
-    app = make_app(tmp_path, f"sqlite:///{db}", CELERY_BROKER_URL=broker, SMTP_URL=sink.url, OUTBOX_KICK=True)
-    worker = WorkerProcess(instance=tmp_path, database_url=f"sqlite:///{db}", broker_url=broker,
-                           smtp_url=sink.url, base_url=app.config["BASE_URL"], dispatch_seconds=1.0)
-    with app.app_context():
-        yield app, worker
-    worker.stop()
 
-
-def test_bot_games_of_every_game_and_mode_end_through_the_worker(running, sink):
+def test_bot_games_of_every_game_and_mode_end_through_the_worker(redis_stack, sink):
     from service.store import read_session
     from service.store.db import get_engine
 
@@ -57,4 +41,4 @@ def test_bot_games_of_every_game_and_mode_end_through_the_worker(running, sink):
             assert {p.name for p in seats} == {"Bot (easy)"} and {p.email for p in seats} == {""}
         assert session.exec(select(Outbox).where(col(Outbox.game_id).in_(ids))).all() == []  # never an email
     assert sink.messages() == []
-    assert any("riftpost.bot_move" in line for line in running[1].log)
+    assert any("riftpost.bot_move" in line for line in redis_stack[1].log)

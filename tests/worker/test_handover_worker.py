@@ -3,7 +3,6 @@ worker on Redis: the handover kicks the bot task, and so does every move that ma
 
 from __future__ import annotations
 
-import shutil
 import time
 
 import pytest
@@ -13,29 +12,14 @@ import engine
 from service.play import bots, handle, handover
 from service.store import get_engine, read_session
 from service.store.models import Event, Game, utcnow
-from tests import services
-from tests.conftest import make_app
 from tests.consent import preconsent
 from tests.deadlines.test_seat_handover import ANN, BOB, CY, Table
-from tests.worker.processes import WorkerProcess
 
 pytestmark = pytest.mark.redis
 
 
-@pytest.fixture
-def running(tmp_path, migrated_sqlite, sink):
-    broker = services.redis_database()
-    db = tmp_path / "app.sqlite"
-    shutil.copy(migrated_sqlite, db)
-    app = make_app(tmp_path, f"sqlite:///{db}", CELERY_BROKER_URL=broker, SMTP_URL=sink.url, OUTBOX_KICK=True)
-    worker = WorkerProcess(instance=tmp_path, database_url=f"sqlite:///{db}", broker_url=broker,
-                           smtp_url=sink.url, base_url=app.config["BASE_URL"], dispatch_seconds=1.0)
-    with app.app_context():
-        yield app, worker
-    worker.stop()
 
-
-def test_a_seat_handed_to_a_bot_is_played_by_the_worker(running):
+def test_a_seat_handed_to_a_bot_is_played_by_the_worker(redis_stack):
     preconsent(ANN[1], BOB[1], CY[1])
     # Deadlines from now on the real clock (the table plays ahead of it): the worker's beat sweeps
     # nothing, so every move of the seat after the handover is the bot task's.
@@ -64,4 +48,4 @@ def test_a_seat_handed_to_a_bot_is_played_by_the_worker(running):
         else:
             time.sleep(0.3)
     assert kinds and set(kinds) == {"move"}  # played by the bot task, not by the sweep
-    assert any("riftpost.bot_move" in line for line in running[1].log)
+    assert any("riftpost.bot_move" in line for line in redis_stack[1].log)
