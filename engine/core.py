@@ -32,9 +32,10 @@ from typing import Any, ClassVar
 
 from engine import kit
 from engine.errors import IllegalMove, UnknownGame
+from engine.messages import Message
 from engine.shapes import Event, Move, Result, State, Turn, View
 
-__all__ = ["BUILTIN", "Event", "Game", "IllegalMove", "Move", "Result", "State", "Turn", "UnknownGame", "View",
+__all__ = ["BUILTIN", "Event", "Game", "IllegalMove", "Message", "Move", "Result", "State", "Turn", "UnknownGame", "View",
            "get", "names", "register", "replay"]
 
 class Game:
@@ -226,6 +227,27 @@ class Game:
 
         Must reveal nothing that `seat` may not see (see `redact_event`), although `state` is whole.
         """
+        return None
+
+    # ---- what people see, as messages (issue #26; engine/messages.py) ---------------------------------
+    # Additive to the contract: a game that speaks in messages overrides these three; one that does not
+    # yet keeps the defaults (None: "no messages, use the sentences above"), and the service falls back
+    # to `describe_event` / `describe_move` for it.  A game that overrides them words every event and
+    # move in messages: the service then never reads its sentences.
+
+    # The catalog keys (service/translations/<language>/LC_MESSAGES/<name>.po, context = key) every
+    # message of the game may use, nested ones included: tools/check_catalogs.py holds each to a
+    # translation in every language.  Empty: the game has no messages yet.
+    message_keys: ClassVar[frozenset[str]] = frozenset()
+
+    def event_messages(self, event: Event, seat: int | None, state: State | None) -> list[Message] | None:
+        """`describe_event` as messages: the event for `seat` (None: a spectator), from the state it was
+        applied to; [] if it is not worth a line; None when the game has no messages (the default).
+        Must reveal nothing that `seat` may not see, as `describe_event`."""
+        return None
+
+    def move_message(self, move: Move, state: State | None = None) -> Message | None:
+        """`describe_move` as a message; None when the game has no messages (the default)."""
         return None
 
     def redact_event(self, event: Event, seat: int | None) -> Event:

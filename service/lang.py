@@ -37,14 +37,15 @@ def html_tag(language: str) -> str:
 
 
 @functools.cache
-def translations(language: str) -> NullTranslations:
-    """The compiled catalog of `language` (English: the message ids themselves).  A missing .mo of a
-    known language is an install error (`make i18n-compile`), never a silent fall back to English."""
+def translations(language: str, domain: str = DOMAIN) -> NullTranslations:
+    """The compiled catalog of `language` (English: the message ids themselves) in `domain` (the
+    service's "messages", or a game's, e.g. "riftwalker": docs/i18n.md "Game messages").  A missing .mo
+    of a known language is an install error (`make i18n-compile`), never a silent fall back to English."""
     if language == ENGLISH:
         return NullTranslations()
-    found = Translations.load(str(CATALOGS), [Locale.parse(language)], DOMAIN)
+    found = Translations.load(str(CATALOGS), [Locale.parse(language)], domain)
     if not isinstance(found, Translations):
-        raise RuntimeError(f"No compiled catalog for {language} in {CATALOGS}: run `make i18n-compile`.")
+        raise RuntimeError(f"No compiled {domain} catalog for {language} in {CATALOGS}: run `make i18n-compile`.")
     return found
 
 

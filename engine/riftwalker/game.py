@@ -9,7 +9,7 @@ from engine.core import Game, Turn
 from engine.errors import IllegalMove
 
 from . import bot as bots
-from . import flow, notation, redact, scoring, views, words
+from . import flow, messages, notation, redact, scoring, views, words
 from .state import copy_state, evolve
 
 # Seat-bearing fields of the events: the acting seat, the owner of the card or rift it changes, the
@@ -120,6 +120,14 @@ class Riftwalker(Game):
 
     def describe_event(self, event, seat=None, state=None):
         return words.describe_event(event, seat, state)
+
+    message_keys = messages.KEYS
+
+    def event_messages(self, event, seat=None, state=None):
+        return messages.event_messages(event, seat, state)
+
+    def move_message(self, move, state=None):
+        return messages.move_message(move, state)
 
     def redact_event(self, event, seat):
         return redact.redact_event(event, seat)

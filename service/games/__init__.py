@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib
 
 import engine
-from service.games.base import Adapter, FollowUp, FormData, Mode, card_words
+from service.games.base import Adapter, FollowUp, FormData, GameCatalog, Mode, card_words
 
 # engine name -> the module whose ADAPTER serves it
 MODULES = {
@@ -37,4 +37,4 @@ def every() -> list[Adapter]:
     return sorted((adapter(name) for name in engine.names()), key=lambda a: (a.listing_order, a.name))
 
 
-__all__ = ["Adapter", "FollowUp", "FormData", "Mode", "adapter", "card_words", "every"]
+__all__ = ["Adapter", "FollowUp", "FormData", "GameCatalog", "Mode", "adapter", "card_words", "every"]

@@ -56,8 +56,30 @@ class FollowUp:
     details: dict[str, Any] = field(default_factory=dict)  # for the adapter's own templates
 
 
+@dataclass(frozen=True)
+class GameCatalog:
+    """A game's message catalog in English (issue #26, docs/i18n.md "Game messages"): the source of its
+    gettext domain, whose `.po` files translate it (service/translations/<language>/LC_MESSAGES/<domain>.po).
+
+    - `messages`: engine message key -> English (a pair for a plural: singular, plural); in the catalog
+      the key is the context and the English the msgid.  `<key>.you`: the form for the reader who is the
+      message's `actor`.
+    - `terms`: (context, word) -> English, for the engine's `Term`s (context "element": "Fire").
+    - `card_names`: card id -> English name (context "card").
+    """
+
+    domain: str
+    messages: Mapping[str, str | tuple[str, str]]
+    terms: Mapping[tuple[str, str], str]
+    card_names: Mapping[str, str]
+
+
 class Adapter:
     """The defaults; a game's adapter overrides what it has."""
+
+    # The game's message catalog (GameCatalog), for a game whose engine speaks in messages; None: its
+    # engine still words events and moves itself (describe_event, describe_move).
+    catalog: GameCatalog | None = None
 
     # The fieldset of the start form (a template of its own; `form_fields` names its inputs).
     form_template: str | None = None

@@ -65,7 +65,7 @@ from service.store.models import (
 )
 from service.views import followups, profile
 from service.views.positions import title
-from service.views.sentences import POLICY_WORDS, journal_sentence
+from service.views.sentences import POLICY_WORDS, journal_sentence, played_words
 from service.views.times import local_time
 
 # Journal entries emailed the moment they happen (a notice each, to every player): a pause stops every
@@ -329,9 +329,10 @@ def _timed_out_since(session: Session, mail: Mail) -> int:
 
 
 def _timed_out_line(context: Context) -> str:
-    played = "; ".join(context["params"].get("played") or [])
-    what = f": {played}." if played else "."
     position = context["position"]
+    played = "; ".join(played_words(item, position.game.name, context["names"], position.seat, position.language)
+                       for item in context["params"].get("played") or [])
+    what = f": {played}." if played else "."
     if position.finished:
         after = f"The game is over: {context['result_words']}"
     elif position.my_turn:

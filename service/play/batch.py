@@ -28,6 +28,7 @@ from service.games import adapter
 from service.store.current import AnyGame
 from service.store.deal import rng
 from service.store.models import Game
+from service.views.sentences import move_words
 
 log = logging.getLogger(__name__)
 
@@ -178,7 +179,7 @@ class Batch:
             new_events = _engine_play(rules, self.state, seat, move, rng(self.secret, self.seq))
             if not new_events:
                 raise engine.IllegalMove("that move changes nothing", "illegal")
-            text, label = rules.move_text(self.state, seat, move), rules.describe_move(move, self.state)
+            text, label = rules.move_text(self.state, seat, move), move_words(rules, move, self.state, None, seat)
         except engine.IllegalMove as exc:
             raise IllegalMoveAt.of(exc, index) from exc
         self.previous = self.state if self.pure else None

@@ -50,6 +50,9 @@ from service.store import current, read_session, write_session
 from service.store.current import GameRow, PlayerRow
 from service.store.db import get_engine
 from service.store.models import Deadline, Game, GameClock, Outbox, as_utc
+from service.views.sentences import move_fact
+
+Played = str | dict[str, Any]  # a default move as its email's params keep it: a message's JSON (older rows: words)
 
 log = logging.getLogger(__name__)
 
@@ -118,7 +121,7 @@ class _TimedOut:
     game: GameRow
     player: PlayerRow
     since: int  # the seq before its first default move
-    played: list[str] = field(default_factory=list)  # the default moves in words
+    played: list[Played] = field(default_factory=list)  # the default moves (sentences.move_fact)
 
 
 class _Batch:
@@ -211,7 +214,9 @@ class _Batch:
             log.warning("game %s seat %s has no timeout move: %s", game.id, seat, exc.reason)
             gone.append(due.id)
             return
-        words = rules.describe_move(move, loaded.state)  # before the move: apply may evolve the state in place
+        # The move as a fact (a message, worded when the email is made), before the move: apply may evolve
+        # the state in place.
+        words = move_fact(rules, move, loaded.state)
         since = game.seq
         try:
             outcome = apply(session, game.id, seat, [move], since, kind="timeout", now=self.now, loaded=loaded)
@@ -285,14 +290,14 @@ def _look(row_id: int, now: datetime, counts: Counter[str]) -> dict[str, Any] | 
                 return None
             rules = engine.get(game.name)
             todo = {"game": game.id, "seat": row.seat, "seq": game.seq, "move": move,
-                    "words": rules.describe_move(move, state)}
+                    "words": move_fact(rules, move, state)}
     outbox.kick(kick_ids)
     return todo
 
 
 def _process(row_id: int, now: datetime, counts: Counter[str]) -> None:
     timed_out: tuple[int, int, int] | None = None  # (game, seat, the seq before its first default move)
-    played: list[str] = []  # the default moves in words
+    played: list[Played] = []  # the default moves (sentences.move_fact)
     try:
         for _ in range(MAX_DEFAULTS_PER_TURN):
             todo = _look(row_id, now, counts)
@@ -349,7 +354,7 @@ def _tell_timed_out_many(session: Session, rows: list[_TimedOut], now: datetime)
         session, [email for email in emails if outbox.message_id_of(email) not in taken]))
 
 
-def tell_timed_out(game_id: int, seat: int, since: int, played: list[str], now: datetime) -> list[int]:
+def tell_timed_out(game_id: int, seat: int, since: int, played: list[Played], now: datetime) -> list[int]:
     """Email the seat whose time ran out what the game played for it (`played`: the moves in words,
     the seat's own to read; the events after `since`) and what comes next, in a transaction of its own
     (the one-row path); the outbox row ids.  Nothing when another email of this change tells it: the

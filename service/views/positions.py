@@ -20,7 +20,7 @@ from service import store
 from service.games import adapter
 from service.store.log import LogRow
 from service.store.models import Game, GameClock, Player
-from service.views.sentences import event_sentence, named
+from service.views.sentences import event_sentence, move_words, named
 
 
 @dataclass
@@ -98,11 +98,12 @@ class Position:
     since_events: list[SinceEvent] = field(default_factory=list)  # every event of `since_causes`, in order
     names: dict[int, str] = field(default_factory=dict)  # seat -> player name (boards name partners)
     deadline_hours: int | None = None  # the game's clock (GameClock.deadline_hours); None: untimed
+    language: str = "en"  # the reader's: the game's messages are worded in it (service/views/wording.py)
     # The full state, for describe_move only: templates get `view`, never this.
     _state: dict[str, Any] = field(default_factory=dict, repr=False)
 
     def describe_move(self, move: dict[str, Any]) -> str:
-        return self.rules.describe_move(move, self._state)
+        return move_words(self.rules, move, self._state, self.names, self.seat, self.language)
 
     def move_text(self, move: dict[str, Any]) -> str:
         """The viewer's move in its text form (the engine's `move_text`)."""
@@ -308,7 +309,7 @@ def result_words(game: Game, result: Mapping[str, Any] | None, names: dict[int, 
 
 def at_state(game: Game, state: dict[str, Any], seat: int | None, seq: int, names: dict[int, str], *,
              decisions: bool = True, result: Mapping[str, Any] | None = None,
-             deadline_hours: int | None = None) -> Position:
+             deadline_hours: int | None = None, language: str = "en") -> Position:
     """The position of `state` (recorded, or a preview of moves not recorded) as `seat` sees it;
     `decisions`: with the seat's legal moves (False: none are offered); `result`: the one the service
     recorded where the engine has none (a forfeit); `deadline_hours`: the game's clock (the board says
@@ -318,8 +319,8 @@ def at_state(game: Game, state: dict[str, Any], seat: int | None, seq: int, name
     position = Position(game=game, rules=rules, seq=seq, seat=seat, view=view, to_act=rules.to_act(state),
                         result=rules.result(state) or result,
                         board_text=named(rules.render_text(view), names, seat), _state=state, names=names,
-                        deadline_hours=deadline_hours)
+                        deadline_hours=deadline_hours, language=language)
     if decisions and seat is not None and position.result is None:
-        position.moves = [LegalMove(move, rules.describe_move(move, state), rules.move_section(move))
+        position.moves = [LegalMove(move, move_words(rules, move, state, names, seat, language), rules.move_section(move))
                           for move in rules.legal_moves(state, seat)]
     return position

@@ -1,8 +1,9 @@
 """Every line of a game's history in words, written once and used by pages, emails and history.
 
-- Engine events (kind "setup", "move", "timeout"): the engine's `describe_event(event, seat, state)`,
-  worded from the state the event was applied to, and by contract revealing nothing that seat may
-  not see.  A timeout's events are the default move the service made for the seat, so the engine's
+- Engine events (kind "setup", "move", "timeout"): the engine's `event_messages(event, seat, state)`
+  worded for the reader by service/views/wording.py (issue #26), or, for a game without messages yet,
+  its English `describe_event(event, seat, state)` with names put in by `named`; either worded from the
+  state the event was applied to, and by contract revealing nothing that seat may not see.  A timeout's events are the default move the service made for the seat, so the engine's
   sentence gets a note saying so.
 - Service events (kind "system", e.g. the end of a game decided by the service): engines never see
   them, so their words come from the table below.
@@ -21,8 +22,10 @@ from typing import Any, Protocol
 
 import engine
 from engine.kit import plural
+from service import lang
 from service.names import unlinkable
 from service.store.models import JournalEntry
+from service.views.wording import Wording, word
 
 # Events that engines never see (kind "system"): type -> sentence.  {who} is the seat's player.
 # "game_finished" is the recorded end of a game (service/play/ending.py); its payload holds the result.
@@ -121,16 +124,56 @@ def _finished(result: Mapping[str, Any], viewer: int | None, names: Names) -> st
 
 def event_sentence(
     rules: engine.Game, payload: dict[str, Any], kind: str, actor: int | None, viewer: int | None,
-    state: dict[str, Any] | None, names: Names = None,
+    state: dict[str, Any] | None, names: Names = None, language: str = lang.ENGLISH,
 ) -> str | None:
     """The event as a sentence for `viewer` (None: a spectator), `state` being the state it was applied
-    to (the engine words it from there); None if it is not worth a line."""
+    to (the engine words it from there); None if it is not worth a line.
+
+    A game that speaks in messages (`event_messages`) is worded in `language` by service/views/wording.py,
+    its seats made names there; the others' English sentences still get their names by `named`."""
     if kind == "system":
         return system_sentence(payload, actor, viewer, names)
-    text = named(rules.describe_event(payload, viewer, state) or "", names, viewer) or None
+    messages = rules.event_messages(payload, viewer, state)
+    if messages is not None:
+        wording = Wording(rules.name, language, viewer, names, _partners(rules, state, viewer))
+        text = " ".join(wording(message) for message in messages) or None
+    else:
+        text = named(rules.describe_event(payload, viewer, state) or "", names, viewer) or None
     if text and kind == "timeout":
-        text = text + TIMEOUT_NOTE
+        text = text + lang.translations(language).gettext(TIMEOUT_NOTE)
     return text
+
+
+def _partners(rules: engine.Game, state: dict[str, Any] | None, viewer: int | None) -> list[int]:
+    """The viewer's teammates ("your partner" in messages)."""
+    if viewer is None or state is None:
+        return []
+    return [seat for team in rules.teams(state) if viewer in team for seat in team if seat != viewer]
+
+
+def move_words(rules: engine.Game, move: dict[str, Any], state: dict[str, Any] | None, names: Names = None,
+               viewer: int | None = None, language: str = lang.ENGLISH) -> str:
+    """A move in words, for buttons, links and confirm pages: the engine's message worded for `viewer`
+    in `language`, or, for a game without messages, its English `describe_move`."""
+    message = rules.move_message(move, state)
+    if message is None:
+        return rules.describe_move(move, state)
+    return Wording(rules.name, language, viewer, names, _partners(rules, state, viewer))(message)
+
+
+def move_fact(rules: engine.Game, move: dict[str, Any], state: dict[str, Any] | None) -> str | dict[str, Any]:
+    """A move as stored data says it (the timed-out email's outbox params): the engine's message as JSON,
+    facts only, worded when the email is made (`played_words`); a game without messages: its English."""
+    message = rules.move_message(move, state)
+    return rules.describe_move(move, state) if message is None else {"message": message.to_json()}
+
+
+def played_words(played: str | Mapping[str, Any], game: str, names: Names = None, viewer: int | None = None,
+                 language: str = lang.ENGLISH) -> str:
+    """A stored move (`move_fact`) in words: a message worded for the reader, an older row's words as they are."""
+    if isinstance(played, Mapping) and "message" in played:
+        return word(played["message"], game, language, viewer, names)
+    return str(played)
 
 
 def journal_sentence(entry: JournalEntry, names: Names = None, viewer: int | None = None) -> str:

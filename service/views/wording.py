@@ -1,0 +1,135 @@
+"""A game's messages in words, for one reader in one language (issue #26, docs/i18n.md "Game messages").
+
+An engine that speaks in messages (engine/messages.py) hands the service a key and typed arguments;
+this module words them, and is the only place that does:
+
+- the sentence is the game's catalog entry: the key is the gettext context, the English the msgid
+  (the adapter's `GameCatalog`), translated by the game's domain (service/translations/<language>/
+  LC_MESSAGES/<domain>.po); a message with a `Count` takes the plural form CLDR gives its number;
+- a `Seat` is the reader-relative name: "your partner" for the reader's teammate, else the player's
+  name, else "Player N"; a message whose `actor` is the reader takes the catalog's `<key>.you` form
+  where it has one ("Turn 4: your turn.");
+- a `Card` is the card's name in the catalog (context "card"), `Cards` a list by CLDR ("A, B і C");
+- a `Place` is `place.<kind>.<index>` (or `place.<kind>` with its number), a `Term` its catalog word.
+
+Nothing here reads a sentence back: no regular expression edits what a catalog says.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from typing import Any
+
+from babel.lists import format_list
+
+from engine.messages import Arg, Card, Cards, Clause, Count, Joined, Message, Number, Place, Seat, Term, msg
+from service import lang
+from service.games import GameCatalog, adapter
+
+Names = Mapping[int, str] | None
+
+
+def catalog_of(game: str) -> GameCatalog | None:
+    """The message catalog of the game registered under `game`, None if it has none yet."""
+    return adapter(game).catalog
+
+
+def seat_name(seat: int, language: str, names: Names, partners: Collection[int] = ()) -> str:
+    """A seat for a reader: "your partner" (a teammate of the reader), the player's name, "Player N"."""
+    words = lang.translations(language)
+    if seat in partners:
+        return words.gettext("your partner")
+    if names and seat in names:
+        return names[seat]
+    return words.gettext("Player %(n)s") % {"n": seat + 1}
+
+
+class Wording:
+    """Words messages of one game for one reader (`reader`: the seat reading; None: a spectator or
+    anyone) in one language; `names`: seat -> player name; `partners`: the reader's teammates."""
+
+    def __init__(self, game: str, language: str = lang.ENGLISH, reader: int | None = None, names: Names = None,
+                 partners: Collection[int] = ()):
+        found = catalog_of(game)
+        if found is None:
+            raise LookupError(f"the game {game!r} has no message catalog")
+        self.catalog = found
+        self.language = language
+        self.reader = reader
+        self.names = names
+        self.partners = frozenset(partners)
+        self.words = lang.translations(language, found.domain)
+
+    # ---- the catalog ---------------------------------------------------------------------------------
+
+    def _entry(self, key: str, count: int | None) -> str:
+        english = self.catalog.messages.get(key)
+        if english is None:
+            raise KeyError(f"{self.catalog.domain}: no message {key!r} in the catalog")
+        if isinstance(english, tuple):
+            return str(self.words.npgettext(key, english[0], english[1], 1 if count is None else count))
+        return str(self.words.pgettext(key, english))
+
+    def term(self, kind: str, word: str) -> str:
+        english = self.catalog.terms.get((kind, word), word)
+        return str(self.words.pgettext(kind, english))
+
+    def card(self, cid: str) -> str:
+        english = self.catalog.card_names.get(cid)
+        return cid if english is None else str(self.words.pgettext("card", english))
+
+    def cards(self, ids: tuple[str, ...]) -> str:
+        # English keeps its own list ("A, B, C": the sentences said so before messages); the others CLDR's.
+        style = "unit" if self.language == lang.ENGLISH else "standard"
+        return format_list([self.card(cid) for cid in ids], style=style, locale=self.language) if ids else ""
+
+    # ---- words -----------------------------------------------------------------------------------------
+
+    def __call__(self, message: Message) -> str:
+        key = message.key
+        actor = message.arg("actor")
+        if (isinstance(actor, Seat) and self.reader is not None and actor.n == self.reader
+                and f"{key}.you" in self.catalog.messages):
+            key = f"{key}.you"
+        counts = [value.n for _, value in message.args if isinstance(value, Count)]
+        template = self._entry(key, counts[0] if counts else None)
+        values = {name: self.arg(value) for name, value in message.args}
+        text = template.format(**values)
+        if template.startswith("{") and text[:1].islower():
+            first = template[1:template.index("}")]
+            if isinstance(message.arg(first), Seat):
+                text = text[0].upper() + text[1:]  # "Your partner flips ..."
+        return text
+
+    def arg(self, value: Arg) -> str:
+        if value is None:
+            return ""
+        if isinstance(value, Message):
+            return self(value)
+        if isinstance(value, Seat):
+            return seat_name(value.n, self.language, self.names, self.partners)
+        if isinstance(value, Card):
+            return self.card(value.id)
+        if isinstance(value, Cards):
+            return self.cards(value.ids)
+        if isinstance(value, Count | Number):
+            return str(value.n)
+        if isinstance(value, Term):
+            return self.term(value.kind, value.word)
+        if isinstance(value, Place):
+            own = f"place.{value.kind}.{value.index}"
+            return self(msg(own) if own in self.catalog.messages else msg(f"place.{value.kind}", n=Number(value.index + 1)))
+        if isinstance(value, Clause):
+            text = self(value.message)
+            return text[:1].lower() + text[1:]
+        if isinstance(value, Joined):
+            return self(msg(value.separator)).join(self(m) for m in value.messages)
+        raise TypeError(f"not a message argument: {value!r}")
+
+
+def word(message: Message | Mapping[str, Any], game: str, language: str = lang.ENGLISH, reader: int | None = None,
+         names: Names = None, partners: Collection[int] = ()) -> str:
+    """One message (or its stored JSON form) in words for a reader."""
+    if not isinstance(message, Message):
+        message = Message.from_json(message)
+    return Wording(game, language, reader, names, partners)(message)
