@@ -13,7 +13,9 @@ DEV_STAMP := $(VENV)/.installed-dev
 # each .mo is compiled from its .po here (not committed), before anything that runs the app.
 CATALOGS := service/translations
 POT := $(CATALOGS)/messages.pot
-PO := $(wildcard $(CATALOGS)/*/LC_MESSAGES/messages.po)
+# The games' own domains (docs/i18n.md "Game messages"): one per game whose engine speaks in messages.
+GAME_DOMAINS := riftwalker
+PO := $(wildcard $(CATALOGS)/*/LC_MESSAGES/*.po)
 MO := $(PO:.po=.mo)
 
 $(VENV)/bin/python:
@@ -73,19 +75,23 @@ bench: $(DEV_STAMP)
 	for b in bench/*.py; do $(BIN)/python $$b; done
 
 # A catalog's compiled form, whenever its .po changed (Babel is a run dependency, so the run venv has pybabel).
-$(CATALOGS)/%/LC_MESSAGES/messages.mo: $(CATALOGS)/%/LC_MESSAGES/messages.po | $(RUN_STAMP)
-	$(BIN)/pybabel compile -d $(CATALOGS) -l $* -i $< -o $@
+$(CATALOGS)/%.mo: $(CATALOGS)/%.po | $(RUN_STAMP)
+	$(BIN)/pybabel compile -l $(word 1,$(subst /, ,$*)) -i $< -o $@
 
 i18n-compile: $(MO)
 
 # Every message of the code and the templates into the template catalog (the .pot, committed: the lint
 # compares it with the code), then into each language's .po (new entries come untranslated: the lint
 # fails until they are translated).
+# The games' templates (<domain>.pot) are written from their English catalogs by tools/game_catalogs.py.
 i18n-extract: $(RUN_STAMP)
 	$(BIN)/pybabel extract -F babel.cfg --no-location --sort-output --omit-header -k N_ -o $(POT) .
+	$(BIN)/python tools/game_catalogs.py
 
 i18n-update: i18n-extract
 	$(BIN)/pybabel update -i $(POT) -d $(CATALOGS) --no-location --ignore-obsolete
+	for domain in $(GAME_DOMAINS); do \
+	  $(BIN)/pybabel update -D $$domain -i $(CATALOGS)/$$domain.pot -d $(CATALOGS) --no-location --ignore-obsolete; done
 
 # Refresh the lock files after changing the dependencies in pyproject.toml.
 lock: | $(VENV)/bin/python

@@ -35,7 +35,7 @@ SYSTEM_SENTENCES = {
     "cancelled": "The game was cancelled.",
 }
 
-TIMEOUT_NOTE = " (Time ran out: the service made this move.)"
+TIMEOUT_NOTE = lang.N_(" (Time ran out: the service made this move.)")
 
 # Payload fields of service rows that may name a seat.
 SEAT_FIELDS = ("seat", "player", "by_seat")
