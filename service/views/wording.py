@@ -80,8 +80,10 @@ class Wording:
 
     def cards(self, ids: tuple[str, ...]) -> str:
         # English keeps its own list ("A, B, C": the sentences said so before messages); the others CLDR's.
-        style = "unit" if self.language == lang.ENGLISH else "standard"
-        return format_list([self.card(cid) for cid in ids], style=style, locale=self.language) if ids else ""
+        names = [self.card(cid) for cid in ids]
+        if self.language == lang.ENGLISH:
+            return format_list(names, style="unit", locale=self.language)
+        return format_list(names, style="standard", locale=self.language) if names else ""
 
     # ---- words -----------------------------------------------------------------------------------------
 
