@@ -90,9 +90,12 @@ def and_list(items: list[str]) -> str:
 
 def english(text: Any) -> Markup:
     """Words not translated yet (the game's: its sentences, card names), marked as English in an HTML
-    part: `<span lang="en">`.  Empty text stays empty."""
+    part: `<span lang="en">` (in an English email, where it says nothing, the text alone).  Empty text
+    stays empty."""
     if not text:
         return Markup("")
+    if locale() == DEFAULT_LOCALE:
+        return escape(text)
     return Markup('<span lang="en">%s</span>') % escape(text)
 
 

@@ -78,7 +78,12 @@ def leftover_english(message: EmailMessage) -> tuple[list[str], list[str]]:
     of the plain part once the marked texts are taken out."""
     html = body(message, "html")
     marked = marked_texts(html)
-    stripped = re.sub(r"<head>.*?</head>|<code>.*?</code>", " ", html, flags=re.S)
+    # The hidden preview repeats the first line, which the lead shows marked: checked there.
+    preview = re.search(r'<div class="preheader"[^>]*>(.*?)[\u2007]', html, re.S)
+    lead = re.search(r'<p class="lead"[^>]*>(.*?)</p>', html, re.S)
+    assert preview and lead
+    assert htmlmod.unescape(preview.group(1)).strip() == htmlmod.unescape(re.sub(r"<[^>]+>", "", lead.group(1))).strip()
+    stripped = re.sub(r'<head>.*?</head>|<code>.*?</code>|<div class="preheader"[^>]*>.*?</div>', " ", html, flags=re.S)
     while MARKED.search(stripped):
         stripped = MARKED.sub(" ", stripped)
     stripped = htmlmod.unescape(re.sub(r"<[^>]+>", " ", stripped))
