@@ -12,6 +12,7 @@ import functools
 from pathlib import Path
 
 from babel import Locale
+from babel.lists import format_list
 from babel.support import NullTranslations, Translations
 
 ENGLISH = "en"
@@ -53,3 +54,13 @@ def N_(message: str) -> str:
     """Marks a message for the catalogs where it is made (a layer below the request that knows the
     reader's language); the web layer translates it where it is shown (`gettext(exc.message)`)."""
     return message
+
+
+def and_list(items: list[str], language: str) -> str:
+    """A list as a sentence says it: English keeps its own "Bo, Cy and Di" (no serial comma), the
+    others are CLDR's by Babel ("Bo, Cy і Di", "Bo、Cy和Di")."""
+    if not items:
+        return ""
+    if language == ENGLISH:
+        return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+    return format_list(items, locale=language)

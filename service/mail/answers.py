@@ -20,10 +20,11 @@ from typing import Any
 
 from sqlmodel import Session
 
-from service.mail.kinds import Context, Kind, Mail, register
+from service.mail.kinds import Context, Kind, Mail, quoted, register
 from service.mail.talk_email import unlinked
 from service.mail.threads import thread_root
 from service.store.models import ReplySetting
+from service.views.email_render import gettext as _
 
 KIND = "reply"
 # A Message-ID as it may go back into our headers: one token in angle brackets, nothing that could
@@ -72,6 +73,13 @@ def _wanted(session: Session, mail: Mail) -> bool:
     return confirmations_on(session, mail.player.address_key)
 
 
-register(Kind(KIND, lambda c: str(c["params"].get("first") or "We read your reply."), template="email/reply",
+# `first`, `lines` and the choices' labels are the door's words, kept on the row in English (service/inbound:
+# not translated yet, docs/i18n.md); the email's own words around them are the reader's language.
+def _line(context: Context) -> str:
+    first = str(context["params"].get("first") or "")
+    return quoted(context, first) if first else _("We read your reply.")
+
+
+register(Kind(KIND, _line, template="email/reply",
               context=_context, wanted=_wanted, tag=lambda p: f"reply-{p['inbound']}", reply_to=False,
               auto_submitted="auto-replied", threading=_threading))

@@ -21,7 +21,7 @@ from sqlmodel import Session
 
 from service import links, paths, running, store
 from service.games import adapter
-from service.mail import addresses, reply_to, talk_email
+from service.mail import addresses, reader, reply_to, talk_email
 from service.mail.kinds import NOT_NEWS, Kind, Mail, addressed, clock_context, get
 from service.mail.mime import POLICY, address, body_part, unstructured, url_header
 from service.mail.threads import thread_root
@@ -122,10 +122,15 @@ def mail_of(session: Session, row: Outbox) -> Mail:
     return Mail(row, game, player, players, names)
 
 
-def build(session: Session, row: Outbox, mail: Mail | None = None, locale: str = email_render.DEFAULT_LOCALE,
-          ) -> EmailMessage:
-    """The email of `row`, for a reader in `locale` (its links under BASE_URL: service/paths.py)."""
-    return _build(session, get(row.kind), mail or mail_of(session, row), locale)
+def build(session: Session, row: Outbox, mail: Mail | None = None, locale: str | None = None) -> EmailMessage:
+    """The email of `row`, worded for its reader in `locale` (default: the reader's language, chosen now:
+    service/mail/reader.py), its links under BASE_URL (service/paths.py)."""
+    mail = mail or mail_of(session, row)
+    locale = locale or reader.language(session, mail)
+    # Every word of it in the reader's language: the kinds' first lines and subjects (Python) and the
+    # templates read the locale of the render (service/views/email_render.py).
+    with email_render.reading_in(locale):
+        return _build(session, get(row.kind), mail, locale)
 
 
 def _since(session: Session, mail: Mail, position: positions.Position, since: int | None) -> list[positions.SinceEvent]:
@@ -188,12 +193,17 @@ def context(session: Session, kind: Kind, mail: Mail) -> dict[str, Any]:
                     if kind.name == "invite" or mail.params.get("invite") else None),
     )
     context["more_moves"] = context["choices_total"] > len(move_links)
+    # The players in turn order, the reader marked: "Ana (you), Bo" (the templates list them: and_list).
+    context["players_shown"] = [email_render.gettext("%(name)s (you)", name=mail.names[p.seat]) if p.id == player.id
+                                else mail.names[p.seat] for p in mail.players]
     if kind.clock:
         context.update(clock_context(session, mail))
     # The table talk the row was written to tell (service/talk decided which: service/mail/talk_email.py).
     context.update(talk_email.context(session, mail))
     context.update(kind.context(session, mail))
     context["first_line"] = kind.first_line(context)
+    # The HTML part's first line: the game's words it quotes (kinds.quoted) marked as English.
+    context["first_line_html"] = email_render.marked(context["first_line"], context.get("game_words", []))
     if kind.subject is not None:
         context["subject"] = kind.subject(context)
     # An email about the person rather than the game (the account link, fresh links to all their games)

@@ -25,9 +25,8 @@ from typing import Any
 import sqlalchemy as sa
 from sqlmodel import Session, col
 
-from engine.kit import plural
 from service import running
-from service.mail import compose, kinds
+from service.mail import compose, kinds, reader
 from service.mail.mime import body_part
 from service.store.models import Outbox, Player, as_utc
 from service.views import email_render
@@ -79,17 +78,27 @@ def leads(session: Session, row_ids: Sequence[int]) -> list[int]:
     return kept
 
 
-def build(session: Session, mails: Sequence[kinds.Mail], locale: str = email_render.DEFAULT_LOCALE) -> EmailMessage:
+def build(session: Session, mails: Sequence[kinds.Mail], locale: str | None = None) -> EmailMessage:
     """The one email for several rows of one address (the first is the lead, whose return path and
-    key it goes with): a line per game, that game's links."""
+    key it goes with): a line per game, that game's links; in the reader's language (`locale`: default
+    the lead's reader's, service/mail/reader.py)."""
+    locale = locale or reader.language(session, mails[0])
+    with email_render.reading_in(locale):
+        return _build(session, mails, locale)
+
+
+def _build(session: Session, mails: Sequence[kinds.Mail], locale: str) -> EmailMessage:
     games = [compose.context(session, kinds.get(mail.row.kind), mail) for mail in mails]
     lead = mails[0]
     count = len(games)
-    subject = f"Time ran out on your turn in {count} games"
-    first_line = f"Time ran out on your turn in {count} games, so each game chose for you: here is each one."
-    context = dict(games=games, subject=subject, first_line=first_line, count=count,
+    subject = email_render.ngettext("Time ran out on your turn in %(num)d game",
+                                    "Time ran out on your turn in %(num)d games", count)
+    first_line = email_render.ngettext(
+        "Time ran out on your turn in %(num)d game, so the game chose for you: here it is.",
+        "Time ran out on your turn in %(num)d games, so each game chose for you: here is each one.", count)
+    context = dict(games=games, subject=subject, first_line=first_line, count=count, locale=locale,
                    never_url=games[0]["never_url"], player_url=games[0]["player_url"],
-                   unsubscribe_url=games[0]["unsubscribe_url"], what=plural(count, "game"))
+                   unsubscribe_url=games[0]["unsubscribe_url"])
     # A thread of its own, named by the lead row (its id and random key: unique, and the same on a retry).
     message_id = f"<riftpost.timeouts.o{lead.row.id}-{lead.row.row_key}@{running.config()['MAIL_DOMAIN']}>"
     message = compose.envelope(subject, lead.names[lead.player.seat], lead.player.email, message_id,

@@ -46,7 +46,6 @@ from typing import Any
 import sqlalchemy as sa
 from sqlmodel import Session, col
 
-from engine.kit import plural
 from service import links, paths, running, store
 from service.names import unlinkable
 from service.store import signins
@@ -64,6 +63,8 @@ from service.store.models import (
     utcnow,
 )
 from service.views import followups, profile
+from service.views.email_render import and_list, locale, ngettext
+from service.views.email_render import gettext as _
 from service.views.positions import title
 from service.views.sentences import POLICY_WORDS, journal_sentence, played_words
 from service.views.times import local_time
@@ -100,6 +101,20 @@ class Mail:
 
 
 Context = dict[str, Any]
+
+
+def quoted(context: Context, text: str) -> str:
+    """`text`, the game's own words (an engine's or adapter's sentence: not translated yet), as a first
+    line quotes them: noted in the context (`game_words`), so the HTML part marks them as English
+    (email_render.marked)."""
+    if text:
+        context.setdefault("game_words", []).append(text)
+    return text
+
+
+def game_ref(context: Context) -> str:
+    """"Riftforce #12": the game's name (a name: never translated) and number."""
+    return f"{context['title']} #{context['game'].id}"
 
 
 def _none(session: Session, mail: Mail) -> int | None:
@@ -186,16 +201,26 @@ def clock_context(session: Session, mail: Mail) -> Context:
         ).scalar_one_or_none()
         due = as_utc(row.due_at) if row is not None and row.due_at is not None else None
         if row is not None and due is None:
-            stopped = "the game is paused" if clock.paused_at is not None else "you are on vacation"
+            stopped = "paused" if clock.paused_at is not None else "vacation"
     return {"clock": {
         "hours": clock.deadline_hours,
         "policy": clock.policy,
-        "policy_words": POLICY_WORDS.get(clock.policy, ""),
+        "policy_words": _(POLICY_WORDS[clock.policy]) if clock.policy in POLICY_WORDS else "",
         "due": due,
-        "due_local": local_time(due, person.time_zone) if due else None,
+        "due_local": local_time(due, person.time_zone, locale()) if due else None,
         "time_zone": person.time_zone,
-        "stopped": stopped,
+        "stopped": stopped,  # why no deadline runs: "paused", "vacation" (the templates word it)
+        "stopped_words": stopped_words(stopped),
     }}
+
+
+def stopped_words(stopped: str | None) -> str:
+    """Why a seat's clock is stopped, in a sentence ("" when it runs)."""
+    if stopped == "paused":
+        return _("No deadline runs while the game is paused.")
+    if stopped == "vacation":
+        return _("No deadline runs while you are on vacation.")
+    return ""
 
 
 def _same_turn(session: Session, mail: Mail) -> bool:
@@ -206,17 +231,14 @@ def _same_turn(session: Session, mail: Mail) -> bool:
     return not latest or latest[0] <= mail.row.seq
 
 
-def due_words(context: Context) -> str:
-    """", due Thu 28 Nov 2026, 18:00 CET" in a timed game (or why the clock is stopped), else "": the
-    time as the email's clock paragraph says it (one form of a time throughout an email)."""
-    clock = context.get("clock")
-    if not clock:
-        return ""
-    if clock["due_local"]:
-        return f", due {clock['due_local']}"
-    if clock["stopped"]:
-        return f" (no deadline while {clock['stopped']})"
-    return ""
+def due_sentence(context: Context, due: str, undated: str) -> str:
+    """`due` (a sentence with "%(time)s": "Your turn, due %(time)s.") with the deadline in a timed game,
+    as the email's clock paragraph says it (one form of a time throughout an email); else `undated`,
+    and why no deadline runs if the clock is stopped.  Both already translated."""
+    clock = context.get("clock") or {}
+    if clock.get("due_local"):
+        return due % {"time": clock["due_local"]}
+    return " ".join(part for part in (undated, clock.get("stopped_words") or "") if part)
 
 
 # ---- turn emails: what happened since, and what is asked -------------------------------------------
@@ -238,7 +260,9 @@ def _turn_since(session: Session, mail: Mail) -> int:
 
 def _asked(context: Context) -> str:
     """What the email asks: a turn, or a decision inside someone else's turn (a defense, a discard)."""
-    return "You have a decision to make" if context["params"].get("asked") else "Your turn"
+    if context["params"].get("asked"):
+        return due_sentence(context, _("You have a decision to make, due %(time)s."), _("You have a decision to make."))
+    return due_sentence(context, _("Your turn, due %(time)s."), _("Your turn."))
 
 
 def _with(summary: str, sentence: str) -> str:
@@ -247,8 +271,8 @@ def _with(summary: str, sentence: str) -> str:
 
 def _turn_line(context: Context) -> str:
     if context["params"].get("invite"):
-        return f"{context['invited']} {_asked(context)}{due_words(context)}."
-    return _with(context["summary"], f"{_asked(context)}{due_words(context)}.")
+        return f"{context['invited']} {_asked(context)}"
+    return _with(quoted(context, context["summary"]), _asked(context))
 
 
 def _turn_wanted(session: Session, mail: Mail) -> bool:
@@ -261,15 +285,15 @@ def _invited_words(mail: Mail, title: str) -> str:
     others) or "Your game of Riftforce with Bo has begun." (to the creator)."""
     others = [mail.names[p.seat] for p in mail.players if p.id != mail.player.id]
     creator = next((p for p in mail.players if p.seat == 0), None)
-    with_whom = f" with {_and(others)}" if others else ""
     if creator is None or creator.id == mail.player.id:
-        return f"Your game of {title}{with_whom} has begun."
+        if others:
+            return _("Your game of %(game)s with %(names)s has begun.", game=title, names=and_list(others))
+        return _("Your game of %(game)s has begun.", game=title)
     rest = [mail.names[p.seat] for p in mail.players if p.id not in (mail.player.id, creator.id)]
-    return f"{mail.names[creator.seat]} invited you to a game of {title}" + (f" with {_and(rest)}." if rest else ".")
-
-
-def _and(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+    if rest:
+        return _("%(creator)s invited you to a game of %(game)s with %(names)s.", creator=mail.names[creator.seat],
+                 game=title, names=and_list(rest))
+    return _("%(creator)s invited you to a game of %(game)s.", creator=mail.names[creator.seat], game=title)
 
 
 def _invite_context(session: Session, mail: Mail) -> Context:
@@ -278,8 +302,13 @@ def _invite_context(session: Session, mail: Mail) -> Context:
 
 def _invite_line(context: Context) -> str:
     starters = [context["names"][seat] for seat in context["position"].to_act if seat in context["names"]]
-    starts = f"{_and(starters)} {'starts' if len(starters) == 1 else 'start'}; " if starters else ""
-    return f"{context['invited']} {starts}we will email you when it is your turn."
+    if starters:
+        starts = ngettext("%(names)s starts; we will email you when it is your turn.",
+                          "%(names)s start; we will email you when it is your turn.", len(starters),
+                          names=and_list(starters))
+    else:
+        starts = _("We will email you when it is your turn.")
+    return f"{context['invited']} {starts}"
 
 
 # ---- the end ---------------------------------------------------------------------------------------
@@ -291,7 +320,9 @@ def _game_over(session: Session, mail: Mail) -> Context:
 
 
 def _game_over_line(context: Context) -> str:
-    return f"Game over: {context['result_words'] or 'the game has ended.'}"
+    if context["result_words"]:
+        return _("Game over: %(result)s", result=quoted(context, context["result_words"]))
+    return _("Game over: the game has ended.")
 
 
 # ---- reminders, notices, timeouts ----------------------------------------------------------------------
@@ -303,11 +334,11 @@ def _reminder(session: Session, mail: Mail) -> Context:
 
 def _reminder_line(context: Context) -> str:
     clock = context.get("clock") or {}
-    where = f"{context['title']} #{context['game'].id}"
     if clock.get("due_local"):
-        return (f"Reminder: your turn in {where} is due {clock['due_local']} "
-                f"(in about {plural(context['reminder_hours'], 'hour')}).")
-    return f"Reminder: it is your turn in {where}."
+        return ngettext("Reminder: your turn in %(game)s is due %(time)s (in about %(num)d hour).",
+                        "Reminder: your turn in %(game)s is due %(time)s (in about %(num)d hours).",
+                        context["reminder_hours"], game=game_ref(context), time=clock["due_local"])
+    return _("Reminder: it is your turn in %(game)s.", game=game_ref(context))
 
 
 def _reminder_wanted(session: Session, mail: Mail) -> bool:
@@ -321,7 +352,7 @@ def _reminder_wanted(session: Session, mail: Mail) -> bool:
 
 def _notice(session: Session, mail: Mail) -> Context:
     entry = session.get(JournalEntry, int(mail.params["entry"]))
-    return {"notice": journal_sentence(entry, mail.names, mail.player.seat) if entry is not None else ""}
+    return {"notice": journal_sentence(entry, mail.names, mail.player.seat, locale()) if entry is not None else ""}
 
 
 def _timed_out_since(session: Session, mail: Mail) -> int:
@@ -330,18 +361,20 @@ def _timed_out_since(session: Session, mail: Mail) -> int:
 
 def _timed_out_line(context: Context) -> str:
     position = context["position"]
+    # The moves played for the seat: stored as facts (sentences.move_fact), worded for this reader.
     played = "; ".join(played_words(item, position.game.name, context["names"], position.seat, position.language)
                        for item in context["params"].get("played") or [])
-    what = f": {played}." if played else "."
+    what = (_("Time ran out on your turn, so the game chose for you: %(moves)s.", moves=quoted(context, played))
+            if played else _("Time ran out on your turn, so the game chose for you."))
     if position.finished:
-        after = f"The game is over: {context['result_words']}"
+        after = _("The game is over: %(result)s", result=quoted(context, context["result_words"]))
     elif position.my_turn:
-        after = f"It is your turn again{due_words(context)}."
+        after = due_sentence(context, _("It is your turn again, due %(time)s."), _("It is your turn again."))
     else:
-        waiting = [context["names"].get(seat, "another player") for seat in position.to_act]
-        after = (f"Now it is {_and(waiting)}'s turn; we will email you when it is yours." if waiting
-                 else "We will email you when it is your turn.")
-    return f"Time ran out on your turn, so the game chose for you{what} {after}"
+        waiting = [context["names"].get(seat, _("another player")) for seat in position.to_act]
+        after = (_("Now it is %(names)s's turn; we will email you when it is yours.", names=and_list(waiting))
+                 if waiting else _("We will email you when it is your turn."))
+    return f"{what} {after}"
 
 
 def _partner(session: Session, mail: Mail) -> Context:
@@ -355,8 +388,10 @@ def _partner_since(session: Session, mail: Mail) -> int:
 
 def _partner_line(context: Context) -> str:
     actor = context["actor"]
-    who = context["names"].get(actor, "your partner") if actor is not None else "your partner"
-    return _with(context["summary"], f"Your partner {who} has played; we will email you when it is your turn.")
+    said = (_("Your partner %(name)s has played; we will email you when it is your turn.",
+              name=context["names"][actor]) if actor is not None and actor in context["names"]
+            else _("Your partner has played; we will email you when it is your turn."))
+    return _with(quoted(context, context["summary"]), said)
 
 
 # ---- links the person asked for on a page: a fresh player link, the account link --------------------
@@ -379,10 +414,10 @@ def _fresh_link(session: Session, mail: Mail) -> Context:
 
 def _fresh_line(context: Context) -> str:
     if context["params"].get("all"):
-        return ("Here are fresh links to all your games, as you asked: the links of every earlier email "
-                "no longer work.")
-    return (f"Here is a fresh link to {context['title']} #{context['game'].id}, as you asked: the links of "
-            "earlier emails for this game no longer work.")
+        return _("Here are fresh links to all your games, as you asked: the links of every earlier email "
+                 "no longer work.")
+    return _("Here is a fresh link to %(game)s, as you asked: the links of earlier emails for this game no "
+             "longer work.", game=game_ref(context))
 
 
 def _account_alive(session: Session, mail: Mail) -> bool:
@@ -397,12 +432,12 @@ def _account(session: Session, mail: Mail) -> Context:
     expires = datetime.fromtimestamp(issued, UTC) + timedelta(seconds=running.config()["ACCOUNT_LINK_MAX_AGE"])
     person = store.person_of(session, mail.player.email)
     return {"account_url": paths.url("account.page", token=links.account_token(mail.player.email, issued)),
-            "account_expires": local_time(expires, person.time_zone)}
+            "account_expires": local_time(expires, person.time_zone, locale())}
 
 
 def _account_line(context: Context) -> str:
-    return (f"Here is the link to manage your Riftpost account (vacations, emails) that you asked for; "
-            f"it works until {context['account_expires']}.")
+    return _("Here is the link to manage your Riftpost account (vacations, emails) that you asked for; it "
+             "works until %(time)s.", time=context["account_expires"])
 
 
 # ---- a sign-in link and code (service/people/signin.py) ------------------------------------------------
@@ -425,12 +460,12 @@ def _signin(session: Session, mail: Mail) -> Context:
     person = store.person_of(session, mail.player.email)
     return {"signin_url": paths.url("signin.link", token=links.signin_token(request.id, request.nonce)),
             "signin_code": f"{code[:3]} {code[3:]}",
-            "signin_expires": local_time(signins.expires(request), person.time_zone)}
+            "signin_expires": local_time(signins.expires(request), person.time_zone, locale())}
 
 
 def _signin_line(context: Context) -> str:
-    return (f"Your Riftpost sign-in code is {context['signin_code']}, or open the link below. It works once, "
-            f"until {context['signin_expires']}.")
+    return _("Your Riftpost sign-in code is %(code)s, or open the link below. It works once, until %(time)s.",
+             code=context["signin_code"], time=context["signin_expires"])
 
 
 # ---- the invitation: the only email an address that has not consented ever gets ----------------------
@@ -445,7 +480,8 @@ def _invitation(session: Session, mail: Mail) -> Context:
         "inviter": unlinkable(creator.name),
         "self_invited": self_invited,
         # Who asks, in one line of their record here (service/views/profile.py; never their address).
-        "about": None if self_invited else profile.profile(session, creator.address_key).line(unlinkable(creator.name)),
+        "about": (None if self_invited
+                  else profile.profile(session, creator.address_key).line(unlinkable(creator.name), locale())),
         "accept_url": paths.url("invitations.page", token=token),
         # The one-click decline: also the email's List-Unsubscribe target.
         "decline_url": paths.url("invitations.decline", token=token),
@@ -462,15 +498,16 @@ def _invitation_wanted(session: Session, mail: Mail) -> bool:
 
 def _invitation_line(context: Context) -> str:
     if context["self_invited"]:
-        return (f"Someone started a game of {context['title']} on Riftpost with this address as its first "
-                f"player, {context['inviter']}. Was it you?")
-    return f"{context['inviter']} invited you to play {context['title']} by email on Riftpost."
+        return _("Someone started a game of %(game)s on Riftpost with this address as its first player, "
+                 "%(name)s. Was it you?", game=context["title"], name=context["inviter"])
+    return _("%(name)s invited you to play %(game)s by email on Riftpost.", name=context["inviter"],
+             game=context["title"])
 
 
 def _invitation_subject(context: Context) -> str:
     if context["self_invited"]:
-        return f"Did you start a game of {context['title']} on Riftpost?"
-    return f"{context['inviter']} invited you to play {context['title']}"
+        return _("Did you start a game of %(game)s on Riftpost?", game=context["title"])
+    return _("%(name)s invited you to play %(game)s", name=context["inviter"], game=context["title"])
 
 
 # ---- a seat handed over for good (service/play/handover.py) -------------------------------------------
@@ -491,10 +528,10 @@ def _seat_invitation(session: Session, mail: Mail) -> Context:
     assert invitation is not None
     token = links.invitation_token(invitation.id, invitation.row_key)
     inviter = next((p for p in mail.players if p.address_key == invitation.inviter), None)
-    name = unlinkable(inviter.name) if inviter is not None else "A player"
+    name = unlinkable(inviter.name) if inviter is not None else _("A player")
     return {
         "inviter": name, "self_invited": False, "seat_players": len(mail.players),
-        "about": profile.profile(session, invitation.inviter).line(name),
+        "about": profile.profile(session, invitation.inviter).line(name, locale()),
         "accept_url": paths.url("invitations.page", token=token),
         "decline_url": paths.url("invitations.decline", token=token),
         "decline_page_url": paths.url("invitations.page", token=token, answer="decline"),
@@ -507,29 +544,31 @@ def _seat_invitation_wanted(session: Session, mail: Mail) -> bool:
 
 
 def _seat_invitation_line(context: Context) -> str:
-    return (f"{context['inviter']} and the other players of a game of {context['title']} on Riftpost invite you to "
-            "take over a seat whose player stopped playing.")
+    return _("%(name)s and the other players of a game of %(game)s on Riftpost invite you to take over a seat "
+             "whose player stopped playing.", name=context["inviter"], game=context["title"])
 
 
 def _seat_handed_over_line(context: Context) -> str:
-    who = "a bot" if context["params"].get("by") == "bot" else "another player"
-    game = context["game"]
-    return (f"You missed two deadlines in {context['title']} #{game.id}, so the other players handed your seat "
-            f"to {who}. The game goes on without you; your links to it no longer work.")
+    if context["params"].get("by") == "bot":
+        return _("You missed two deadlines in %(game)s, so the other players handed your seat to a bot. The game "
+                 "goes on without you; your links to it no longer work.", game=game_ref(context))
+    return _("You missed two deadlines in %(game)s, so the other players handed your seat to another player. The "
+             "game goes on without you; your links to it no longer work.", game=game_ref(context))
 
 
 def _seat_taken_line(context: Context) -> str:
     mine = context["player"].seat in context["position"].to_act
-    return ("You took over a seat of this game: it is your turn." if mine
-            else "You took over a seat of this game: we will email you when it is your turn.")
+    return (_("You took over a seat of this game: it is your turn.") if mine
+            else _("You took over a seat of this game: we will email you when it is your turn."))
 
 
 register(Kind("seat_invitation", _seat_invitation_line, context=_seat_invitation, wanted=_seat_invitation_wanted,
-              unsolicited=True, subject=lambda c: f"{c['inviter']} invites you to take a seat in {c['title']}",
+              unsolicited=True,
+              subject=lambda c: _("%(name)s invites you to take a seat in %(game)s", name=c["inviter"], game=c["title"]),
               tag=lambda p: f"invitation{p['invitation']}"))
 # Not governed by the notification modes (notify_policy.GOVERNED): it is not about a turn.
 register(Kind("seat_handed_over", _seat_handed_over_line, tag=lambda p: "handed-over",
-              subject=lambda c: f"Your seat in {c['title']} #{c['game'].id} was handed over"))
+              subject=lambda c: _("Your seat in %(game)s was handed over", game=game_ref(c))))
 register(Kind("seat_taken", _seat_taken_line, tag=lambda p: "invite", clock=True, move_links=True))
 register(Kind("invitation", _invitation_line, context=_invitation, wanted=_invitation_wanted, unsolicited=True,
               subject=_invitation_subject,
@@ -546,8 +585,8 @@ register(Kind("game_over", _game_over_line, since=_turn_since, context=_game_ove
 register(Kind("partner", _partner_line, since=_partner_since, context=_partner, wanted=_turn_emails_on))
 register(Kind("fresh_link", _fresh_line, context=_fresh_link, requested=True,
               tag=lambda p: f"fresh{'-all' if p.get('all') else ''}-{p['generation']}",
-              subject=lambda c: "Fresh links to your Riftpost games" if c["params"].get("all") else c["subject"]))
+              subject=lambda c: _("Fresh links to your Riftpost games") if c["params"].get("all") else c["subject"]))
 register(Kind("signin", _signin_line, context=_signin, requested=True, wanted=_signin_alive,
-              tag=lambda p: f"signin-{p['request']}-{p['issued_ms']}", subject=lambda c: "Sign in to Riftpost"))
+              tag=lambda p: f"signin-{p['request']}-{p['issued_ms']}", subject=lambda c: _("Sign in to Riftpost")))
 register(Kind("account_link", _account_line, context=_account, requested=True, wanted=_account_alive,
-              tag=lambda p: f"account-{p['issued_ms']}", subject=lambda c: "Your Riftpost account link"))
+              tag=lambda p: f"account-{p['issued_ms']}", subject=lambda c: _("Your Riftpost account link")))

@@ -13,10 +13,12 @@ from __future__ import annotations
 from sqlmodel import Session
 
 from service import links, paths
-from service.mail.kinds import Context, Kind, Mail, register
+from service.mail.kinds import Context, Kind, Mail, game_ref, register
 from service.names import unlinkable
 from service.store.models import Joining, OpenGame
 from service.views import profile
+from service.views.email_render import gettext as _
+from service.views.email_render import locale
 
 
 def _creator(mail: Mail) -> str:
@@ -32,7 +34,7 @@ def _join(session: Session, mail: Mail) -> Context:
     creator = next((p for p in mail.players if p.seat == 0), mail.player)
     return {
         "creator": _creator(mail), "seats": opened.seats, "pace": opened.deadline_hours,
-        "about": profile.profile(session, creator.address_key).line(_creator(mail)),
+        "about": profile.profile(session, creator.address_key).line(_creator(mail), locale()),
         "confirm_url": paths.url("lobby.confirm_page", token=links.lobby_join_token(joining.id, joining.nonce)),
     }
 
@@ -43,12 +45,12 @@ def _join_wanted(session: Session, mail: Mail) -> bool:
 
 
 def _join_line(context: Context) -> str:
-    return (f"Someone asked to join a game of {context['title']} on Riftpost, started by {context['creator']}, "
-            "with this address. Was it you?")
+    return _("Someone asked to join a game of %(game)s on Riftpost, started by %(name)s, with this address. Was "
+             "it you?", game=context["title"], name=context["creator"])
 
 
 def _join_subject(context: Context) -> str:
-    return f"Confirm: join a game of {context['title']} on Riftpost?"
+    return _("Confirm: join a game of %(game)s on Riftpost?", game=context["title"])
 
 
 def _expired(session: Session, mail: Mail) -> Context:
@@ -56,12 +58,12 @@ def _expired(session: Session, mail: Mail) -> Context:
 
 
 def _expired_line(context: Context) -> str:
-    return (f"The game of {context['title']} started by {context['creator']} expired before its seats were "
-            "filled, so it will not be played.")
+    return _("The game of %(game)s started by %(name)s expired before its seats were filled, so it will not be "
+             "played.", game=context["title"], name=context["creator"])
 
 
 register(Kind("lobby_join", _join_line, context=_join, wanted=_join_wanted, unsolicited=True,
               subject=_join_subject, tag=lambda p: f"join{p['joining']}"))
 register(Kind("lobby_expired", _expired_line, context=_expired,
-              subject=lambda c: f"Expired unfilled: {c['title']} #{c['game'].id}",
+              subject=lambda c: _("Expired unfilled: %(game)s", game=game_ref(c)),
               tag=lambda p: f"expired{p['open_game']}"))

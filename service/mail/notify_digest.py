@@ -21,10 +21,10 @@ from typing import Any
 import sqlalchemy as sa
 from sqlmodel import Session, col
 
-from engine.kit import plural
 from service import paths, running, store
 from service.mail import compose, kinds, notify_policy, talk_email
 from service.store.models import Game, Outbox, Player
+from service.views.email_render import ngettext
 
 
 def awaiting(session: Session, address_key: str) -> list[tuple[Player, Game]]:
@@ -70,13 +70,14 @@ def _wanted(session: Session, mail: kinds.Mail) -> bool:
 
 
 def _line(context: kinds.Context) -> str:
-    return f"{plural(context['count'], 'game')} {'awaits' if context['count'] == 1 else 'await'} your move."
+    return ngettext("%(num)d game awaits your move.", "%(num)d games await your move.", context["count"])
 
 
 kinds.register(kinds.Kind(
     notify_policy.DIGEST, _line, template="email/notify_digest", context=_context, wanted=_wanted,
     tag=lambda p: f"digest-{p['day']}",
-    subject=lambda c: f"Your Riftpost digest: {plural(c['count'], 'game')} to play"))
+    subject=lambda c: ngettext("Your Riftpost digest: %(num)d game to play", "Your Riftpost digest: %(num)d games to play",
+                               c["count"])))
 
 
 def _talk_seats(session: Session, mail: kinds.Mail) -> list[Player]:

@@ -41,6 +41,8 @@ from service.store import write_session
 from service.store.db import get_engine
 from service.store.models import Outbox, Player, TalkMessage, TalkTold
 from service.views import talk as rules
+from service.views.email_render import and_list
+from service.views.email_render import gettext as _
 
 # "scheme://" (http, https, ftp, anything): mail programs link what follows.
 _SCHEME = re.compile(r"\b([A-Za-z][A-Za-z0-9+.-]{1,15}):(//)")
@@ -81,7 +83,8 @@ def lines(session: Session, mail: Mail) -> tuple[list[TalkLine], int]:
         sa.select(TalkMessage).where(col(TalkMessage.id).in_(ids), col(TalkMessage.game_id) == mail.game.id,
                                      col(TalkMessage.deleted_at).is_(None)).order_by(col(TalkMessage.id))
     ).scalars().all()
-    told = [TalkLine(mail.names.get(row.seat, f"Player {row.seat + 1}"), unlinked(row.text), row.channel == "team")
+    told = [TalkLine(mail.names.get(row.seat, _("Player %(number)s", number=row.seat + 1)), unlinked(row.text),
+                     row.channel == "team")
             for row in rows]
     return told[-MAX_LINES:], max(0, len(told) - MAX_LINES)
 
@@ -94,10 +97,10 @@ def context(session: Session, mail: Mail) -> Context:
 
 def _talk_line(context: Context) -> str:
     names = sorted({line.name for line in context["talk_lines"]})
+    where = f"{context['title']} #{context['game'].id}"
     if not names:
-        return f"New table talk in {context['title']} #{context['game'].id}."
-    who = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-    return f"{who} wrote at the table of {context['title']} #{context['game'].id}."
+        return _("New table talk in %(game)s.", game=where)
+    return _("%(names)s wrote at the table of %(game)s.", names=and_list(names), game=where)
 
 
 # ---- deciding, at delivery, what an email tells ------------------------------------------------------

@@ -6,9 +6,17 @@ the loader on templates/, autoescape for .html (Flask's choice of extensions: a 
 escaped), the `plural` filter, and `url_for`, whose links service/paths.py builds from BASE_URL (an
 endpoint it does not know raises service.paths.UnknownEndpoint).
 
-Each render is for one reader, in their `locale` ("en" for now): the templates see it as `locale`, and
-a board drawn inside the render (Position.board_html, service/views/positions.py) gets it too.  The
-translations (#21) will be installed here, per render, from it.
+Each render is for one reader, in their `locale` (service/lang.py LANGUAGES): the templates see it as
+`locale`, and a board drawn inside the render (Position.board_html, service/views/positions.py) gets it
+too.  The words are gettext's (issue #26): the environment's `_()`, `ngettext()` and `{% trans %}`
+(Jinja's i18n extension, newstyle: autoescaped, `%(name)s` placeholders) look the message up in the
+catalog of the locale being rendered (a context variable, so one environment serves every reader and
+no Flask request is needed), and the Python that words an email (service/mail/kinds.py: first lines,
+subjects) calls `gettext`/`ngettext` below, inside the same render (`reading_in`).
+
+The game's own words (engine and adapter sentences, card names, boards) are not translated yet: the
+HTML part wraps each of them in an element with `lang="en"` (`english`), which tells a screen reader to
+read them as English and lets the tests strip exactly them when they look for untranslated words.
 """
 
 from __future__ import annotations
@@ -21,13 +29,14 @@ from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader
+from markupsafe import Markup, escape
 
 from engine.kit import plural
-from service import paths
+from service import lang, paths
 
 # templates/ at the top of the checkout; service/templates links to it (and holds it in a wheel).
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
-DEFAULT_LOCALE = "en"
+DEFAULT_LOCALE = lang.ENGLISH
 # Flask's autoescaped extensions (flask.App.select_jinja_autoescape): the HTML parts; the .txt parts not.
 _ESCAPED = (".html", ".htm", ".xml", ".xhtml", ".svg")
 
@@ -47,10 +56,56 @@ def _autoescape(name: str | None) -> bool:
 @cache
 def environment() -> Environment:
     """The one environment of the process (its compiled templates are cached in it)."""
-    env = Environment(loader=FileSystemLoader(str(TEMPLATES)), autoescape=_autoescape, auto_reload=False)
-    env.filters["plural"] = plural  # "{{ hours|plural('hour') }}": a count and its noun, agreed
+    env = Environment(loader=FileSystemLoader(str(TEMPLATES)), autoescape=_autoescape, auto_reload=False,
+                      extensions=["jinja2.ext.i18n"])
+    # Newstyle (as Flask-Babel's): Jinja fills the placeholders and escapes them in the HTML parts.
+    env.install_gettext_callables(  # type: ignore[attr-defined]  # added by the i18n extension
+        lambda message: lang.translations(locale()).gettext(message),
+        lambda singular, plural, n: lang.translations(locale()).ngettext(singular, plural, n),
+        newstyle=True)
+    # English counts of the board templates (the game's words: not translated yet).
+    env.filters["plural"] = plural
     env.globals["url_for"] = url_for
+    env.globals["and_list"] = lambda items: lang.and_list(list(items), locale())
+    env.filters["english"] = english
+    env.filters["html_lang"] = lang.html_tag
     return env
+
+
+def gettext(message: str, **values: Any) -> str:
+    """`message` in the locale of the email being rendered, its `%(name)s` placeholders filled."""
+    found = lang.translations(locale()).gettext(message)
+    return found % values if values else found
+
+
+def ngettext(singular: str, plural: str, n: int, **values: Any) -> str:
+    """The form for `n` (CLDR's plural rules of the locale: Ukrainian has three), `%(num)d` filled."""
+    return lang.translations(locale()).ngettext(singular, plural, n) % {"num": n, **values}
+
+
+def and_list(items: list[str]) -> str:
+    """"Bo, Cy and Di" in the locale being rendered (service/lang.py `and_list`)."""
+    return lang.and_list(items, locale())
+
+
+def english(text: Any) -> Markup:
+    """Words not translated yet (the game's: its sentences, card names), marked as English in an HTML
+    part: `<span lang="en">` (in an English email, where it says nothing, the text alone).  Empty text
+    stays empty."""
+    if not text:
+        return Markup("")
+    if locale() == DEFAULT_LOCALE:
+        return escape(text)
+    return Markup('<span lang="en">%s</span>') % escape(text)
+
+
+def marked(line: str, parts: list[str]) -> Markup:
+    """`line` escaped for HTML, each of `parts` (the game's words it quotes: english) in it marked as
+    English."""
+    out = escape(line)
+    for part in sorted({p for p in parts if p}, key=len, reverse=True):
+        out = Markup(out.replace(escape(part), english(part)))
+    return Markup(out)
 
 
 def locale() -> str:

@@ -23,6 +23,7 @@ from typing import Any, Protocol
 import engine
 from engine.kit import plural
 from service import lang
+from service.lang import ENGLISH, N_, translations
 from service.names import unlinkable
 from service.store.models import JournalEntry
 from service.views.wording import Wording, word
@@ -41,11 +42,12 @@ TIMEOUT_NOTE = lang.N_(" (Time ran out: the service made this move.)")
 SEAT_FIELDS = ("seat", "player", "by_seat")
 
 # What happens when a deadline passes, per timeout policy (service/clocks), for pages and emails.
+# Marked for the catalogs (N_): the emails translate them (service/mail/kinds.py clock_context).
 POLICY_WORDS = {
-    "auto": "If the deadline passes, the game's safe default move is played for you.",
-    "skip": "If the deadline passes, your turn is passed where the rules allow it (else the default move is played).",
-    "forfeit": "If the deadline passes, you forfeit the game.",
-    "pause": "If the deadline passes, the game is paused and everyone is told.",
+    "auto": N_("If the deadline passes, the game's safe default move is played for you."),
+    "skip": N_("If the deadline passes, your turn is passed where the rules allow it (else the default move is played)."),
+    "forfeit": N_("If the deadline passes, you forfeit the game."),
+    "pause": N_("If the deadline passes, the game is paused and everyone is told."),
 }
 
 Names = Mapping[int, str] | None
@@ -176,9 +178,14 @@ def played_words(played: str | Mapping[str, Any], game: str, names: Names = None
     return str(played)
 
 
-def journal_sentence(entry: JournalEntry, names: Names = None, viewer: int | None = None) -> str:
+def journal_sentence(entry: JournalEntry, names: Names = None, viewer: int | None = None,
+                     language: str | None = None) -> str:
     """A journal entry (reminder, vacation, pause...) as one sentence for players and the history;
-    `viewer`: the seat reading it (its own entries say "you")."""
+    `viewer`: the seat reading it (its own entries say "you").  `language` (service/lang.py): the
+    notice emails word it in their reader's; None: English, as the pages and the lines of what
+    happened since still say it (docs/i18n.md)."""
+    if language is not None and language != ENGLISH:
+        return _journal_words(entry, names, viewer, language)
     names = dict(names or {})
     you = viewer is not None and entry.seat == viewer
     whom = names.get(entry.seat, f"seat {entry.seat + 1}") if entry.seat is not None else ""
@@ -206,6 +213,53 @@ def journal_sentence(entry: JournalEntry, names: Names = None, viewer: int | Non
     if entry.kind == "forfeit":
         return ("You ran out of time and forfeited the game." if you
                 else f"{whom} ran out of time and forfeited the game.")
+    return str(entry.kind).replace("_", " ")
+
+
+def _journal_words(entry: JournalEntry, names: Names, viewer: int | None, language: str) -> str:
+    """journal_sentence in `language`, from the catalogs (the same sentences, whole, with CLDR's plurals)."""
+    words = translations(language)
+
+    def _(message: str, **values: Any) -> str:
+        return words.gettext(message) % values if values else words.gettext(message)
+
+    names = dict(names or {})
+    you = viewer is not None and entry.seat == viewer
+    whom = (names.get(entry.seat) or _("seat %(number)s", number=entry.seat + 1)) if entry.seat is not None else ""
+    data = entry.payload or {}
+    if entry.kind == "reminder":
+        hours = int(data.get("hours") or 0)
+        if you:
+            return words.ngettext("You were reminded: %(num)d hour left to move.",
+                                  "You were reminded: %(num)d hours left to move.", hours) % {"num": hours}
+        return words.ngettext("%(name)s was reminded: %(num)d hour left to move.",
+                              "%(name)s was reminded: %(num)d hours left to move.", hours) % {"num": hours, "name": whom}
+    if entry.kind == "vacation_start":
+        return (_("You are on vacation: your clock is stopped until you are back.") if you
+                else _("%(name)s is on vacation: their clock is stopped until they are back.", name=whom))
+    if entry.kind == "vacation_end":
+        return (_("You are back from vacation: your clock runs again.") if you
+                else _("%(name)s is back from vacation: their clock runs again.", name=whom))
+    if entry.kind == "paused":
+        if data.get("reason") == "timeouts":
+            rounds = int(data.get("rounds") or 0)
+            return words.ngettext(
+                "The game is paused: every player's turns timed out %(num)d round in a row. It resumes, with "
+                "fresh clocks, when anyone plays.",
+                "The game is paused: every player's turns timed out %(num)d rounds in a row. It resumes, with "
+                "fresh clocks, when anyone plays.", rounds) % {"num": rounds}
+        if you:
+            return _("The game is paused: you ran out of time. It resumes, with fresh clocks, when you play.")
+        return _("The game is paused: %(name)s ran out of time. It resumes, with fresh clocks, when %(name)s plays.",
+                 name=whom)
+    if entry.kind == "resumed":
+        if you:
+            return _("The game resumed: you played. The clocks run again.")
+        by = unlinkable(str(data.get("by") or ""), fallback=whom)
+        return _("The game resumed: %(name)s played. The clocks run again.", name=by)
+    if entry.kind == "forfeit":
+        return (_("You ran out of time and forfeited the game.") if you
+                else _("%(name)s ran out of time and forfeited the game.", name=whom))
     return str(entry.kind).replace("_", " ")
 
 
