@@ -21,6 +21,7 @@ from typing import Any, Protocol
 
 import engine
 from engine.kit import plural
+from service.lang import N_
 from service.names import unlinkable
 from service.store.models import JournalEntry
 
@@ -39,10 +40,10 @@ SEAT_FIELDS = ("seat", "player", "by_seat")
 
 # What happens when a deadline passes, per timeout policy (service/clocks), for pages and emails.
 POLICY_WORDS = {
-    "auto": "If the deadline passes, the game's safe default move is played for you.",
-    "skip": "If the deadline passes, your turn is passed where the rules allow it (else the default move is played).",
-    "forfeit": "If the deadline passes, you forfeit the game.",
-    "pause": "If the deadline passes, the game is paused and everyone is told.",
+    "auto": N_("If the deadline passes, the game's safe default move is played for you."),
+    "skip": N_("If the deadline passes, your turn is passed where the rules allow it (else the default move is played)."),
+    "forfeit": N_("If the deadline passes, you forfeit the game."),
+    "pause": N_("If the deadline passes, the game is paused and everyone is told."),
 }
 
 Names = Mapping[int, str] | None
