@@ -121,7 +121,7 @@ def register(app: Flask) -> None:
         # Werkzeug's own explanation is replaced by ours; one the code gave (abort(404, "...")) is kept.
         own = exc.description and exc.description != type(exc).description
         return error_page(status, title if status in HTTP_WORDS else exc.name,
-                          exc.description if own else usual)
+                          (exc.description or usual) if own else usual)
 
     @app.errorhandler(Exception)
     def unexpected(exc: Exception) -> ResponseReturnValue:  # a bug: log it, show nothing of its internals
