@@ -89,9 +89,9 @@ i18n-extract: $(RUN_STAMP)
 	$(BIN)/python tools/game_catalogs.py
 
 i18n-update: i18n-extract
-	$(BIN)/pybabel update -i $(POT) -d $(CATALOGS) --no-location --ignore-obsolete
+	$(BIN)/pybabel update -i $(POT) -d $(CATALOGS) --ignore-obsolete --width 100
 	for domain in $(GAME_DOMAINS); do \
-	  $(BIN)/pybabel update -D $$domain -i $(CATALOGS)/$$domain.pot -d $(CATALOGS) --no-location --ignore-obsolete; done
+	  $(BIN)/pybabel update -D $$domain -i $(CATALOGS)/$$domain.pot -d $(CATALOGS) --ignore-obsolete --width 100; done
 
 # Refresh the lock files after changing the dependencies in pyproject.toml.
 lock: | $(VENV)/bin/python

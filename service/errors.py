@@ -7,13 +7,14 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 import engine
+from service.lang import N_
 
 
 class RiftpostError(Exception):
     """Something a person asked for that cannot be done, said in words fit to show them."""
 
     status: ClassVar[int] = 400
-    default_title: ClassVar[str] = "That did not work"
+    default_title: ClassVar[str] = N_("That did not work")
 
     def __init__(self, message: str, title: str | None = None):
         super().__init__(message)
@@ -23,7 +24,7 @@ class RiftpostError(Exception):
 
 class NotFound(RiftpostError, LookupError):
     status = 404
-    default_title = "Not found"
+    default_title = N_("Not found")
 
 
 class Conflict(RiftpostError):
@@ -57,7 +58,7 @@ class TooMany(RiftpostError):
     Retry-After header) until it may be done again."""
 
     status = 429
-    default_title = "Too many requests"
+    default_title = N_("Too many requests")
 
     def __init__(self, message: str, retry_after: int, title: str | None = None):
         super().__init__(message, title)
@@ -65,7 +66,7 @@ class TooMany(RiftpostError):
 
 
 class GameNotFound(NotFound):
-    default_title = "No such game"
+    default_title = N_("No such game")
 
     def __init__(self, game_id: Any):
         super().__init__(f"there is no game {game_id}")
@@ -76,7 +77,7 @@ class StaleState(Conflict):
     """The game moved on since the caller looked at it (its expected seq is not the current one)."""
 
     def __init__(self, game_id: int, expected_seq: int, current_seq: int | None = None):
-        super().__init__("the game moved on since this page or link was made")
+        super().__init__(N_("the game moved on since this page or link was made"))
         self.game_id = game_id
         self.expected_seq = expected_seq
         self.current_seq = current_seq
@@ -96,8 +97,8 @@ class IllegalMoveAt(engine.IllegalMove):
         return cls(index, exc.reason, exc.code, exc.move)
 
 
-LINK_TITLE = "This link cannot be used"
+LINK_TITLE = N_("This link cannot be used")
 
 
-def bad_link(message: str = "This link is not valid.") -> BadRequest:
+def bad_link(message: str = N_("This link is not valid.")) -> BadRequest:
     return BadRequest(message, LINK_TITLE)

@@ -43,6 +43,7 @@ from itsdangerous import BadSignature, SignatureExpired, URLSafeSerializer, URLS
 
 from service import running
 from service.errors import LINK_TITLE, Gone, bad_link
+from service.lang import N_
 
 PLAYER = "riftpost.player-page"
 MOVE = "riftpost.move-link"
@@ -99,9 +100,9 @@ def _load(purpose: str, token: str, max_age: int) -> Any:
     try:
         return _serializer(purpose).loads(token, max_age=max_age)
     except SignatureExpired:
-        raise Gone("This link has expired. Open your game page from a newer email.", LINK_TITLE) from None
+        raise Gone(N_("This link has expired. Open your game page from a newer email."), LINK_TITLE) from None
     except BadSignature:
-        raise bad_link("This link is not valid: it was changed, truncated, or belongs to something else.") from None
+        raise bad_link(N_("This link is not valid: it was changed, truncated, or belongs to something else.")) from None
 
 
 def _player_id(data: Any) -> int:
@@ -200,8 +201,8 @@ def read_account_token(token: str, now: float | None = None) -> AccountLink:
         raise bad_link()
     age = (time.time() if now is None else now) - issued
     if age > running.config()["ACCOUNT_LINK_MAX_AGE"]:
-        raise Gone("This account link has expired: it works for one hour. Ask for a new one from the "
-                   "button on any of your game pages.", LINK_TITLE)
+        raise Gone(N_("This account link has expired: it works for one hour. Ask for a new one from the "
+                   "button on any of your game pages."), LINK_TITLE)
     return AccountLink(email, issued)
 
 
@@ -233,8 +234,8 @@ def read_signin_token(token: str) -> SigninLink:
     try:
         data = URLSafeSerializer(_keys(), salt=SIGNIN).loads(token)
     except BadSignature:
-        raise bad_link("This sign-in link is not valid: it was changed or cut short. Copy the whole link "
-                       "from the email, or type its code on the sign-in page.") from None
+        raise bad_link(N_("This sign-in link is not valid: it was changed or cut short. Copy the whole link "
+                       "from the email, or type its code on the sign-in page.")) from None
     if not isinstance(data, dict) or type(data.get("r")) is not int or not isinstance(data.get("n"), str):
         raise bad_link()
     return SigninLink(data["r"], data["n"])
@@ -269,11 +270,11 @@ def read_co_player_token(me: str, token: str) -> PlayerLink:
     try:
         data = _serializer(f"{CO_PLAYER}:{me}").loads(token, max_age=CO_PLAYER_MAX_AGE)
     except SignatureExpired:
-        raise Gone("This \u201cnew game with\u201d link is too old. Open it again from your games page.",
+        raise Gone(N_("This \u201cnew game with\u201d link is too old. Open it again from your games page."),
                    LINK_TITLE) from None
     except BadSignature:
-        raise bad_link("This \u201cnew game with\u201d link is not valid for you: it was changed, or it was made "
-                       "for someone else's sign-in. Open it again from your games page.") from None
+        raise bad_link(N_("This \u201cnew game with\u201d link is not valid for you: it was changed, or it was made "
+                       "for someone else's sign-in. Open it again from your games page.")) from None
     return PlayerLink(_player_id(data), _key(data))
 
 
@@ -392,7 +393,7 @@ def read_lobby_join_token(token: str) -> tuple[int, str]:
     try:
         data = URLSafeSerializer(_keys(), salt=LOBBY_JOIN).loads(token)
     except BadSignature:
-        raise bad_link("This link is not valid: it was changed or cut short. Copy the whole link from the email.") from None
+        raise bad_link(N_("This link is not valid: it was changed or cut short. Copy the whole link from the email.")) from None
     if not isinstance(data, dict) or type(data.get("j")) is not int or not isinstance(data.get("n"), str):
         raise bad_link()
     return data["j"], data["n"]

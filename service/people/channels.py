@@ -18,6 +18,7 @@ from sqlmodel import Session, col
 
 from service import running
 from service.errors import Invalid, NotFound
+from service.lang import N_
 from service.mail import webhooks
 from service.mail.webhooks import Call, Refused, TryLater
 from service.store import read_session, write_session
@@ -26,8 +27,8 @@ from service.store.models import FeedKey, Webhook
 
 MAX_WEBHOOKS = 3  # each one is a request per turn email: a few targets (a chat, a script) are plenty
 MAX_URL = 2000
-SHAPE_WORDS = {"generic": "JSON, signed", "discord": "Discord", "slack": "Slack"}
-TITLE = "That webhook cannot be used"
+SHAPE_WORDS = {"generic": N_("JSON, signed"), "discord": "Discord", "slack": "Slack"}
+TITLE = N_("That webhook cannot be used")
 
 
 # ---- webhooks ---------------------------------------------------------------------------------------------

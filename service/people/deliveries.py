@@ -17,6 +17,7 @@ import sqlalchemy as sa
 from sqlmodel import col
 
 from service import store
+from service.lang import ENGLISH, N_, translations
 from service.mail import outbox
 from service.mail.notify_policy import QUIET
 from service.store import read_session
@@ -29,21 +30,21 @@ DAYS = 30
 LIMIT = 500  # a page's worth: a busy player gets a few emails a day
 
 KIND_WORDS = {
-    "invitation": "invitation", "invite": "game started", "turn": "your turn", "reminder": "reminder",
-    "notice": "game paused", "timed_out": "time ran out", "game_over": "game over", "partner": "partner played",
-    "fresh_link": "fresh link", "account_link": "account link", "digest": "daily digest",
-    "signin": "sign-in link", "reply": "answer to your reply",
+    "invitation": N_("invitation"), "invite": N_("game started"), "turn": N_("your turn"), "reminder": N_("reminder"),
+    "notice": N_("game paused"), "timed_out": N_("time ran out"), "game_over": N_("game over"), "partner": N_("partner played"),
+    "fresh_link": N_("fresh link"), "account_link": N_("account link"), "digest": N_("daily digest"),
+    "signin": N_("sign-in link"), "reply": N_("answer to your reply"),
 }
 # Emails about the person, not the game whose seat their outbox row hangs on (service/people/access.py).
 ABOUT_THE_PERSON = frozenset({"signin", "account_link"})
 SKIP_WORDS = {
-    "turned_off": "skipped: turned off",
-    "digest": "skipped: in your daily digest",
-    "until_visit": "skipped: until you visit the game",
-    "never_email": "skipped: you asked never to be emailed",
-    "no_consent": "skipped: the invitation was declined",
-    "unwanted": "skipped: no longer needed (you had moved, or the game ended)",
-    "channel_off": "skipped: the webhook was removed",
+    "turned_off": N_("skipped: turned off"),
+    "digest": N_("skipped: in your daily digest"),
+    "until_visit": N_("skipped: until you visit the game"),
+    "never_email": N_("skipped: you asked never to be emailed"),
+    "no_consent": N_("skipped: the invitation was declined"),
+    "unwanted": N_("skipped: no longer needed (you had moved, or the game ended)"),
+    "channel_off": N_("skipped: the webhook was removed"),
 }
 
 
@@ -62,34 +63,42 @@ class Delivery:
         return dict(self.__dict__)
 
 
-def _status(row: Outbox, time_zone: str, now: datetime) -> tuple[str, str]:
+def _status(row: Outbox, time_zone: str, now: datetime, language: str = ENGLISH) -> tuple[str, str]:
+    said = translations(language).gettext
     if row.status == "sent":
-        return "sent", "sent" + (" (after your quiet hours)" if row.skip_reason == QUIET else "") + (
-            " in one email with others" if row.sent_in else "")
+        if row.skip_reason == QUIET:
+            words = said(N_("sent (after your quiet hours) in one email with others")) if row.sent_in else said(
+                N_("sent (after your quiet hours)"))
+        else:
+            words = said(N_("sent in one email with others")) if row.sent_in else said(N_("sent"))
+        return "sent", words
     if row.status == "skipped":
-        return "skipped", SKIP_WORDS.get(row.skip_reason or "", "skipped")
+        return "skipped", said(SKIP_WORDS.get(row.skip_reason or "", N_("skipped")))
     if row.status == "undeliverable":
-        return "skipped", "skipped: your address bounced"
+        return "skipped", said(N_("skipped: your address bounced"))
     if row.status == outbox.HELD:
-        return "held", "not sent yet: not yet accepted (waiting for the game's invitation to be accepted)"
+        return "held", said(N_("not sent yet: not yet accepted (waiting for the game's invitation to be accepted)"))
     if row.status == "failed":
-        return "failed", f"failed: {outbox.plain_words(row.last_error)}"
+        return "failed", said(N_("failed: %(why)s")) % {"why": outbox.plain_words(row.last_error)}
     if row.status == "sending":
-        return "sending", "being sent now"
+        return "sending", said(N_("being sent now"))
     due = as_utc(row.next_attempt_at)
     if row.skip_reason == QUIET and due > now:
         local = due.astimezone(zone(time_zone))
-        return "held", f"held until {local:%H:%M}" + ("" if local.date() == now.astimezone(local.tzinfo).date()
-                                                        else f" ({local:%a} {local.day} {local:%b})")
+        if local.date() == now.astimezone(local.tzinfo).date():
+            return "held", said(N_("held until %(time)s")) % {"time": f"{local:%H:%M}"}
+        return "held", said(N_("held until %(time)s")) % {"time": local_time(due, time_zone, language)}
     if row.last_error:
         until = as_utc(row.requeued_at or row.created_at) + outbox.policy().horizon
-        return "retrying", f"retrying until {local_time(until, time_zone)}: {outbox.plain_words(row.last_error)}"
-    return "queued", "queued"
+        return "retrying", said(N_("retrying until %(time)s: %(why)s")) % {
+            "time": local_time(until, time_zone, language), "why": outbox.plain_words(row.last_error)}
+    return "queued", said(N_("queued"))
 
 
-def log_of(key: str, now: datetime | None = None) -> list[Delivery]:
-    """The person's deliveries of the last DAYS days, newest first."""
+def log_of(key: str, now: datetime | None = None, language: str = ENGLISH) -> list[Delivery]:
+    """The person's deliveries of the last DAYS days, newest first, worded in `language` (the API's: English)."""
     now = now or utcnow()
+    said = translations(language)
     with read_session(get_engine()) as session:
         time_zone = store.person_of(session, key).time_zone
         rows = session.execute(
@@ -100,14 +109,15 @@ def log_of(key: str, now: datetime | None = None) -> list[Delivery]:
         ).all()
     found = []
     for row, game in rows:
-        status, words = _status(row, time_zone, now)
+        status, words = _status(row, time_zone, now, language)
         games = (row.params or {}).get("games") if row.kind == "digest" else None
         found.append(Delivery(
             channel=getattr(row, "channel", None) or "email",
-            kind=KIND_WORDS.get(row.kind, row.kind.replace("_", " ")),
-            game=("your account" if row.kind in ABOUT_THE_PERSON
-                  else f"{len(games)} games" if games and len(games) > 1 else f"{title(game)} #{game.id}"),
-            queued=local_time(as_utc(row.created_at), time_zone),
-            sent=local_time(as_utc(row.sent_at), time_zone) if row.sent_at and row.status == "sent" else None,
+            kind=said.gettext(KIND_WORDS[row.kind]) if row.kind in KIND_WORDS else row.kind.replace("_", " "),
+            game=(said.gettext("your account") if row.kind in ABOUT_THE_PERSON
+                  else said.ngettext("%(num)d game", "%(num)d games", len(games)) % {"num": len(games)}
+                  if games and len(games) > 1 else f"{title(game)} #{game.id}"),
+            queued=local_time(as_utc(row.created_at), time_zone, language),
+            sent=local_time(as_utc(row.sent_at), time_zone, language) if row.sent_at and row.status == "sent" else None,
             attempts=row.attempts, status=status, words=words))
     return found

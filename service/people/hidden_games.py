@@ -12,12 +12,13 @@ import sqlalchemy as sa
 from sqlmodel import col
 
 from service.errors import NotFound
+from service.lang import N_
 from service.store import write_session
 from service.store.db import get_engine
 from service.store.inboxes import key as inbox_key
 from service.store.models import Game, HiddenGame, Player
 
-NOT_YOURS = "There is no game of yours with that number."
+NOT_YOURS = N_("There is no game of yours with that number.")
 
 
 def hide(email: str, game_id: int, now: datetime) -> None:

@@ -14,6 +14,7 @@ from sqlmodel import Session, col
 
 from service import store
 from service.errors import Invalid
+from service.lang import N_
 from service.mail.notify_policy import GAME_MODES, MODES
 from service.store import read_session, write_session
 from service.store.db import get_engine
@@ -21,10 +22,10 @@ from service.store.models import Game, NotifyGame, Player
 from service.views.positions import title
 
 MODE_WORDS = {
-    "every": "An email at every change of turn",
-    "until_visit": "One email, then nothing more until I open the game's page",
-    "digest": "A daily digest at my chosen hour",
-    "none": "No emails: my home page only",
+    "every": N_("An email at every change of turn"),
+    "until_visit": N_("One email, then nothing more until I open the game's page"),
+    "digest": N_("A daily digest at my chosen hour"),
+    "none": N_("No emails: my home page only"),
 }
 DEFAULT = "default"  # a game's choice "as my default" (its own mode removed)
 

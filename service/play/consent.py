@@ -58,6 +58,7 @@ from sqlmodel import Session, col
 
 from service import running
 from service.errors import Conflict, NotFound, TooMany
+from service.lang import N_
 from service.mail import outbox
 from service.mail.outbox import Queued
 from service.people.identity import person
@@ -69,7 +70,7 @@ from service.store.models import Consent, Game, Invitation, Naming, Outbox, Pers
 ASKED, DECLINED, ACCEPTED = "asked", "declined", "accepted"
 UNCONFIRMED = outbox.UNCONFIRMED
 DAY = timedelta(days=1)
-TITLE = "This invitation cannot be answered"
+TITLE = N_("This invitation cannot be answered")
 # The kinds that say where the game stands for the reader: the latest of them, on acceptance, stands
 # for every earlier email held for the seat.
 POSITION_KINDS = ("invite", "turn", "game_over")

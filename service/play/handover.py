@@ -37,6 +37,7 @@ from sqlmodel import Session, col
 
 from service import store
 from service.errors import Conflict, Invalid, NotFound
+from service.lang import N_
 from service.mail import addresses, outbox
 from service.mail.kinds import addressed
 from service.names import name_problem
@@ -63,7 +64,7 @@ TIMEOUTS = 2  # timed-out turns that make a seat one the others may hand over
 MIN_SEATS = 3  # in a game of two, the other player alone would decide: not offered
 BOT, PERSON = "bot", "person"
 INVITED, DECLINED, DONE = "invited", "declined", "done"
-TITLE = "This seat cannot be handed over"
+TITLE = N_("This seat cannot be handed over")
 INVITATION_TITLE = "This invitation to take a seat is not open"
 
 

@@ -18,6 +18,16 @@
     return;
   }
   var api = root.dataset.api;
+  // The words, in the page's language (service/web/play.py `composer_words`); English if missing.
+  var words = {};
+  try { words = JSON.parse(root.dataset.words || "{}"); } catch (e) { words = {}; }
+  function w(key, english, fill) {
+    var text = words[key];
+    if (typeof text === "object" && text !== null) { text = text[String(fill && fill.n)]; }
+    text = typeof text === "string" ? text : english;
+    Object.keys(fill || {}).forEach(function (name) { text = text.split("{" + name + "}").join(fill[name]); });
+    return text;
+  }
   var pageSeq = Number(root.dataset.seq);
   var wanted = root.dataset.step || null;
 
@@ -117,7 +127,7 @@
 
   function add(decision) {
     busy = true;
-    say("Working out the board after this step…");
+    say(w("working", "Working out the board after this step…"));
     render();
     call(api + "/preview", {seq: pageSeq, moves: moves.concat([decision.move])}).then(function (got) {
       busy = false;
@@ -131,7 +141,7 @@
         stale();
         return;
       } else {
-        problem((got.data && (got.data.reason || got.data.message)) || "That step could not be previewed.");
+        problem((got.data && (got.data.reason || got.data.message)) || w("preview_failed", "That step could not be previewed."));
       }
       render();
       if (got.status === 200) { showBoard(); }
@@ -164,12 +174,12 @@
   function confirmTurn() {
     if (!moves.length || busy) { return; }
     busy = true;
-    say("Recording your turn…");
+    say(w("recording", "Recording your turn…"));
     render();
     call(api, {seq: pageSeq, moves: moves}).then(function (got) {
       if (got.status === 200) {
-        reloadWith(moves.length === 1 ? "Your turn was recorded (1 step)." :
-          "Your turn was recorded (" + moves.length + " steps).");
+        reloadWith(w("recorded", "Your turn was recorded (" + moves.length + (moves.length === 1 ? " step)." : " steps)."),
+          {n: moves.length}));
         return;
       }
       busy = false;
@@ -179,10 +189,10 @@
       }
       if (got.status === 422 && typeof got.data.index === "number") {
         failedAt = got.data.index;
-        problem("Step " + (got.data.index + 1) + " could not be played: " + got.data.reason +
-          ". Nothing was played; undo back to it and choose again.");
+        problem(w("step_failed", "Step {step} could not be played: {reason}. Nothing was played; undo back to it " +
+          "and choose again.", {step: got.data.index + 1, reason: got.data.reason}));
       } else {
-        problem((got.data && got.data.message) || "Your turn could not be recorded; nothing was played. Try again.");
+        problem((got.data && got.data.message) || w("not_recorded", "Your turn could not be recorded; nothing was played. Try again."));
       }
       render();
     }, offline);
@@ -190,7 +200,7 @@
 
   function stale() {
     busy = true;
-    var text = "The game moved on since this page was made, so nothing was played. Here is the current position.";
+    var text = w("stale", "The game moved on since this page was made, so nothing was played. Here is the current position.");
     problem(text);
     render();
     reloadWith(text);
@@ -198,7 +208,7 @@
 
   function offline() {
     busy = false;
-    problem("The server could not be reached; nothing was played. Check your connection and try again.");
+    problem(w("offline", "The server could not be reached; nothing was played. Check your connection and try again."));
     render();
   }
 
@@ -280,29 +290,30 @@
     el.choices.textContent = "";
     el.hint.hidden = true;
     if (now.hidden) {
-      el.nextHeading.textContent = "The next steps are chosen after you confirm";
+      el.nextHeading.textContent = w("after_confirm", "The next steps are chosen after you confirm");
       el.hint.textContent = now.hidden.message;
       el.hint.hidden = false;
       return;
     }
     if (moves.length && (now.complete || !now.decisions.length)) {
-      el.nextHeading.textContent = "Your turn is complete";
-      el.hint.textContent = "Confirm it below, or undo a step to change it.";
+      el.nextHeading.textContent = w("complete", "Your turn is complete");
+      el.hint.textContent = w("complete_hint", "Confirm it below, or undo a step to change it.");
       el.hint.hidden = false;
       return;
     }
     if (open) {
       var step = now.steps.filter(function (s) { return s.key === open; })[0];
-      el.nextHeading.textContent = (step ? step.label.replace(/…$/, "") : "This step") + ": choose one";
+      el.nextHeading.textContent = w("choose_one", "{step}: choose one",
+        {step: step ? step.label.replace(/…$/, "") : w("this_step", "This step")});
       decisionsOf(open).forEach(function (d) {
         el.choices.appendChild(choiceButton(d, step ? step.label : ""));
       });
       var back = button("secondary composer-back", function () { open = null; render(); focusFirst(); });
-      back.textContent = "Back to all steps";
+      back.textContent = w("back", "Back to all steps");
       el.choices.appendChild(back);
       return;
     }
-    el.nextHeading.textContent = moves.length ? "Choose your next step" : "Choose your first step";
+    el.nextHeading.textContent = moves.length ? w("next_step", "Choose your next step") : w("first_step", "Choose your first step");
     now.steps.forEach(function (step) {
       var found = decisionsOf(step.key);
       if (found.length > 1 && found.length <= INLINE && found[0].move.card === undefined) {
@@ -331,7 +342,7 @@
       predicted.hidden = false;
       boardNow.hidden = true;
       board.classList.add("is-predicted");
-      boardHeading.textContent = "Board after your steps (not played yet)";
+      boardHeading.textContent = w("predicted", "Board after your steps (not played yet)");
     } else {
       predicted.hidden = true;
       predicted.textContent = "";
@@ -350,18 +361,19 @@
       if (!moves.length) {
         say("");
       } else if (now.hidden) {
-        say("Confirm your turn to see what the last step brings.");
+        say(w("see_last", "Confirm your turn to see what the last step brings."));
       } else if (now.complete || !now.decisions.length) {
-        say("Your turn is complete: confirm it.");
+        say(w("complete_status", "Your turn is complete: confirm it."));
       } else {
-        say((moves.length === 1 ? "1 step" : moves.length + " steps") +
-          " planned. Choose the next, or confirm the turn as it is.");
+        say(w("planned", (moves.length === 1 ? "1 step" : moves.length + " steps") +
+          " planned. Choose the next, or confirm the turn as it is.", {n: moves.length}));
       }
     }
     el.undo.disabled = busy || !moves.length;
     el.confirm.disabled = busy || !moves.length;
     el.confirm.textContent = moves.length ?
-      "Confirm turn (" + (moves.length === 1 ? "1 step" : moves.length + " steps") + ")" : "Confirm turn";
+      w("confirm_n", "Confirm turn (" + (moves.length === 1 ? "1 step" : moves.length + " steps") + ")", {n: moves.length}) :
+      w("confirm", "Confirm turn");
   }
 
   function focusFirst() {
@@ -393,7 +405,7 @@
       return;  // the plain list stays
     }
     if (got.data.seq !== pageSeq) {
-      reloadWith("The game moved on while the page loaded. Here is the current position.");
+      reloadWith(w("moved_while_loading", "The game moved on while the page loaded. Here is the current position."));
       return;
     }
     answers = [got.data];

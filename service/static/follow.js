@@ -9,7 +9,7 @@
   var url = note.getAttribute("data-url");
   var seq = note.getAttribute("data-seq");
   var every = 1000 * (parseInt(note.getAttribute("data-every"), 10) || 60);
-  note.textContent = "New moves show here within a minute.";
+  note.textContent = note.getAttribute("data-live") || "New moves show here within a minute.";
 
   function check() {
     if (document.hidden) return;

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from markupsafe import Markup, escape
 
+from service.lang import ENGLISH, translations
+
 # Colour and dash per seat: the lines differ in more than colour (readable in greyscale and by
 # colour-blind readers).
 STYLES = [("#0a4a94", ""), ("#a10000", "6 3"), ("#2e7d32", "2 3"), ("#6a1b9a", "8 3 2 3")]
@@ -28,11 +30,13 @@ def score_chart(
     marker: int | None = None,
     target: float | None = None,
     chart_id: str = "score-chart",
+    language: str = ENGLISH,
 ) -> Markup | None:
     """The scores by seat over the game's events as SVG markup followed by its legend (an HTML
     list), or None without a series.  The series has a point at the start and one at the end of
     every turn (history.score_series), so its axis is told in turns, as players count a game, while
     the points stand at their events (a long turn takes more room)."""
+    said = translations(language)
     if not series:
         return None
     seats = max(len(scores) for _, scores in series)
@@ -50,13 +54,16 @@ def score_chart(
 
     name = lambda seat: labels.get(seat, f"Seat {seat + 1}")  # noqa: E731
     final = ", ".join(f"{name(s)} {_fmt(v)}" for s, v in enumerate(series[-1][1]))
+    words = {"title": said.gettext("Scores over the game"),
+             "desc": said.gettext("Scores by player after each turn, from the start to turn %(num)d.") % {"num": turns},
+             "latest": said.gettext("Latest: %(scores)s.") % {"scores": final},
+             "here": said.gettext("here"), "legend": said.gettext("Latest scores")}
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="score-chart" viewBox="0 0 {WIDTH} {HEIGHT}" '
         f'width="100%" role="img" '
         f'aria-labelledby="{chart_id}-t {chart_id}-d">',
-        f'<title id="{chart_id}-t">Scores over the game</title>',
-        f'<desc id="{chart_id}-d">Scores by player after each turn, from the start to turn {turns}. '
-        f'{escape("Latest: " + final + ".")}</desc>',
+        f'<title id="{chart_id}-t">{escape(words["title"])}</title>',
+        f'<desc id="{chart_id}-d">{escape(words["desc"])} {escape(words["latest"])}</desc>',
         f'<rect x="{LEFT}" y="{TOP}" width="{plot_w}" height="{plot_h}" fill="#fff" stroke="#777"/>',
     ]
     steps = 4
@@ -71,7 +78,7 @@ def score_chart(
                      f'stroke="#c75000" stroke-dasharray="4 4"/>')
         parts.append(f'<text x="{LEFT + plot_w - 4}" y="{y(target) - 4:.1f}" font-size="{FONT}" '
                      f'text-anchor="end" fill="#7a3100">target {_fmt(target)}</text>')
-    for text_x, label in ((LEFT, "start"), (LEFT + plot_w, f"turn {turns}")):
+    for text_x, label in ((LEFT, said.gettext("start")), (LEFT + plot_w, said.gettext("turn %(num)d") % {"num": turns})):
         anchor = "start" if text_x == LEFT else "end"
         parts.append(f'<text x="{text_x}" y="{TOP + plot_h + 16}" font-size="{FONT}" text-anchor="{anchor}" '
                      f'fill="#1b1b1b">{label}</text>')
@@ -97,7 +104,7 @@ def score_chart(
         parts.append(f'<line x1="{x(marker):.1f}" x2="{x(marker):.1f}" y1="{TOP}" y2="{TOP + plot_h}" '
                      f'stroke="#1b1b1b" stroke-width="1.5" stroke-dasharray="3 2"/>')
         parts.append(f'<text x="{x(marker):.1f}" y="{TOP + FONT}" font-size="{FONT}" text-anchor="middle" '
-                     f'fill="#1b1b1b" paint-order="stroke" stroke="#fff" stroke-width="3">here</text>')
+                     f'fill="#1b1b1b" paint-order="stroke" stroke="#fff" stroke-width="3">{escape(words["here"])}</text>')
     parts.append("</svg>")
-    parts.append(f'<ul class="chart-legend" aria-label="Latest scores">{"".join(legend)}</ul>')
+    parts.append(f'<ul class="chart-legend" aria-label="{escape(words["legend"])}">{"".join(legend)}</ul>')
     return Markup("".join(parts))

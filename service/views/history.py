@@ -37,6 +37,7 @@ import engine
 from service import store
 from service.errors import BadRequest, Forbidden, Invalid, NotFound
 from service.games import adapter
+from service.lang import ENGLISH, N_, translations
 from service.store import deal
 from service.store.log import LogRow
 from service.store.models import Game, JournalEntry, as_utc
@@ -44,7 +45,7 @@ from service.views import charts, positions, sentences
 from service.views.talk import Said
 
 BY = ("event", "turn")
-TITLE = "That part of the history cannot be shown"
+TITLE = N_("That part of the history cannot be shown")
 log = logging.getLogger(__name__)
 
 
@@ -470,8 +471,9 @@ def score_series(session: Session, game: Game) -> list[tuple[int, list[float]]] 
 
 
 def chart(session: Session, game: Game, names: dict[int, str], *, marker: int | None = None,
-          target: float | None = None, chart_id: str | None = None) -> Any | None:
-    """The score chart of a game as SVG markup (None for a game without scores to chart)."""
-    labels = {seat: names.get(seat, f"Seat {seat + 1}") for seat in range(8)}
+          target: float | None = None, chart_id: str | None = None, language: str = ENGLISH) -> Any | None:
+    """The score chart of a game as SVG markup (None for a game without scores to chart), in `language`."""
+    said = translations(language)
+    labels = {seat: names.get(seat, said.gettext("Seat %(num)d") % {"num": seat + 1}) for seat in range(8)}
     return charts.score_chart(score_series(session, game), labels, marker=marker, target=target,
-                              chart_id=chart_id or f"score-chart-{game.id}")
+                              chart_id=chart_id or f"score-chart-{game.id}", language=language)

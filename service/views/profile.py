@@ -57,39 +57,25 @@ class Profile:
 
     def line(self, name: str, language: str = ENGLISH) -> str:
         """The profile in one line of neutral words (no pronoun is guessed): "Ann: 12 games (9 finished:
-        Riftforce 8, Riftwalker 4), 1 timed-out turn in the last 20, usually moves within 3 hours";
-        in `language` (service/lang.py: the emails that quote it are their reader's)."""
-        if language != ENGLISH:
-            return self._line_in(name, language)
+        Riftforce 8, Riftwalker 4), 1 timed-out turn in the last 20, usually moves within 3 hours"
+        (in `language`: the invitation page's)."""
+        said = translations(language)
         if not self.played:
-            return f"{name}: no games played here yet"
+            return said.gettext("%(name)s: no games played here yet") % {"name": name}
         games = ", ".join(f"{title} {count}" for title, count in self.per_game)
-        parts = [f"{name}: {self.played} game{'s' * (self.played != 1)} ({self.finished} finished; {games})",
-                 f"{self.timeouts} timed-out turn{'s' * (self.timeouts != 1)} in the last {self.recent}"]
-        if self.median_move is not None:
-            parts.append(f"usually moves within {span_words(self.median_move.total_seconds())}")
-        if self.ratings:
-            parts.append("rated " + ", ".join(f"{rating} in {name}" for name, rating, _ in self.ratings))
-        return ", ".join(parts)
-
-    def _line_in(self, name: str, language: str) -> str:
-        words = translations(language)
-        if not self.played:
-            return words.gettext("%(name)s: no games played here yet") % {"name": name}
-        games = ", ".join(f"{title} {count}" for title, count in self.per_game)
-        parts = [words.ngettext("%(name)s: %(num)d game (%(finished)d finished; %(games)s)",
-                                "%(name)s: %(num)d games (%(finished)d finished; %(games)s)", self.played)
+        parts = [said.ngettext("%(name)s: %(num)d game (%(finished)d finished; %(games)s)",
+                               "%(name)s: %(num)d games (%(finished)d finished; %(games)s)", self.played)
                  % {"name": name, "num": self.played, "finished": self.finished, "games": games},
-                 words.ngettext("%(num)d timed-out turn in the last %(recent)d",
-                                "%(num)d timed-out turns in the last %(recent)d", self.timeouts)
+                 said.ngettext("%(num)d timed-out turn in the last %(recent)d",
+                               "%(num)d timed-out turns in the last %(recent)d", self.timeouts)
                  % {"num": self.timeouts, "recent": self.recent}]
         if self.median_move is not None:
-            parts.append(words.gettext("usually moves within %(span)s")
+            parts.append(said.gettext("usually moves within %(span)s")
                          % {"span": span_words(self.median_move.total_seconds(), language)})
         if self.ratings:
-            rated = ", ".join(words.gettext("%(rating)s in %(game)s") % {"rating": rating, "game": game}
-                              for game, rating, _ in self.ratings)
-            parts.append(words.gettext("rated %(ratings)s") % {"ratings": rated})
+            parts.append(said.gettext("rated %(ratings)s") % {"ratings": ", ".join(
+                said.gettext("%(rating)d in %(game)s") % {"rating": rating, "game": game}
+                for game, rating, _ in self.ratings)})
         return ("，" if language.startswith("zh") else ", ").join(parts)
 
 

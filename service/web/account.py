@@ -26,6 +26,7 @@ from flask.typing import ResponseReturnValue
 
 from service import links, paths, store
 from service.errors import BadRequest
+from service.lang import N_
 from service.people import access
 from service.play import consent
 from service.store import read_session
@@ -35,15 +36,13 @@ from service.web import auth
 from service.web.tokens import load_player
 
 bp = Blueprint("account", __name__)
-TITLE = "That did not work"
-
-
+TITLE = N_("That did not work")
 @bp.post("/p/<token>/fresh-link")
 def fresh_link(token: str) -> ResponseReturnValue:
     player = load_player(token)
     scope = request.form.get("scope")
     if scope not in ("game", "all"):
-        raise BadRequest("Choose a fresh link for this game or for all your games.", TITLE)
+        raise BadRequest(N_("Choose a fresh link for this game or for all your games."), TITLE)
     email = access.fresh_link(player.id, scope == "all", utcnow())
     # The link this page was opened with no longer works: no redirect back to it.
     return render_template("account/sent.html", title="We sent you a fresh link", address=access.masked(email),

@@ -8,9 +8,11 @@ from typing import Any
 
 from flask import Blueprint, jsonify, request
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext
 
 from service import store
 from service.errors import BadRequest
+from service.lang import N_
 from service.store import deal, read_session
 from service.store.db import get_engine
 from service.store.models import Game, Player
@@ -60,7 +62,7 @@ def game_at(game_id: int) -> ResponseReturnValue:
         game = public_game(session, game_id)
         at = history.parse_at(request.args.get("at"), game)
         if at is None:
-            raise BadRequest(f"'at' must be a whole number of events, 1 to {game.seq}.", TITLE)
+            raise BadRequest(gettext("'at' must be a whole number of events, 1 to %(num)d.", num=game.seq), TITLE)
         players = store.players_of(session, game_id)
         past = history.public_view(session, game, at)
     return jsonify(**identity(game, players), **past)
@@ -72,7 +74,7 @@ def events(game_id: int) -> ResponseReturnValue:
     `?after=K` for the events after seq K only."""
     raw = request.args.get("after", "0")
     if not re.fullmatch(r"[0-9]{1,12}", raw):
-        raise BadRequest("'after' must be a whole number (a seq).", TITLE)
+        raise BadRequest(N_("'after' must be a whole number (a seq)."), TITLE)
     with read_session(get_engine()) as session:
         game = public_game(session, game_id)
         rows = history.public_events(session, game, after=int(raw))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from flask import Blueprint, flash, redirect, request, url_for
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext
 
 from service import store
 from service.play import followups
@@ -23,5 +24,5 @@ def follow_up(token: str) -> ResponseReturnValue:
     new_player_id = followups.follow_up(player.game_id, player.id, request.form)
     with read_session(get_engine()) as session:
         token = page_token(store.get_player(session, new_player_id))
-    flash("The new game has started; everyone got an email about it.")
+    flash(gettext("The new game has started; everyone got an email about it."))
     return redirect(url_for("play.page", token=token), 303)

@@ -40,10 +40,12 @@ from flask import (
 )
 from flask.sessions import SessionInterface, SessionMixin
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext
 from werkzeug.exceptions import UnsupportedMediaType
 
 from service import paths, store
 from service.errors import BadRequest, Invalid, NotFound
+from service.lang import N_
 from service.people import channels, feeds
 from service.store import read_session
 from service.store.db import get_engine
@@ -89,7 +91,7 @@ def _state(email: str) -> tuple[list[Webhook], dict[str, str] | None]:
 def _page(email: str, status: int = 200, problem: str | None = None, typed: dict[str, str] | None = None
           ) -> ResponseReturnValue:
     hooks, urls = _state(email)
-    return render_template("people/channels.html", title="Channels", hooks=hooks, feeds=urls,
+    return render_template("people/channels.html", title=gettext("Channels"), hooks=hooks, feeds=urls,
                            shapes=channels.SHAPE_WORDS, full=len(hooks) >= channels.MAX_WEBHOOKS,
                            most=channels.MAX_WEBHOOKS, problem=problem, typed=typed or {}), status
 
@@ -109,7 +111,7 @@ def add() -> ResponseReturnValue:
         channels.add_webhook(email, url, shape)
     except Invalid as exc:  # the form again, what was typed kept, the problem said above it
         return _page(email, exc.status, exc.message, {"url": url, "shape": shape})
-    flash("Webhook added. Send it a test to see that it works.")
+    flash(gettext("Webhook added. Send it a test to see that it works."))
     return redirect(url_for("channels.page"), 303)
 
 
@@ -124,18 +126,18 @@ def test(hook_id: int) -> ResponseReturnValue:
 @bp.post("/settings/channels/webhooks/<int:hook_id>/remove")
 def remove(hook_id: int) -> ResponseReturnValue:
     channels.remove_webhook(require_email(), hook_id, utcnow())
-    flash("Webhook removed: nothing more goes to it.")
+    flash(gettext("Webhook removed: nothing more goes to it."))
     return redirect(url_for("channels.page"), 303)
 
 
-FEED_ACTIONS = {"on": "Your feeds are on: copy their URLs below into your calendar or feed reader.",
-                "rotate": "Your feeds have new URLs: the old ones no longer work.",
-                "off": "Your feeds are off: their URLs no longer work."}
+FEED_ACTIONS = {"on": N_("Your feeds are on: copy their URLs below into your calendar or feed reader."),
+                "rotate": N_("Your feeds have new URLs: the old ones no longer work."),
+                "off": N_("Your feeds are off: their URLs no longer work.")}
 
 
 def _feeds(email: str, action: Any) -> None:
     if action not in FEED_ACTIONS:
-        raise BadRequest("Choose to turn your feeds on, give them new URLs, or turn them off.")
+        raise BadRequest(N_("Choose to turn your feeds on, give them new URLs, or turn them off."))
     if action == "off":
         channels.feeds_off(email)
     else:
@@ -146,7 +148,7 @@ def _feeds(email: str, action: Any) -> None:
 def feeds_action() -> ResponseReturnValue:
     action = request.form.get("action")
     _feeds(require_email(), action)
-    flash(FEED_ACTIONS[str(action)])
+    flash(gettext(FEED_ACTIONS[str(action)]))
     return redirect(url_for("channels.page"), 303)
 
 
@@ -155,10 +157,10 @@ def feeds_action() -> ResponseReturnValue:
 
 def _body() -> dict[str, Any]:
     if request.mimetype != "application/json":
-        raise UnsupportedMediaType("Send the request as JSON, with Content-Type: application/json.")
+        raise UnsupportedMediaType(N_("Send the request as JSON, with Content-Type: application/json."))
     body = request.get_json(silent=True)
     if not isinstance(body, dict):
-        raise BadRequest("The body must be a JSON object.")
+        raise BadRequest(N_("The body must be a JSON object."))
     return body
 
 
@@ -239,8 +241,8 @@ def _owner(token: str) -> str:
     with read_session(get_engine()) as session:
         email = channels.feed_owner(session, token)
     if email is None:
-        raise NotFound("There is no feed at this address: its URL may have been replaced on the settings page.",
-                       "No such feed")
+        raise NotFound(N_("There is no feed at this address: its URL may have been replaced on the settings page."),
+                       N_("No such feed"))
     return email
 
 

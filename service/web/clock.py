@@ -16,10 +16,12 @@ from typing import Any
 
 from flask import Blueprint, flash, jsonify, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext
 from sqlmodel import Session
 
 from service import store
 from service.clocks.seats import status_for
+from service.lang import N_
 from service.people import identity
 from service.people import vacations as people
 from service.store.current import AnyPlayer
@@ -27,24 +29,23 @@ from service.store.models import Person, as_utc, utcnow
 from service.views import zones
 from service.views.sentences import POLICY_WORDS
 from service.views.times import local_time
+from service.web import language
 from service.web.tokens import load_player
 
 bp = Blueprint("clock", __name__)
-TITLE = "That did not work"
-
-
+TITLE = N_("That did not work")
 def choose_zone(email: str, back: str) -> ResponseReturnValue:
     """The time zone form's POST for `email` (a player page's or the account page's), then `back`."""
     typed = request.form.get("time_zone") or ""
     name = zones.resolve(typed)
     if name is None:  # a 400 with the way back to the form, to type it again
-        return render_template("error.html", status=400, title=TITLE, message=zones.unknown(typed),
-                               back=back + "#time-zone", back_words="Back to the time zone"), 400
+        return render_template("error.html", status=400, title=gettext(TITLE), message=zones.unknown(typed),
+                               back=back + "#time-zone", back_words=gettext("Back to the time zone")), 400
     if request.form.get("first_visit") == "browser":
         changed = identity.set_time_zone(email, name, utcnow(), only_if_unset=True)
         return jsonify(time_zone=name, changed=changed), 200 if changed else 409
     identity.set_time_zone(email, name, utcnow())
-    flash(f"Times are now shown in {name}.")
+    flash(gettext("Times are now shown in %(zone)s.", zone=name))
     return redirect(back, 303)
 
 
@@ -80,13 +81,13 @@ def panel(session: Session, player: AnyPlayer) -> dict[str, Any]:
         "never_email": who.never_email_at is not None,
     }
     if who.vacation_until is not None:
-        info["vacation_until"] = local_time(as_utc(who.vacation_until), who.time_zone)
+        info["vacation_until"] = local_time(as_utc(who.vacation_until), who.time_zone, language.current())
     if status is not None:
         clock, row = status["clock"], status["deadline"]
         info.update(hours=clock.deadline_hours, policy=clock.policy, paused=clock.paused_at is not None,
                     policy_words=POLICY_WORDS.get(clock.policy, ""))
         if row is not None and row.due_at is not None:
-            info["due"] = local_time(as_utc(row.due_at), who.time_zone)
+            info["due"] = local_time(as_utc(row.due_at), who.time_zone, language.current())
         elif row is not None:
             info["stopped"] = True
     return info

@@ -19,6 +19,7 @@ from flask import (
     url_for,
 )
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext
 from sqlmodel import col
 
 import engine
@@ -35,7 +36,7 @@ from service.store.models import Deadline, as_utc
 from service.views import history, positions
 from service.views.my_games import CoPlayer
 from service.views.times import local_time
-from service.web import auth, home
+from service.web import auth, home, language
 from service.web.limits import limiter, new_games, refund
 
 bp = Blueprint("games", __name__)
@@ -76,7 +77,7 @@ def no_such_game(game: str) -> ResponseReturnValue:
         "error.html", status=404, title="No such game",
         message=f"There is no game called \u201c{game[:40]}\u201d here. The games to start are "
                 f"{', '.join(titles[:-1])} and {titles[-1]}." if len(titles) > 1 else "There is no such game here.",
-        back=url_for("games.create"), back_words="Choose a game"), 404
+        back=url_for("games.create"), back_words=gettext("Choose a game")), 404
 
 
 @bp.get("/")
@@ -215,11 +216,11 @@ def spectate(game_id: int) -> ResponseReturnValue:
         players = store.players_of(session, game_id)
         names = store.seat_names(players)
         position = positions.build(session, game, None, recent=RECENT_EVENTS, players=players)
-        chart = history.chart(session, game, names) if position.finished else None
+        chart = history.chart(session, game, names, language=language.current()) if position.finished else None
         # Whose clock runs and until when (public: every player sees the others' deadlines too).
         due = session.execute(sa.select(col(Deadline.seat), col(Deadline.due_at)).where(
             col(Deadline.game_id) == game_id, col(Deadline.due_at).is_not(None)).order_by(col(Deadline.seat))).all()
-    deadlines = [(names.get(seat, "A player"), local_time(as_utc(at), "UTC")) for seat, at in due]
+    deadlines = [(names.get(seat, gettext("A player")), local_time(as_utc(at), "UTC", language.current())) for seat, at in due]
     # No word on who has not accepted an invitation: that is the creator's to read (their own page).
     return render_template(
         "spectate.html", game=game, position=position, names=names, title=positions.title(game),

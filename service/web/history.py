@@ -22,24 +22,25 @@ import re
 from urllib.parse import urlencode
 
 from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
+from flask_babel import gettext
 from sqlmodel import Session
 
 from service import paths, store
 from service.errors import BadRequest, Forbidden
 from service.games import adapter
+from service.lang import N_
 from service.store import deal, read_session, write_session
 from service.store.db import get_engine
 from service.store.models import Game, Player
 from service.views import history, positions
 from service.views.history import TITLE
 from service.views.talk import visible as visible_talk
+from service.web import language
 from service.web.tokens import player_of
 
 bp = Blueprint("history", __name__)
 
-NOT_PUBLIC = "The game's creator turned its public history off."
-
-
+NOT_PUBLIC = N_("The game's creator turned its public history off.")
 def _player(session: Session, token: str) -> tuple[Player, Game]:
     player = player_of(session, token)
     return player, store.get_game(session, player.game_id)
@@ -62,20 +63,20 @@ def _viewpoint(raw: str | None, viewer: int | None, game: Game, names: dict[int,
     finished = game.status == "finished"
     if raw == "all":
         if not finished:
-            raise Forbidden("Every hand is shown only once the game is over.", TITLE)
+            raise Forbidden(N_("Every hand is shown only once the game is over."), TITLE)
         return viewer, True
     if re.fullmatch(r"[0-9]{1,3}", raw) and int(raw) in names:
         seat = int(raw)
         if seat != viewer and not finished:
-            raise Forbidden("Another player's view is shown only once the game is over.", TITLE)
+            raise Forbidden(N_("Another player's view is shown only once the game is over."), TITLE)
         return seat, False
-    raise BadRequest("'view' must be 'public', 'all' or the number of a seat of this game.", TITLE)
+    raise BadRequest(N_("'view' must be 'public', 'all' or the number of a seat of this game."), TITLE)
 
 
 def _render(game: Game, viewer: int | None, *, player: Player | None = None, token: str | None = None):
     by = request.args.get("by", "event")
     if by not in history.BY:
-        raise BadRequest("'by' must be 'event' or 'turn'.", TITLE)
+        raise BadRequest(N_("'by' must be 'event' or 'turn'."), TITLE)
     raw_view = request.args.get("view")
     with read_session(get_engine()) as session:
         game = store.get_game(session, game.id)  # fresh: the caller's copy may predate a move
@@ -90,7 +91,7 @@ def _render(game: Game, viewer: int | None, *, player: Player | None = None, tok
         position = history.position_at(session, game, board_seat, at)
         drawn = history.shown_seq(session, game, at)
         hands = history.all_hands(session, game, at, names) if show_all else []
-        chart = history.chart(session, game, names, marker=at, chart_id="score-chart",
+        chart = history.chart(session, game, names, marker=at, chart_id="score-chart", language=language.current(),
                               target=adapter(game.name).chart_target(position.view))
         # The table talk this reader may read (a player: their channels and mutes; the public history:
         # a spectator's, the table's talk of a finished game or one its creator opened), placed
@@ -119,12 +120,12 @@ def _render(game: Game, viewer: int | None, *, player: Player | None = None, tok
 
     def turn_label(t) -> str:
         if t.kind == "setup":
-            return "Setup"
+            return gettext("Setup")
         if t.kind == "system":
             return "Riftpost"
         if viewer is not None and t.actor == viewer:
-            return "You"
-        return names.get(t.actor, f"Seat {t.actor + 1}")
+            return gettext("You")
+        return names.get(t.actor, gettext("Seat %(num)d", num=t.actor + 1))
 
     turn_rows = [{"number": t.number, "label": turn_label(t), "first": t.first, "last": t.last,
                   "url": step_url(t.last), "current": turn is not None and t.number == turn.number}
@@ -180,7 +181,7 @@ def set_public(token: str):
     with write_session(get_engine()) as session:
         player, game = _player(session, token)
         if player.seat != 0:
-            raise Forbidden("Only the game's creator (the first player) can change this.", TITLE)
+            raise Forbidden(N_("Only the game's creator (the first player) can change this."), TITLE)
         game.history_public = wanted
         session.add(game)
     flash("Anyone with the game's address can now review its history." if wanted

@@ -27,6 +27,7 @@ from markupsafe import Markup
 
 from service import links
 from service.errors import NotFound
+from service.lang import N_
 from service.people import address_book, hidden_games, sessions
 from service.people.hidden_games import NOT_YOURS
 from service.store import read_session
@@ -151,7 +152,7 @@ def _seat_token(email: str, game_id: int) -> str:
     with read_session(get_engine()) as session:
         seat = my_games.my_seat(session, email, game_id)
     if seat is None:
-        raise NotFound(NOT_YOURS, "No such game")
+        raise NotFound(NOT_YOURS, N_("No such game"))
     return page_token(seat)
 
 
@@ -171,7 +172,7 @@ def open_invitation(game_id: int) -> ResponseReturnValue:
     with read_session(get_engine()) as session:
         invitation = my_games.my_invitation(session, email, game_id)
     if invitation is None:
-        raise NotFound("No invitation waits for your answer about that game.", "No such invitation")
+        raise NotFound(N_("No invitation waits for your answer about that game."), N_("No such invitation"))
     return redirect(url_for("invitations.page", token=links.invitation_token(invitation.id, invitation.row_key)), 303)
 
 

@@ -6,16 +6,19 @@ from __future__ import annotations
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext
 from sqlmodel import Session
 
 from service import links, paths, store
 from service.errors import NotFound
+from service.lang import N_
 from service.mail.kinds import unlinkable
 from service.play import consent, handover
 from service.store import read_session
 from service.store.db import get_engine
 from service.store.models import Invitation, Player, utcnow
 from service.views import positions, profile
+from service.web import language
 from service.web.tokens import page_token
 
 bp = Blueprint("invitations", __name__)
@@ -27,7 +30,7 @@ def _named(session: Session, token: str) -> Invitation:
     link = links.read_invitation_token(token)
     invitation = consent.get(session, link.invitation_id)
     if invitation.row_key != link.key:
-        raise NotFound("There is no such invitation (the link belongs to another Riftpost).", consent.TITLE)
+        raise NotFound(N_("There is no such invitation (the link belongs to another Riftpost)."), consent.TITLE)
     return invitation
 
 
@@ -39,19 +42,21 @@ def _invitation_id(token: str) -> int:
 def _page(token: str, status: int = 200, **extra: object) -> ResponseReturnValue:
     with read_session(get_engine()) as session:
         invitation = _named(session, token)
+        # Its language: the reader's choice or setting, the invited address's, the browser's, else the inviter's.
+        language.for_address(invitation.address, invitation.inviter)
         game = store.get_game(session, invitation.game_id)
         players = store.players_of(session, game.id)
         creator = next(p for p in players if p.seat == 0)
         # Who asks: the inviter's record here, by the name they gave themselves (never their address).
-        about = profile.profile(session, creator.address_key).line(unlinkable(creator.name))
+        about = profile.profile(session, creator.address_key).line(unlinkable(creator.name), language.current())
         # An invitation to take over a seat of a game under way (service/play/handover.py): the player who
         # named the address asks, with the others' agreement.
         seat = handover.of_invitation(session, invitation.id)
         if seat is not None:
             inviter = next((p for p in players if p.address_key == seat.inviter), None)
-            name = unlinkable(inviter.name) if inviter is not None else "A player"
+            name = unlinkable(inviter.name) if inviter is not None else gettext("A player")
             extra = {**extra, "seat_handover": seat, "seat_players": len(players)}
-            about = profile.profile(session, seat.inviter).line(name)
+            about = profile.profile(session, seat.inviter).line(name, language.current())
             creator_name = name
         else:
             creator_name = unlinkable(creator.name)
@@ -80,7 +85,7 @@ def accept(token: str) -> ResponseReturnValue:
         with read_session(get_engine()) as session:
             player = session.get(Player, player_id)
             assert player is not None
-        flash("Thank you: the seat is yours. This page is your game page; its link is in the email we sent you.")
+        flash(gettext("Thank you: the seat is yours. This page is your game page; its link is in the email we sent you."))
         return redirect(url_for("play.page", token=page_token(player)), 303)
     player_id = consent.accept(invitation_id, utcnow())
     with read_session(get_engine()) as session:
@@ -90,7 +95,7 @@ def accept(token: str) -> ResponseReturnValue:
         # Its links were renewed since ("send me a fresh link"): an old invitation must not mint a
         # current page link, or a forwarded invitation would undo the renewal.
         return _page(token, renewed=True)
-    flash("Thank you: you accepted. The game's emails are on their way to you.")
+    flash(gettext("Thank you: you accepted. The game's emails are on their way to you."))
     return redirect(url_for("play.page", token=page_token(player)), 303)
 
 

@@ -8,6 +8,9 @@ The reader's language, first found wins:
    sign in, if they had none);
 3. the browser's Accept-Language, best match by its order and weights (`from_header`), cookie-free;
 4. English.
+A page made for one address (the invitation page: service/web/invitations.py `for_address`) puts that
+address's own setting before the header, and the inviter's setting after it, before English: "the
+browser's Accept-Language for pages and the inviter's language for an invitation" (issue #26).
 Never from a link's token or its query: a forwarded link would carry one reader's language to another.
 
 Accept-Language tags are matched by their language and script: "uk*" is Ukrainian; "zh-Hant",
@@ -28,6 +31,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from babel.lists import format_list
+from babel.numbers import format_decimal
 from flask import (
     Blueprint,
     Flask,
@@ -42,7 +47,7 @@ from flask import (
     url_for,
 )
 from flask.typing import ResponseReturnValue
-from flask_babel import Babel, force_locale, get_locale, gettext
+from flask_babel import Babel, force_locale, get_locale, gettext, refresh
 from werkzeug.datastructures import LanguageAccept
 
 from service import lang
@@ -54,6 +59,7 @@ from service.web import auth
 bp = Blueprint("language", __name__)
 _CHOSEN = "lang"  # the session key of a signed-out browser's choice
 _PERSON = "person_language"  # `g`: the signed-in person's setting, once read (None: never chosen)
+_PAGE = "page_languages"  # `g`: (the page's address's setting, the inviter's) on an invitation page
 TRADITIONAL_REGIONS = frozenset({"tw", "hk", "mo"})
 SIMPLIFIED = frozenset({"hans", "cn", "sg"})
 
@@ -61,6 +67,10 @@ SIMPLIFIED = frozenset({"hans", "cn", "sg"})
 def register(app: Flask) -> None:
     Babel(app, locale_selector=select, default_translation_directories=str(lang.CATALOGS))
     app.register_blueprint(bp)
+
+    # "{{ names|words_list }}": a list in the page's language, by CLDR ("Bo, Cy and Di", "Bo, Cy і Di", "Bo、Cy和Di").
+    app.jinja_env.filters["words_list"] = lambda items: format_list([str(i) for i in items], locale=current())
+    app.jinja_env.filters["format_decimal"] = lambda number: format_decimal(number, locale=current())
 
     @app.context_processor
     def languages_of_page() -> dict[str, Any]:
@@ -101,9 +111,19 @@ def from_header(accept: LanguageAccept) -> str | None:
 
 
 def without_person() -> str:
-    """The language of a browser that is not signed in, or of a person who never chose one."""
-    chosen = lang.known(session.get(_CHOSEN))
-    return chosen or from_header(request.accept_languages) or lang.ENGLISH
+    """The language of a browser that is not signed in, or of a person who never chose one (on an
+    invitation page: the invited address's setting, then the header, then the inviter's setting)."""
+    own, inviter = g.get(_PAGE) or (None, None)
+    chosen = lang.known(session.get(_CHOSEN)) or own
+    return chosen or from_header(request.accept_languages) or inviter or lang.ENGLISH
+
+
+def for_address(address: str, inviter: str | None) -> None:
+    """This request's page is for `address` (an invitation's), sent by `inviter`: their settings
+    choose the page's language where the reader chose none (see the module's words).  Call it
+    before the first word is translated; it reads two primary keys."""
+    setattr(g, _PAGE, (languages.language_of(address), languages.language_of(inviter) if inviter else None))
+    refresh()
 
 
 def settle(email: str, person_language: str | None) -> None:

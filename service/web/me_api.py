@@ -15,8 +15,10 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, request
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext
 
 from service.errors import BadRequest, NotFound
+from service.lang import N_
 from service.store import current
 from service.store.current import PlayerRow
 from service.store.db import get_engine, single_reads
@@ -35,13 +37,13 @@ def _seat(game_id: int) -> PlayerRow:
     wanted = request.args.get("seat")
     if wanted is not None:
         if not wanted.isdigit():
-            raise BadRequest("?seat= is a seat number (0, 1, ...).", play_api.TITLE)
+            raise BadRequest(N_("?seat= is a seat number (0, 1, ...)."), play_api.TITLE)
         mine = [p for p in mine if p.seat == int(wanted)]
     if not mine:
-        raise NotFound(f"You have no seat in game {game_id}.", "Not your game")
+        raise NotFound(gettext("You have no seat in game %(game)s.", game=game_id), N_("Not your game"))
     if len(mine) > 1:
-        raise BadRequest(f"You hold seats {', '.join(str(p.seat) for p in mine)} in game {game_id}: say which "
-                         "with ?seat=N.", "Which seat?")
+        raise BadRequest(gettext("You hold seats %(seats)s in game %(game)s: say which with ?seat=N.",
+                                 seats=", ".join(str(p.seat) for p in mine), game=game_id), N_("Which seat?"))
     return mine[0]
 
 

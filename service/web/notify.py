@@ -19,14 +19,17 @@ from typing import Any
 
 from flask import Blueprint, flash, jsonify, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext
 from werkzeug.exceptions import UnsupportedMediaType
 
 from service import paths
 from service.errors import BadRequest
 from service.inbound import settings as reply_settings
+from service.lang import N_
 from service.mail.notify_policy import GAME_MODES, MODES
 from service.people import deliveries, notifications
 from service.store.models import utcnow
+from service.web import language
 from service.web.auth import require_api_email, require_email
 from service.web.tokens import load_player
 
@@ -55,9 +58,9 @@ def replies_change() -> ResponseReturnValue:
     key = require_email()
     choice = request.form.get("confirmations", "")
     if choice not in ("on", "off"):
-        raise BadRequest("Choose whether to get answers to your replies: on or off.", "That did not work")
+        raise BadRequest(N_("Choose whether to get answers to your replies: on or off."), N_("That did not work"))
     reply_settings.set_confirmations(key, choice == "on")
-    flash("Your choice about answers to your replies is saved.")
+    flash(gettext("Your choice about answers to your replies is saved."))
     return redirect(url_for("notify.notifications") + "#replies", 303)
 
 
@@ -70,14 +73,14 @@ def notifications_change() -> ResponseReturnValue:
         values["quiet_start"], values["quiet_end"] = form.get("quiet_start", ""), form.get("quiet_end", "")
     values["games"] = {name.removeprefix("game-"): value for name, value in form.items() if name.startswith("game-")}
     notifications.change(key, values)
-    flash("Your notification settings are saved.")
+    flash(gettext("Your notification settings are saved."))
     return redirect(url_for("notify.notifications"), 303)
 
 
 @bp.get("/settings/deliveries")
 def deliveries_page() -> ResponseReturnValue:
     key = require_email()
-    return render_template("people/deliveries.html", rows=deliveries.log_of(key), days=deliveries.DAYS)
+    return render_template("people/deliveries.html", rows=deliveries.log_of(key, language=language.current()), days=deliveries.DAYS)
 
 
 @bp.get("/api/me/notifications")
@@ -89,10 +92,10 @@ def notifications_json() -> ResponseReturnValue:
 def notifications_json_change() -> ResponseReturnValue:
     key = require_api_email()
     if request.mimetype != "application/json":
-        raise UnsupportedMediaType("Send the request as JSON, with Content-Type: application/json.")
+        raise UnsupportedMediaType(N_("Send the request as JSON, with Content-Type: application/json."))
     body = request.get_json(silent=True)
     if not isinstance(body, dict):
-        raise BadRequest('Send a JSON object, e.g. {"mode": "digest", "digest_hour": 7}.', "Not a JSON object")
+        raise BadRequest(N_('Send a JSON object, e.g. {"mode": "digest", "digest_hour": 7}.'), N_("Not a JSON object"))
     return jsonify(notifications.change(key, body).public())
 
 

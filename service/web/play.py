@@ -16,10 +16,12 @@ from typing import Any
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext, ngettext
 
 import engine
 from service import jsontext, links, paths, store
 from service.errors import Conflict, Invalid, StaleState
+from service.lang import N_
 from service.mail import bounces, outbox
 from service.people import access
 from service.play import handle, handover
@@ -33,6 +35,7 @@ from service.store.models import utcnow
 from service.views import bounced, followups, history, invitations, positions
 from service.views.positions import Position
 from service.views.times import local_time
+from service.web import language
 from service.web.clock import panel
 from service.web.play_api import HIDDEN_NOTE
 from service.web.talk_panel import page_talk
@@ -40,10 +43,52 @@ from service.web.tokens import current_player, load_player, page_token, player_o
 
 bp = Blueprint("play", __name__)
 
+
+@bp.app_context_processor
+def _composer_words() -> dict[str, Any]:
+    return {"composer_words": composer_words}
+
+
+def composer_words() -> dict[str, Any]:
+    """What static/composer.js says, in the page's language (issue #26): the page carries it in the
+    composer's `data-words`.  "{step}" and "{reason}" are filled in by the script; a count's words
+    come for every count a turn can have (1 to MAX_MOVES), each in its language's plural form."""
+    counts = range(1, MAX_MOVES + 1)
+    return {
+        "working": gettext("Working out the board after this step…"),
+        "preview_failed": gettext("That step could not be previewed."),
+        "recording": gettext("Recording your turn…"),
+        "recorded": {n: ngettext("Your turn was recorded (%(num)d step).", "Your turn was recorded (%(num)d steps).", n)
+                     for n in counts},
+        "step_failed": gettext("Step %(step)s could not be played: %(reason)s. Nothing was played; undo back to it "
+                               "and choose again.", step="{step}", reason="{reason}"),
+        "not_recorded": gettext("Your turn could not be recorded; nothing was played. Try again."),
+        "stale": gettext("The game moved on since this page was made, so nothing was played. Here is the current "
+                         "position."),
+        "offline": gettext("The server could not be reached; nothing was played. Check your connection and try again."),
+        "after_confirm": gettext("The next steps are chosen after you confirm"),
+        "complete": gettext("Your turn is complete"),
+        "complete_hint": gettext("Confirm it below, or undo a step to change it."),
+        "choose_one": gettext("%(step)s: choose one", step="{step}"),
+        "this_step": gettext("This step"),
+        "back": gettext("Back to all steps"),
+        "next_step": gettext("Choose your next step"),
+        "first_step": gettext("Choose your first step"),
+        "predicted": gettext("Board after your steps (not played yet)"),
+        "see_last": gettext("Confirm your turn to see what the last step brings."),
+        "complete_status": gettext("Your turn is complete: confirm it."),
+        "planned": {n: ngettext("%(num)d step planned. Choose the next, or confirm the turn as it is.",
+                                "%(num)d steps planned. Choose the next, or confirm the turn as it is.", n)
+                    for n in counts},
+        "confirm": gettext("Confirm turn"),
+        "confirm_n": {n: ngettext("Confirm turn (%(num)d step)", "Confirm turn (%(num)d steps)", n) for n in counts},
+        "moved_while_loading": gettext("The game moved on while the page loaded. Here is the current position."),
+    }
+
 RECENT_EVENTS = 12
 STEP_MAX = 200  # characters of a step's key (a move's text form) in a link
 MOVE_MAX = 1000  # characters of one composed step in the address (a text form, or a move as JSON)
-STALE_STEPS = ("The game moved on since you chose these steps, so none of them was played: here are "
+STALE_STEPS = N_("The game moved on since you chose these steps, so none of them was played: here are "
                "your choices now.")
 
 
@@ -76,14 +121,14 @@ def _steps(args: Any) -> tuple[int, list[dict[str, Any] | str]] | None:
     try:
         seq = int(args.get("seq", ""))
     except ValueError:
-        raise BadSteps("This address names steps of a turn but not the position they start from.") from None
+        raise BadSteps(N_("This address names steps of a turn but not the position they start from.")) from None
     if not 0 <= seq < 2**53:
-        raise BadSteps("This address names steps of a turn but not the position they start from.")
+        raise BadSteps(N_("This address names steps of a turn but not the position they start from."))
     if len(raw) > MAX_MOVES:
-        raise BadSteps(f"A turn has at most {MAX_MOVES} steps.")
+        raise BadSteps(gettext("A turn has at most %(num)d steps.", num=MAX_MOVES))
     moves = [_step_of(text) for text in raw]
     if any(isinstance(move, str) and len(move) > MAX_TEXT for move in moves):
-        raise BadSteps("A step of this address is too long to be a move.")
+        raise BadSteps(N_("A step of this address is too long to be a move."))
     return seq, moves
 
 
@@ -92,7 +137,7 @@ def _step_of(text: str) -> dict[str, Any] | str:
     as JSON) or a move's text form; BadSteps for anything else."""
     text = text.strip()
     if not text or len(text) > MOVE_MAX:
-        raise BadSteps("A step of this address is empty or too long to be a move.")
+        raise BadSteps(N_("A step of this address is empty or too long to be a move."))
     if not text.startswith("{"):
         return text
     try:
@@ -100,7 +145,7 @@ def _step_of(text: str) -> dict[str, Any] | str:
     except ValueError:
         move = None
     if not isinstance(move, dict):
-        raise BadSteps("A step of this address is not a move.")
+        raise BadSteps(N_("A step of this address is not a move."))
     return move
 
 
@@ -119,7 +164,7 @@ def _render_page(player: AnyPlayer, status: int = 200, error: str | None = None,
         position = positions.build(session, game, player.seat, recent=RECENT_EVENTS, players=players)
         offer = followups.offer(session, game)
         extra.setdefault("rematch_of", rematch_of(session, game.id))  # the link back to the game it replays
-        chart = history.chart(session, game, names) if position.finished else None
+        chart = history.chart(session, game, names, language=language.current()) if position.finished else None
         clock = panel(session, player)
         mail_notices = bounced.notices(session, game, players, player)
         own_bounce = bounced.own(session, player)
@@ -137,21 +182,21 @@ def _render_page(player: AnyPlayer, status: int = 200, error: str | None = None,
         extra["mail_trouble"] = trouble
         # Masked, as every page reached by a link shows an address: links get forwarded.
         extra["mail_trouble_address"] = access.masked(trouble.address)
-        extra["mail_trouble_since"] = local_time(trouble.since, clock["time_zone"])
+        extra["mail_trouble_since"] = local_time(trouble.since, clock["time_zone"], language.current())
     if composed is not None and composed.seq != position.seq:
-        composed, extra["steps_note"] = None, STALE_STEPS  # the game moved on while the page was made
+        composed, extra["steps_note"] = None, gettext(STALE_STEPS)  # the game moved on while the page was made
     shown = composed.position if composed is not None else position
     steps = shown.first_steps() if shown.decisions and position.decisions else []
     chosen = next((found for found in steps if found.key == step), None)
     if step is not None and chosen is None:
-        extra["step_note"] = ("The choice your link named is not open any more (the game moved on, or the "
-                              "link is old): here are your choices now.")
+        extra["step_note"] = gettext("The choice your link named is not open any more (the game moved on, or "
+                                      "the link is old): here are your choices now.")
     if composed is not None:
         token = page_token(player)
         extra.update(
             back_url=url_for("play.page", token=token, seq=composed.seq, move=composed.moves[:-1])
             if len(composed.moves) > 1 else url_for("play.page", token=token),
-            start_url=url_for("play.page", token=token), hidden_note=HIDDEN_NOTE,
+            start_url=url_for("play.page", token=token), hidden_note=gettext(HIDDEN_NOTE),
         )
     return (
         render_template(
@@ -195,7 +240,7 @@ def page(token: str) -> ResponseReturnValue:
     try:
         composed = _compose(player, seq, moves)
     except StaleState:
-        return _render_page(player, steps_note=STALE_STEPS)
+        return _render_page(player, steps_note=gettext(STALE_STEPS))
     except engine.IllegalMove as exc:
         index = getattr(exc, "index", 0)
         kept = None
@@ -235,13 +280,13 @@ def _act(player: AnyPlayer, chosen: dict[str, Any] | list[dict[str, Any] | str],
     except engine.IllegalMove as exc:
         if turn and isinstance(chosen, list) and len(chosen) > 1:  # which step, of a turn played at once
             index = getattr(exc, "index", 0)
-            return _render_page(player, 422, error=f"Step {index + 1} of your turn is not allowed: {exc.reason}. "
-                                "Nothing was played.")
-        return _render_page(player, 422, error=f"That move is not allowed: {exc.reason}")
+            return _render_page(player, 422, error=gettext("Step %(num)d of your turn is not allowed: %(reason)s. "
+                                                                "Nothing was played.", num=index + 1, reason=exc.reason))
+        return _render_page(player, 422, error=gettext("That move is not allowed: %(reason)s", reason=exc.reason))
     if turn and isinstance(chosen, list):
-        flash(f"Your turn was recorded ({len(chosen)} step{'s' if len(chosen) != 1 else ''}).")
+        flash(ngettext("Your turn was recorded (%(num)d step).", "Your turn was recorded (%(num)d steps).", len(chosen)))
     else:
-        flash("Your move was recorded.")
+        flash(gettext("Your move was recorded."))
     return redirect(url_for("play.page", token=token or page_token(player)), 303)
 
 
@@ -276,13 +321,13 @@ def handover_vote(token: str) -> ResponseReturnValue:
     try:
         seat = int(request.form.get("seat", ""))
     except ValueError:
-        return _render_page(player, 400, error="Choose a seat to hand over.")
+        return _render_page(player, 400, error=gettext("Choose a seat to hand over."))
     try:
         said = handover.vote(player.id, player.link_generation, seat, request.form.get("choice", "")[:20],
                              request.form.get("address", "")[:254], request.form.get("name", "")[:80], utcnow())
     except (Invalid, Conflict) as exc:
-        return _render_page(player, 422 if isinstance(exc, Invalid) else 409, error=exc.message)
-    flash(said)
+        return _render_page(player, 422 if isinstance(exc, Invalid) else 409, error=gettext(exc.message))
+    flash(gettext(said))
     return redirect(url_for("play.page", token=token), 303)
 
 
@@ -308,7 +353,7 @@ def mail_again(token: str) -> ResponseReturnValue:
     The button is on the very page they play on, with the reason."""
     player = load_player(token)
     if bounces.clear(player.email):
-        flash("We will email you again. If your mail still bounces, this page will say so.")
+        flash(gettext("We will email you again. If your mail still bounces, this page will say so."))
     return redirect(url_for("play.page", token=token), 303)
 
 

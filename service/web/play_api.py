@@ -22,11 +22,13 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext
 from werkzeug.exceptions import RequestEntityTooLarge, UnsupportedMediaType
 
 from service import jsontext, links, store
 from service.clocks.seats import status_for
 from service.errors import BadRequest, Forbidden, NotFound, StaleState
+from service.lang import N_
 from service.names import player_name
 from service.play import handle
 from service.play.batch import MAX_MOVES, Played
@@ -42,9 +44,9 @@ from service.web.tokens import seat_of
 
 bp = Blueprint("play_api", __name__, url_prefix="/api/play")
 
-TITLE = "That request could not be read"
+TITLE = N_("That request could not be read")
 MAX_BODY = 64 * 1024  # bytes: a turn of moves is a few kilobytes
-HIDDEN_NOTE = ("What this move brings (a card drawn or revealed) is known only once your turn is confirmed, "
+HIDDEN_NOTE = N_("What this move brings (a card drawn or revealed) is known only once your turn is confirmed, "
                "so the board is shown as it stands before it.")
 
 
@@ -58,7 +60,7 @@ def _player(token: str) -> PlayerRow:
     try:
         return seat_of(links.read_player_token(token))  # a replaced link: 410
     except (BadRequest, NotFound):
-        raise Forbidden("This is not a valid player link: use the address of your game page.",
+        raise Forbidden(N_("This is not a valid player link: use the address of your game page."),
                         "Not a player link") from None
 
 
@@ -67,24 +69,24 @@ def _player(token: str) -> PlayerRow:
 
 def _body() -> dict[str, Any]:
     if request.mimetype != "application/json":
-        raise UnsupportedMediaType("Send the request as JSON, with Content-Type: application/json.")
+        raise UnsupportedMediaType(N_("Send the request as JSON, with Content-Type: application/json."))
     if request.content_length is not None and request.content_length > MAX_BODY:
-        raise RequestEntityTooLarge(f"A request is at most {MAX_BODY // 1024} KiB.")
+        raise RequestEntityTooLarge(gettext("A request is at most %(num)d KiB.", num=MAX_BODY // 1024))
     raw = request.get_data(cache=False)
     if len(raw) > MAX_BODY:
-        raise RequestEntityTooLarge(f"A request is at most {MAX_BODY // 1024} KiB.")
+        raise RequestEntityTooLarge(gettext("A request is at most %(num)d KiB.", num=MAX_BODY // 1024))
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
-        raise BadRequest("The request is not UTF-8 text.", TITLE) from None
+        raise BadRequest(N_("The request is not UTF-8 text."), TITLE) from None
     try:
         body = jsontext.loads(text)  # nesting bounded: a move is an object in a list in an object
     except jsontext.TooDeep as exc:
         raise BadRequest(str(exc), TITLE) from None
     except ValueError as exc:
-        raise BadRequest(f"The request is not valid JSON: {str(exc)[:120]}", TITLE) from None
+        raise BadRequest(gettext("The request is not valid JSON: %(why)s", why=str(exc)[:120]), TITLE) from None
     if not isinstance(body, dict):
-        raise BadRequest('Send a JSON object: {"seq": <number>, "moves": [...]}.', TITLE)
+        raise BadRequest(N_('Send a JSON object: {"seq": <number>, "moves": [...]}.'), TITLE)
     return body
 
 
@@ -104,16 +106,16 @@ def read_turn(*, empty: bool) -> tuple[int, list[dict[str, Any] | str]]:
 def _seq(body: dict[str, Any]) -> int:
     seq = body.get("seq")
     if isinstance(seq, bool) or not isinstance(seq, int) or not 0 <= seq < 2**53:
-        raise BadRequest('"seq" must be the whole number of events your moves start from (GET gives it).', TITLE)
+        raise BadRequest(N_('"seq" must be the whole number of events your moves start from (GET gives it).'), TITLE)
     return seq
 
 
 def _moves(body: dict[str, Any], *, empty: bool) -> list[dict[str, Any] | str]:
     moves = body.get("moves")
     if not isinstance(moves, list) or not (moves or empty):
-        raise BadRequest('"moves" must be a list of moves: JSON objects or their text forms.', TITLE)
+        raise BadRequest(N_('"moves" must be a list of moves: JSON objects or their text forms.'), TITLE)
     if len(moves) > MAX_MOVES:
-        raise BadRequest(f"At most {MAX_MOVES} moves can be sent at once.", TITLE)
+        raise BadRequest(gettext("At most %(num)d moves can be sent at once.", num=MAX_MOVES), TITLE)
     return moves
 
 
@@ -197,7 +199,7 @@ def preview(token: str) -> ResponseReturnValue:
     shown = found.position
     hidden = None
     if found.hidden is not None:
-        hidden = {"index": found.hidden, "label": found.played[found.hidden].label, "message": HIDDEN_NOTE}
+        hidden = {"index": found.hidden, "label": found.played[found.hidden].label, "message": gettext(HIDDEN_NOTE)}
     return jsonify(
         seq=seq, after_seq=shown.seq, moves=_played(found.played), hidden=hidden, complete=found.complete,
         to_act=shown.to_act, your_turn=shown.my_turn, finished=shown.finished, view=shown.view,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from flask import Blueprint, render_template, url_for
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext
 
 import engine
 from service.web.games import adapter_or_none, no_such_game
@@ -20,7 +21,7 @@ def page(game: str) -> ResponseReturnValue:
     if found.rules_template is None:  # a game without a summary of its own (a new one, the tests' toy game)
         return render_template("error.html", status=404, title="No rules page",
                                message=f"{found.rules.title or game} has no rules summary here yet.",
-                               back=url_for("games.create"), back_words="Choose a game"), 404
+                               back=url_for("games.create"), back_words=gettext("Choose a game")), 404
     return render_template("rules.html", adapter=found, title=found.rules.title or found.name)
 
 

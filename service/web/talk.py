@@ -20,11 +20,13 @@ from typing import Any
 import sqlalchemy as sa
 from flask import Blueprint, flash, jsonify, make_response, redirect, request, url_for
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext
 from sqlmodel import Session, col
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from service import jsontext, store
 from service.errors import BadRequest, Forbidden, Invalid, NotFound, TooMany
+from service.lang import N_
 from service.store import read_session, write_session
 from service.store.db import get_engine
 from service.store.inboxes import key as inbox_key
@@ -37,7 +39,7 @@ from service.web.tokens import load_player, player_of
 
 bp = Blueprint("talk", __name__)
 
-TITLE = "Table talk"
+TITLE = N_("Table talk")
 MAX_BODY = 16 * 1024  # bytes of a JSON message: 1,000 characters, escaped, fit many times over
 MAX_REASON = 500
 
@@ -51,7 +53,7 @@ def _message(session: Session, player: Player, message_id: int) -> TalkMessage:
     row = session.get(TalkMessage, message_id) if 0 < message_id < MAX_ID else None
     if row is None or row.game_id != player.game_id or not any(
             said.id == row.id for said in messages.visible(session, player.game_id, player, after_id=row.id - 1)):
-        raise NotFound("There is no such message in this game's talk.", TITLE)
+        raise NotFound(N_("There is no such message in this game's talk."), TITLE)
     return row
 
 
@@ -72,7 +74,7 @@ def write(token: str) -> ResponseReturnValue:
         if isinstance(exc, TooMany):
             response.headers["Retry-After"] = str(exc.retry_after)
         return response
-    flash("Your message is at the table.")
+    flash(gettext("Your message is at the table."))
     return redirect(_page(token), 303)
 
 
@@ -82,11 +84,11 @@ def delete(token: str, message_id: int) -> ResponseReturnValue:
         player = player_of(session, token)
         row = _message(session, player, message_id)
         if row.player_id != player.id:
-            raise Forbidden("You can delete only your own messages.", TITLE)
+            raise Forbidden(N_("You can delete only your own messages."), TITLE)
         if row.deleted_at is None:
             row.deleted_at, row.text = utcnow(), ""
             session.add(row)
-    flash("Your message was deleted.")
+    flash(gettext("Your message was deleted."))
     return redirect(_page(token), 303)
 
 
@@ -99,11 +101,11 @@ def mute(token: str, message_id: int) -> ResponseReturnValue:
         assert writer is not None
         me, them = inbox_key(player.email), inbox_key(writer.email)
         if me == them:
-            raise Invalid("That message is your own: there is nobody to mute.", TITLE)
+            raise Invalid(N_("That message is your own: there is nobody to mute."), TITLE)
         if session.get(TalkMute, (me, them)) is None:
             session.add(TalkMute(person=me, muted=them))
         name = store.seat_names([writer])[writer.seat]
-    flash(f"You will not see {name}'s messages any more, in any game. Unmute on your game page.")
+    flash(gettext("You will not see %(name)s's messages any more, in any game. Unmute on your game page.", name=name))
     return redirect(_page(token), 303)
 
 
@@ -114,10 +116,10 @@ def unmute(token: str, seat: int) -> ResponseReturnValue:
         player = player_of(session, token)
         writer = next((p for p in store.players_of(session, player.game_id) if p.seat == seat), None)
         if writer is None:
-            raise NotFound("There is no such seat in this game.", TITLE)
+            raise NotFound(N_("There is no such seat in this game."), TITLE)
         session.execute(sa.delete(TalkMute).where(col(TalkMute.person) == inbox_key(player.email),
                                                   col(TalkMute.muted) == inbox_key(writer.email)))
-    flash("You see their messages again.")
+    flash(gettext("You see their messages again."))
     return redirect(_page(token), 303)
 
 
@@ -128,13 +130,13 @@ def report(token: str, message_id: int) -> ResponseReturnValue:
         player = player_of(session, token)
         row = _message(session, player, message_id)
         if row.player_id == player.id:
-            raise Invalid("That message is your own: delete it instead.", TITLE)
+            raise Invalid(N_("That message is your own: delete it instead."), TITLE)
         done = session.execute(sa.select(col(TalkReport.id)).where(
             col(TalkReport.message_id) == row.id, col(TalkReport.reporter) == player.id)).first()
         if done is None:
             # The text as it is now, kept with the report: a later delete empties the message's own.
             session.add(TalkReport(message_id=row.id, reporter=player.id, reason=reason, text=row.text))
-    flash("Thank you: the message was reported to the people who run this site.")
+    flash(gettext("Thank you: the message was reported to the people who run this site."))
     return redirect(_page(token), 303)
 
 
@@ -144,7 +146,7 @@ def spectators(token: str) -> ResponseReturnValue:
     with write_session(get_engine()) as session:
         player = player_of(session, token)
         if player.seat != 0:
-            raise Forbidden("Only the game's creator (the first player) can open the talk to spectators.", TITLE)
+            raise Forbidden(N_("Only the game's creator (the first player) can open the talk to spectators."), TITLE)
         found = session.get(TalkOpen, player.game_id)
         if wanted and found is None:
             session.add(TalkOpen(game_id=player.game_id))
@@ -162,20 +164,20 @@ def _json_body() -> dict[str, Any]:
     if request.mimetype != "application/json":
         from werkzeug.exceptions import UnsupportedMediaType
 
-        raise UnsupportedMediaType("Send the message as JSON, with Content-Type: application/json.")
+        raise UnsupportedMediaType(N_("Send the message as JSON, with Content-Type: application/json."))
     if request.content_length is not None and request.content_length > MAX_BODY:
-        raise RequestEntityTooLarge(f"A message request is at most {MAX_BODY // 1024} KiB.")
+        raise RequestEntityTooLarge(gettext("A message request is at most %(num)d KiB.", num=MAX_BODY // 1024))
     raw = request.stream.read(MAX_BODY + 1)  # never more than the limit, whatever the body claims
     if len(raw) > MAX_BODY:
-        raise RequestEntityTooLarge(f"A message request is at most {MAX_BODY // 1024} KiB.")
+        raise RequestEntityTooLarge(gettext("A message request is at most %(num)d KiB.", num=MAX_BODY // 1024))
     try:
         body = jsontext.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError):
-        raise BadRequest('Send a JSON object: {"text": "...", "channel": "all" or "team"}.', TITLE) from None
+        raise BadRequest(N_('Send a JSON object: {"text": "...", "channel": "all" or "team"}.'), TITLE) from None
     if not isinstance(body, dict) or not isinstance(body.get("text"), str):
-        raise BadRequest('Send a JSON object: {"text": "...", "channel": "all" or "team"}.', TITLE)
+        raise BadRequest(N_('Send a JSON object: {"text": "...", "channel": "all" or "team"}.'), TITLE)
     if not isinstance(body.get("channel", messages.ALL), str):
-        raise BadRequest('"channel" is "all" or "team".', TITLE)
+        raise BadRequest(N_('"channel" is "all" or "team".'), TITLE)
     return body
 
 
@@ -186,7 +188,7 @@ def read_json(token: str) -> ResponseReturnValue:
     try:
         after = int(raw) if raw else None
     except ValueError:
-        raise BadRequest('"after" is the id of a message (a whole number).', TITLE) from None
+        raise BadRequest(N_('"after" is the id of a message (a whole number).'), TITLE) from None
     player = play_api._player(token)
     with read_session(get_engine()) as session:
         viewer = session.get(Player, player.id)
@@ -216,9 +218,9 @@ def at_once() -> ResponseReturnValue:
     wanted = "on" in request.form.getlist("at_once")  # the checkbox beside the hidden "off"
     with write_session(get_engine()) as session:
         notify.set_at_once(session, key, wanted)
-    flash("Table talk: we email you when someone writes (at most once per game every "
-          f"{int(notify.AT_ONCE_INTERVAL.total_seconds() // 60)} minutes)." if wanted
-          else "Table talk: it comes with your next email of the game.")
+    minutes = int(notify.AT_ONCE_INTERVAL.total_seconds() // 60)
+    flash(gettext("Table talk: we email you when someone writes (at most once per game every %(num)d minutes).",
+                  num=minutes) if wanted else gettext("Table talk: it comes with your next email of the game."))
     return redirect(url_for("notify.notifications") + "#talk", 303)
 
 

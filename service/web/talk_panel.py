@@ -20,6 +20,7 @@ from service.store.inboxes import key as inbox_key
 from service.store.models import Player, TalkOpen, utcnow
 from service.talk import messages
 from service.views.times import soon_time
+from service.web import language
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
@@ -63,7 +64,7 @@ def page_talk(session: Session, player: Any, since: list[tuple[int, str]] | None
         "earlier": earlier,  # the panel's: the messages before the last moves
         "recent_talk": sum(entry.said is not None for entry in recent),
         # When each was written, in the reader's zone ("Sun 29 Nov, 09:40"): "away until Monday" needs it.
-        "when": {said.id: soon_time(said.created_at, zone_name, now) for said in seen},
+        "when": {said.id: soon_time(said.created_at, zone_name, now, language.current()) for said in seen},
         "channels": messages.channels(session, viewer),
         "team": [names[s] for s in messages.team_of(session, game, viewer.seat) if s != viewer.seat],
         "muted": [(p.seat, names[p.seat]) for p in players if inbox_key(p.email) in muted and p.id != viewer.id],

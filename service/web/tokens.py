@@ -6,10 +6,12 @@ from __future__ import annotations
 
 from typing import TypeVar
 
+from flask_babel import gettext
 from sqlmodel import Session
 
 from service import links, store
 from service.errors import Gone, NotFound
+from service.lang import N_
 from service.people.access import masked
 from service.play import handover
 from service.store import current
@@ -17,8 +19,8 @@ from service.store.current import AnyPlayer, PlayerRow
 from service.store.db import get_engine, single_reads
 from service.store.models import Player
 
-REPLACED = "This link was replaced"
-NO_GAME, CANNOT = "This link belongs to no game here.", "This link cannot be used"
+REPLACED = N_("This link was replaced")
+NO_GAME, CANNOT = N_("This link belongs to no game here."), N_("This link cannot be used")
 
 Link = links.PlayerLink | links.MoveLink
 
@@ -46,12 +48,12 @@ def _standing(player: P, link: Link) -> P:
     # link's, and the "replaced" answer would show its address.
     if link.key != player.row_key:
         if handover.handed_over(player.id, link.key):
-            raise Gone("The other players handed this seat over to someone else after it missed two deadlines, "
-                       "so its links no longer work.", "This seat was handed over")
+            raise Gone(N_("The other players handed this seat over to someone else after it missed two deadlines, "
+                          "so its links no longer work."), N_("This seat was handed over"))
         raise NotFound(NO_GAME, CANNOT)
     if link.generation != player.link_generation:
-        raise Gone(f"This link was replaced by a fresher one: it was sent to {masked(player.email)}. "
-                   "Open your game from that newer email.", REPLACED)
+        raise Gone(gettext("This link was replaced by a fresher one: it was sent to %(address)s. "
+                           "Open your game from that newer email.", address=masked(player.email)), REPLACED)
     return player
 
 
