@@ -153,6 +153,11 @@ def extra(catalog: email_catalog.Catalog) -> dict[str, str]:
         bo = store.players_of(session, duel)[1].id
     rematch.ask(duel, bo, "swapped", now=at(131))
     catalog.deliver()
+    # Ana says no thanks: Bo, who asked, is told.
+    with read_session(get_engine()) as session:
+        ana = store.players_of(session, duel)[0].id
+    rematch.decline(duel, ana, now=at(132))
+    catalog.deliver()
     # A seat handed over for good (service/play/handover.py): in a timed game of three, Cy's seat times
     # out twice while the others play; they vote to invite Eve, who accepts (the invitation to her, then
     # the old holder's notice and the seat's first email to her).
@@ -193,7 +198,7 @@ def extra(catalog: email_catalog.Catalog) -> dict[str, str]:
     assert invitation is not None
     handover.accept(invitation.id, when + timedelta(hours=1))
     catalog.deliver()
-    for kind in ("lobby_join", "lobby_expired", "rematch", "seat_invitation", "seat_handed_over", "seat_taken"):
+    for kind in ("lobby_join", "lobby_expired", "rematch", "rematch_declined", "seat_invitation", "seat_handed_over", "seat_taken"):
         for sample in catalog.of(kind=kind):
             found[f"{kind} seat {sample.seat}"] = wire(sample.message)
     return found
