@@ -11,8 +11,8 @@ The game-over email links to the GET page (mail scanners fetch links: a GET chan
 from __future__ import annotations
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
-from flask_babel import gettext
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext
 
 from service import paths, store
 from service.play import rematch

@@ -198,7 +198,14 @@ def extra(catalog: email_catalog.Catalog) -> dict[str, str]:
     assert invitation is not None
     handover.accept(invitation.id, when + timedelta(hours=1))
     catalog.deliver()
-    for kind in ("lobby_join", "lobby_expired", "rematch", "rematch_declined", "seat_invitation", "seat_handed_over", "seat_taken"):
+    # An open game with a bot seat, joined by Cy, cancelled by its creator: Cy is told.
+    cancelled = lobby.open_game("riftwalker", "", {}, 4, ("Ana", "ana@example.org"), listed=True,
+                                bots={1: "easy"}, now=when)
+    catalog.games["lobby cancelled"] = cancelled.game_id
+    lobby.join_signed_in(cancelled.id, cancelled.key, "Cy", "cy@example.org", now=when)
+    lobby.cancel(cancelled.id, cancelled.key, "ana@example.org", now=when)
+    catalog.deliver()
+    for kind in ("lobby_join", "lobby_expired", "lobby_cancelled", "rematch", "rematch_declined", "seat_invitation", "seat_handed_over", "seat_taken"):
         for sample in catalog.of(kind=kind):
             found[f"{kind} seat {sample.seat}"] = wire(sample.message)
     return found
