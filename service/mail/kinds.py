@@ -258,10 +258,13 @@ def _turn_wanted(session: Session, mail: Mail) -> bool:
 
 def _invited_words(mail: Mail, title: str) -> str:
     """"Ana invited you to a game of Riftforce with Bo and Cy." (the creator, seat 0, invited the
-    others) or "Your game of Riftforce with Bo has begun." (to the creator)."""
+    others) or "Your game of Riftforce with Bo has begun." (to the creator); to everyone of an open
+    game of the lobby, filled (params `lobby`), "... has begun: every seat is taken."."""
     others = [mail.names[p.seat] for p in mail.players if p.id != mail.player.id]
     creator = next((p for p in mail.players if p.seat == 0), None)
     with_whom = f" with {_and(others)}" if others else ""
+    if mail.params.get("lobby"):  # an open game filled (service/play/lobby.py): nobody invited anyone
+        return f"Your game of {title}{with_whom} has begun: every seat is taken."
     if creator is None or creator.id == mail.player.id:
         return f"Your game of {title}{with_whom} has begun."
     rest = [mail.names[p.seat] for p in mail.players if p.id not in (mail.player.id, creator.id)]

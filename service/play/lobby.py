@@ -351,7 +351,7 @@ def _start(session: Session, opened: OpenGame, now: datetime) -> Started:
     session.add(opened)
     session.flush()
     seats = store.players_of(session, game.id)
-    rows = emails.on_create(session, game, seats, to_act)
+    rows = emails.on_create(session, game, seats, to_act, lobby=True)
     clocks.on_create(session, game, seats, opened.deadline_hours, opened.policy, list(opened.reminders), now,
                      shares={s: rules.deadline_share(state, s) for s in to_act})
     return Started(outbox.ids(session, rows), game.id, tuple(to_act), game.seq)

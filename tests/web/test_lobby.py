@@ -318,3 +318,21 @@ def test_the_creator_cancels_an_open_game_and_everyone_who_joined_is_told(app, c
     from service.store.check import problems
     with read_session(get_engine()) as session:
         assert problems(session, _game(opened)) == []
+
+
+def test_when_the_last_seat_is_taken_everyone_the_creator_too_is_told_the_game_has_begun(app, client, sink):
+    """#25 part 3: "the game starts when the last seat is filled (the creator is told)": each seat's
+    first email (the thread's root) says the game began with every seat taken; nobody reads that
+    someone invited them (nobody did)."""
+    app.config["SMTP_URL"] = sink.url
+    opened = _open(client, game="riftwalker", seats="3", seat1="bot:strong")
+    _join_signed_in(client, opened, "bo@example.org", "Bo")
+    game = _game(opened)
+    firsts = [row for row in outbox_rows(game.id) if row.kind in ("invite", "turn")]
+    assert [outbox.deliver(row.id) for row in firsts] == ["sent", "sent"]
+    mails = {m["To"]: m for m in sink.wait_for(2)}
+    assert sorted(mails) == ["Ann <ann@example.org>", "Bo <bo@example.org>"]
+    for to, others in (("Ann <ann@example.org>", "Bot (strong) and Bo"), ("Bo <bo@example.org>", "Ann and Bot (strong)")):
+        first = mails[to].get_body(("plain",)).get_content().splitlines()[0]
+        assert first.startswith(f"Your game of Riftwalker with {others} has begun: every seat is taken."), first
+        assert "invited you" not in mails[to].get_body(("plain",)).get_content()
