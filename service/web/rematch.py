@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
-from flask_babel import gettext
 
 from service import paths, store
 from service.play import rematch
@@ -63,6 +62,5 @@ def accept(token: str) -> ResponseReturnValue:
 @bp.post("/p/<token>/again/decline")
 def decline(token: str) -> ResponseReturnValue:
     player = load_player(token)
-    rematch.decline(player.game_id, player.id)
-    flash(gettext("You said no thanks: the rematch is closed, and the other players are told."))
+    rematch.decline(player.game_id, player.id)  # the page says so (play/_again.html): no flash to repeat it
     return redirect(url_for("rematch.page", token=token), 303)
