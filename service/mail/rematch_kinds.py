@@ -56,13 +56,16 @@ def _declined(session: Session, mail: Mail) -> Context:
     closed = session.get(RematchClosure, int(mail.params["closure"]))
     assert closed is not None
     return {"closed": closed, "decliner": mail.names.get(closed.declined_by, "A player"),
-            "asker": ("you" if closed.asked_by == mail.player.seat else mail.names.get(closed.asked_by, "a player")),
+            "asker": None if closed.asked_by == mail.player.seat else mail.names.get(closed.asked_by, "a player"),
             "rematch_url": _rematch_url(mail)}
 
 
 def _declined_line(context: Context) -> str:
-    return (f"{context['decliner']} said no thanks to playing {context['title']} again, as {context['asker']} "
-            "asked: that rematch is closed.")
+    """"Bo said no thanks to your rematch of Riftforce: it is closed." (to the asker), "... to the
+    rematch of Riftforce that Ana asked for: ..." (to the others)."""
+    whose = (f"your rematch of {context['title']}" if context["asker"] is None
+             else f"the rematch of {context['title']} that {context['asker']} asked for")
+    return f"{context['decliner']} said no thanks to {whose}: it is closed."
 
 
 register(Kind("rematch_declined", _declined_line, context=_declined,
