@@ -52,14 +52,15 @@ def _describe(session, opened: OpenGame, now) -> dict:
     assert found is not None
     creator = next(p for p in store.players_of(session, game.id) if p.seat == 0)
     modes = found.modes()
-    robots = [seat.player.name for seat in lobby.seats_of(session, opened, now) if bots.level_of(seat.player)]
+    taken = lobby.seats_of(session, opened, now)
+    robots = [seat.player.name for seat in taken if bots.level_of(seat.player)]
     return {
         "bots": robots,
         "open": opened, "game": game, "title": found.rules.title or found.name,
         "mode": found.mode(opened.mode).title if len(modes) > 1 else "",
         "pace": pace_words(opened.deadline_hours),
         "about": profile.profile(session, creator.address_key).line(unlinkable(creator.name)),
-        "left": lobby.seats_left(session, opened, now),
+        "left": opened.seats - sum(1 for seat in taken if seat.confirmed()),  # lobby.seats_left, read once
         "url": url_for("lobby.game", open_id=opened.id, key=opened.key),
     }
 
