@@ -315,6 +315,12 @@ def test_the_creator_cancels_an_open_game_and_everyone_who_joined_is_told(app, c
     with pytest.raises(Gone):
         lobby.confirm(joining.id, joining.nonce)
     assert timeouts.sweep(utcnow() + timedelta(days=8))["lobby_expired"] == 0
+    # Its public view, JSON and the creator's seat page answer (nothing to play), never a 500.
+    assert client.get(f"/games/{opened.game_id}").status_code == 200
+    assert client.get(f"/api/games/{opened.game_id}").get_json()["status"] == "cancelled"
+    from tests import tokens
+    creator = _players(opened.game_id)[0]
+    assert client.get(f"/p/{tokens.page(creator)}").status_code == 200
     from service.store.check import problems
     with read_session(get_engine()) as session:
         assert problems(session, _game(opened)) == []
