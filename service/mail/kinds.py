@@ -282,9 +282,15 @@ def _turn_wanted(session: Session, mail: Mail) -> bool:
 
 def _invited_words(mail: Mail, title: str) -> str:
     """"Ana invited you to a game of Riftforce with Bo and Cy." (the creator, seat 0, invited the
-    others) or "Your game of Riftforce with Bo has begun." (to the creator)."""
+    others) or "Your game of Riftforce with Bo has begun." (to the creator); to everyone of an open
+    game of the lobby, filled (params `lobby`), "... has begun: every seat is taken."."""
     others = [mail.names[p.seat] for p in mail.players if p.id != mail.player.id]
     creator = next((p for p in mail.players if p.seat == 0), None)
+    if mail.params.get("lobby"):  # an open game filled (service/play/lobby.py): nobody invited anyone
+        if others:
+            return _("Your game of %(game)s with %(names)s has begun: every seat is taken.", game=title,
+                     names=and_list(others))
+        return _("Your game of %(game)s has begun: every seat is taken.", game=title)
     if creator is None or creator.id == mail.player.id:
         if others:
             return _("Your game of %(game)s with %(names)s has begun.", game=title, names=and_list(others))

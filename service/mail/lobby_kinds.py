@@ -6,6 +6,8 @@
   made unlinkable), and it asks nothing but the press of the link's button.  Sent only while the join
   still holds its seat and is not confirmed.
 - `lobby_expired`: to everyone who had joined (the creator too) when the game expired unfilled.
+- `lobby_cancelled`: to everyone who had joined (not the creator, who cancelled it) when the creator
+  cancelled the open game.
 """
 
 from __future__ import annotations
@@ -41,7 +43,10 @@ def _join(session: Session, mail: Mail) -> Context:
 
 def _join_wanted(session: Session, mail: Mail) -> bool:
     joining = session.get(Joining, int(mail.params["joining"]))
-    return joining is not None and joining.confirmed_at is None and joining.lapsed_at is None
+    if joining is None or joining.confirmed_at is not None or joining.lapsed_at is not None:
+        return False
+    opened = session.get(OpenGame, joining.open_game_id)
+    return opened is not None and opened.status == "open"  # not for a game cancelled (or ended) meanwhile
 
 
 def _join_line(context: Context) -> str:
@@ -62,8 +67,16 @@ def _expired_line(context: Context) -> str:
              "played.", game=context["title"], name=context["creator"])
 
 
+def _cancelled_line(context: Context) -> str:
+    return _("%(name)s cancelled the game of %(game)s you joined, before its seats were filled, so it will not be "
+             "played.", name=context["creator"], game=context["title"])
+
+
 register(Kind("lobby_join", _join_line, context=_join, wanted=_join_wanted, unsolicited=True,
               subject=_join_subject, tag=lambda p: f"join{p['joining']}"))
 register(Kind("lobby_expired", _expired_line, context=_expired,
               subject=lambda c: _("Expired unfilled: %(game)s", game=game_ref(c)),
               tag=lambda p: f"expired{p['open_game']}"))
+register(Kind("lobby_cancelled", _cancelled_line, context=_expired,
+              subject=lambda c: _("Cancelled: %(game)s", game=game_ref(c)),
+              tag=lambda p: f"cancelled{p['open_game']}"))

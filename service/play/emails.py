@@ -48,11 +48,14 @@ from service.store.current import AnyGame, AnyPlayer
 from service.store.models import Outbox, as_utc
 
 
-def on_create(session: Session, game: AnyGame, players: Sequence[AnyPlayer], starting: Collection[int]) -> list[Queued]:
-    """The invitations: a seat the game starts with gets its first turn email as its invitation."""
+def on_create(session: Session, game: AnyGame, players: Sequence[AnyPlayer], starting: Collection[int],
+              lobby: bool = False) -> list[Queued]:
+    """The invitations: a seat the game starts with gets its first turn email as its invitation.
+    `lobby`: the game is an open game filled (service/play/lobby.py): its first emails say so."""
+    extra = {"lobby": True} if lobby else {}
     waiting = [p for p in players if p.seat not in starting]
-    return (outbox.add(session, game, waiting, "invite")
-            + outbox.add(session, game, [p for p in players if p.seat in starting], "turn", {"invite": True}))
+    return (outbox.add(session, game, waiting, "invite", extra or None)
+            + outbox.add(session, game, [p for p in players if p.seat in starting], "turn", {"invite": True, **extra}))
 
 
 def unanswered(session: Session, game: AnyGame, player: AnyPlayer) -> bool:

@@ -17,6 +17,13 @@ to "anyone with this link" or listed in the lobby (/lobby); it starts when the l
 - The last seat confirmed starts the game in that transaction: status "active", the first turn's emails
   to everyone (the creator's among them: that is how the creator is told) and the clocks, as new_game
   does for a game started from the form.
+- Bot seats from the start: the creator may give any other seat to a bot of a level ("bot", "bot:easy",
+  "bot:strong", as the start form takes them); its players row is written when the game is opened (no
+  address, consent "bot:LEVEL", as new_game writes one) and counts as filled.  At least one seat stays
+  open.  A game with a bot is never rated (service/play/ratings.py: "bot").
+- The creator may cancel an open game (`cancel`): its games row and open game become "cancelled" and
+  everyone who had joined (confirmed) gets a `lobby_cancelled` email; a confirmation link of a join
+  not confirmed yet then answers that the game was cancelled (and its email, if unsent, is not sent).
 - An open game nobody filled expires after LOBBY_EXPIRY_DAYS (the deadline sweep: `expire`): its games
   row becomes "expired" and everyone who had joined (confirmed), the creator too, gets a `lobby_expired`
   email.
@@ -33,12 +40,14 @@ import sqlalchemy as sa
 from sqlmodel import Session, col
 
 import engine
+from engine.bots import LEVELS
 from service import running, store
 from service.clocks import seats as clocks
 from service.clocks.settings import parse_settings
-from service.errors import Conflict, Gone, Invalid, NotFound
+from service.errors import Conflict, Forbidden, Gone, Invalid, NotFound
 from service.mail import outbox
 from service.people.identity import person
+from service.play import bots as bot_seats
 from service.play import emails
 from service.store import current, deal, read_session, write_session
 from service.store.db import get_engine
@@ -47,10 +56,10 @@ from service.store.inboxes import limit_key
 from service.store.models import Game, Joining, Naming, OpenGame, Player, as_utc, utcnow
 
 TITLE = "This game cannot be joined"
-OPEN, STARTED, EXPIRED = "open", "started", "expired"
+OPEN, STARTED, EXPIRED, CANCELLED = "open", "started", "expired", "cancelled"
 # players.consent of a seat held for a join not confirmed yet: only its confirmation email is written to it.
 ASKED = "joining"
-JOIN_KIND, EXPIRED_KIND = "lobby_join", "lobby_expired"
+JOIN_KIND, EXPIRED_KIND, CANCELLED_KIND = "lobby_join", "lobby_expired", "lobby_cancelled"
 
 
 def hold() -> timedelta:
@@ -59,9 +68,10 @@ def hold() -> timedelta:
 
 def open_game(name: str, mode: str, options: dict[str, Any], seats: int, creator: tuple[str, str], *, listed: bool,
               deadline_hours: Any = None, policy: str = "auto", reminders: Any = None,
-              now: datetime | None = None) -> OpenGame:
-    """Open a game of `seats` players with the creator (name, signed-in address) in seat 0.  Raises
-    engine.IllegalMove (bad options, player count or time control)."""
+              bots: dict[int, str] | None = None, now: datetime | None = None) -> OpenGame:
+    """Open a game of `seats` players with the creator (name, signed-in address) in seat 0 and `bots`
+    (seat -> level, seats 1 to seats - 1) at their seats.  Raises engine.IllegalMove (bad options,
+    player count, time control, a bot's seat or level, or no seat left open)."""
     now = now or utcnow()
     try:
         hours, policy, ladder = parse_settings(deadline_hours, policy, reminders)
@@ -71,6 +81,7 @@ def open_game(name: str, mode: str, options: dict[str, Any], seats: int, creator
     if not (max(2, rules.min_players) <= seats <= rules.max_players):
         raise engine.IllegalMove(f"An open game of {rules.title or rules.name} takes {max(2, rules.min_players)} "
                                  f"to {rules.max_players} players.", "bad_options")
+    levels = _levels(bots or {}, seats)
     secret = deal.draw()
     setup = rules.start(players=seats, options=options, seed=deal.start_seed(secret))
     state = engine.replay(rules, setup)
@@ -87,6 +98,8 @@ def open_game(name: str, mode: str, options: dict[str, Any], seats: int, creator
         session.flush()
         assert game.id is not None
         session.add(Player(game_id=game.id, seat=0, name=(who or address.partition("@")[0])[:80], email=address))
+        session.add_all([Player(game_id=game.id, seat=seat, name=bot_seats.seat_name(level), email="",
+                                consent=bot_seats.consent_of(level)) for seat, level in sorted(levels.items())])
         store.append(session, game, 0, setup, actor=None, kind="setup",
                      read_model={"to_act": [], "status": OPEN, "result": None})
         conn = session.connection()
@@ -102,6 +115,21 @@ def open_game(name: str, mode: str, options: dict[str, Any], seats: int, creator
     return opened
 
 
+def _levels(bots: dict[int, str], seats: int) -> dict[int, str]:
+    """The bot seats checked: seats 1 to seats - 1, known levels, and at least one seat left open."""
+    levels = {}
+    for seat, level in bots.items():
+        if not 1 <= seat < seats:
+            raise engine.IllegalMove(f"Seat {seat + 1} is not one of this game's other seats.", "bad_options")
+        if level not in LEVELS:
+            raise engine.IllegalMove(f"A bot plays at one of these levels: {', '.join(LEVELS)}.", "bad_options")
+        levels[seat] = level
+    if len(levels) >= seats - 1:
+        raise engine.IllegalMove("Leave at least one seat open for a person to join: a game of you and bots "
+                                 "only is started from the game's start form.", "bad_options")
+    return levels
+
+
 def named(session: Session, open_id: int, key: str, lock: bool = False) -> OpenGame:
     found = session.get(OpenGame, open_id, with_for_update=lock or None)
     if found is None or not secrets.compare_digest(found.key, key or ""):
@@ -112,7 +140,7 @@ def named(session: Session, open_id: int, key: str, lock: bool = False) -> OpenG
 @dataclass(frozen=True)
 class Seat:
     player: Player
-    joining: Joining | None  # None: the creator's seat
+    joining: Joining | None  # None: the creator's seat, or a bot's
 
     def confirmed(self) -> bool:
         return self.joining is None or self.joining.confirmed_at is not None
@@ -123,7 +151,7 @@ def seats_of(session: Session, opened: OpenGame, now: datetime) -> list[Seat]:
     players = {p.id: p for p in store.players_of(session, opened.game_id)}
     joins = session.execute(sa.select(Joining).where(col(Joining.open_game_id) == opened.id,
                                                      col(Joining.lapsed_at).is_(None))).scalars().all()
-    taken = [Seat(p, None) for p in players.values() if p.seat == 0]
+    taken = [Seat(p, None) for p in players.values() if p.seat == 0 or bot_seats.level_of(p) is not None]
     for joining in joins:
         holding = joining.confirmed_at is not None or as_utc(joining.created_at) > now - hold()
         if holding:
@@ -174,6 +202,8 @@ def _check_open(session: Session, opened: OpenGame) -> Game:
         raise Gone("This game expired before its seats were filled.", TITLE)
     if opened.status == STARTED:
         raise Conflict("This game has started: every seat was taken.", TITLE)
+    if opened.status == CANCELLED:
+        raise Gone("This game was cancelled by the player who opened it.", TITLE)
     return game
 
 
@@ -237,10 +267,10 @@ def join_signed_in(open_id: int, key: str, name: str, email: str, now: datetime 
             player = taken
             joining = Joining(open_game_id=opened.id, player_id=player.id, address=address,
                               nonce=secrets.token_hex(16), created_at=now)
-        row_ids = _confirm(session, opened, joining, player, now)
+        started = _confirm(session, opened, joining, player, now)
         session.flush()
         session.expunge(player)
-    outbox.kick(row_ids)
+    started.kick()
     return player
 
 
@@ -269,16 +299,32 @@ def confirm(joining_id: int, nonce: str, now: datetime | None = None) -> Player:
         if joining.lapsed_at is not None or player.address_key != joining.address:
             raise Gone("Your seat was held for you for a while and went to someone else. Join again from "
                        "the game's page if a seat is free.", TITLE)
-        row_ids = _confirm(session, opened, joining, player, now)
+        started = _confirm(session, opened, joining, player, now)
         session.flush()
         session.expunge(player)
-    outbox.kick(row_ids)
+    started.kick()
     return player
 
 
-def _confirm(session: Session, opened: OpenGame, joining: Joining, player: Player, now: datetime) -> list[int]:
+@dataclass
+class Started:
+    """What to do after the commit of a change that may have started the game: the outbox rows to kick,
+    and the bot seats to ask for a decision (the seats to act at `seq`)."""
+
+    row_ids: list[int]
+    game_id: int = 0
+    to_act: tuple[int, ...] = ()
+    seq: int = 0
+
+    def kick(self) -> None:
+        outbox.kick(self.row_ids)
+        if self.to_act:
+            bot_seats.kick(self.game_id, list(self.to_act), self.seq)
+
+
+def _confirm(session: Session, opened: OpenGame, joining: Joining, player: Player, now: datetime) -> Started:
     """The join is confirmed (the address is its owner's): its seat plays; the game starts when it was
-    the last.  The outbox ids to kick."""
+    the last."""
     joining.confirmed_at = now
     session.add(joining)
     player.consent = ""
@@ -289,11 +335,11 @@ def _confirm(session: Session, opened: OpenGame, joining: Joining, player: Playe
         session.add(who)
     session.flush()
     if seats_left(session, opened, now) > 0:
-        return []
+        return Started([])
     return _start(session, opened, now)
 
 
-def _start(session: Session, opened: OpenGame, now: datetime) -> list[int]:
+def _start(session: Session, opened: OpenGame, now: datetime) -> Started:
     """Every seat confirmed: the game begins, as new_game begins a game (its first emails, its clocks)."""
     game = store.get_game(session, opened.game_id, lock=True)
     rules = engine.get(game.name)
@@ -305,10 +351,10 @@ def _start(session: Session, opened: OpenGame, now: datetime) -> list[int]:
     session.add(opened)
     session.flush()
     seats = store.players_of(session, game.id)
-    rows = emails.on_create(session, game, seats, to_act)
+    rows = emails.on_create(session, game, seats, to_act, lobby=True)
     clocks.on_create(session, game, seats, opened.deadline_hours, opened.policy, list(opened.reminders), now,
                      shares={s: rules.deadline_share(state, s) for s in to_act})
-    return outbox.ids(session, rows)
+    return Started(outbox.ids(session, rows), game.id, tuple(to_act), game.seq)
 
 
 def expire(now: datetime) -> int:
@@ -322,17 +368,38 @@ def expire(now: datetime) -> int:
             opened = session.get(OpenGame, open_id, with_for_update=True)
             if opened is None or opened.status != OPEN:
                 continue
-            game = store.get_game(session, opened.game_id, lock=True)
-            game.status, game.updated_at = EXPIRED, now
-            session.add(game)
-            opened.status, opened.ended_at = EXPIRED, now
-            session.add(opened)
-            session.flush()
-            told = [seat.player for seat in seats_of(session, opened, now) if seat.confirmed()]
-            row_ids = outbox.ids(session, outbox.add(session, game, told, EXPIRED_KIND, {"open_game": opened.id}))
+            row_ids = _close(session, opened, EXPIRED, EXPIRED_KIND, now, creator_too=True)
         outbox.kick(row_ids)
         done += 1
     return done
+
+
+def cancel(open_id: int, key: str, email: str, now: datetime | None = None) -> None:
+    """The creator (signed in as `email`) cancels their open game: everyone who joined is told.  Raises
+    Forbidden for anyone else; Gone or Conflict when it is no longer open."""
+    now = now or utcnow()
+    with write_session(get_engine()) as session:
+        opened = named(session, open_id, key, lock=True)
+        creator = next(p for p in store.players_of(session, opened.game_id) if p.seat == 0)
+        if creator.address_key != inbox_key(email):
+            raise Forbidden("Only the player who opened this game can cancel it.", TITLE)
+        _check_open(session, opened)
+        row_ids = _close(session, opened, CANCELLED, CANCELLED_KIND, now, creator_too=False)
+    outbox.kick(row_ids)
+
+
+def _close(session: Session, opened: OpenGame, status: str, kind: str, now: datetime, creator_too: bool) -> list[int]:
+    """The open game ends unplayed (`status`): its games row too; each confirmed seat (people only; the
+    creator's if `creator_too`) gets a `kind` email.  The outbox ids to kick."""
+    game = store.get_game(session, opened.game_id, lock=True)
+    game.status, game.updated_at = status, now
+    session.add(game)
+    opened.status, opened.ended_at = status, now
+    session.add(opened)
+    session.flush()
+    told = [seat.player for seat in seats_of(session, opened, now)
+            if seat.confirmed() and seat.player.email and (creator_too or seat.player.seat != 0)]
+    return outbox.ids(session, outbox.add(session, game, told, kind, {"open_game": opened.id}))
 
 
 def listed(session: Session, now: datetime) -> list[OpenGame]:

@@ -14,6 +14,11 @@ press; the new game starts when all have accepted, with the same game, options a
 - A game has one rematch (`rematches`, unique per game): asking again leads to the one asked.  The start
   is claimed in the acceptance's transaction and the game created after it (new_game has its own), as a
   campaign's follow-up is (service/play/followups.py); the two games link to each other.
+- "No thanks": any person asked (or in) may decline while the new game is not started: the rematch
+  is closed (its row deleted, a `rematch_closures` row says who asked and who declined) and everyone
+  else among the people is emailed (`rematch_declined`); the pages say it was declined, and a later
+  "Play again" asks anew (a new row: the old emails' links find it, the old question's unsent emails
+  are no longer wanted).
 - A game whose adapter offers a follow-up of its own (Beyond the Rift's campaign: the next scenario, a
   replay) keeps it: rematch is the generic "play again" only.
 """
@@ -34,7 +39,7 @@ from service.play.moves import new_game
 from service.store import read_session, write_session
 from service.store.db import get_engine
 from service.store.inboxes import key
-from service.store.models import Consent, Game, GameClock, Player, Rematch, as_utc, utcnow
+from service.store.models import Consent, Game, GameClock, Player, Rematch, RematchClosure, as_utc, utcnow
 from service.views import followups
 
 TITLE = "Play again"
@@ -43,6 +48,7 @@ SEATINGS = (KEPT, SWAPPED, RANDOM)
 # How a bot seat is given to new_game (DESIGN.md: "bot" in place of an address).
 BOT = "bot"
 STALE_CLAIM = timedelta(minutes=5)
+DECLINED_KIND = "rematch_declined"
 
 
 def is_person(player: Player) -> bool:
@@ -93,6 +99,12 @@ def _consents(session: Session, players: list[Player], seats: list[int], order: 
     session.flush()
 
 
+def closures(session: Session, game_id: int) -> int:
+    """How many rematches of the game were declined."""
+    return int(session.execute(sa.select(sa.func.count()).select_from(RematchClosure)
+                               .where(col(RematchClosure.game_id) == game_id)).scalar_one())
+
+
 def find(session: Session, game_id: int) -> Rematch | None:
     return session.execute(sa.select(Rematch).where(col(Rematch.game_id) == game_id)).scalar_one_or_none()
 
@@ -116,7 +128,12 @@ def ask(game_id: int, player_id: int, seating: str, now: datetime | None = None)
             session.flush()
             _consents(session, players, accepted, order, now)
             others = [p for p in players if p.seat not in accepted]
-            row_ids = outbox.ids(session, outbox.add(session, game, others, "rematch", {"rematch": found.id}))
+            # Asked anew after a "No thanks": the ask's round (the closures before it) tells its emails from
+            # the earlier question's (SQLite may give the new row the deleted one's id).
+            asked = {"rematch": found.id}
+            if rounds := closures(session, game_id):
+                asked["round"] = rounds
+            row_ids = outbox.ids(session, outbox.add(session, game, others, "rematch", asked))
         else:
             row_ids = []
         session.expunge(found)
@@ -139,6 +156,34 @@ def accept(game_id: int, player_id: int, now: datetime | None = None) -> Rematch
             session.add(found)
             _consents(session, players, [seat], found.order, now)
     return _start_if_ready(game_id)
+
+
+def decline(game_id: int, player_id: int, now: datetime | None = None) -> RematchClosure:
+    """The player says "No thanks": the rematch asked is closed and the other people are told.  Raises
+    Conflict when nothing is asked, or the new game has started (or is being started)."""
+    now = now or utcnow()
+    with write_session(get_engine()) as session:
+        game = store.get_game(session, game_id, lock=True)  # as ask and accept: one at a time per game
+        found = find(session, game_id)
+        if found is None:
+            raise Conflict("Nobody is asking to play this game again now.", TITLE)
+        if found.new_game_id is not None or (found.started_at is not None
+                                             and as_utc(found.started_at) > now - STALE_CLAIM):
+            raise Conflict("The new game has already started: everyone had accepted.", TITLE)
+        players = store.players_of(session, game_id)
+        me = next(p for p in players if p.id == player_id)
+        if not is_person(me):
+            raise Conflict("Only a player may decline.", TITLE)
+        closed = RematchClosure(game_id=game_id, asked_by=found.asked_by, declined_by=me.seat,
+                                seating=found.seating, closed_at=now)
+        session.add(closed)
+        session.delete(found)
+        session.flush()
+        told = [p for p in players if is_person(p) and p.seat != me.seat]
+        row_ids = outbox.ids(session, outbox.add(session, game, told, DECLINED_KIND, {"closure": closed.id}))
+        session.expunge(closed)
+    outbox.kick(row_ids)
+    return closed
 
 
 def _start_if_ready(game_id: int) -> Rematch:

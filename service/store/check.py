@@ -39,7 +39,7 @@ def problems(session: Session, game: Game) -> list[str]:
     if kept is not None and kept[0] != replayed:
         found.append(f"game {game.id}: the replay from event 1 differs from its current-state row")
     result = rules.result(loaded)
-    if game.status in ("open", "expired") and result is None:  # a lobby's game not started (service/play/lobby.py)
+    if game.status in ("open", "expired", "cancelled") and result is None:  # a lobby's game not started (service/play/lobby.py)
         return found if game.to_act == [] else [*found, f"game {game.id}: it has not started but has seats to act"]
     if game.status != ("active" if result is None else "finished"):
         found.append(f"game {game.id}: its status is {game.status!r} but the engine says {'active' if result is None else 'finished'}")

@@ -813,3 +813,22 @@ class SeatHandover(SQLModel, table=True):
     former_key: str | None = Field(default=None, max_length=16)
     created_at: datetime = Field(default_factory=utcnow)
     done_at: datetime | None = None
+
+
+# ---- lobby2: rematches closed by a "No thanks" (service/play/rematch.py) ------------------------------
+
+
+class RematchClosure(SQLModel, table=True):
+    """A rematch one of its players declined ("No thanks"): its `rematches` row is deleted (a later
+    "Play again" asks anew, as a new row) and this row says what was asked and who said no, for the
+    finished game's pages and the notice emailed to the others."""
+
+    __tablename__ = "rematch_closures"
+    __table_args__ = (sa.Index("ix_rematch_closures_game", "game_id"),)
+
+    id: int = Field(default=None, primary_key=True)  # set by the database on insert
+    game_id: int = Field(foreign_key="games.id")
+    asked_by: int  # the seat that had asked
+    declined_by: int  # the seat that said no
+    seating: str = Field(max_length=10)  # kept | swapped | random, as asked
+    closed_at: datetime = Field(default_factory=utcnow)

@@ -4,7 +4,8 @@ only; service/play/followups.py starts it.
 The game's adapter may offer a follow-up of its own (the next part of a campaign, a replay).  Every
 other finished game offers "play again": a rematch one player asks for and every other accepts
 (service/play/rematch.py), as Board Game Arena and Lichess offer after a game; its state is the offer's
-`details["rematch"]` (None until asked) and the new game its `follow_up_game_id`."""
+`details["rematch"]` (None until asked), `details["closed"]` the latest rematch declined while none is
+asked (None if none was), and the new game its `follow_up_game_id`."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from sqlmodel import Session, col, select
 import engine
 from service import store
 from service.games import Adapter, FollowUp, adapter
-from service.store.models import CampaignGame, Game, Rematch
+from service.store.models import CampaignGame, Game, Rematch, RematchClosure
 
 # The kind (and series name) of the generic offer; its templates are play/_again.html on the player
 # page and play/_again_email.{html,txt} in the game-over email.
@@ -39,7 +40,10 @@ def offer(session: Session, game: Game) -> FollowUp | None:
     offered.follow_up_game_id = link.follow_up_game_id if link else None
     if offered.kind == AGAIN:
         rematch = session.execute(sa.select(Rematch).where(col(Rematch.game_id) == game.id)).scalar_one_or_none()
-        offered.details = {"rematch": rematch}
+        closed = None if rematch is not None else session.execute(
+            sa.select(RematchClosure).where(col(RematchClosure.game_id) == game.id)
+            .order_by(col(RematchClosure.id).desc()).limit(1)).scalar_one_or_none()
+        offered.details = {"rematch": rematch, "closed": closed}
         offered.follow_up_game_id = rematch.new_game_id if rematch else None
     return offered
 

@@ -3,6 +3,8 @@
 - your turn now (soonest deadline first; untimed games after, the longest waiting first),
 - waiting for others (who is to play; the soonest deadline, then the longest waiting first),
 - invitations to answer (the person's seat waits for their "accept": newest first),
+- waiting for players: the open games of the lobby (service/play/lobby.py) the person opened or joined
+  (confirmed), not started yet: the seats left, the link to share (newest first),
 - finished (the result to the person, the day it ended; newest first), without the ones they hid.
 
 Plain data, no templates: the page and its JSON twin both render `my_games`.  It reads everything in
@@ -41,6 +43,7 @@ from service.store.models import (
     GameClock,
     HiddenGame,
     Invitation,
+    OpenGame,
     Person,
     PersonLanguage,
     Player,
@@ -51,17 +54,20 @@ from service.views.times import day_words, soon_time, span_words
 # players.consent (service/play/consent.py): "" played or accepted; these two keep a seat out of the
 # person's list (see the module's words), ASKED puts it among the invitations.
 ASKED, DECLINED, UNCONFIRMED = "asked", "declined", "creator"
-YOUR_TURN, WAITING, INVITATIONS, FINISHED = "your_turn", "waiting", "invitations", "finished"
-GROUPS = (YOUR_TURN, WAITING, INVITATIONS, FINISHED)
+_BOT = "bot:"  # players.consent of a bot's seat (service/play/bots.py: "bot:LEVEL")
+YOUR_TURN, WAITING, INVITATIONS, LOBBY, FINISHED = "your_turn", "waiting", "invitations", "lobby", "finished"
+GROUPS = (YOUR_TURN, WAITING, INVITATIONS, LOBBY, FINISHED)
 GROUP_TITLES = {YOUR_TURN: "Your turn", WAITING: "Waiting for others", INVITATIONS: "Invitations to answer",
-                FINISHED: "Finished"}
+                LOBBY: "Waiting for players", FINISHED: "Finished"}
+OPEN = "open"  # games.status of a lobby's game not started yet
 
 
 def group_titles(language: str) -> dict[str, str]:
     """GROUP_TITLES in `language` (the msgids are spelled out for the catalog's extraction)."""
     words = translations(language)
     return {YOUR_TURN: words.gettext("Your turn"), WAITING: words.gettext("Waiting for others"),
-            INVITATIONS: words.gettext("Invitations to answer"), FINISHED: words.gettext("Finished")}
+            INVITATIONS: words.gettext("Invitations to answer"), LOBBY: words.gettext("Waiting for players"),
+            FINISHED: words.gettext("Finished")}
 
 
 @dataclass(frozen=True)
@@ -77,13 +83,22 @@ class Row:
     due_at: datetime | None  # the person's deadline (your turn) or the soonest one waited on
     since: datetime  # when the game last changed
     hidden: bool = False
+    # An open game of the lobby (the group LOBBY): its open_games id and key (its page's link, to share),
+    # the seats nobody has taken, and whether the person opened it (and so may cancel it).
+    open_id: int | None = None
+    open_key: str | None = field(default=None, repr=False)
+    seats_left: int = 0
+    opened_by_me: bool = False
 
     def public(self) -> dict[str, Any]:
         """The row as JSON data (times in UTC ISO form)."""
-        return {"game": self.game, "id": self.game_id, "title": self.title, "players": self.players,
-                "mode": self.mode, "group": self.group, "status": self.status,
-                "due_at": self.due_at.isoformat() if self.due_at else None, "since": self.since.isoformat(),
-                "hidden": self.hidden}
+        found = {"game": self.game, "id": self.game_id, "title": self.title, "players": self.players,
+                 "mode": self.mode, "group": self.group, "status": self.status,
+                 "due_at": self.due_at.isoformat() if self.due_at else None, "since": self.since.isoformat(),
+                 "hidden": self.hidden}
+        if self.open_id is not None:
+            found |= {"seats_left": self.seats_left, "opened_by_me": self.opened_by_me}
+        return found
 
 
 @dataclass(frozen=True)
@@ -153,17 +168,24 @@ _ROWS: Any = (  # (mypy infers Never for a labelled column of an outer-joined ta
               _moment(Game.updated_at), _moment(GameClock.paused_at), col(HiddenGame.game_id).label("hidden_id"),
               col(Player.id), col(Player.row_key), col(Player.seat), col(Player.name), col(Player.address_key),
               col(Player.consent), col(Deadline.seat).label("deadline_seat"), _moment(Deadline.due_at),
-              _ZONE.label("zone"), _GENERATION.label("generation"), _LANGUAGE.label("language"))
+              _ZONE.label("zone"), _GENERATION.label("generation"), _LANGUAGE.label("language"),
+              col(OpenGame.id).label("open_id"), col(OpenGame.key).label("open_key"),
+              col(OpenGame.seats).label("open_seats"))
     .select_from(_MINE)
     .join(Game, col(Game.id) == col(_MINE.game_id))
     .join(Player, col(Player.game_id) == col(Game.id))
     .outerjoin(Deadline, sa.and_(col(Deadline.game_id) == col(Player.game_id), col(Deadline.seat) == col(Player.seat)))
     .outerjoin(GameClock, col(GameClock.game_id) == col(Game.id))
+    # an open game of the lobby: its link and seat count (open_games.game_id is unique: one row at most)
+    .outerjoin(OpenGame, sa.and_(col(OpenGame.game_id) == col(Game.id), col(Game.status) == OPEN))
     # hidden_games' key is (email, game_id): at most one row joins a seat.
     .outerjoin(HiddenGame, sa.and_(col(HiddenGame.game_id) == col(Game.id), col(HiddenGame.email) == _ME))
     .where(col(_MINE.address_key) == _ME, col(_MINE.consent).not_in((DECLINED, UNCONFIRMED)),
-           # an open game waiting for players (or one that expired so) is the lobby's (service/play/lobby.py)
-           col(Game.status).in_(("active", "finished")))
+           # an open game waiting for players is shown with its seats left, to its confirmed seats only
+           # (service/play/lobby.py: a join's seat holds consent "joining" until confirmed); one that
+           # expired or was cancelled is not shown
+           col(Game.status).in_(("active", "finished", OPEN)),
+           sa.or_(col(Game.status) != OPEN, col(_MINE.consent) == ""))
     .order_by(col(Game.id), col(_MINE.seat), col(Player.seat))
 )
 
@@ -184,6 +206,8 @@ class _Seat:
     paused_at: datetime | None
     hidden: bool
     names: list[tuple[int, str]]  # (seat, stored name) of each player: the key of the game's words
+    # An open game's: (open_games id, key, seats in all); its `names` are its filled seats only.
+    lobby: tuple[int, str, int] | None = None
 
 
 def my_games(conn: sa.Connection, email: str, now: datetime, show_hidden: bool = False,
@@ -206,13 +230,18 @@ def my_games(conn: sa.Connection, email: str, now: datetime, show_hidden: bool =
     # Rows unpacked by position: a row's attributes by name were a third of this loop.
     for (my_seat, my_consent, game_id, game, options, status, to_act, result, updated_at, paused_at, hidden_id,
          player_id, row_key, seat, name, address_key, consent, deadline_seat, due_at, zone_name, row_generation,
-         row_language) in conn.execute(
+         row_language, open_id, open_key, open_seats) in conn.execute(
             _ROWS, {"me": me}).all():
         if (game_id, my_seat) != last:
             last, names = (game_id, my_seat), []
             zone, generation, chosen = zone_name or "UTC", row_generation, known(row_language)
             seats.append(_Seat(my_seat, my_consent, game_id, game, options, status, to_act, result, updated_at,
-                               paused_at, hidden_id is not None, names))
+                               paused_at, hidden_id is not None, names,
+                               (open_id, open_key, open_seats) if open_id is not None else None))
+        if status == OPEN:
+            if consent == "" or consent.startswith(_BOT):  # a filled seat; a held one is a stranger's yet
+                names.append((seat, name))
+            continue  # nobody has played with anyone in it yet
         names.append((seat, name))
         if deadline_seat is not None:
             due[(game_id, seat)] = as_utc(due_at) if due_at else None
@@ -236,6 +265,7 @@ def my_games(conn: sa.Connection, email: str, now: datetime, show_hidden: bool =
     groups[YOUR_TURN].sort(key=lambda r: (r.due_at or far, r.since))
     groups[WAITING].sort(key=lambda r: (r.due_at or far, r.since))
     groups[INVITATIONS].sort(key=lambda r: -r.game_id)
+    groups[LOBBY].sort(key=lambda r: -r.game_id)
     groups[FINISHED].sort(key=lambda r: (r.since, r.game_id), reverse=True)
     hidden = {seat.game_id for seat in seats if seat.hidden and seat.status == "finished"}
     co_players = [CoPlayer(_name(name, seat), address, player_id, row_key)
@@ -293,8 +323,27 @@ def _json(text: str | None) -> Any:
     return None if text is None else json.loads(text)
 
 
+def _open_row(seat: _Seat, language: str) -> Row:
+    """An open game's row: who is in so far, the seats left."""
+    assert seat.lobby is not None
+    open_id, open_key, count = seat.lobby
+    say = translations(language)
+    found = adapter(seat.game)
+    start = _json(seat.options) or {}
+    mode = (found.mode_of(start).title if len(found.modes()) > 1
+            else say.ngettext("%(num)d player", "%(num)d players", count) % {"num": count})
+    left = max(0, count - len(seat.names))
+    status = say.ngettext("%(num)d seat left", "%(num)d seats left", left) % {"num": left}
+    return Row(game_id=seat.game_id, game=seat.game, title=f"{title_of(seat.game)} #{seat.game_id}",
+               players=_and([_name(name, at) for at, name in seat.names], language), mode=mode, group=LOBBY,
+               status=status, invited=False, due_at=None, since=as_utc(seat.updated_at), open_id=open_id,
+               open_key=open_key, seats_left=left, opened_by_me=seat.seat == 0)
+
+
 def _row(seat: _Seat, due: dict[tuple[int, int], datetime | None], zone: str, now: datetime,
          language: str = ENGLISH) -> Row:
+    if seat.lobby is not None:
+        return _open_row(seat, language)
     key = tuple(seat.names)  # in seat order (_ROWS)
     words = _game_words(seat.game, seat.options, key, seat.game_id, language)
     say = translations(language)

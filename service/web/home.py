@@ -93,6 +93,9 @@ def _lists(games: my_games.MyGames) -> dict[str, Markup]:
     to_game, of_game = _html(said.gettext("to %(game)s")), _html(said.gettext("of %(game)s"))
     lists = {}
     for group, rows in games.groups.items():
+        if group == my_games.LOBBY:
+            lists[group] = Markup(_open_rows(rows, csrf))
+            continue
         made = []
         for row in rows:
             title, page = _html(row.title), game(row.game_id)
@@ -123,6 +126,33 @@ def _lists(games: my_games.MyGames) -> dict[str, Markup]:
 """)
         lists[group] = Markup("".join(made))
     return lists
+
+
+def _open_rows(rows: list[my_games.Row], csrf: str) -> str:
+    """The open games' rows (the group LOBBY): the game's page in the lobby, its link to share, and for
+    its creator a button to cancel it (POST, service/web/lobby.py `cancel`).  Few rows: url_for each."""
+    made = []
+    share_words, cancel_words = _html(gettext("The link to share:")), _html(gettext("Cancel this game"))
+    for row in rows:
+        title = _html(row.title)
+        path = _html(url_for("lobby.game", open_id=row.open_id, key=row.open_key))
+        link = _html(url_for("lobby.game", open_id=row.open_id, key=row.open_key, _external=True))
+        cancel = "" if not row.opened_by_me else f"""
+      <form method="post" action="{_html(url_for("lobby.cancel", open_id=row.open_id, key=row.open_key))}">
+        <input type="hidden" name="csrf_token" value="{csrf}">
+        <button class="secondary" type="submit">{cancel_words}<span class="visually-hidden"> {title}</span></button>
+      </form>"""
+        made.append(f"""
+  <li class="my-game">
+    <h3><a href="{path}">{title}: {_html(row.players)}</a></h3>
+    <p class="my-game-mode muted">{_html(row.mode)}</p>
+    <p class="my-game-status">{_html(row.status)}</p>
+    <p class="share-link">{share_words} <a href="{link}">{link}</a></p>
+    <div class="game-actions">{cancel}
+    </div>
+  </li>
+""")
+    return "".join(made)
 
 
 def _html(text: str) -> str:
@@ -192,8 +222,14 @@ def _links() -> Callable[[my_games.Row], dict[str, Any]]:
     """A row's three links, from paths made once per request (see _game_path)."""
     page, history, invitation = (_game_path(f"home.{name}", external=True)
                                  for name in ("open_game", "open_history", "open_invitation"))
-    return lambda row: {"page": page(row.game_id), "history": history(row.game_id),
-                        "invitation": invitation(row.game_id) if row.invited else None}
+    def links_of(row: my_games.Row) -> dict[str, Any]:
+        if row.open_id is not None:  # an open game: its page in the lobby (the link to share); no seat page yet
+            return {"page": url_for("lobby.game", open_id=row.open_id, key=row.open_key, _external=True),
+                    "history": None, "invitation": None}
+        return {"page": page(row.game_id), "history": history(row.game_id),
+                "invitation": invitation(row.game_id) if row.invited else None}
+
+    return links_of
 
 
 @bp.get("/api/me/games")

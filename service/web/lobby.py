@@ -10,12 +10,14 @@
                                          address)
 - GET  /lobby/confirm/<token>            the confirmation email's link: a page with one button
 - POST /lobby/confirm/<token>            confirm: the seat is taken (the game starts if it was the last)
+- POST /lobby/<id>/<key>/cancel          the signed-in creator cancels the open game (those who joined are told)
 """
 
 from __future__ import annotations
 
 from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext
 
 import engine
 from service import links, paths, store
@@ -23,8 +25,8 @@ from service.clocks.settings import parse_settings
 from service.errors import Invalid
 from service.games import Adapter, every
 from service.mail import addresses
-from service.names import name_problem, unlinkable
-from service.play import lobby, ratings
+from service.names import name_problem, player_name, unlinkable
+from service.play import bots, lobby, ratings
 from service.play.startform import parse_options
 from service.store import read_session
 from service.store.db import get_engine
@@ -50,12 +52,15 @@ def _describe(session, opened: OpenGame, now) -> dict:
     assert found is not None
     creator = next(p for p in store.players_of(session, game.id) if p.seat == 0)
     modes = found.modes()
+    taken = lobby.seats_of(session, opened, now)
+    robots = [seat.player.name for seat in taken if bots.level_of(seat.player)]
     return {
+        "bots": robots,
         "open": opened, "game": game, "title": found.rules.title or found.name,
         "mode": found.mode(opened.mode).title if len(modes) > 1 else "",
         "pace": pace_words(opened.deadline_hours),
         "about": profile.profile(session, creator.address_key).line(unlinkable(creator.name)),
-        "left": lobby.seats_left(session, opened, now),
+        "left": opened.seats - sum(1 for seat in taken if seat.confirmed()),  # lobby.seats_left, read once
         "url": url_for("lobby.game", open_id=opened.id, key=opened.key),
     }
 
@@ -69,9 +74,19 @@ def index() -> ResponseReturnValue:
     return render_template("lobby/index.html", games=[g for g in games if g["left"] > 0], boards=boards)
 
 
+BOT_CHOICES = ("", "bot:easy", "bot", "bot:strong")  # a seat of an open game: open, or a bot of a level
+
+
+def _bot_choices() -> list[tuple[str, str]]:
+    return [("", gettext("Open to a person")), ("bot:easy", gettext("Bot (easy)")), ("bot", gettext("Bot (normal)")),
+            ("bot:strong", gettext("Bot (strong)"))]
+
+
 def _new_page(chosen: Adapter, status: int = 200, errors: list[str] | None = None, **form: str) -> ResponseReturnValue:
     modes = [mode for mode in chosen.modes() if max(mode.players) > 1]
+    most = max(max(mode.players) for mode in modes)
     return render_template("lobby/new.html", adapter=chosen, modes=modes, errors=errors, form=form,
+                           other_seats=range(1, most), choices=_bot_choices(),
                            expiry=current_app.config["LOBBY_EXPIRY_DAYS"]), status
 
 
@@ -104,6 +119,7 @@ def _create(game: str):
     me = auth.require_email()
     data = request.form
     form = {key: (data.get(key) or "").strip()[:40] for key in ("name", "mode", "seats", "deadline", "listed")}
+    form |= {f"seat{seat}": (data.get(f"seat{seat}") or "").strip()[:12] for seat in range(1, chosen.rules.max_players)}
     errors = []
     problem = name_problem(form["name"])
     if problem:
@@ -115,6 +131,13 @@ def _create(game: str):
         seats = 0
     if seats not in mode.players or seats < 2:
         errors.append(f"{mode.title} takes {mode.count_words}; an open game takes at least 2 players.")
+    levels: dict[int, str] = {}
+    for seat in range(1, seats):
+        chosen_seat = form.get(f"seat{seat}", "")
+        if chosen_seat not in BOT_CHOICES:
+            errors.append(gettext("Seat %(num)d: choose open, or a bot of a level.", num=seat + 1))
+        elif chosen_seat:
+            levels[seat] = bots.parse(chosen_seat) or "normal"
     typed, option_errors = parse_options([])
     options, game_errors = chosen.form_options(data, chosen.cli_options(typed), seats)
     errors += option_errors + game_errors
@@ -126,7 +149,7 @@ def _create(game: str):
         try:
             opened = lobby.open_game(chosen.name, mode.name, options, seats, (form["name"], me),
                                      listed=form["listed"] == "yes", deadline_hours=hours, policy=policy,
-                                     reminders=reminders)
+                                     reminders=reminders, bots=levels)
         except engine.IllegalMove as exc:
             errors.append(exc.reason)
         else:
@@ -144,11 +167,13 @@ def _game_page(open_id: int, key: str, status: int = 200, **extra: object) -> Re
         shown = _describe(session, opened, now)
         seats = lobby.seats_of(session, opened, now)
         mine = next((seat for seat in seats if me and seat.player.address_key == me and seat.confirmed()), None)
-        names = [unlinkable(seat.player.name) for seat in seats if seat.confirmed()]
+        creator = mine is not None and mine.player.seat == 0
+        names = [player_name(seat.player.name, seat.player.seat) for seat in seats if seat.confirmed()]
     started_url = None
     if opened.status == lobby.STARTED and mine is not None:
         started_url = url_for("play.page", token=page_token(mine.player))
     return render_template("lobby/game.html", **shown, names=names, signed_in=me, mine=mine is not None,
+                           creator=creator,
                            started_url=started_url, hold=current_app.config["LOBBY_HOLD_HOURS"], **extra), status
 
 
@@ -221,3 +246,11 @@ def confirm(token: str) -> ResponseReturnValue:
         flash("You have joined. The game starts when every seat is taken; we email you then.")
     return redirect(url_for("play.page", token=page_token(player)) if started
                     else url_for("lobby.confirm_page", token=token), 303)
+
+
+@bp.post("/lobby/<int:open_id>/<key>/cancel")
+def cancel(open_id: int, key: str) -> ResponseReturnValue:
+    me = auth.require_email()
+    lobby.cancel(open_id, key, me)
+    flash(gettext("The game is cancelled. Everyone who had joined is told by email."))
+    return redirect(url_for("lobby.game", open_id=open_id, key=key), 303)

@@ -4,6 +4,7 @@
                                  is still to accept; once started, the link to the seat in the new game
 - POST /p/<token>/again          ask to play again (form: seating = kept | swapped | random)
 - POST /p/<token>/again/accept   accept the rematch asked
+- POST /p/<token>/again/decline  "No thanks": the rematch is closed, the others are told
 
 The game-over email links to the GET page (mail scanners fetch links: a GET changes nothing)."""
 
@@ -55,4 +56,11 @@ def accept(token: str) -> ResponseReturnValue:
         flash("Everyone accepted: the new game has started, and everyone got its first email.")
     else:
         flash("Accepted. The new game starts when everyone has accepted.")
+    return redirect(url_for("rematch.page", token=token), 303)
+
+
+@bp.post("/p/<token>/again/decline")
+def decline(token: str) -> ResponseReturnValue:
+    player = load_player(token)
+    rematch.decline(player.game_id, player.id)  # the page says so (play/_again.html): no flash to repeat it
     return redirect(url_for("rematch.page", token=token), 303)

@@ -90,6 +90,7 @@ def test_my_games_groups_and_sorts_every_game_and_mode(tmp_path, backend_url):
         "your_turn": [games["beyond"], games["duel"], games["solo"]],  # soonest deadline first, untimed last
         "waiting": [games["walker"], games["team"]],
         "invitations": [games["invited"]],
+        "lobby": [],
         "finished": [games["lost"], games["won"], games["team3"]],  # newest first
     }
     rows = {row.game_id: row for group in found.groups.values() for row in group}
@@ -295,3 +296,66 @@ def test_the_start_page_checks_the_sign_in_in_the_statement_that_reads_the_games
         assert "You have no games yet" in page
         sessions.end_everywhere("new@example.org")
         assert 'action="/signin"' in text(get(client, "/"))
+
+
+def test_the_home_lists_open_games_waiting_for_players_in_its_one_statement(tmp_path, backend_url):
+    """#25 part 3 on the home: the person's open games (theirs and joined, confirmed) with the seats
+    left, the link to share and, for their creator, a cancel button; still one SELECT for the page; a
+    join not confirmed is not shown (nor its stranger's name), nor a cancelled or expired game."""
+    from datetime import timedelta
+
+    from service.play import lobby
+    from service.store.models import utcnow
+
+    with app_on(tmp_path, backend_url) as app:
+        games = every_kind()
+        mine_open = lobby.open_game("riftwalker", "", {}, 4, ("Ann", ANN[1]), listed=True, bots={1: "easy"})
+        lobby.ask_to_join(mine_open.id, mine_open.key, "Spam dot example", "stranger@example.org")  # held only
+        joined = lobby.open_game("riftforce", "duel", {}, 2, ("Bo", BO[1]), listed=False)
+        theirs = lobby.open_game("riftwalker", "", {}, 3, ("Cy", CY[1]), listed=True)
+        lobby.join_signed_in(theirs.id, theirs.key, "Ann", ANN[1])
+        lobby.ask_to_join(joined.id, joined.key, "Ann", ANN[1])  # Ann typed her address, never confirmed
+        gone = lobby.open_game("riftwalker", "", {}, 3, ("Ann", ANN[1]), listed=True, now=utcnow() - timedelta(days=8))
+        lobby.expire(utcnow())
+        found = mine()
+        rows = {row.game_id: row for row in found.groups["lobby"]}
+        assert list(rows) == [theirs.game_id, mine_open.game_id]  # newest first; not the unconfirmed nor expired
+        assert gone.game_id not in rows
+        mine_row, their_row = rows[mine_open.game_id], rows[theirs.game_id]
+        assert (mine_row.status, mine_row.players, mine_row.opened_by_me) == ("2 seats left", "Ann and Bot (easy)", True)
+        assert (their_row.status, their_row.players, their_row.opened_by_me) == ("1 seat left", "Cy and Ann", False)
+        assert found.awaiting == 4  # open games wait on nobody: as before
+        assert [co.name for co in found.co_players] == ["Bo", "Cy", "Di"]  # nobody from an open game
+        client = app.test_client()
+        sign_in_as(client, ANN[1])
+        statements: list[str] = []
+
+        def listen(*args):
+            statements.append(args[2])
+
+        sa.event.listen(get_engine(), "before_cursor_execute", listen)
+        try:
+            page = text(get(client, "/"))
+        finally:
+            sa.event.remove(get_engine(), "before_cursor_execute", listen)
+        assert len([s for s in statements if s.lstrip().upper().startswith("SELECT")]) == 1, statements
+        section = page.split('id="lobby-h"')[1].split("</section>")[0]
+        assert "Waiting for players <span class=\"count\">(2)</span>" in page
+        assert f"http://localhost/lobby/{mine_open.id}/{mine_open.key}</a>" in section
+        assert f"/lobby/{theirs.id}/{theirs.key}" in section and "2 seats left" in section
+        assert section.count("Cancel this game") == 1 and f'action="/lobby/{mine_open.id}/{mine_open.key}/cancel"' in section
+        assert "Spam" not in page and "stranger" not in page and f"/lobby/{joined.id}/" not in page
+        answer = get(client, "/api/me/games").get_json()
+        shown = {row["id"]: row for row in answer["groups"]["lobby"]}
+        assert shown[mine_open.game_id]["seats_left"] == 2 and shown[mine_open.game_id]["opened_by_me"] is True
+        assert shown[theirs.game_id]["page"].endswith(f"/lobby/{theirs.id}/{theirs.key}")
+        # Cancelled from the home: gone from it.
+        cancelled = post(client, f"/lobby/{mine_open.id}/{mine_open.key}/cancel", data={"csrf_token": csrf_token(page)})
+        assert cancelled.status_code == 303
+        assert [row.game_id for row in mine().groups["lobby"]] == [theirs.game_id]
+        # Started: it leaves the group for the games under way.
+        lobby.join_signed_in(theirs.id, theirs.key, "Di", DI[1])
+        now = mine()
+        assert now.groups["lobby"] == [] and theirs.game_id in [r.game_id for g in ("your_turn", "waiting")
+                                                                  for r in now.groups[g]]
+        assert games["duel"]  # the rest unchanged

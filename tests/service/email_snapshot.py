@@ -153,6 +153,15 @@ def extra(catalog: email_catalog.Catalog) -> dict[str, str]:
         bo = store.players_of(session, duel)[1].id
     rematch.ask(duel, bo, "swapped", now=at(131))
     catalog.deliver()
+    # Ana says no thanks: Bo, who asked, is told.
+    with read_session(get_engine()) as session:
+        ana = store.players_of(session, duel)[0].id
+    rematch.decline(duel, ana, now=at(132))
+    catalog.deliver()
+    # Bo asks anew (a closed rematch can be asked again): the latest rematch email is one that can still
+    # be answered, the one the catalog's samples render again.
+    rematch.ask(duel, bo, "kept", now=at(133))
+    catalog.deliver()
     # A seat handed over for good (service/play/handover.py): in a timed game of three, Cy's seat times
     # out twice while the others play; they vote to invite Eve, who accepts (the invitation to her, then
     # the old holder's notice and the seat's first email to her).
@@ -193,7 +202,14 @@ def extra(catalog: email_catalog.Catalog) -> dict[str, str]:
     assert invitation is not None
     handover.accept(invitation.id, when + timedelta(hours=1))
     catalog.deliver()
-    for kind in ("lobby_join", "lobby_expired", "rematch", "seat_invitation", "seat_handed_over", "seat_taken"):
+    # An open game with a bot seat, joined by Cy, cancelled by its creator: Cy is told.
+    cancelled = lobby.open_game("riftwalker", "", {}, 4, ("Ana", "ana@example.org"), listed=True,
+                                bots={1: "easy"}, now=when)
+    catalog.games["lobby cancelled"] = cancelled.game_id
+    lobby.join_signed_in(cancelled.id, cancelled.key, "Cy", "cy@example.org", now=when)
+    lobby.cancel(cancelled.id, cancelled.key, "ana@example.org", now=when)
+    catalog.deliver()
+    for kind in ("lobby_join", "lobby_expired", "lobby_cancelled", "rematch", "rematch_declined", "seat_invitation", "seat_handed_over", "seat_taken"):
         for sample in catalog.of(kind=kind):
             found[f"{kind} seat {sample.seat}"] = wire(sample.message)
     return found

@@ -44,3 +44,34 @@ def test_open_join_confirm_start_and_expire_on_both_backends(tmp_path, backend_u
         assert lobby.expire(utcnow() + timedelta(days=8)) == 1
         assert lobby.expire(utcnow() + timedelta(days=9)) == 0
         assert _status(other.game_id) == "expired"
+
+
+def test_bot_seats_from_the_start_and_a_cancel_on_both_backends(tmp_path, backend_url):
+    from service.errors import Forbidden, Gone
+    from service.store.models import Player
+
+    with app_on(tmp_path, backend_url):
+        opened = lobby.open_game("riftwalker", "", {}, 3, ("Ann", "ann@example.org"), listed=True,
+                                 bots={1: "strong"})
+        with read_session(get_engine()) as session:
+            assert lobby.seats_left(session, opened, utcnow()) == 1
+        lobby.join_signed_in(opened.id, opened.key, "Bo", "bo@example.org")
+        assert _status(opened.game_id) == "active"
+        with read_session(get_engine()) as session:
+            seats = session.execute(sa.select(Player.seat, Player.consent).where(Player.game_id == opened.game_id)
+                                    .order_by(Player.seat)).all()
+        assert [tuple(s) for s in seats] == [(0, ""), (1, "bot:strong"), (2, "")]
+        other = lobby.open_game("riftwalker", "", {}, 4, ("Ann", "ann@example.org"), listed=True, bots={3: "easy"})
+        lobby.join_signed_in(other.id, other.key, "Cy", "cy@example.org")
+        with pytest.raises(Forbidden):
+            lobby.cancel(other.id, other.key, "cy@example.org")
+        lobby.cancel(other.id, other.key, "Ann@Example.org")
+        assert _status(other.game_id) == "cancelled"
+        with pytest.raises(Gone):
+            lobby.join_signed_in(other.id, other.key, "Di", "di@example.org")
+        with read_session(get_engine()) as session:
+            told = session.execute(sa.select(Outbox.player_id).where(Outbox.kind == "lobby_cancelled")).scalars().all()
+            cy = session.execute(sa.select(Player.id).where(Player.game_id == other.game_id,
+                                                            Player.email == "cy@example.org")).scalar_one()
+        assert told == [cy]
+        assert lobby.expire(utcnow() + timedelta(days=8)) == 0

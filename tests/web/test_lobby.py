@@ -205,3 +205,140 @@ def test_an_open_games_public_view_and_json_answer_without_seats_to_act(app, cli
     from service.store.check import problems
     with read_session(get_engine()) as session:
         assert problems(session, _game(opened)) == []
+
+
+def _join_signed_in(client, opened: OpenGame, email: str, name: str):
+    sign_in_as(client, email)
+    page = text(client.get(f"/lobby/{opened.id}/{opened.key}"))
+    return client.post(f"/lobby/{opened.id}/{opened.key}/join", data={"csrf_token": csrf_token(page), "name": name})
+
+
+def _players(game_id: int) -> list[Player]:
+    with read_session(get_engine()) as session:
+        return list(session.execute(sa.select(Player).where(Player.game_id == game_id).order_by(Player.seat)).scalars())
+
+
+def test_an_open_game_can_seat_bots_from_the_start_one_stranger_fills_it_and_it_is_not_rated(app, client, monkeypatch):
+    """#25 part 3: one person starts a game of 3 with one bot and one stranger; the bot's seat is taken
+    from the start, the stranger's join starts the game, the bot is asked to play when it is to act,
+    and the finished game is not rated."""
+    from service.play import bots, ratings
+    from service.store.models import RatedGame
+
+    opened = _open(client, game="riftwalker", seats="3", seat1="bot:easy", seat2="")
+    players = _players(opened.game_id)
+    assert [(p.seat, p.name, p.email, p.consent) for p in players] == [(0, "Ann", ANN, ""),
+                                                                       (1, "Bot (easy)", "", "bot:easy")]
+    lobby_page = text(client.get("/lobby"))
+    assert "1 seat left of 3" in lobby_page and "with a bot (not rated)" in lobby_page
+    page = text(client.get(f"/lobby/{opened.id}/{opened.key}"))
+    assert "A bot plays too: Bot (easy). The game is not rated." in page and "Players so far: Ann, Bot (easy)." in page
+    published: list[tuple[int, list[int], int]] = []
+    monkeypatch.setattr(bots, "publish", lambda game_id, seats, seq: published.append((game_id, seats, seq)))
+    assert _join_signed_in(client, opened, "bo@example.org", "Bo").status_code == 303
+    game = _game(opened)
+    assert game.status == "active"
+    asked = [(game_id, seats, seq) for game_id, seats, seq in published if seats]
+    assert asked == ([(game.id, [1], game.seq)] if 1 in game.to_act else [])
+    # The bot gets no email; the two people get the game's first ones.
+    assert sorted({row.player_id for row in outbox_rows(game.id) if row.kind in ("invite", "turn")}) == \
+        [players[0].id, _players(game.id)[2].id]
+    # Its end is judged as service/play/ending.py judges it, in the end's transaction: not rated.
+    with write_session(get_engine()) as session:
+        seats = list(session.execute(sa.select(Player).where(Player.game_id == game.id)).scalars())
+        assert ratings.rate(session, session.get(Game, game.id), seats, {"winners": [0]}, utcnow()) is False
+    with read_session(get_engine()) as session:
+        assert session.get(RatedGame, game.id).reason == "bot"
+        from service.store.check import problems
+        assert problems(session, session.get(Game, game.id)) == []
+
+
+def test_bot_seats_are_checked_one_seat_stays_open_and_bad_levels_are_refused(app, client):
+    sign_in_as(client, ANN)
+    page = text(client.get("/lobby/new/riftwalker"))
+    assert page.count('<select id="seat') == 3 and 'value="bot:strong"' in page
+    base = {"csrf_token": csrf_token(page), "name": "Ann", "seats": "3"}
+    full = client.post("/lobby/new/riftwalker", data={**base, "seat1": "bot", "seat2": "bot:strong"})
+    assert full.status_code == 422 and "Leave at least one seat open" in text(full)
+    bad = client.post("/lobby/new/riftwalker", data={**base, "seat1": "bot:godlike"})
+    assert bad.status_code == 422 and "Seat 2: choose open, or a bot of a level." in text(bad)
+    # A seat past the game's player count is left out, whatever it says.
+    fine = client.post("/lobby/new/riftwalker", data={**base, "seat1": "bot:strong", "seat3": "bot"})
+    assert fine.status_code == 303
+    with read_session(get_engine()) as session:
+        opened = session.execute(sa.select(OpenGame)).scalar_one()
+    assert [(p.seat, p.consent) for p in _players(opened.game_id)] == [(0, ""), (1, "bot:strong")]
+    import pytest
+
+    import engine
+    with pytest.raises(engine.IllegalMove):
+        lobby.open_game("riftwalker", "", {}, 3, ("Ann", ANN), listed=False, bots={0: "easy"})
+
+
+def test_the_creator_cancels_an_open_game_and_everyone_who_joined_is_told(app, client, sink):
+    app.config["SMTP_URL"] = sink.url
+    opened = _open(client, game="riftwalker", seats="4", seat1="bot")
+    _join_signed_in(client, opened, "bo@example.org", "Bo")
+    _signed_out(client)
+    _ask(client, opened, "pending@example.org")  # a join not confirmed: its email is not sent after the cancel
+    # Only the creator may cancel: a joined player gets a 403, a signed-out one the sign-in form.
+    page = text(client.get(f"/lobby/{opened.id}/{opened.key}"))
+    assert client.post(f"/lobby/{opened.id}/{opened.key}/cancel",
+                       data={"csrf_token": csrf_token(page)}).status_code == 401
+    sign_in_as(client, "bo@example.org")
+    page = text(client.get(f"/lobby/{opened.id}/{opened.key}"))
+    assert "Cancel this game" not in page
+    form = text(client.get("/lobby/new/riftwalker"))
+    refused = client.post(f"/lobby/{opened.id}/{opened.key}/cancel", data={"csrf_token": csrf_token(form)})
+    assert refused.status_code == 403 and _game(opened).status == "open"
+    sign_in_as(client, ANN)
+    page = text(client.get(f"/lobby/{opened.id}/{opened.key}"))
+    assert "Cancel this game" in page and f"/lobby/{opened.id}/{opened.key}</a>" in page
+    assert client.get(f"/lobby/{opened.id}/{opened.key}/cancel").status_code == 405  # a GET changes nothing
+    done = client.post(f"/lobby/{opened.id}/{opened.key}/cancel", data={"csrf_token": csrf_token(page)})
+    assert done.status_code == 303 and _game(opened).status == "cancelled"
+    assert "cancelled by the player who opened it" in text(client.get(done.headers["Location"]))
+    assert f"/lobby/{opened.id}/" not in text(client.get("/lobby"))
+    assert _deliver("lobby_join") == ["skipped"]
+    assert _deliver("lobby_cancelled") == ["sent"]
+    (mail,) = [m for m in sink.wait_for(1) if m["X-Riftpost-Kind"] == "lobby_cancelled"]
+    assert mail["To"] == "Bo <bo@example.org>" and mail["Subject"].startswith("Cancelled: Riftwalker #")
+    assert mail.get_body(("plain",)).get_content().startswith("Ann cancelled the game of Riftwalker you joined")
+    # Cancelled: nobody joins it, and a second cancel is a clear answer, not a 500.
+    again = client.post(f"/lobby/{opened.id}/{opened.key}/cancel", data={"csrf_token": csrf_token(page)})
+    assert again.status_code == 410
+    with read_session(get_engine()) as session:
+        joining = session.execute(sa.select(Joining).where(Joining.confirmed_at.is_(None))).scalar_one()
+    import pytest
+
+    from service.errors import Gone
+    with pytest.raises(Gone):
+        lobby.confirm(joining.id, joining.nonce)
+    assert timeouts.sweep(utcnow() + timedelta(days=8))["lobby_expired"] == 0
+    # Its public view, JSON and the creator's seat page answer (nothing to play), never a 500.
+    assert client.get(f"/games/{opened.game_id}").status_code == 200
+    assert client.get(f"/api/games/{opened.game_id}").get_json()["status"] == "cancelled"
+    from tests import tokens
+    creator = _players(opened.game_id)[0]
+    assert client.get(f"/p/{tokens.page(creator)}").status_code == 200
+    from service.store.check import problems
+    with read_session(get_engine()) as session:
+        assert problems(session, _game(opened)) == []
+
+
+def test_when_the_last_seat_is_taken_everyone_the_creator_too_is_told_the_game_has_begun(app, client, sink):
+    """#25 part 3: "the game starts when the last seat is filled (the creator is told)": each seat's
+    first email (the thread's root) says the game began with every seat taken; nobody reads that
+    someone invited them (nobody did)."""
+    app.config["SMTP_URL"] = sink.url
+    opened = _open(client, game="riftwalker", seats="3", seat1="bot:strong")
+    _join_signed_in(client, opened, "bo@example.org", "Bo")
+    game = _game(opened)
+    firsts = [row for row in outbox_rows(game.id) if row.kind in ("invite", "turn")]
+    assert [outbox.deliver(row.id) for row in firsts] == ["sent", "sent"]
+    mails = {m["To"]: m for m in sink.wait_for(2)}
+    assert sorted(mails) == ["Ann <ann@example.org>", "Bo <bo@example.org>"]
+    for to, others in (("Ann <ann@example.org>", "Bot (strong) and Bo"), ("Bo <bo@example.org>", "Ann and Bot (strong)")):
+        first = mails[to].get_body(("plain",)).get_content().splitlines()[0]
+        assert first.startswith(f"Your game of Riftwalker with {others} has begun: every seat is taken."), first
+        assert "invited you" not in mails[to].get_body(("plain",)).get_content()

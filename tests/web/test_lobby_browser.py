@@ -123,3 +123,67 @@ def test_the_leaderboard_and_the_rematch_page_read_well(live, page, viewport):
             page.get_by_role("button", name="Accept and play again").click()
         _looks_right(page, "again-started")
         assert "go to your seat in game" in page.locator("main").inner_text()
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_a_bot_seat_the_home_s_open_games_and_cancel_read_well(live, browser, viewport):
+    """#25 part 3: open a game of 3 with a bot and an open seat, see it on the home (seats left, the link
+    to share, cancel), cancel it from there."""
+    base = live.config["BASE_URL"]
+    page = _context(browser, viewport, True).new_page()
+    with live.app_context():
+        _sign_in(live, page, "ann@example.org")
+        page.goto(base + "/lobby/new/riftwalker")
+        page.get_by_label("Your name in the game").fill("Ann")
+        page.get_by_label("Players in all (you included)").fill("3")
+        page.get_by_label("Seat 2").select_option("bot:easy")
+        _looks_right(page, "new-bot")
+        with page.expect_navigation():
+            page.get_by_role("button", name="Open the game").click()
+        main = page.locator("main").inner_text()
+        assert "A bot plays too: Bot (easy). The game is not rated." in main and "The link to share:" in main
+        _looks_right(page, "game-bot-creator")
+        page.goto(base + "/")
+        section = page.locator("#lobby-h + ul").inner_text()
+        assert "2 seats left" not in section and "1 seat left" in section and "Ann and Bot (easy)" in section
+        _looks_right(page, "home-open")
+        for language, words in (("uk", "Чекають на гравців"), ("zh-TW", "等待玩家加入")):  # the reader's language
+            context = browser.new_context(viewport=viewport, locale=language)
+            other = context.new_page()
+            _sign_in(live, other, "ann@example.org")
+            other.goto(base + "/")
+            assert words in other.locator("#lobby-h").inner_text()
+            _looks_right(other, f"home-open-{language}")
+            other.goto(page.url.rstrip("/") + "/")
+            context.close()
+        with page.expect_navigation():
+            page.get_by_role("button", name=re.compile("Cancel this game")).click()
+        assert "The game is cancelled" in page.locator("main").inner_text()
+        _looks_right(page, "cancelled")
+        page.goto(base + "/")
+        assert page.locator("#lobby-h").count() == 0
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_no_thanks_on_the_rematch_page_reads_well(live, page, viewport):
+    base = live.config["BASE_URL"]
+    page.set_viewport_size(viewport)
+    with live.app_context():
+        preconsent("ann@example.org", "bob@example.org")
+        toy = new_game(toygame.NAME, [("Ann", "ann@example.org"), ("Bob", "bob@example.org")], {"target": 5}, seed=3)
+        play_to_end(toy)
+        with read_session(get_engine()) as session:
+            ann, bob = session.execute(sa.select(Player).where(Player.game_id == toy).order_by(Player.seat)).scalars()
+        page.goto(base + f"/p/{tokens.page(ann)}/again")
+        with page.expect_navigation():
+            page.get_by_role("button", name="Play again").click()
+        page.goto(base + f"/p/{tokens.page(bob)}/again")
+        _looks_right(page, "again-decline")
+        with page.expect_navigation():
+            page.get_by_role("button", name="No thanks").click()
+        assert "You said no thanks to the rematch: it is closed." in page.locator("main").inner_text()
+        _looks_right(page, "again-declined")
+        page.goto(base + f"/p/{tokens.page(ann)}")
+        assert "Bob said no thanks to your rematch: it is closed." in page.locator("main").inner_text()
+        page.locator("#again").scroll_into_view_if_needed()
+        _looks_right(page, "again-declined-asker")

@@ -177,3 +177,73 @@ def test_the_last_moves_tell_the_end_once(app, client):
     page = text(_page(client, ann))
     recent = re.search(r'id="recent-h".*?</section>', page, re.S).group(0)
     assert recent.count("The game is over") == 1 and re.search(r"The game is over: \w+ wins?, \d+ to \d+", recent)
+
+
+def _three_finished() -> tuple[int, list[Player]]:
+    players = [("Ann", "ann@example.org"), ("Bob", "bob@example.org"), ("Cy", "cy@example.org")]
+    preconsent(*(email for _, email in players))
+    game_id = new_game(toygame.NAME, players, {"target": 5}, seed=3)
+    play_to_end(game_id)
+    return game_id, _seats(game_id)
+
+
+def test_no_thanks_closes_the_rematch_tells_the_others_and_a_later_play_again_asks_anew(app, client, sink):
+    """#25 part 4: a rematch can be declined with one press (a POST from the rematch page the email
+    links to); the asker and the others are emailed, the pages say it is closed, and anyone may ask
+    anew (a new question, its own emails)."""
+    app.config["SMTP_URL"] = sink.url
+    game_id, (ann, bob, cy) = _three_finished()
+    _press(client, ann, "", seating="swapped")
+    questions = [row for row in outbox_rows(game_id) if row.kind == "rematch"]
+    assert sorted(row.player_id for row in questions) == [bob.id, cy.id]
+    # Bob's email leads to his rematch page; its GET changes nothing; the page has "No thanks".
+    assert outbox.deliver(next(r.id for r in questions if r.player_id == bob.id)) == "sent"
+    (mail,) = [m for m in sink.wait_for(1) if m["X-Riftpost-Kind"] == "rematch"]
+    plain = mail.get_body(("plain",)).get_content()
+    assert "says no thanks" in plain.splitlines()[0] and "Accept or say no thanks" in plain
+    url = re.search(r"http://riftpost\.test(/p/\S+/again)", plain).group(1)
+    page = text(client.get(url))
+    assert "No thanks" in page and "Accept and play again" in page
+    declined = client.post(f"{url}/decline", data={"csrf_token": csrf_token(page)})
+    assert declined.status_code == 303 and len(_games()) == 1
+    with read_session(get_engine()) as session:
+        assert session.execute(sa.select(Rematch)).scalars().all() == []
+    # Cy's question, not sent yet, is no longer wanted; Ann (the asker) and Cy are told, Bob is not.
+    assert outbox.deliver(next(r.id for r in questions if r.player_id == cy.id)) == "skipped"
+    notices = [row for row in outbox_rows(game_id) if row.kind == "rematch_declined"]
+    assert sorted(row.player_id for row in notices) == [ann.id, cy.id]
+    assert [outbox.deliver(row.id) for row in notices] == ["sent", "sent"]
+    told = {m["To"]: m for m in sink.wait_for(3) if m["X-Riftpost-Kind"] == "rematch_declined"}
+    assert sorted(told) == ["Ann <ann@example.org>", "Cy <cy@example.org>"]
+    ann_plain = told["Ann <ann@example.org>"].get_body(("plain",)).get_content()
+    assert ann_plain.startswith("Bob said no thanks to your rematch of Toy: it is closed.\n")
+    assert told["Cy <cy@example.org>"].get_body(("plain",)).get_content().startswith(
+        "Bob said no thanks to the rematch of Toy that Ann asked for: it is closed.\n")
+    # The pages say so, to each their way, and offer to ask again.
+    assert "Bob said no thanks to your rematch: it is closed." in text(_page(client, ann))
+    assert "Bob said no thanks to the rematch Ann asked for" in text(client.get(f"/p/{tokens.page(cy)}/again"))
+    bob_page = text(client.get(url))
+    assert "You said no thanks to the rematch" in bob_page and ">Play again</button>" in bob_page
+    # A second "No thanks" finds nothing to decline: a clear 409, not a 500.
+    again = client.post(f"{url}/decline", data={"csrf_token": csrf_token(bob_page)})
+    assert again.status_code == 409 and "Nobody is asking" in text(again)
+    # Asking anew: a new question, emailed to the two others, and all accepting starts the game.
+    _press(client, cy, "", seating="kept")
+    fresh = [row for row in outbox_rows(game_id) if row.kind == "rematch" and row.status == "pending"]
+    assert sorted(row.player_id for row in fresh) == [ann.id, bob.id]
+    assert "said no thanks" not in text(_page(client, ann))
+    _press(client, ann, "/accept")
+    _press(client, bob, "/accept")
+    assert len(_games()) == 2
+    # Once started, nobody can decline it.
+    late = client.post(f"{url}/decline", data={"csrf_token": csrf_token(bob_page)})
+    assert late.status_code == 409 and len(_games()) == 2
+
+
+def test_no_thanks_is_a_post_and_needs_the_seats_link(app, client):
+    game_id, (ann, bob) = _finished()
+    _press(client, ann, "", seating="kept")
+    assert client.get(f"/p/{tokens.page(bob)}/again/decline").status_code == 405
+    assert client.post("/p/not-a-token/again/decline", data={}).status_code in (400, 404)
+    with read_session(get_engine()) as session:
+        assert session.execute(sa.select(Rematch)).scalar_one() is not None
