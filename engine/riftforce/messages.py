@@ -18,6 +18,7 @@ declines can; a location is a `Place` of kind "location" (subject), "location.in
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from engine.messages import Arg, Card, Count, Joined, Message, Number, Place, Seat, Term, msg
@@ -41,7 +42,7 @@ def loc(i: int, case: str = "in") -> Place:
     return Place("location" + (f".{case}" if case else ""), i)
 
 
-def listed(items: list[Arg]) -> Arg:
+def listed(items: Sequence[Arg]) -> Arg:
     """Items as a list ("A, B and C"; "nothing" for none): nested messages, so each language joins its own way."""
     if not items:
         return msg("list.none")
