@@ -8,7 +8,7 @@ from typing import ClassVar
 from engine.core import Game, Turn
 
 from . import bot as bots
-from . import events, moves, notation, solo, team, words
+from . import events, messages, moves, notation, solo, team, words
 from . import state as states
 from . import view as views
 from .cards import ALL_GUILDS, BASE_GUILDS
@@ -134,6 +134,14 @@ class Riftforce(Game):
 
     def describe_event(self, event, seat, state):
         return words.describe_event(event, seat, state)
+
+    message_keys = messages.KEYS
+
+    def event_messages(self, event, seat, state):
+        return messages.event_messages(event, seat, state)
+
+    def move_message(self, move, state=None):
+        return messages.move_message(move, state)
 
     def redact_event(self, event, seat):
         return events.redact_event(event, seat)

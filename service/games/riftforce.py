@@ -6,7 +6,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.riftforce import words
-from service.games.base import Adapter, FormData, Mode
+from service.games.base import Adapter, FormData, GameCatalog, Mode
+from service.games.riftforce_catalog import CATALOG
 
 MODES = {"duel": (2,), "team": (3, 4), "solo": (1,)}
 MODE_WORDS = {"duel": "The duel is for 2 players", "team": "Team play is for 3 or 4 players",
@@ -18,6 +19,7 @@ class Riftforce(Adapter):
     summary = ("Elementals of four guilds fight over a row of rift locations: destroy your opponent's, hold "
                "locations, and be first to 12 Riftforce.")
     rules_template = "games/riftforce/rules.html"
+    catalog: GameCatalog | None = CATALOG
     free_options = False  # every option has a field of its own
     solo_against = "the trainer"  # solo play: the automatic trainer holds no seat
     form_template = "games/riftforce/_form.html"

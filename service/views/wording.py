@@ -88,6 +88,18 @@ class Wording:
     # ---- words -----------------------------------------------------------------------------------------
 
     def __call__(self, message: Message) -> str:
+        """The message as a sentence: its first letter upper-cased where a seat or a phrase starts it
+        ("Your partner flips ...", "Your Fire 5 moved ...")."""
+        text, template = self._worded(message)
+        if template.startswith("{") and text[:1].islower():
+            first = message.arg(template[1:template.index("}")])
+            if isinstance(first, Seat | Message):
+                text = text[0].upper() + text[1:]
+        return text
+
+    def _worded(self, message: Message) -> tuple[str, str]:
+        """The message in words, as its catalog says it (a phrase inside a sentence keeps its case:
+        "... to your partner's Fire 5."), and the template used."""
         key = message.key
         actor = message.arg("actor")
         if (isinstance(actor, Seat) and self.reader is not None and actor.n == self.reader
@@ -96,18 +108,13 @@ class Wording:
         counts = [value.n for _, value in message.args if isinstance(value, Count)]
         template = self._entry(key, counts[0] if counts else None)
         values = {name: self.arg(value) for name, value in message.args}
-        text = template.format(**values)
-        if template.startswith("{") and text[:1].islower():
-            first = template[1:template.index("}")]
-            if isinstance(message.arg(first), Seat):
-                text = text[0].upper() + text[1:]  # "Your partner flips ..."
-        return text
+        return template.format(**values), template
 
     def arg(self, value: Arg) -> str:
         if value is None:
             return ""
         if isinstance(value, Message):
-            return self(value)
+            return self._worded(value)[0]
         if isinstance(value, Seat):
             return seat_name(value.n, self.language, self.names, self.partners)
         if isinstance(value, Card):
@@ -120,12 +127,13 @@ class Wording:
             return self.term(value.kind, value.word)
         if isinstance(value, Place):
             own = f"place.{value.kind}.{value.index}"
-            return self(msg(own) if own in self.catalog.messages else msg(f"place.{value.kind}", n=Number(value.index + 1)))
+            return self._worded(msg(own) if own in self.catalog.messages
+                                else msg(f"place.{value.kind}", n=Number(value.index + 1)))[0]
         if isinstance(value, Clause):
-            text = self(value.message)
+            text = self._worded(value.message)[0]
             return text[:1].lower() + text[1:]
         if isinstance(value, Joined):
-            return self(msg(value.separator)).join(self(m) for m in value.messages)
+            return self._worded(msg(value.separator))[0].join(self._worded(m)[0] for m in value.messages)
         raise TypeError(f"not a message argument: {value!r}")
 
 

@@ -75,8 +75,10 @@ def test_a_redacted_event_yields_a_message_without_the_hidden_card():
 
 
 def test_a_game_without_messages_says_so_by_the_contracts_default():
-    other = engine.get("riftforce")
-    state = engine.replay(other, other.start(2, {}, 1))
-    assert other.event_messages(other.start(2, {}, 1)[0], 0, None) is None
-    assert other.move_message(other.legal_moves(state, other.to_act(state)[0])[0], state) is None
-    assert other.message_keys == frozenset()
+    class Plain(engine.Game):  # the contract's defaults: no messages yet
+        name = "plain"
+
+    plain = Plain()
+    assert plain.event_messages({"type": "setup"}, 0, None) is None
+    assert plain.move_message({"type": "pass"}, None) is None
+    assert plain.message_keys == frozenset()
