@@ -18,7 +18,7 @@ is `Card(<definition id>)`; an enemy or terrain in play `msg("label", name=..., 
 
 from __future__ import annotations
 
-from engine.messages import Card, Cards, Count, Joined, Message, Number, Seat, Term, msg
+from engine.messages import Arg, Card, Cards, Count, Joined, Message, Number, Seat, Term, msg
 
 from . import model as m
 from .content import CONTENT, PARTS
@@ -131,6 +131,7 @@ def _event(ev: dict, s: dict | None) -> Message | None:
         return msg("event.setup", count=Count(len(ev["state"]["heroes"])))
     if s is None:  # only a game's first event, its setup, comes without a state
         return None
+    me: dict[str, Arg]
     if isinstance(ev.get("seat"), int):
         me = {"actor": Seat(ev["seat"]), "who": hero_term(s, ev["seat"])}
     else:
@@ -213,9 +214,9 @@ def _event(ev: dict, s: dict | None) -> Message | None:
                        step=Term("enemy_step", _step_text(s, ev)))
         return None
     if t == "enemy_attack":
-        target = msg("an_ally") if ev["ally"] else _hero(s, ev["hero"])
+        whom: Message | Term = msg("an_ally") if ev["ally"] else _hero(s, ev["hero"])
         return msg("event.enemy_attack." + ("hit" if ev["hit"] else "miss"), enemy=enemy_label(s, ev["enemy"]),
-                   target=target, attack=Number(ev["attack"]), defense=Number(ev["defense"]))
+                   target=whom, attack=Number(ev["attack"]), defense=Number(ev["defense"]))
     if t == "special":
         return msg("event.special", enemy=enemy_label(s, ev["enemy"]), ability=Term("ability", ev["ability"]),
                    hero=_hero(s, ev["hero"]))
@@ -274,6 +275,8 @@ WHY = ("activation", "attack_q", "attack_q_pick", "enemy_defense", "door_defense
 def _thing(x, state) -> Message | Term:
     if isinstance(x, int):
         return hero_term(state, x) if state else msg("hero_n", n=Number(x + 1))
+    if isinstance(x, str) and x.startswith("ally:"):  # words.py said the id ("ally:TR11a")
+        return msg("the_ally", card=card(x[5:]))
     if isinstance(x, str) and state:
         e = m.enemy(state, x)
         if e:
@@ -413,7 +416,7 @@ KEYS = frozenset({
     "event.reward.give", "event.reward.equip", "event.result.win", "event.result.loss",
     "reason.threat", "reason.hero_died", "reason.boss_defeated", *(f"reason.{r}" for r in REASONS),
     # names and pieces
-    "a_card", "a_hero", "an_ally", "the_enemy", "the_enemy.id", "label", "signed.plus", "signed.minus", "number",
+    "a_card", "a_hero", "an_ally", "the_ally", "the_enemy", "the_enemy.id", "label", "signed.plus", "signed.minus", "number",
     "sep.comma", "hero_n", "nothing",
     # moves
     *(f"move.{t}" for t in SIMPLE), "move.keep", "move.keep.recover", "move.spend", "move.spend.n", "move.attack",

@@ -123,6 +123,7 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "a_card": "a card",
     "a_hero": "A hero",
     "an_ally": "an ally",
+    "the_ally": "the ally {card}",
     "the_enemy": "the enemy",
     "the_enemy.id": "the enemy {id}",
     "label": "{name} {id}",
