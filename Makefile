@@ -14,7 +14,7 @@ DEV_STAMP := $(VENV)/.installed-dev
 CATALOGS := service/translations
 POT := $(CATALOGS)/messages.pot
 # The games' own domains (docs/i18n.md "Game messages"): one per game whose engine speaks in messages.
-GAME_DOMAINS := riftwalker riftforce
+GAME_DOMAINS := riftwalker riftforce beyond_the_rift
 PO := $(wildcard $(CATALOGS)/*/LC_MESSAGES/*.po)
 MO := $(PO:.po=.mo)
 

@@ -50,7 +50,8 @@ from typing import ClassVar
 from ..core import Game, Result, Turn
 from ..errors import IllegalMove
 from ..kit import result as kit_result
-from . import answers, notation, rewards, views, words
+from ..messages import Message
+from . import answers, messages, notation, rewards, views, words
 from . import bot as bots
 from . import enemy_phase as ep
 from . import hero_phase as hp
@@ -238,6 +239,15 @@ class BeyondTheRift(Game):
         if move.get("type") == "setting":
             return words.SECTIONS.get(str(move.get("key")), "Standing orders")
         return None
+
+    # Messages, not sentences (issue #26, messages.py): the service words them per reader and language.
+    message_keys: ClassVar[frozenset[str]] = messages.KEYS
+
+    def event_messages(self, event: dict, seat: int | None, state: dict | None) -> list[Message]:
+        return messages.event_messages(event, seat, state)
+
+    def move_message(self, move: dict, state: dict | None = None) -> Message:
+        return messages.move_message(move, state)
 
     def describe_move(self, move: dict, state: dict | None = None) -> str:
         return words.describe_move(move, state)

@@ -22,7 +22,8 @@ from engine.beyond_the_rift.model import cname, def_of
 from engine.beyond_the_rift.words import card_text, reason
 from engine.kit import plural
 from service.errors import Invalid
-from service.games.base import FOLLOW_UP_TITLE, Adapter, FollowUp, FormData, and_words
+from service.games.base import FOLLOW_UP_TITLE, Adapter, FollowUp, FormData, GameCatalog, and_words
+from service.games.beyond_the_rift_catalog import CATALOG
 
 MAX_SEATS = 4
 WHERE = {"stash": "kept in the stash", "reward_deck": "back under the reward deck"}  # else a body part
@@ -134,6 +135,7 @@ def board_look(view: Mapping[str, Any]) -> dict[str, Any]:
 
 class BeyondTheRift(Adapter):
     listing_order = 3
+    catalog: GameCatalog | None = CATALOG  # its events and moves are messages (issue #26)
     summary = ("Cooperative: 1 to 4 heroes play their decks together against the rift's enemies, in a "
                "tutorial or the three-part campaign \u201cOld Friends\u201d.")
     rules_template = "games/beyond-the-rift/rules.html"
