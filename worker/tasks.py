@@ -33,7 +33,9 @@ def dispatch_outbox() -> int:
     emails wait on that; with them the end task is kicked by the final move, and the sweep catches up."""
     if not running.config()["OUTBOX_KICK"]:
         timeouts.record_ends(utcnow())
-    ids = outbox.due()
+    # Never more than SCAN_BATCH deliveries waiting: rows kicked but not yet sent are not enqueued again
+    # and again while the workers are behind (service/mail/outbox.py `scan_room`).
+    ids = outbox.due(limit=outbox.scan_room())
     if ids:
         outbox.enqueue(ids)
     return len(ids)

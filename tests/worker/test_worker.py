@@ -129,3 +129,39 @@ def test_the_worker_log_leaves_out_outbox_scans_that_found_nothing():
     assert shown("celery.app.trace", "Task riftpost.send_email[2a] succeeded in 0.01s: 'sent'")
     assert shown("celery.app.trace", "Task riftpost.dispatch_outbox[1f] raised: OperationalError",
                  logging.ERROR)
+
+
+@pytest.mark.redis
+def test_the_beat_scan_adds_no_deliveries_while_a_batch_already_waits_in_the_queue(tmp_path, migrated_sqlite):
+    """The scale drill's finding (docs/scale.md): while the workers were behind, every scan enqueued the
+    500 oldest pending rows again, though their kicks were still queued; the queue grew to 10,000
+    tasks for 3,300 emails.  With a batch waiting the scan adds nothing; with room, only what fits."""
+    import redis
+
+    from service.mail import outbox, queue
+
+    BATCH = 500  # the scan's batch (outbox.SCAN_BATCH)
+    from worker import tasks
+
+    broker = services.redis_database()
+    db = tmp_path / "app.sqlite"
+    shutil.copy(migrated_sqlite, db)
+    app = make_app(tmp_path, f"sqlite:///{db}", CELERY_BROKER_URL=broker, OUTBOX_KICK=False)
+    client = redis.Redis.from_url(broker)
+    with app.app_context():
+        preconsent(*[email for _, email in PLAYERS])
+        game_id = new_game(toygame.NAME, PLAYERS, seed=3)  # three pending rows, nobody kicked
+        assert tasks.dispatch_outbox.run() == 3  # an empty queue: the scan enqueues them all
+        assert client.llen("celery") == 3
+        app_ = queue.celery_client()
+        for row_id in range(BATCH - 4):  # a backlog: the workers are behind
+            app_.send_task(outbox.SEND_TASK, args=[10_000 + row_id])
+        assert client.llen("celery") == BATCH - 1
+        assert tasks.dispatch_outbox.run() == 1  # room for one: the oldest row
+        app_.send_task(outbox.SEND_TASK, args=[99_999])
+        assert tasks.dispatch_outbox.run() == 0  # a batch waits: nothing more
+        assert client.llen("celery") == BATCH + 1
+        client.delete("celery")
+        assert tasks.dispatch_outbox.run() == 3  # drained (or its tasks lost): every due row again
+        assert all(row.status == "pending" for row in outbox_rows(game_id))
+    client.close()
