@@ -16,7 +16,9 @@ solo against the trainer, Beyond the Rift): nobody to beat, so the win rate of a
 each level.  A shared first place counts half.  A game past MAX_MOVES decisions is counted unfinished
 (as a loss).  Games are seeded by their number: a run repeats (the times aside).
 
-Time: a decision with one choice is not timed (it costs nothing and would flatter the p50).  Budgets
+Time: the CPU time of a decision (`time.process_time`: on a shared machine the wall time says more about
+the other jobs than about the bot); a decision with one choice is not timed (it costs nothing and would
+flatter the p50).  Budgets
 are playout counts (engine/*/game.py `bot_budgets`), not times: `--scale strong=0.25` plays strong on a
 quarter of its playouts (the row says so), for when a full strong run would take hours.  Targets
 (issue #25): normal wins at least 80% against easy in Riftforce duels and in 3-player Riftwalker.
@@ -78,7 +80,7 @@ class Row:
     points: float = 0.0  # 1 a win, 0.5 a shared first place
     shared: int = 0
     unfinished: int = 0
-    seconds: float = 0.0  # CPU-side wall time of its games, summed over processes
+    seconds: float = 0.0  # CPU time of its games, summed over processes
     times: dict[str, list[float]] = field(default_factory=dict)
 
     @property
@@ -106,7 +108,7 @@ def play_game(task: tuple[str, str, str, int, dict[str, float]]) -> tuple[str, s
     seed = 1000 + g
     mine = seats_of_high(setup, g)
     levels = [high if p in mine else low for p in range(max(setup.players, 2))]
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     state = engine.replay(game, game.start(players=setup.players, options=setup.options, seed=seed))
     rng = random.Random(seed)
     times: dict[str, list[float]] = {}
@@ -122,13 +124,13 @@ def play_game(task: tuple[str, str, str, int, dict[str, float]]) -> tuple[str, s
         if level in scale:
             playouts = max(1, round(game.bot_budgets[level][0] * scale[level]))
         many = len(bots.choices(game, state, seat)) > 1
-        t = time.perf_counter()
+        t = time.process_time()
         move = bots.decide(game, state, seat, random.Random(rng.getrandbits(32)), level, playouts=playouts)
         if many:
-            times.setdefault(level, []).append(time.perf_counter() - t)
+            times.setdefault(level, []).append(time.process_time() - t)
         for event in game.play(state, seat, move, random.Random(seed * 100003 + n)):
             state = game.evolve(state, event)
-    seconds = time.perf_counter() - t0
+    seconds = time.process_time() - t0
     result = game.result(state)
     if result is None:
         return key, high, low, None, 0, times, seconds
@@ -178,7 +180,7 @@ def fmt_ms(ts: list[float]) -> str:
 
 def table(rows: list[Row], scale: dict[str, float]) -> str:
     out = ["| setup | row | games | win rate of the higher level (party: of the party) | among equals | target | "
-           "decision p50 / p95 (higher) | decision p50 / p95 (lower) | wall s/game |",
+           "decision p50 / p95 CPU (higher) | (lower) | CPU s/game |",
            "|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         if not r.games:
@@ -212,6 +214,7 @@ def main() -> None:
                         help="LEVEL=FACTOR: that level on FACTOR times its playout budget (e.g. strong=0.25)")
     parser.add_argument("--procs", type=int, default=2, help="worker processes (default 2)")
     parser.add_argument("--list", action="store_true", help="print the rows and stop")
+    parser.add_argument("--verbose", action="store_true", help="a progress line per game (stderr)")
     args = parser.parse_args()
     unknown = set(args.only or []) - set(BY_KEY)
     if unknown:
@@ -251,11 +254,12 @@ def main() -> None:
             for lv, ts in times.items():
                 r.times.setdefault(lv, []).extend(ts)
             done += 1
-            if r.games == args.games:
+            if r.games == args.games or args.verbose:
                 print(f"[{time.perf_counter() - t0:6.0f} s] {done}/{len(tasks)} {key} {r.label}: "
-                      f"{r.points:g}/{r.games}  ({r.seconds / r.games:.1f} s/game)", file=sys.stderr, flush=True)
-    print(f"\n{len(tasks)} games in {time.perf_counter() - t0:.0f} s on {args.procs} processes "
-          f"({os.cpu_count()} cores), {args.games} games a row\n")
+                      f"{r.points:g}/{r.games}  ({r.seconds / r.games:.1f} CPU s/game)", file=sys.stderr, flush=True)
+    cpu = sum(r.seconds for r in rows)
+    print(f"\n{len(tasks)} games in {time.perf_counter() - t0:.0f} s wall, {cpu:.0f} s CPU, on {args.procs} processes "
+          f"({os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}), {args.games} games a row\n")
     print(table(rows, scale))
 
 

@@ -78,12 +78,20 @@ def skips(s: dict, seat: int, move: dict) -> bool:
 
 
 def evaluate(s: dict, seat: int) -> float:
-    """The party's standing (the same for every hero: they win or lose together): threat against the
-    scenario's loss line, wounds in hands, and enemies left, squashed into [0, 1]."""
+    """The party's standing (the same for every hero: they win or lose together), squashed into [0, 1]:
+    threat against the scenario's loss line; the hero nearest to death (damage, Wounds and Fatigue,
+    in hand against the hand size: a hero holding that much at a draw phase dies and the party loses)
+    and the party's damage on average; enemies left and defeated; and the terrain removed of all the
+    scenario's (the tutorial is won by the last terrain card, the Side Gate, others by clearing terrain
+    or reaching an enemy that comes with it)."""
     loss = m.scenario(s)["threat_loss"]
     threat = s["threat"] / max(1, loss)
-    wounds = sum(m.wounds_in_hand(s, i) for i in range(s["n"])) / max(1, s["n"] * m.hand_size(s))
+    size = max(1, m.hand_size(s))
+    damage = [m.damage_in_hand(s, i) / size for i in range(s["n"])]
     enemies = len(s["enemies"]) / (2 + s["n"])
     defeated = len(s["defeated"]) / (4 + s["n"])
-    x = 0.9 - 1.2 * threat - 1.0 * wounds - 0.3 * enemies + 0.4 * defeated
+    removed = len(s["removed_terrain"])
+    terrain = removed / max(1, removed + len(s["terrain"]) + len(s["piles"]["terrain"]))
+    x = (0.9 - 1.2 * threat - 1.0 * max(damage) - 0.5 * sum(damage) / len(damage) - 0.3 * enemies
+         + 0.4 * defeated + 0.8 * terrain)
     return min(1.0, max(0.0, 0.5 + 0.5 * x / (abs(x) + 0.5)))

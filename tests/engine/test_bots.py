@@ -201,3 +201,35 @@ def test_beyond_the_rift_a_peeked_card_stays_where_the_peeker_saw_it():
         assert game.view(theirs, other) == game.view(state, other)
         tops.add(theirs["prompt"]["options"][0])
     assert len(tops) > 1
+
+
+def test_beyond_the_rift_worth_counts_the_terrain_removed():
+    """The tutorial is won by removing its last terrain card: each terrain removed is progress."""
+    game, state, seat = _btr_hero_phase()
+    assert state["terrain"] or state["piles"]["terrain"]
+    before = game.evaluate(state, seat)
+    more = game.copy_state(state)
+    more["removed_terrain"] = [*more["removed_terrain"], more["piles"]["terrain"].pop()]
+    assert game.evaluate(more, seat) > before
+    assert game.evaluate(more, 1 - seat) == game.evaluate(more, seat)  # the party's worth, one for all
+
+
+def test_beyond_the_rift_worth_fears_the_hero_nearest_death():
+    """A hero holding as much damage as the hand size at a draw phase dies and the party loses: the
+    same Wounds piled on one hero are worse than spread over two."""
+    from engine.beyond_the_rift import model
+
+    game, state, seat = _btr_hero_phase()
+    wounds = state["piles"]["wound"][:4]
+    assert len(wounds) == 4
+
+    def dealt(split):
+        s = game.copy_state(state)
+        s["piles"]["wound"] = [c for c in s["piles"]["wound"] if c not in wounds]
+        at = 0
+        for hero, k in enumerate(split):
+            s["heroes"][hero]["hand"] = [c for c in s["heroes"][hero]["hand"] if not model.is_damage(s, c)] + wounds[at:at + k]
+            at += k
+        return s
+
+    assert game.evaluate(dealt([4, 0]), seat) < game.evaluate(dealt([2, 2]), seat)
