@@ -49,8 +49,12 @@ def is_bot(text: str) -> bool:
 
 def choices(game: Game, state: State, seat: int) -> list[Move]:
     """The decisions a bot chooses among: the seat's legal moves less standing settings (a setting
-    changes how later choices are made, never the position, so changing it is never a move to try)."""
-    return [m for m in game.legal_moves(state, seat) if game.move_section(m) is None]
+    changes how later choices are made, never the position, so changing it is never a move to try)
+    and less the moves the game says only stall (`Game.bot_skips`); never empty when a legal
+    decision exists (if every one would be skipped, they all stay)."""
+    moves = [m for m in game.legal_moves(state, seat) if game.move_section(m) is None]
+    kept = [m for m in moves if not game.bot_skips(state, seat, m)]
+    return kept or moves
 
 
 def outcome(game: Game, state: State, seat: int) -> float:

@@ -171,6 +171,12 @@ class Game:
         (and `rng`).  Never mutates `state`."""
         raise NotImplementedError
 
+    def bot_skips(self, state: State, seat: int, move: Move) -> bool:
+        """True for a legal move a bot never considers (nor plays in its playouts): one that only
+        stalls, e.g. a free move its free opposite undoes, which a search that fears the end of the
+        turn would play back and forth for ever.  A person may still play it."""
+        return False
+
     def evaluate(self, state: State, seat: int) -> float:
         """A cheap estimate in [0, 1] of how well the game stands for `seat` (0.5: even), which cuts a
         bot's playouts short; read only what that seat's side could know matters (scores, board)."""

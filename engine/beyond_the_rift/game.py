@@ -195,6 +195,9 @@ class BeyondTheRift(Game):
     def evaluate(self, state, seat):
         return bots.evaluate(state, seat)
 
+    def bot_skips(self, state, seat, move):
+        return bots.skips(state, seat, move)
+
     def view(self, state: dict, seat: int | None) -> dict:
         return views.view(state, seat, self.to_act(state))
 

@@ -124,3 +124,112 @@ def test_the_search_prefers_the_winning_move():
     # then takes only 1 (half its random replies), so the better mean is taking 1.
     state = {"pile": 3, "turn": 0, "last": None}
     assert bots.decide(toy, state, 0, random.Random(1), playouts=200, steps=5) == {"take": 1}
+
+
+def _btr_hero_phase(players=2, seed=3):
+    """A Beyond the Rift position in the hero phase with an enemy in play, and the hero to act."""
+    game = engine.get("beyond-the-rift")
+    state = engine.replay(game, game.start(players=players, options={"scenario": "tutorial"}, seed=seed))
+    rng = random.Random(seed)
+    for n in range(400):
+        acting = game.to_act(state)
+        if (state["phase"] == "hero" and state["prompt"] is None and state["attack"] is None and acting
+                and state["enemies"]):
+            return game, state, acting[0]
+        move = rng.choice(bots.choices(game, state, acting[0]))
+        for event in game.play(state, acting[0], move, random.Random(n)):
+            state = game.evolve(state, event)
+    raise AssertionError("no hero phase with an enemy in play")
+
+
+def test_beyond_the_rift_bot_never_engages_for_free():
+    """A free engage (an enemy whose engage cost fell to 0) is one a free disengage undoes: a bot
+    that fears the enemy phase would play the two for ever rather than end its turn.  The bot skips
+    the free engage; a person may still play it, and a free disengage stays a bot's choice."""
+    game, state, seat = _btr_hero_phase()
+    for e in state["enemies"]:
+        e["tmp"] = [*e.get("tmp", []), {"stat": "engage", "n": -9}]
+    free = [mv for mv in game.legal_moves(state, seat) if mv.get("type") == "engage"]
+    assert free
+    assert not [mv for mv in bots.choices(game, state, seat) if mv.get("type") == "engage"]
+    # Engaged with it (as a person may do): the free disengage is still a choice.
+    for event in game.play(state, seat, free[0], random.Random(1)):
+        state = game.evolve(state, event)
+    assert {"type": "disengage", "enemy": free[0]["enemy"]} in bots.choices(game, state, seat)
+    # With the cost paid in AP, engaging is a choice like any other.
+    game, state, seat = _btr_hero_phase()
+    paid = [mv for mv in bots.choices(game, state, seat) if mv.get("type") == "engage"]
+    assert paid == [mv for mv in game.legal_moves(state, seat) if mv.get("type") == "engage"]
+
+
+def test_choices_never_skip_every_decision():
+    class Stalling(_Toy):
+        def bot_skips(self, state, seat, move):
+            return True
+
+    assert bots.choices(Stalling(), {"pile": 3, "turn": 0, "last": None}, 0) == [{"take": 1}, {"take": 2}]
+
+
+def test_beyond_the_rift_a_peeked_card_stays_where_the_peeker_saw_it():
+    """The card a hero peeks at (a Response or deck top it may put away) is seen by that hero: its
+    samples keep it on top, so answering the prompt in a playout names a card that is there.  Another
+    hero did not see it: its samples name whatever they dealt on top (never the real card by force)."""
+    game = engine.get("beyond-the-rift")
+    state = engine.replay(game, game.start(players=2, options={"scenario": "tutorial"}, seed=1))
+    rng = random.Random(1)
+    for n in range(200):
+        if state["prompt"] and state["prompt"]["kind"] == "bottom":
+            break
+        seat = game.to_act(state)[0]
+        move = rng.choice([mv for mv in game.legal_moves(state, seat) if game.move_section(mv) is None])
+        for event in game.play(state, seat, move, random.Random(n)):
+            state = game.evolve(state, event)
+    p = state["prompt"]
+    assert p and p["kind"] == "bottom" and p["pile"] == "response"
+    peeker, other = p["seats"][0], 1 - p["seats"][0]
+    tops = set()
+    for k in range(8):
+        sample = game.determinize(state, peeker, random.Random(k))
+        assert sample["piles"]["response"][:len(p["options"])] == p["options"]
+        assert game.view(sample, peeker) == game.view(state, peeker)
+        for move in game.legal_moves(sample, peeker):  # each answer plays on the sample
+            after = game.copy_state(sample)
+            for event in game.play(after, peeker, move, random.Random(k)):
+                after = game.evolve(after, event)
+        theirs = game.determinize(state, other, random.Random(k))
+        assert theirs["prompt"]["options"] == theirs["piles"]["response"][:len(p["options"])]
+        assert game.view(theirs, other) == game.view(state, other)
+        tops.add(theirs["prompt"]["options"][0])
+    assert len(tops) > 1
+
+
+def test_beyond_the_rift_worth_counts_the_terrain_removed():
+    """The tutorial is won by removing its last terrain card: each terrain removed is progress."""
+    game, state, seat = _btr_hero_phase()
+    assert state["terrain"] or state["piles"]["terrain"]
+    before = game.evaluate(state, seat)
+    more = game.copy_state(state)
+    more["removed_terrain"] = [*more["removed_terrain"], more["piles"]["terrain"].pop()]
+    assert game.evaluate(more, seat) > before
+    assert game.evaluate(more, 1 - seat) == game.evaluate(more, seat)  # the party's worth, one for all
+
+
+def test_beyond_the_rift_worth_fears_the_hero_nearest_death():
+    """A hero holding as much damage as the hand size at a draw phase dies and the party loses: the
+    same Wounds piled on one hero are worse than spread over two."""
+    from engine.beyond_the_rift import model
+
+    game, state, seat = _btr_hero_phase()
+    wounds = state["piles"]["wound"][:4]
+    assert len(wounds) == 4
+
+    def dealt(split):
+        s = game.copy_state(state)
+        s["piles"]["wound"] = [c for c in s["piles"]["wound"] if c not in wounds]
+        at = 0
+        for hero, k in enumerate(split):
+            s["heroes"][hero]["hand"] = [c for c in s["heroes"][hero]["hand"] if not model.is_damage(s, c)] + wounds[at:at + k]
+            at += k
+        return s
+
+    assert game.evaluate(dealt([4, 0]), seat) < game.evaluate(dealt([2, 2]), seat)
