@@ -58,30 +58,19 @@ SAID = {
 GAME_WORDS = [
     r'(?s)<div class="board-now">.*?</div></section>',
     r'(?s)<section aria-labelledby="board-h">.*?</section>',
-    r'(?s)<label class="choice">.*?</label>',
     r'(?s)<form method="post" action="[^"]*" class="setting">.*?</form>',
-    r'(?s)<section aria-labelledby="recent-h">.*?</section>',
-    r'(?s)<ol class="hist-lines">.*?</ol>',
-    r'(?s)<ol start="0" class="hist-turns">.*?</ol>',
     r'(?s)<div class="rules-text">.*?</div><!-- rules-text -->',
     r'(?s)<p class="game-summary">.*?</p>',
     r'(?s)<p class="muted" id="mode-summary">.*?</p>',
     r'(?s)<span class="mode-count">.*?</span>',
     r'(?s)<div class="game-options">.*?</div><!-- game-options -->',
     r'(?s)<kbd>.*?</kbd>',
-    r'(?s)<legend class="step-label">.*?</legend>',
-    r'(?s)<ol class="composer-taken"[^>]*>.*?</ol>',
 ]
 
 
 def without_game_words(page: str) -> str:
-    # A game page's heading (`positions.heading`: the title, the number and the players "Ann vs Bo", the
-    # adapter's words), found as the <h1>'s own text on a page that shows a board now (not the history,
-    # whose <h1> is ours), is taken out wherever it stands (the <title> too).
-    heading = re.search(r"<h1>([^<]*?#\d+: [^<]*?)\s*(?:<|$)", page)
-    spectator = re.search(r'<h1>[^<]*<span class="muted">', page)
-    if heading and 'id="hist-where"' not in page and ('class="board-now"' in page or spectator):
-        page = page.replace(heading.group(1).strip(), " ")
+    # A game page's heading ("Riftforce #3: Ann проти Bo"), the choices, the last moves, the history's
+    # lines and turns are worded in the page's language (issue #26): checked, not taken out.
     for pattern in GAME_WORDS:
         page = re.sub(pattern, " ", page)
     return page
