@@ -2,10 +2,11 @@
 (the reader's setting; an invitation to someone without one: the inviter's; else English), never
 carried by a link; plurals by CLDR (Ukrainian's three forms), dates and lists by Babel.
 
-What is not translated yet is the game's own words (engine and adapter sentences, card names, boards,
-the "vs" of a thread's subject: another part of the issue).  The HTML part marks each of them as
-English (`lang="en"`, service/views/email_render.py `english`), so the check below strips exactly the
-marked elements (and the boards, left out by the catalog's `board=False`) and then finds no English
+The game's words are worded in the reader's language (issue #26, the wiring): the since lines, the
+first line's summary, the choices, results and subjects are checked.  What is still English is marked
+(`lang="en"`, service/views/email_render.py `english`): the boards (left out here by the catalog's
+`board=False`), the lines and choices of the tests' toy games (no message catalog: `words_english`), an
+older row's timed-out moves; the check below strips exactly the marked elements and then finds no English
 word outside an explicit list of names; the plain part is checked after taking out the same marked
 texts."""
 

@@ -4,16 +4,17 @@ settings subpages (notifications, replies, table talk, channels, deliveries) fol
 and rendered in Ukrainian and Traditional Chinese hold no English word outside an allowed list.
 
 What is allowed (tests/i18n/test_no_english.py `english_words`): the names, addresses, capitals, <code>.
-Not translated yet, and taken out here BY THEIR MARKUP, never by a list of English words (the next part
-of the issue: every game's own words, engine/ and the adapters):
+Still English, and taken out here BY THEIR MARKUP, never by a list of English words (every game's own
+words not wired yet, docs/i18n.md "What remains"):
 - the board: `<div class="board-now">` on the player page, the board section of the spectator and
   history pages (`position.board_html()`: the game's own template and words);
-- a move's label wherever a choice is offered (`<label class="choice">`, the chosen step's `<legend>`,
-  the standing orders' `<form class="setting">`), and the recorded moves' sentences (the last moves'
-  `<ol>`, the history's `<ol class="hist-lines">`, the turn list's labels);
-- a game page's heading (its <h1>'s text: the players "Ann vs Bo"), the result words of a finished game, the adapters' summary and modes on the start form (the adapter's
-  `<p>` under the title, the mode buttons' titles and counts), the included rules text of the rules page
-  (`<div class="rules-text">`: the game's rules template).
+- the standing orders' `<form class="setting">` (their section headings are English);
+- the adapters' summary and modes on the start form (the adapter's `<p>` under the title, the mode
+  buttons' titles and counts), a game's start-form fields (`game-options`), the included rules text of
+  the rules page (`<div class="rules-text">`: the game's rules template).
+The choices (`label.choice`, the chosen step's legend, the composer's taken steps), the last moves, the
+history's lines and turn labels and a game page's heading ("Riftforce #3: Ann проти Bo") are worded in
+the page's language (issue #26, the wiring) and checked.
 Everything else a page says is checked."""
 
 from __future__ import annotations
