@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import engine
+from engine.messages import Message
+from service import lang
 
 FormData = Mapping[str, str]
 # A name in a subject is cut to this many characters (the subject names every player).
@@ -184,10 +186,12 @@ class Adapter:
         """Public facts of the event that `headline` needs later (the state is not kept): None here."""
         return None
 
-    def headline(self, run: Sequence[Any], viewer: int | None) -> list[str] | None:
+    def headline(self, run: Sequence[Any], viewer: int | None) -> list[str | Message] | None:
         """The sentences that tell a run of events of one doer (a player's turn, the game's own phase)
         in an email's first line, the most telling first (the service merges those that say one thing
-        several times, joins them and cuts the line short).  `run`: positions.SinceEvent, in order.
+        several times, joins them and cuts the line short).  `run`: positions.SinceEvent, in order.  A
+        sentence is an event's `text` (worded already) or a Message of the game, which the caller words
+        for the reader in their language (adapters sit below the wording, service/views/wording.py).
         None: the first sentence among the run's heaviest events (service/views/sentences.py)."""
         return None
 
@@ -200,24 +204,37 @@ class Adapter:
     # trainer"), when one person plays.
     against: str | None = None
     solo_against: str | None = None
+    # Whether `headline` says English sentences of its own (not messages): an email in another language
+    # then does without it (docs/i18n.md "What remains").
+    english_headline = False
 
-    def players_words(self, names: Sequence[str], teams: Sequence[Sequence[int]]) -> str:
+    def players_words(self, names: Sequence[str], teams: Sequence[Sequence[int]], language: str = lang.ENGLISH) -> str:
         """Who plays whom, as the subject of every email of a game's thread says it: "Ana vs Bo",
         "Ana, Bo and Cy", "Ana & Cy vs Bo & Di" (the engine's `teams`), "Ana vs the trainer", "Ana and
-        Bo vs the rift".  `names` in seat order; each is cut to NAME_CAP characters."""
+        Bo vs the rift".  `names` in seat order; each is cut to NAME_CAP characters.  In `language`
+        (the reader's: "Ana проти Bo", "Ana 對 Bo"); `against`/`solo_against` are marked N_."""
+        words = lang.translations(language)
+
+        def versus(left: str, right: str) -> str:
+            return words.gettext("%(left)s vs %(right)s") % {"left": left, "right": right}
+
         short = [shorten(name) for name in names]
         if self.against:
-            return f"{and_words(short)} vs {self.against}"
+            return versus(lang.and_list(short, language), words.gettext(self.against))
         if len(short) == 1:
-            return f"{short[0]} vs {self.solo_against}" if self.solo_against else short[0]
+            return versus(short[0], words.gettext(self.solo_against)) if self.solo_against else short[0]
         grouped = [list(team) for team in teams if team]
         if grouped:
             alone = [[seat] for seat in range(len(short)) if not any(seat in team for team in grouped)]
             sides = sorted(grouped + alone, key=min)
-            return " vs ".join(" & ".join(short[seat] for seat in side if seat < len(short)) for side in sides)
+            said = [" & ".join(short[seat] for seat in side if seat < len(short)) for side in sides]
+            text = said[0]
+            for side in said[1:]:
+                text = versus(text, side)
+            return text
         if len(short) == 2:
-            return f"{short[0]} vs {short[1]}"
-        return and_words(short)
+            return versus(short[0], short[1])
+        return lang.and_list(short, language)
 
     def mode_of(self, options: Mapping[str, Any]) -> Mode:
         """The mode a game was started in, from its start options (the form's `mode` value, as
@@ -230,20 +247,42 @@ class Adapter:
         many games names its sides without reading each game's state): none by default."""
         return []
 
-    def result_words(self, result: Mapping[str, Any] | None, names: Mapping[int, str], viewer: int | None = None) -> str:
+    def end_message(self, result: Mapping[str, Any]) -> Message | None:
+        """Why the game ended, as the game's message (worded by the caller in the reader's language and
+        handed to `result_words` as `why`); None: the result words need none."""
+        return None
+
+    def result_words(self, result: Mapping[str, Any] | None, names: Mapping[int, str], viewer: int | None = None,
+                     language: str = lang.ENGLISH, why: str | None = None) -> str:
         """The end of the game in one sentence (two after a forfeit: who forfeited, then who won), to
-        `viewer` ("You won.", "You and Bo won."; None: to anyone)."""
+        `viewer` ("You won.", "You and Bo won."; None: to anyone), in `language`; `why`: `end_message`
+        worded."""
         if not result:
             return ""
+        words = lang.translations(language)
         forfeit = ""
         forfeited = result.get("forfeited")
         if isinstance(forfeited, int) and not isinstance(forfeited, bool):
-            forfeit = f"{'You' if forfeited == viewer else names.get(forfeited, 'A player')} ran out of time and forfeited. "
+            if forfeited == viewer:
+                forfeit = words.gettext("You ran out of time and forfeited.") + " "
+            else:
+                forfeit = words.gettext("%(name)s ran out of time and forfeited.") % {
+                    "name": names.get(forfeited) or words.gettext("A player")} + " "
+        return forfeit + self.winners_words(result, names, viewer, language)
+
+    def winners_words(self, result: Mapping[str, Any], names: Mapping[int, str], viewer: int | None,
+                      language: str = lang.ENGLISH) -> str:
+        """"You won.", "Ana and Bo won.", "The game ended without a winner." in `language`."""
+        words = lang.translations(language)
         seats = sorted((int(seat) for seat in result.get("winners", [])), key=lambda seat: seat != viewer)
-        winners = ["You" if seat == viewer else names.get(seat, f"seat {seat}") for seat in seats]
-        if not winners:
-            return forfeit + "The game ended without a winner."
-        return forfeit + and_words(winners) + " won."
+        if not seats:
+            return words.gettext("The game ended without a winner.")
+        if seats == [viewer]:
+            return words.gettext("You won.")
+        winners = [words.gettext("You") if seat == viewer
+                   else names.get(seat) or words.gettext("seat %(number)s") % {"number": seat} for seat in seats]
+        return words.ngettext("%(names)s won.", "%(names)s won.", len(winners)) % {
+            "names": lang.and_list(winners, language)}
 
     def board_words(self, view: Mapping[str, Any]) -> dict[str, Any]:
         """Words the board template shows beside the view's data (made by the game's words module)."""

@@ -18,12 +18,16 @@ from typing import Any
 
 from engine.beyond_the_rift import model
 from engine.beyond_the_rift.content import CONTENT, PARTS
+from engine.beyond_the_rift.messages import reason_message
 from engine.beyond_the_rift.model import cname, def_of
 from engine.beyond_the_rift.words import card_text, reason
 from engine.kit import plural
+from engine.messages import Message
+from service import lang
 from service.errors import Invalid
 from service.games.base import FOLLOW_UP_TITLE, Adapter, FollowUp, FormData, GameCatalog, and_words
 from service.games.beyond_the_rift_catalog import CATALOG
+from service.lang import N_
 
 MAX_SEATS = 4
 WHERE = {"stash": "kept in the stash", "reward_deck": "back under the reward deck"}  # else a body part
@@ -252,7 +256,10 @@ class BeyondTheRift(Adapter):
 
     # ---- what people read of a game of the party against the rift ---------------------------------
 
-    against = "the rift"  # cooperative: the party plays against the game
+    against = N_("the rift")  # cooperative: the party plays against the game
+    # The rift's headline (rift_news) is English sentences yet: an email in another language tells the
+    # rift's turn by its events' own lines, which are worded in the reader's language (docs/i18n.md).
+    english_headline = True
     # A hero's turn in a first line: the cards played and attacks made, not AP, orders, draws, phases.
     minor_events = frozenset({"ap", "hero_set", "set", "response", "phase", "draw", "deck_top", "hero_shuffle",
                               "pile_shuffle", "to_hand", "take"})
@@ -313,7 +320,7 @@ class BeyondTheRift(Adapter):
             return {"k": "threat", "threat": event["threat"], "loss": scenario_of(s)["threat_loss"]}
         return None
 
-    def headline(self, run: Sequence[Any], viewer: int | None) -> list[str] | None:
+    def headline(self, run: Sequence[Any], viewer: int | None) -> list[str | Message] | None:
         """The rift's own run (its phases) in a few sentences, what hurts first: "The rift's turn: Boneworm
         E2 hit you (1 Wound).", "Cultist Acolyte E1 attacked Isolde Marr: no damage.", "Threat is now 4
         (the party loses at 10).", "New enemy: Cultist Acolyte E5."  A hero's run: the default."""
@@ -324,27 +331,40 @@ class BeyondTheRift(Adapter):
         if not said:
             return None
         said[0] = f"The rift's turn: {said[0]}"
-        return said
+        return list(said)
 
-    def result_words(self, result: Mapping[str, Any] | None, names: Mapping[int, str], viewer: int | None = None) -> str:
-        """The party won, or the rift did, and why ("The rift won: Ana's hero died.").  A forfeit on
-        timeout has no outcome: the default words say who forfeited."""
+    def end_message(self, result: Mapping[str, Any]) -> Message | None:
+        """The scenario's own reasons (the road is clear, a boss defeated...) as the game's message."""
+        if result.get("outcome") not in ("win", "loss") or result.get("reason") in ("hero_died", "threat", None):
+            return None
+        found = reason_message(dict(result), str(result.get("scenario")), 0, [])
+        return found if isinstance(found, Message) else None
+
+    def result_words(self, result: Mapping[str, Any] | None, names: Mapping[int, str], viewer: int | None = None,
+                     language: str = lang.ENGLISH, why: str | None = None) -> str:
+        """The party won, or the rift did, and why ("The rift won: Ana's hero died."), in `language`
+        (`why`: `end_message` worded by the caller; without it, English).  A forfeit on timeout has no
+        outcome: the default words say who forfeited."""
         if not result or result.get("outcome") not in ("win", "loss"):
-            return super().result_words(result, names, viewer)
+            return super().result_words(result, names, viewer, language, why)
+        words = lang.translations(language)
         code = result.get("reason")
         seat = result.get("seat")
         if code == "hero_died":
             if isinstance(seat, int) and seat == viewer:
-                why = "your hero died"
+                why = words.gettext("your hero died")
+            elif isinstance(seat, int) and seat in names:
+                why = words.gettext("%(name)s's hero died") % {"name": names[seat]}
             else:
-                why = f"{names[seat]}'s hero died" if isinstance(seat, int) and seat in names else "a hero died"
+                why = words.gettext("a hero died")
         elif code == "threat":
-            why = "the threat reached its limit"
-        else:
+            why = words.gettext("the threat reached its limit")
+        elif why is None:
             why = reason(dict(result), str(result.get("scenario")), 0, [])
         if result["outcome"] == "win":  # the whole party: "Ana and Bo won: the road is clear."
-            return f"{super().result_words(result, names, viewer).removesuffix('.')}: {why}."
-        return f"The rift won: {why}."
+            won = super().result_words(result, names, viewer, language).rstrip(".\u3002")
+            return words.gettext("%(won)s: %(why)s.") % {"won": won, "why": why}
+        return words.gettext("The rift won: %(why)s.") % {"why": why}
 
 
 def enemy_label(state: dict, eid: Any) -> str:

@@ -5,9 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from engine.messages import Message
 from engine.riftforce import words
+from engine.riftforce.messages import summary_message
+from service import lang
 from service.games.base import Adapter, FormData, GameCatalog, Mode
 from service.games.riftforce_catalog import CATALOG
+from service.lang import N_
 
 MODES = {"duel": (2,), "team": (3, 4), "solo": (1,)}
 MODE_WORDS = {"duel": "The duel is for 2 players", "team": "Team play is for 3 or 4 players",
@@ -21,7 +25,7 @@ class Riftforce(Adapter):
     rules_template = "games/riftforce/rules.html"
     catalog: GameCatalog | None = CATALOG
     free_options = False  # every option has a field of its own
-    solo_against = "the trainer"  # solo play: the automatic trainer holds no seat
+    solo_against = N_("the trainer")  # solo play: the automatic trainer holds no seat
     form_template = "games/riftforce/_form.html"
     cli_help = ("Riftforce: --option mode=team (3-4 addresses; seats 1 and 3 are one team, 2 and 4 the "
                 "other), --option mode=solo (1 address) with --option stars.5=2 --option stars.6=1 "
@@ -121,12 +125,14 @@ class Riftforce(Adapter):
             return (("type", move.get("type")), ("guild", move.get("guild")))
         return super().first_step(move)
 
-    def result_words(self, result: Mapping[str, Any] | None, names: Mapping[int, str], viewer: int | None = None) -> str:
+    def result_words(self, result: Mapping[str, Any] | None, names: Mapping[int, str], viewer: int | None = None,
+                     language: str = lang.ENGLISH, why: str | None = None) -> str:
         if result and not result.get("winners") and isinstance(result.get("trainer"), int):
             # Solo: the automatic trainer holds no seat, so it is never among the winners.
             mine = max(result.get("scores", {}).values(), default=0)
-            return f"The trainer won, {result['trainer']} to {mine}."
-        return super().result_words(result, names, viewer)
+            return lang.translations(language).gettext("The trainer won, %(trainer)s to %(mine)s.") % {
+                "trainer": result["trainer"], "mine": mine}
+        return super().result_words(result, names, viewer, language, why)
 
     def board_words(self, view: Mapping[str, Any]) -> dict[str, Any]:
         """What the board template words from the engine (engine/riftforce/words.py): each guild's
@@ -171,18 +177,17 @@ class Riftforce(Adapter):
         and drew; with the action's kind."""
         if event.get("type") != "action_end" or state is None:
             return None
-        mode = None if state.get("mode") == "duel" else state.get("mode")
-        return {"action": event["summary"]["action"],
-                "words": words.summary_words(event["summary"], viewer, mode, names)}
+        return {"action": event["summary"]["action"], "message": summary_message(event["summary"], dict(state))}
 
-    def headline(self, run: Sequence[Any], viewer: int | None) -> list[str] | None:
-        """An action: its summary and what it did ("Ana discarded Ice 7 and activated Ice 5.", "Ana's Ice 5
-        dealt 3 damage to your Fire 6.", ...); the trainer's plan: the plan and what its bots did."""
+    def headline(self, run: Sequence[Any], viewer: int | None) -> list[str | Message] | None:
+        """An action: its summary (a message, worded by the caller) and what it did ("Ana discarded Ice 7
+        and activated Ice 5.", "Ana's Ice 5 dealt 3 damage to your Fire 6.", ...); the trainer's plan: the
+        plan and what its bots did."""
         action = next((event.note for event in run if event.note), None)
         if action is not None:
             # A Check's points are in its summary; any other action's points are for a destroyed enemy.
             effects = self.EFFECTS | ({"score"} if action["action"] != "check" else set())
-            return [action["words"], *(event.text for event in run if event.text and event.type in effects)]
+            return [action["message"], *(event.text for event in run if event.text and event.type in effects)]
         if any(event.type == "plan" for event in run):
             # What the trainer's bots did first (what it destroyed and scored, then damage, then the bots
             # it placed and that acted), the plan they followed last.

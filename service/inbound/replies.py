@@ -42,7 +42,7 @@ from service.store.db import get_engine
 from service.store.models import Game, InboundMessage, Player
 from service.talk import messages as talk
 from service.views import positions
-from service.views.sentences import since_lines
+from service.views.sentences import headline_of, since_lines
 
 from . import reading
 
@@ -197,9 +197,10 @@ def _stale(seat: Seat) -> Verdict | None:
         players = store.players_of(session, game.id)
         names = store.seat_names(players)
         position = positions.build(session, game, seat.seat, since_seq=seat.seq, players=players)
-        found = adapter(game.name)
+        # The door answers in English (its lines are kept on the row: docs/i18n.md "What remains").
+        partners = [s for team in position.teams if seat.seat in team for s in team if s != seat.seat]
         shown, hidden = since_lines(position.since_events, seat.seat, names,
-                                    lambda run: found.headline(run, seat.seat), MAX_SINCE)
+                                    headline_of(game.name, seat.seat, names, partners), MAX_SINCE)
         _, steps = _choices_now(session, game, seat.seat)
         lines = ["Since that email:", *(f"- {line}" for line in shown)]
         if hidden:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Collection, Sequence
+from collections.abc import Collection
 from datetime import UTC, datetime
 from email.message import EmailMessage
 from email.utils import format_datetime
@@ -29,7 +29,7 @@ from service.names import player_name
 from service.store import deal
 from service.store.models import Game, Outbox, Player
 from service.views import email_render, positions
-from service.views.sentences import journal_sentence, since_lines, summary
+from service.views.sentences import headline_of, journal_sentence, since_lines, summary
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
 
@@ -102,10 +102,10 @@ def one_click(steps: list[positions.Step], first: Collection[str] = ()) -> list[
     return sorted(unique.values(), key=order)[:MAX_MOVE_LINKS]
 
 
-def subject(game: Game, players: list[Player], teams: list[list[int]]) -> str:
+def subject(game: Game, players: list[Player], teams: list[list[int]], language: str = "en") -> str:
     """The one subject of every email of a game's thread: the game and who plays ("Riftforce #12: Ana
-    vs Bo"; the adapter words it)."""
-    return positions.heading(game, players, teams)
+    vs Bo"; the adapter words it, in the reader's `language`: "Ana проти Bo")."""
+    return positions.heading(game, players, teams, language)
 
 
 def mail_of(session: Session, row: Outbox) -> Mail:
@@ -143,7 +143,8 @@ def _since(session: Session, mail: Mail, position: positions.Position, since: in
     events = [event for event in position.since_events if event.kind != store.SYSTEM]
     for entry in store.journal_entries(session, mail.game.id, upto=mail.row.seq):
         if entry.after_seq >= since and entry.kind not in NOT_NEWS:
-            events.append(positions.SinceEvent(entry.after_seq, journal_sentence(entry, mail.names, mail.player.seat),
+            events.append(positions.SinceEvent(entry.after_seq,
+                                               journal_sentence(entry, mail.names, mail.player.seat, email_render.locale()),
                                                None, "journal", entry.kind, None, 2))
     return sorted(events, key=lambda event: event.seq)  # stable: an entry after the event it follows
 
@@ -152,7 +153,10 @@ def context(session: Session, kind: Kind, mail: Mail) -> dict[str, Any]:
     """What the templates of `kind` get for `mail` (also each game's part of a digest: digest.py)."""
     game, player, row = mail.game, mail.player, mail.row
     since = kind.since(session, mail)
-    position = positions.build(session, game, player.seat, seq=row.seq, since_seq=since, players=mail.players)
+    # Every word in the reader's language (the render's locale): events, choices, result, subject.
+    language = email_render.locale()
+    position = positions.build(session, game, player.seat, seq=row.seq, since_seq=since, players=mail.players,
+                               language=language)
     # The player's current generation: an email rendered after a "fresh link" reset carries live links.
     player_token = links.player_token(player.id, player.row_key, player.link_generation)
     choices = (one_click(position.first_steps(), adapter(game.name).first_moves)
@@ -162,14 +166,14 @@ def context(session: Session, kind: Kind, mail: Mail) -> dict[str, Any]:
     events = _since(session, mail, position, since)
     found = adapter(game.name)
 
-    def headline(run: Sequence[Any]) -> list[str] | None:
-        return found.headline(run, player.seat)
+    partners = [seat for team in position.teams if player.seat in team for seat in team if seat != player.seat]
+    headline = headline_of(game.name, player.seat, mail.names, partners, language)
 
-    shown, hidden = since_lines(events, player.seat, mail.names, headline, MAX_SINCE_LINES)
+    shown, hidden = since_lines(events, player.seat, mail.names, headline, MAX_SINCE_LINES, language)
     context: dict[str, Any] = dict(
         game=game, player=player, players=mail.players, names=mail.names, position=position, actor=None,
         params=mail.params, title=positions.title(game), prefix=positions.subject_prefix(game),
-        subject=subject(game, mail.players, position.teams),
+        subject=subject(game, mail.players, position.teams, language),
         player_url=paths.url("play.page", token=player_token),
         unsubscribe_url=paths.url("play.unsubscribe",
                                   token=links.unsubscribe_token(player.id, player.row_key, player.link_generation)),
@@ -184,9 +188,12 @@ def context(session: Session, kind: Kind, mail: Mail) -> dict[str, Any]:
         since_lines=shown, since_more=hidden,
         # Before anyone has moved there is nothing "since" to step through: the lines tell the setup.
         since_moved=any(event.kind != "setup" for event in events),
-        summary=summary(events, player.seat, mail.names, headline),
-        result_words=positions.result_words(game, position.result, mail.names, player.seat),
+        summary=summary(events, player.seat, mail.names, headline, language=language),
+        result_words=positions.result_words(game, position.result, mail.names, player.seat, language),
         clock=None,
+        # A game without a message catalog (its engine still words events and moves in English): its
+        # lines and choices are marked English in another language's email.
+        words_english=found.catalog is None and language != "en",
         # The first email of the game's thread states the commitment to the game's secret: a copy the
         # player keeps, to check the secret shown at the end against (service/store/deal.py).
         commitment=(deal.shown(game).commitment
@@ -208,7 +215,7 @@ def context(session: Session, kind: Kind, mail: Mail) -> dict[str, Any]:
         context["subject"] = kind.subject(context)
     # An email about the person rather than the game (the account link, fresh links to all their games)
     # has a subject of its own, so it starts a thread of its own too: a thread is one subject.
-    context["own_thread"] = context["subject"] != subject(game, mail.players, position.teams)
+    context["own_thread"] = context["subject"] != subject(game, mail.players, position.teams, language)
     # Where a reply goes (service/inbound reads it as this seat's, bound to this position): every email
     # of the game's thread to a seat that agreed to our emails; the footer says one can reply.
     context["reply_address"] = (reply_to.address(player, row.seq) if kind.reply_to and not kind.unsolicited

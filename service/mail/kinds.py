@@ -104,12 +104,19 @@ Context = dict[str, Any]
 
 
 def quoted(context: Context, text: str) -> str:
-    """`text`, the game's own words (an engine's or adapter's sentence: not translated yet), as a first
-    line quotes them: noted in the context (`game_words`), so the HTML part marks them as English
-    (email_render.marked)."""
+    """`text`, words still in English whatever the reader's language (an older timed-out row's moves,
+    the inbound door's answer kept on its row), as a first line quotes them: noted in the context
+    (`game_words`), so the HTML part marks them as English (email_render.marked).  The game's words
+    worded for the reader (events, summaries, results: issue #26) are not quoted."""
     if text:
         context.setdefault("game_words", []).append(text)
     return text
+
+
+def _game_said(context: Context, text: str) -> str:
+    """The game's words in a first line: quoted as English only for a game whose engine still words in
+    English (`words_english`: no message catalog); else worded in the reader's language."""
+    return quoted(context, text) if context.get("words_english") else text
 
 
 def game_ref(context: Context) -> str:
@@ -272,7 +279,7 @@ def _with(summary: str, sentence: str) -> str:
 def _turn_line(context: Context) -> str:
     if context["params"].get("invite"):
         return f"{context['invited']} {_asked(context)}"
-    return _with(quoted(context, context["summary"]), _asked(context))
+    return _with(_game_said(context, context["summary"]), _asked(context))
 
 
 def _turn_wanted(session: Session, mail: Mail) -> bool:
@@ -327,7 +334,7 @@ def _game_over(session: Session, mail: Mail) -> Context:
 
 def _game_over_line(context: Context) -> str:
     if context["result_words"]:
-        return _("Game over: %(result)s", result=quoted(context, context["result_words"]))
+        return _("Game over: %(result)s", result=context["result_words"])
     return _("Game over: the game has ended.")
 
 
@@ -368,12 +375,15 @@ def _timed_out_since(session: Session, mail: Mail) -> int:
 def _timed_out_line(context: Context) -> str:
     position = context["position"]
     # The moves played for the seat: stored as facts (sentences.move_fact), worded for this reader.
+    items = context["params"].get("played") or []
     played = "; ".join(played_words(item, position.game.name, context["names"], position.seat, position.language)
-                       for item in context["params"].get("played") or [])
-    what = (_("Time ran out on your turn, so the game chose for you: %(moves)s.", moves=quoted(context, played))
+                       for item in items)
+    if any(not isinstance(item, dict) for item in items):
+        played = quoted(context, played)  # an older row's English words, kept as they were
+    what = (_("Time ran out on your turn, so the game chose for you: %(moves)s.", moves=played)
             if played else _("Time ran out on your turn, so the game chose for you."))
     if position.finished:
-        after = _("The game is over: %(result)s", result=quoted(context, context["result_words"]))
+        after = _("The game is over: %(result)s", result=context["result_words"])
     elif position.my_turn:
         after = due_sentence(context, _("It is your turn again, due %(time)s."), _("It is your turn again."))
     else:
@@ -397,7 +407,7 @@ def _partner_line(context: Context) -> str:
     said = (_("Your partner %(name)s has played; we will email you when it is your turn.",
               name=context["names"][actor]) if actor is not None and actor in context["names"]
             else _("Your partner has played; we will email you when it is your turn."))
-    return _with(quoted(context, context["summary"]), said)
+    return _with(_game_said(context, context["summary"]), said)
 
 
 # ---- links the person asked for on a page: a fresh player link, the account link --------------------

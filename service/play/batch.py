@@ -44,7 +44,7 @@ class GameOver(IllegalMoveAt):
 
 
 def begin(session: Session, game_id: int, seat: int, expected_seq: int, *,
-          pure: bool = False) -> tuple[Game, Batch, int]:
+          pure: bool = False, language: str = "en") -> tuple[Game, Batch, int]:
     """The game as it stood at `expected_seq`, a Batch to play `seat`'s moves on from its state, and
     the seq of the snapshot that state was loaded from: how a preview begins (`handle`
     reads the game through service/store/current.py instead).
@@ -56,7 +56,7 @@ def begin(session: Session, game_id: int, seat: int, expected_seq: int, *,
         raise GameOver()
     state, snapshot_seq = store.load_state(session, game)
     walk = Batch(engine.get(game.name), game.secret, state, seat, expected_seq,
-                 secrets=lambda: secrets_of(session, game, seat), pure=pure)
+                 secrets=lambda: secrets_of(session, game, seat), pure=pure, language=language)
     return game, walk, snapshot_seq
 
 
@@ -152,6 +152,7 @@ class Batch:
     seq: int  # the seq before the next move
     secrets: Callable[[], set[str]]
     pure: bool = False
+    language: str = "en"  # the moves' labels (Played.label): the reader's, in a page's preview
     before: list[int] = field(init=False)  # the seats to act before the first move
     previous: dict[str, Any] | None = field(init=False, default=None)  # pure: the state before the last move
     played: list[Played] = field(init=False, default_factory=list)
@@ -179,7 +180,8 @@ class Batch:
             new_events = _engine_play(rules, self.state, seat, move, rng(self.secret, self.seq))
             if not new_events:
                 raise engine.IllegalMove("that move changes nothing", "illegal")
-            text, label = rules.move_text(self.state, seat, move), move_words(rules, move, self.state, None, seat)
+            text, label = rules.move_text(self.state, seat, move), move_words(rules, move, self.state, None, seat,
+                                                                                self.language)
         except engine.IllegalMove as exc:
             raise IllegalMoveAt.of(exc, index) from exc
         self.previous = self.state if self.pure else None

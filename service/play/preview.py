@@ -29,14 +29,16 @@ class Preview:
     complete: bool | None  # the seat is asked nothing more after these moves (None: not known yet)
 
 
-def preview(game_id: int, seat: int, moves: list[dict[str, Any] | str], expected_seq: int) -> Preview:
-    """The position after `moves` of `seat` from the game as it stood at `expected_seq`.
+def preview(game_id: int, seat: int, moves: list[dict[str, Any] | str], expected_seq: int,
+            language: str = "en") -> Preview:
+    """The position after `moves` of `seat` from the game as it stood at `expected_seq`, worded in
+    `language` (the page's).
 
     `moves` may be empty (the position now).  Raises GameNotFound, StaleState, and IllegalMoveAt for
     the first move that may not be played (moves after a hidden outcome included)."""
     moves = as_moves(moves, empty=True)
     with read_session(get_engine()) as session:
-        game, walk, _ = begin(session, game_id, seat, expected_seq, pure=True)
+        game, walk, _ = begin(session, game_id, seat, expected_seq, pure=True, language=language)
         hidden = None
         for index, move in enumerate(moves):
             if walk.play(index, move, judge=True).hidden:
@@ -45,11 +47,13 @@ def preview(game_id: int, seat: int, moves: list[dict[str, Any] | str], expected
         clock = session.get(GameClock, game_id)
         hours = clock.deadline_hours if clock is not None else None
         if hidden is None:
-            shown = positions.at_state(game, walk.state, seat, walk.seq, names, deadline_hours=hours)
+            shown = positions.at_state(game, walk.state, seat, walk.seq, names, deadline_hours=hours,
+                                        language=language)
             complete: bool | None = walk.ended is not None or not shown.decisions
         else:
             assert walk.previous is not None
             seq = walk.seq - len(walk.played[-1].events)
-            shown = positions.at_state(game, walk.previous, seat, seq, names, decisions=False, deadline_hours=hours)
+            shown = positions.at_state(game, walk.previous, seat, seq, names, decisions=False, deadline_hours=hours,
+                                        language=language)
             complete = None
     return Preview(shown, walk.played, hidden, complete)

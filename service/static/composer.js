@@ -63,7 +63,9 @@
   function call(url, body) {
     var options = {
       method: body === undefined ? "GET" : "POST",
-      headers: {"Accept": "application/json"},
+      // The game's words (labels, steps) in the page's language: the API words them in the language
+      // the request asks for (service/web/language.py `for_api`), English when it asks none.
+      headers: {"Accept": "application/json", "Accept-Language": document.documentElement.lang || "en"},
       credentials: "omit",
       cache: "no-store"
     };

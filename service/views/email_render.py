@@ -14,9 +14,10 @@ catalog of the locale being rendered (a context variable, so one environment ser
 no Flask request is needed), and the Python that words an email (service/mail/kinds.py: first lines,
 subjects) calls `gettext`/`ngettext` below, inside the same render (`reading_in`).
 
-The game's own words (engine and adapter sentences, card names, boards) are not translated yet: the
-HTML part wraps each of them in an element with `lang="en"` (`english`), which tells a screen reader to
-read them as English and lets the tests strip exactly them when they look for untranslated words.
+The game's words (events, moves, results) are worded in the render's locale by their callers (issue
+#26: docs/i18n.md "Wired").  What is still English (the boards, a game without a message catalog, an
+older row's words) is wrapped in an element with `lang="en"` (`english`, `marked`), which tells a screen
+reader to read it as English and lets the tests strip exactly it when they look for untranslated words.
 """
 
 from __future__ import annotations
@@ -89,7 +90,7 @@ def and_list(items: list[str]) -> str:
 
 
 def english(text: Any) -> Markup:
-    """Words not translated yet (the game's: its sentences, card names), marked as English in an HTML
+    """Words still in English (a board's, an older row's), marked as English in an HTML
     part: `<span lang="en">` (in an English email, where it says nothing, the text alone).  Empty text
     stays empty."""
     if not text:

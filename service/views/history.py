@@ -34,7 +34,7 @@ import sqlalchemy as sa
 from sqlmodel import Session, col
 
 import engine
-from service import store
+from service import lang, store
 from service.errors import BadRequest, Forbidden, Invalid, NotFound
 from service.games import adapter
 from service.lang import ENGLISH, N_, translations
@@ -221,7 +221,8 @@ def _turns(rows: list[tuple[int, int | None, str]]) -> list[Turn]:
 
 
 def timeline(session: Session, game: Game, viewer: int | None, names: dict[int, str] | None = None,
-             upto: int | None = None) -> Timeline:
+             upto: int | None = None, language: str = lang.ENGLISH) -> Timeline:
+    """Every line of the game up to `upto` as `viewer` reads it, in `language` (the page's)."""
     upto = game.seq if upto is None else upto
     names = names if names is not None else store.player_names(session, game.id)
 
@@ -231,23 +232,24 @@ def timeline(session: Session, game: Game, viewer: int | None, names: dict[int, 
         lines: list[Line] = []
         waiting = store.journal_entries(session, game.id, upto)
         for row, before in with_states(rules, rows):
-            text = sentences.event_sentence(rules, row.payload, row.kind, row.actor, viewer, before, names)
+            text = sentences.event_sentence(rules, row.payload, row.kind, row.actor, viewer, before, names, language)
             if text:
                 lines.append(Line(row.seq, text, row.kind, row.actor,
                                   affects(rules, row.payload, row.actor, viewer, before), row.created_at))
             while waiting and waiting[0].after_seq <= row.seq:
-                lines.append(_journal_line(waiting.pop(0), viewer, names))
-        lines.extend(_journal_line(entry, viewer, names) for entry in waiting)
+                lines.append(_journal_line(waiting.pop(0), viewer, names, language))
+        lines.extend(_journal_line(entry, viewer, names, language) for entry in waiting)
         turns = _turns([(row.seq, row.actor, row.kind) for row in rows])
         return Timeline(game.id, viewer, upto, lines, turns, dict(names))
 
-    key = (*_game_key(session, game), "timeline", viewer, upto,
+    key = (*_game_key(session, game), "timeline", viewer, upto, language,
            journal_count(session, game.id), tuple(sorted(names.items())))
     return _cached(key, build)
 
 
-def _journal_line(entry: JournalEntry, viewer: int | None, names: dict[int, str]) -> Line:
-    text = sentences.journal_sentence(entry, names)
+def _journal_line(entry: JournalEntry, viewer: int | None, names: dict[int, str],
+                  language: str = lang.ENGLISH) -> Line:
+    text = sentences.journal_sentence(entry, names, language=language)
     hit = viewer is not None and entry.seat == viewer
     return Line(entry.after_seq, text, "journal", None, hit, entry.created_at)
 
@@ -328,7 +330,8 @@ def _view(rules: engine.Game, state: dict, seat: int | None, game: Game, at: int
                       "decision); step to a neighbouring event.", TITLE) from exc
 
 
-def position_at(session: Session, game: Game, viewer: int | None, at: int) -> positions.Position:
+def position_at(session: Session, game: Game, viewer: int | None, at: int,
+                language: str = lang.ENGLISH) -> positions.Position:
     """The board after the first `at` events as `viewer` saw it then (no moves: it is the past)."""
     rules, state = _load(session, game, at)
     view = _view(rules, state, viewer, game, at)
@@ -336,7 +339,7 @@ def position_at(session: Session, game: Game, viewer: int | None, at: int) -> po
     return positions.Position(
         game=game, rules=rules, seq=at, seat=viewer, view=view, to_act=rules.to_act(state),
         result=rules.result(state), board_text=sentences.named(rules.render_text(view), names, viewer),
-        _state=state, names=names,
+        _state=state, names=names, language=language,
     )
 
 

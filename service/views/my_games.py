@@ -50,6 +50,7 @@ from service.store.models import (
     as_utc,
 )
 from service.views.times import day_words, soon_time, span_words
+from service.views.wording import word
 
 # players.consent (service/play/consent.py): "" played or accepted; these two keep a seat out of the
 # person's list (see the module's words), ASKED puts it among the invitations.
@@ -302,7 +303,7 @@ def _game_words(game: str, options: str | None, seats: tuple[tuple[int, str], ..
     mode = (found.mode_of(start).title if len(found.modes()) > 1
             else translations(language).ngettext("%(num)d player", "%(num)d players", count) % {"num": count})
     return _Words(names, f"{title_of(game)} #{game_id}",
-                  found.players_words(list(names.values()), found.teams_of(start, len(seats))), mode)
+                  found.players_words(list(names.values()), found.teams_of(start, len(seats)), language), mode)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -312,11 +313,15 @@ def _acting(to_act: str | None) -> tuple[int, ...]:
 
 
 @functools.lru_cache(maxsize=4096)
-def _ending(game: str, result: str | None, seats: tuple[tuple[int, str], ...], viewer: int) -> str:
-    """The result to the viewer (without its day), kept as _game_words are."""
+def _ending(game: str, result: str | None, seats: tuple[tuple[int, str], ...], viewer: int,
+            language: str = ENGLISH) -> str:
+    """The result to the viewer (without its day) in `language`, kept as _game_words are."""
     decoded = _json(result)
     names = {seat: _name(name, seat) for seat, name in seats}
-    return _result(adapter(game).result_words(decoded, names, viewer), decoded, viewer)
+    found = adapter(game)
+    message = found.end_message(decoded) if decoded else None
+    why = word(message, game, language, viewer, names) if message is not None else None
+    return _result(found.result_words(decoded, names, viewer, language, why), decoded, viewer)
 
 
 def _json(text: str | None) -> Any:
@@ -357,7 +362,7 @@ def _row(seat: _Seat, due: dict[tuple[int, int], datetime | None], zone: str, no
                   else say.gettext("%(name)s invited you") % {"name": names.get(0, say.gettext("Someone"))})
     elif seat.status != "active":
         group = FINISHED
-        status = _ending(seat.game, seat.result, key, seat.seat)
+        status = _ending(seat.game, seat.result, key, seat.seat, language)
         day = day_words(since, zone, language)
         status = f"{status} · {day}" if status else say.gettext("Ended %(day)s") % {"day": day}
     elif seat.seat in to_act:
@@ -412,7 +417,8 @@ def _result(words: str, result: dict[str, Any] | None, viewer: int) -> str:
     shown = [scores[seat] for seat in order]
     if not all(isinstance(value, int | float) and not isinstance(value, bool) for value in shown):
         return words
-    return f"{words.rstrip('.')} {'–'.join(str(value) for value in shown)}"
+    said = words.rstrip(".\u3002")
+    return f"{said} {'–'.join(str(value) for value in shown)}"
 
 
 def my_seat(session: Session, email: str, game_id: int) -> Player | None:

@@ -16,11 +16,12 @@ from sqlmodel import Session
 
 import engine
 from engine.kit import plural
-from service import store
+from service import lang, store
 from service.games import adapter
 from service.store.log import LogRow
 from service.store.models import Game, GameClock, Player
 from service.views.sentences import event_sentence, move_words, named
+from service.views.wording import word
 
 
 @dataclass
@@ -44,9 +45,11 @@ class Step:
 _DANGLING = {"at", "to", "on", "in", "into", "from", "with", "location", "slot", "mode", "the", "a", "an", "of", "by"}
 
 
-def _step_label(labels: list[str]) -> str:
+def _step_label(labels: list[str], language: str = lang.ENGLISH) -> str:
     """What the labels of one step's moves say alike: their common first words, without a dangling
-    "at location" ("Play Earth 6 at location 1" and "... 2" make "Play Earth 6…")."""
+    "at location" ("Play Earth 6 at location 1" and "... 2" make "Play Earth 6…").  In another language
+    the part that differs may stand inside the sentence ("在第 1 地點打出「植物 5」"): their common last
+    words follow the ellipsis ("在第…地點打出「植物 5」")."""
     if len(labels) == 1:
         return labels[0]
     words = [label.split() for label in labels]
@@ -55,6 +58,14 @@ def _step_label(labels: list[str]) -> str:
         if len(set(column)) > 1:
             break
         common.append(column[0])
+    if language != lang.ENGLISH:
+        shortest = min(len(w) for w in words)
+        tail: list[str] = []
+        while len(common) + len(tail) < shortest and len({w[len(w) - len(tail) - 1] for w in words}) == 1:
+            tail.insert(0, words[0][len(words[0]) - len(tail) - 1])
+        if tail:
+            return " ".join(common) + "…" + " ".join(tail)
+        return (" ".join(common) + "…") if common else labels[0]
     while common and common[-1].lower() in _DANGLING:
         common.pop()
     return (" ".join(common) + "…") if common else labels[0]
@@ -125,7 +136,7 @@ class Position:
         assert self.seat is not None or not groups
         return [
             Step(self.rules.move_text(self._state, self.seat, moves[0].move) if self.seat is not None else "",
-                 _step_label([legal.label for legal in moves]), moves)
+                 _step_label([legal.label for legal in moves], self.language), moves)
             for moves in groups.values()
         ]
 
@@ -181,7 +192,8 @@ class Position:
         found = adapter(self.game.name)
         if found.board_template is None:
             return "games/_text_board.html", {"board_text": self.board_text}
-        over = found.result_words(self.result, self.names, self.seat) if self.result is not None else None
+        over = (result_words(self.game, self.result, self.names, self.seat, self.language)
+                if self.result is not None else None)
         return found.board_template, dict(view=self.view, seat=self.seat, rules=self.rules, game=self.game,
                                           names=self.names, email=email, over=over,
                                           decision_time=self.decision_time, **found.board_words(self.view))
@@ -217,17 +229,18 @@ def _repeats_the_end(events: list[SinceEvent], payload: Mapping[str, Any], text:
 
 
 def described(session: Session, game: Game, rows: Sequence[LogRow], viewer: int | None,
-              names: dict[int, str] | None = None) -> tuple[list[SinceEvent], dict[str, Any] | None]:
+              names: dict[int, str] | None = None,
+              language: str = lang.ENGLISH) -> tuple[list[SinceEvent], dict[str, Any] | None]:
     """The events of `rows` (consecutive, in order, at least one) as `viewer` may read them, each
-    worded from the state it was applied to, with what the adapter says of it; and the state after the
-    last of them (the caller's own: one load serves the words and the board)."""
+    worded from the state it was applied to in `language`, with what the adapter says of it; and the
+    state after the last of them (the caller's own: one load serves the words and the board)."""
     rules = engine.get(game.name)
     found = adapter(game.name)
     first = rows[0].seq
     state = store.load_state(session, game, first - 1)[0] if first > 1 else None
     events: list[SinceEvent] = []
     for row in rows:
-        text = event_sentence(rules, row.payload, row.kind, row.actor, viewer, state, names)
+        text = event_sentence(rules, row.payload, row.kind, row.actor, viewer, state, names, language)
         kind_of = str(row.payload.get("type", ""))
         if row.kind == store.SYSTEM:
             if _repeats_the_end(events, row.payload, text):
@@ -250,8 +263,10 @@ def build(
     since_seq: int | None = None,
     recent: int = 0,
     players: list[Player] | None = None,
+    language: str = lang.ENGLISH,
 ) -> Position:
-    """The position at `seq` (default: now) as `seat` sees it.
+    """The position at `seq` (default: now) as `seat` sees it, its words (events, moves) in `language`:
+    the reader's (a page's request, an email's render); the JSON API keeps English (docs/i18n.md).
 
     `since_seq`: describe the events after it up to `seq`; `recent`: or just the last N events.
     """
@@ -266,13 +281,14 @@ def build(
     names = store.seat_names(players if players is not None else store.players_of(session, game.id))
     state = None
     if rows:
-        events, state = described(session, game, rows, seat, names)
+        events, state = described(session, game, rows, seat, names, language)
     if state is None or rows[-1].seq != seq:
         state, _ = store.load_state(session, game, seq)
     # a seat not waited on may have moves too
     clock = session.get(GameClock, game.id)
     position = at_state(game, state, seat, seq, names, decisions=seat is not None,
-                        result=_recorded_result(game, seq), deadline_hours=clock.deadline_hours if clock else None)
+                        result=_recorded_result(game, seq), deadline_hours=clock.deadline_hours if clock else None,
+                        language=language)
     position.since_causes = {row.seq: (row.actor, row.kind) for row in rows}
     position.since_types = {row.seq: str(row.payload.get("type", "")) for row in rows}
     position.since = [(event.seq, event.text) for event in events if event.text]
@@ -291,25 +307,31 @@ def title(game: Game) -> str:
     return rules.title or rules.name
 
 
-def heading(game: Game, players: Sequence[Any], teams: Sequence[Sequence[int]]) -> str:
+def heading(game: Game, players: Sequence[Any], teams: Sequence[Sequence[int]], language: str = lang.ENGLISH) -> str:
     """The game and who plays it, as every email's subject and every page's heading say it
-    ("Riftforce #12: Ana vs Bo"; the adapter words the sides)."""
+    ("Riftforce #12: Ana vs Bo"; the adapter words the sides, in the reader's `language`)."""
     names = [name for _, name in sorted(store.seat_names(list(players)).items())]
-    return f"{title(game)} #{game.id}: {adapter(game.name).players_words(names, [list(t) for t in teams])}"
+    sides = adapter(game.name).players_words(names, [list(t) for t in teams], language)
+    return f"{title(game)} #{game.id}: {sides}"
 
 
 def subject_prefix(game: Game) -> str:
     return f"[{title(game)} #{game.id}]"
 
 
-def result_words(game: Game, result: Mapping[str, Any] | None, names: dict[int, str], viewer: int | None = None) -> str:
-    """The end in words, to `viewer` ("You won."; None: to anyone)."""
-    return adapter(game.name).result_words(result, names, viewer)
+def result_words(game: Game, result: Mapping[str, Any] | None, names: dict[int, str], viewer: int | None = None,
+                 language: str = lang.ENGLISH) -> str:
+    """The end in words, to `viewer` ("You won."; None: to anyone), in `language`: the adapter's words,
+    and why the game ended (the adapter's `end_message`) worded here."""
+    found = adapter(game.name)
+    message = found.end_message(result) if result else None
+    why = word(message, game.name, language, viewer, names) if message is not None else None
+    return found.result_words(result, names, viewer, language, why)
 
 
 def at_state(game: Game, state: dict[str, Any], seat: int | None, seq: int, names: dict[int, str], *,
              decisions: bool = True, result: Mapping[str, Any] | None = None,
-             deadline_hours: int | None = None, language: str = "en") -> Position:
+             deadline_hours: int | None = None, language: str = lang.ENGLISH) -> Position:
     """The position of `state` (recorded, or a preview of moves not recorded) as `seat` sees it;
     `decisions`: with the seat's legal moves (False: none are offered); `result`: the one the service
     recorded where the engine has none (a forfeit); `deadline_hours`: the game's clock (the board says

@@ -22,7 +22,9 @@ from typing import Any, Protocol
 
 import engine
 from engine.kit import plural
+from engine.messages import Message
 from service import lang
+from service.games import adapter
 from service.lang import ENGLISH, N_, translations
 from service.names import unlinkable
 from service.store.models import JournalEntry
@@ -31,9 +33,9 @@ from service.views.wording import Wording, word
 # Events that engines never see (kind "system"): type -> sentence.  {who} is the seat's player.
 # "game_finished" is the recorded end of a game (service/play/ending.py); its payload holds the result.
 SYSTEM_SENTENCES = {
-    "game_finished": "The game is over.",
-    "abandoned": "The game was abandoned.",
-    "cancelled": "The game was cancelled.",
+    "game_finished": N_("The game is over."),
+    "abandoned": N_("The game was abandoned."),
+    "cancelled": N_("The game was cancelled."),
 }
 
 TIMEOUT_NOTE = lang.N_(" (Time ran out: the service made this move.)")
@@ -53,15 +55,16 @@ POLICY_WORDS = {
 Names = Mapping[int, str] | None
 
 
-def who(seat: int | None, viewer: int | None, names: Names) -> str:
-    """"You" for the viewer, else the player's name (public), else "Player N"."""
+def who(seat: int | None, viewer: int | None, names: Names, language: str = lang.ENGLISH) -> str:
+    """"You" for the viewer, else the player's name (public), else "Player N" (in `language`)."""
+    words = translations(language)
     if seat is None:
-        return "Someone"
+        return words.gettext("Someone")
     if viewer is not None and seat == viewer:
-        return "You"
+        return words.gettext("You")
     if names and seat in names:
         return names[seat]
-    return f"Player {seat + 1}"
+    return words.gettext("Player %(n)s") % {"n": seat + 1}
 
 
 _PLAYER = re.compile(r"\b(?:[Pp]layer|[Ss]eat) (\d{1,2})\b")
@@ -94,36 +97,44 @@ def _words(kind: str) -> str:
     return kind.replace("_", " ").strip().capitalize() or "Something happened"
 
 
-def system_sentence(payload: Mapping[str, Any], actor: int | None, viewer: int | None, names: Names = None) -> str:
+def system_sentence(payload: Mapping[str, Any], actor: int | None, viewer: int | None, names: Names = None,
+                    language: str = lang.ENGLISH) -> str:
+    words = translations(language)
     kind = str(payload.get("type") or payload.get("kind") or "")
     template = SYSTEM_SENTENCES.get(kind)
     if template is None:
         # An unknown kind still gets a line (history must not silently drop anything), worded
-        # from its name only: its other fields are not known to be public.
+        # from its name only: its other fields are not known to be public.  (Its name is a code: English.)
         return f"{_words(kind)}."
     result = payload.get("result")
     if kind == "game_finished" and isinstance(result, Mapping):
-        return _finished(result, viewer, names)
-    sentence = template.format(who=who(_seat_of(payload, actor), viewer, names))
+        return _finished(result, viewer, names, language)
+    sentence = words.gettext(template)
     reason = payload.get("reason")
     if isinstance(reason, str) and reason and "{" not in reason:
-        sentence = f"{sentence[:-1]} ({reason.replace('_', ' ')})."
+        # the reason is a code the service recorded (English words: "no players")
+        sentence = words.gettext("%(sentence)s (%(reason)s).") % {
+            "sentence": sentence.rstrip(".\u3002"), "reason": reason.replace("_", " ")}
     return sentence
 
 
-def _finished(result: Mapping[str, Any], viewer: int | None, names: Names) -> str:
+def _finished(result: Mapping[str, Any], viewer: int | None, names: Names, language: str = lang.ENGLISH) -> str:
+    words = translations(language)
     forfeited = result.get("forfeited")
-    start = "The game is over"
+    start = words.gettext("The game is over")
     if isinstance(forfeited, int) and not isinstance(forfeited, bool):
-        start = f"{who(forfeited, viewer, names)} ran out of time and forfeited; the game is over"
+        if viewer is not None and forfeited == viewer:
+            start = words.gettext("You ran out of time and forfeited; the game is over")
+        else:
+            start = words.gettext("%(name)s ran out of time and forfeited; the game is over") % {
+                "name": who(forfeited, viewer, names, language)}
     winners = [w for w in result.get("winners") or [] if isinstance(w, int)]
     if not winners:
-        return f"{start}, without a winner."
-    named = [who(w, viewer, names) for w in winners]
-    text = named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
-    return f"{start}: {text} won."
-
-
+        return words.gettext("%(start)s, without a winner.") % {"start": start}
+    named = [who(w, viewer, names, language) for w in winners]
+    text = named[0] if len(named) == 1 else lang.and_list(named, language)
+    return words.ngettext("%(start)s: %(names)s won.", "%(start)s: %(names)s won.", len(named)) % {
+        "start": start, "names": text}
 def event_sentence(
     rules: engine.Game, payload: dict[str, Any], kind: str, actor: int | None, viewer: int | None,
     state: dict[str, Any] | None, names: Names = None, language: str = lang.ENGLISH,
@@ -134,7 +145,7 @@ def event_sentence(
     A game that speaks in messages (`event_messages`) is worded in `language` by service/views/wording.py,
     its seats made names there; the others' English sentences still get their names by `named`."""
     if kind == "system":
-        return system_sentence(payload, actor, viewer, names)
+        return system_sentence(payload, actor, viewer, names, language)
     messages = rules.event_messages(payload, viewer, state)
     if messages is not None:
         wording = Wording(rules.name, language, viewer, names, _partners(rules, state, viewer))
@@ -311,8 +322,12 @@ def _merged(texts: list[str]) -> tuple[int, str] | None:
     return prefix, f"{head} {joined}{' ' + tail if tail else ''}."
 
 
-def merge_lines(texts: list[str]) -> list[str]:
-    """Consecutive sentences that say one thing several times, said once (see _merged)."""
+def merge_lines(texts: list[str], language: str = lang.ENGLISH) -> list[str]:
+    """Consecutive sentences that say one thing several times, said once (see _merged).  English only:
+    the merge reads English words ("and", "(3 times)"); the other languages' sentences stay as they are
+    (a message-level merge would serve them: docs/i18n.md "What remains")."""
+    if language != lang.ENGLISH:
+        return list(texts)
     out: list[str] = []
     i = 0
     while i < len(texts):
@@ -342,8 +357,28 @@ class Said(Protocol):
     weight: int
 
 
+# The game's headline of a run (Adapter.headline), worded by the caller in the reader's language.
 Headline = Callable[[Sequence[Any]], "list[str] | None"]
 TURN_KINDS = ("move", "timeout")
+
+
+def headline_of(game: str, viewer: int | None, names: Names = None, partners: Sequence[int] = (),
+                language: str = lang.ENGLISH) -> Headline:
+    """The game's headline (Adapter.headline) for one reader: its messages worded in `language`; an
+    adapter whose headline is English sentences of its own (`english_headline`) is left out in another
+    language, where the run's events' own lines tell it."""
+    found = adapter(game)
+
+    def headline(run: Sequence[Any]) -> list[str] | None:
+        if found.english_headline and language != lang.ENGLISH:
+            return None
+        said = found.headline(run, viewer)
+        if said is None:
+            return None
+        return [Wording(game, language, viewer, names, partners)(part) if isinstance(part, Message) else part
+                for part in said]
+
+    return headline
 
 
 def _runs(events: Sequence[Said], viewer: int | None) -> list[list[Said]]:
@@ -361,21 +396,22 @@ def _runs(events: Sequence[Said], viewer: int | None) -> list[list[Said]]:
 
 
 def run_sentence(run: Sequence[Said], viewer: int | None, names: Names = None,
-                 headline: Headline | None = None, cap: int = 1000) -> str | None:
+                 headline: Headline | None = None, cap: int = 1000, language: str = lang.ENGLISH) -> str | None:
     """What a run did, in at most `cap` characters: the game's headline sentences for it (as many whole
     ones as fit), else the first sentence among its heaviest events (merged: "Bo played Fire 5 and
     Fire 6 at location 3."), else, for a player's turn of which no event has words, "Bo took their
     turn." (None for the game's own run without words).  A first sentence longer than `cap` is cut."""
     said = [text for text in (headline(run) or []) if text] if headline is not None else []
     if said:
-        sentences = merge_lines(said)
+        sentences = merge_lines(said, language)
     else:
         worded = [event for event in run if event.text]
         if worded:
             top = max(event.weight for event in worded)
-            sentences = merge_lines([str(event.text) for event in worded if event.weight == top])[:1]
+            sentences = merge_lines([str(event.text) for event in worded if event.weight == top], language)[:1]
         elif run[0].doer is not None:
-            sentences = [f"{who(run[0].doer, viewer, names)} took their turn."]
+            sentences = [translations(language).gettext("%(name)s took their turn.") % {
+                "name": who(run[0].doer, viewer, names, language)}]
         else:
             return None
     text = _clip(sentences[0], cap)
@@ -390,19 +426,21 @@ def _clip(text: str, cap: int) -> str:
     return text if len(text) <= cap else text[:cap - 1].rstrip() + "\u2026"
 
 
-BEFORE = " Before that: "
+BEFORE = N_("Before that:")
 
 
 def summary(events: Sequence[Said], viewer: int | None, names: Names = None, headline: Headline | None = None,
-            cap: int = 150, most: int = 2) -> str:
+            cap: int = 150, most: int = 2, language: str = lang.ENGLISH) -> str:
     """What the others did since the viewer's last turn, for the first line of an email (a mail
     client's preview shows its start): the newest turn first, as `run_sentence` says it, then the one
     before ("Before that: ..."), at most `most` turns in `cap` characters, and how many earlier turns
     it leaves out ("Plus 2 earlier turns.").  A turn is a run of one doer's events (_runs): another
     player's, or the game's own (an enemy phase, an automatic opponent: the adapter's `doer`).  The
     viewer's own moves are left out, except a note when time ran out on them."""
+    words = translations(language)
+    before = f" {words.gettext(BEFORE)} "
     timed_out = viewer is not None and any(e.actor == viewer and e.kind == "timeout" for e in events)
-    note = "Time ran out on your last turn; the game played it for you." if timed_out else ""
+    note = words.gettext("Time ran out on your last turn; the game played it for you.") if timed_out else ""
     runs = _runs(events, viewer)
     room = max(cap - (len(note) + 1 if note else 0), 40)
     kept: list[str] = []
@@ -410,8 +448,8 @@ def summary(events: Sequence[Said], viewer: int | None, names: Names = None, hea
     for run in reversed(runs):
         if kept and len(kept) >= most:
             break
-        left = room - len(BEFORE.join(kept)) - (len(BEFORE) if kept else 0)
-        text = run_sentence(run, viewer, names, headline, left if kept else room)
+        left = room - len(before.join(kept)) - (len(before) if kept else 0)
+        text = run_sentence(run, viewer, names, headline, left if kept else room, language)
         if text is None:
             told += 1  # nothing to say of it, nothing to count
             continue
@@ -420,11 +458,12 @@ def summary(events: Sequence[Said], viewer: int | None, names: Names = None, hea
         kept.append(text)
         told += 1
     earlier = len(runs) - told
-    said = BEFORE.join(kept) + (f" Plus {earlier} earlier turn{'s' if earlier != 1 else ''}." if earlier else "")
+    said = before.join(kept) + (" " + words.ngettext("Plus %(num)d earlier turn.", "Plus %(num)d earlier turns.",
+                                                      earlier) % {"num": earlier} if earlier else "")
     return " ".join(part for part in (note, said) if part)
 
 
-def _own_line(own: Sequence[Said]) -> str | None:
+def _own_line(own: Sequence[Said], language: str = lang.ENGLISH) -> str | None:
     """The viewer's own events in one line: the first of the heaviest, and how many more there are
     ("You play Flame Lance, and 7 more actions of your own.")."""
     if not own:
@@ -434,11 +473,13 @@ def _own_line(own: Sequence[Said]) -> str | None:
     rest = len(own) - 1
     if not rest:
         return first
-    return f"{first.rstrip('.')}, and {rest} more action{'s' if rest != 1 else ''} of your own."
+    return translations(language).ngettext("%(first)s, and %(num)d more action of your own.",
+                                           "%(first)s, and %(num)d more actions of your own.", rest) % {
+        "first": first.rstrip(".\u3002"), "num": rest}
 
 
 def since_lines(events: Sequence[Said], viewer: int | None, names: Names = None, headline: Headline | None = None,
-                cap: int = 8) -> tuple[list[str], int]:
+                cap: int = 8, language: str = lang.ENGLISH) -> tuple[list[str], int]:
     """The lines of what happened since, at most `cap`, and how many sentences they leave out: the
     others' events and the game's own first, in order (the viewer's own decisions, which they know,
     are one last line: _own_line); when they are too many, the heaviest stay (the adapter's
@@ -447,7 +488,7 @@ def since_lines(events: Sequence[Said], viewer: int | None, names: Names = None,
     Riftforce and drew 0 cards.")."""
     own: list[Said] = []
     others: list[tuple[str, int]] = []  # (sentence, weight), in order
-    for run_or_event in _with_silent_runs(events, viewer, names, headline):
+    for run_or_event in _with_silent_runs(events, viewer, names, headline, language):
         if isinstance(run_or_event, tuple):
             others.append(run_or_event)
             continue
@@ -458,9 +499,9 @@ def since_lines(events: Sequence[Said], viewer: int | None, names: Names = None,
             own.append(event)
         else:
             others.append((event.text, event.weight))
-    own_line = _own_line(own)
+    own_line = _own_line(own, language)
     room = cap - (1 if own_line else 0)
-    every = merge_lines([text for text, _ in others])
+    every = merge_lines([text for text, _ in others], language)
     # "And 1 more" would hide a line behind a link as long as the line itself: show it instead.
     if len(every) <= room + 1:
         return every + ([own_line] if own_line else []), 0
@@ -468,7 +509,7 @@ def since_lines(events: Sequence[Said], viewer: int | None, names: Names = None,
     shown: list[str] = []
     for index in sorted(range(len(others)), key=lambda i: (-others[i][1], i)):
         trial = sorted([*chosen, index])
-        merged = merge_lines([others[i][0] for i in trial])
+        merged = merge_lines([others[i][0] for i in trial], language)
         if len(merged) <= room:
             chosen, shown = trial, merged
             if len(merged) == room:
@@ -477,13 +518,14 @@ def since_lines(events: Sequence[Said], viewer: int | None, names: Names = None,
 
 
 def _with_silent_runs(events: Sequence[Said], viewer: int | None, names: Names,
-                      headline: Headline | None) -> list[Any]:
+                      headline: Headline | None, language: str = lang.ENGLISH) -> list[Any]:
     """The events, with a (sentence, weight) after each run of another player without words."""
     silent = {id(run[-1]): run for run in _runs(events, viewer)
               if run[0].doer is not None and not any(event.text for event in run)}
     out: list[Any] = []
     for event in events:
         out.append(event)
-        if id(event) in silent and (text := run_sentence(silent[id(event)], viewer, names, headline)):
+        if id(event) in silent and (text := run_sentence(silent[id(event)], viewer, names, headline,
+                                                          language=language)):
             out.append((text, 1))
     return out

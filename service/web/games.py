@@ -215,7 +215,8 @@ def spectate(game_id: int) -> ResponseReturnValue:
         game = store.get_game(session, game_id)
         players = store.players_of(session, game_id)
         names = store.seat_names(players)
-        position = positions.build(session, game, None, recent=RECENT_EVENTS, players=players)
+        position = positions.build(session, game, None, recent=RECENT_EVENTS, players=players,
+                                   language=language.current())
         chart = history.chart(session, game, names, language=language.current()) if position.finished else None
         # Whose clock runs and until when (public: every player sees the others' deadlines too).
         due = session.execute(sa.select(col(Deadline.seat), col(Deadline.due_at)).where(
@@ -224,8 +225,8 @@ def spectate(game_id: int) -> ResponseReturnValue:
     # No word on who has not accepted an invitation: that is the creator's to read (their own page).
     return render_template(
         "spectate.html", game=game, position=position, names=names, title=positions.title(game),
-        heading=positions.heading(game, players, position.teams), deadlines=deadlines,
-        result_words=positions.result_words(game, position.result, names), chart=chart,
+        heading=positions.heading(game, players, position.teams, language.current()), deadlines=deadlines,
+        result_words=positions.result_words(game, position.result, names, language=language.current()), chart=chart,
         refresh=SPECTATOR_REFRESH_SECONDS if not position.finished else None,
         deal=deal.shown(game),
     )

@@ -83,12 +83,12 @@ def _render(game: Game, viewer: int | None, *, player: Player | None = None, tok
         names = store.player_names(session, game.id)
         board_seat, show_all = _viewpoint(raw_view, viewer, game, names)
         at = history.parse_at(request.args.get("at"), game)
-        timeline = history.timeline(session, game, board_seat, names)
+        timeline = history.timeline(session, game, board_seat, names, language=language.current())
         own_view = raw_view in (None, "")
         own_seq = timeline.last_own_seq() if viewer is not None and own_view else None
         if at is None:  # a game under way opens at the viewer's last move; a finished one at its end
             at = own_seq if own_seq is not None and game.status != "finished" else game.seq
-        position = history.position_at(session, game, board_seat, at)
+        position = history.position_at(session, game, board_seat, at, language=language.current())
         drawn = history.shown_seq(session, game, at)
         hands = history.all_hands(session, game, at, names) if show_all else []
         chart = history.chart(session, game, names, marker=at, chart_id="score-chart", language=language.current(),
@@ -144,7 +144,7 @@ def _render(game: Game, viewer: int | None, *, player: Player | None = None, tok
         own_seq=own_seq,
         hands=hands, chart=chart, drawn=drawn, turn_rows=turn_rows,
         turn_label=turn_label(turn) if turn else "", step_url=step_url, record_url=record_url, token=token,
-        result_words=positions.result_words(game, game.result, names),
+        result_words=positions.result_words(game, game.result, names, language=language.current()),
         game_url=(url_for("play.page", token=token) if token is not None
                   else url_for("games.spectate", game_id=game.id)),
         public_url=url_for("history.public", game_id=game.id), deal=deal.shown(game),

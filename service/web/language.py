@@ -91,6 +91,17 @@ def current() -> str:
     return lang.known(str(locale)) or lang.ENGLISH if locale is not None else lang.ENGLISH
 
 
+def for_api() -> str:
+    """The language of the game's words in a JSON answer (move labels, steps): the one the request's own
+    Accept-Language names, else English.  Never a setting nor the session's choice: a program reading
+    the API gets English unless it asks (curl and most HTTP libraries send no Accept-Language); the
+    page's composer asks for the page's language (static/composer.js).  `text` (move_text) is the
+    same in every language."""
+    if "Accept-Language" not in request.headers:
+        return lang.ENGLISH
+    return from_header(request.accept_languages) or lang.ENGLISH
+
+
 def from_header(accept: LanguageAccept) -> str | None:
     """The best of LANGUAGES for an Accept-Language header (see the module's words), or None."""
     last_resort = None

@@ -151,7 +151,7 @@ def _step_of(text: str) -> dict[str, Any] | str:
 
 def _compose(player: AnyPlayer, seq: int, moves: list[dict[str, Any] | str]) -> Composed:
     """The steps replayed through the preview (writes nothing): StaleState, IllegalMoveAt."""
-    found = preview(player.game_id, player.seat, moves, seq)
+    found = preview(player.game_id, player.seat, moves, seq, language.current())
     return Composed(seq, found.played, found.position, found.hidden, found.complete)
 
 
@@ -161,7 +161,8 @@ def _render_page(player: AnyPlayer, status: int = 200, error: str | None = None,
         game = store.get_game(session, player.game_id)
         players = store.players_of(session, game.id)
         names = store.seat_names(players)
-        position = positions.build(session, game, player.seat, recent=RECENT_EVENTS, players=players)
+        position = positions.build(session, game, player.seat, recent=RECENT_EVENTS, players=players,
+                                   language=language.current())
         offer = followups.offer(session, game)
         extra.setdefault("rematch_of", rematch_of(session, game.id))  # the link back to the game it replays
         chart = history.chart(session, game, names, language=language.current()) if position.finished else None
@@ -203,8 +204,9 @@ def _render_page(player: AnyPlayer, status: int = 200, error: str | None = None,
             "play/page.html",
             player=player, game=game, players=players, names=names, position=position,
             token=page_token(player), error=error, title=positions.title(game),
-            heading=positions.heading(game, players, position.teams),
-            result_words=positions.result_words(game, position.result, names, player.seat), clock=clock, chart=chart,
+            heading=positions.heading(game, players, position.teams, language.current()),
+            result_words=positions.result_words(game, position.result, names, player.seat, language.current()),
+            clock=clock, chart=chart,
             offer=offer, follow_up_template=followups.template(game, offer) if offer else None,
             chosen=chosen, mail_notices=mail_notices, own_bounce=own_bounce, notes=notes,
             deal=deal.shown(game), composed=composed, shown=shown, talk=talk, **extra,
@@ -304,7 +306,7 @@ def confirm(token: str) -> ResponseReturnValue:
         current = game.seq == link.seq
         if current:
             players = store.players_of(session, game.id)
-            position = positions.build(session, game, player.seat, players=players)
+            position = positions.build(session, game, player.seat, players=players, language=language.current())
     if not current:
         return _stale(player)
     return render_template(

@@ -39,6 +39,7 @@ from service.store.db import get_engine
 from service.store.models import as_utc
 from service.views import positions
 from service.views.positions import Position
+from service.web import language
 from service.web.api import identity
 from service.web.tokens import seat_of
 
@@ -180,7 +181,7 @@ def position_of(player: PlayerRow) -> Response:
     with read_session(get_engine()) as session:
         game = store.get_game(session, player.game_id)
         players = store.players_of(session, game.id)
-        shown = positions.build(session, game, player.seat, players=players)
+        shown = positions.build(session, game, player.seat, players=players, language=language.for_api())
     return jsonify(
         **identity(game, players), seat=player.seat, name=player_name(player.name, player.seat), seq=shown.seq, status=game.status,
         to_act=shown.to_act, your_turn=shown.my_turn, result=game.result, deadline=_deadline(player),
@@ -193,7 +194,7 @@ def preview(token: str) -> ResponseReturnValue:
     """The position after `moves` from `seq`, with the decisions then; writes nothing."""
     player, seq, moves = _request(token, empty=True)
     try:
-        found = preview_moves(player.game_id, player.seat, moves, seq)
+        found = preview_moves(player.game_id, player.seat, moves, seq, language.for_api())
     except StaleState as exc:
         raise _current(player.game_id, exc) from None
     shown = found.position

@@ -2,10 +2,11 @@
 (the reader's setting; an invitation to someone without one: the inviter's; else English), never
 carried by a link; plurals by CLDR (Ukrainian's three forms), dates and lists by Babel.
 
-What is not translated yet is the game's own words (engine and adapter sentences, card names, boards,
-the "vs" of a thread's subject: another part of the issue).  The HTML part marks each of them as
-English (`lang="en"`, service/views/email_render.py `english`), so the check below strips exactly the
-marked elements (and the boards, left out by the catalog's `board=False`) and then finds no English
+The game's words are worded in the reader's language (issue #26, the wiring): the since lines, the
+first line's summary, the choices, results and subjects are checked.  What is still English is marked
+(`lang="en"`, service/views/email_render.py `english`): the boards (left out here by the catalog's
+`board=False`), the lines and choices of the tests' toy games (no message catalog: `words_english`), an
+older row's timed-out moves; the check below strips exactly the marked elements and then finds no English
 word outside an explicit list of names; the plain part is checked after taking out the same marked
 texts."""
 
@@ -141,8 +142,10 @@ def test_the_two_players_of_one_duel_read_its_emails_each_in_their_own_language(
     assert bo_text.splitlines()[0] == "Ann 邀請你玩一局 Riftforce。 由 Ann 先出牌；輪到你時，我們會寄信給你。"
     assert "你的遊戲頁面：" in bo_text and "永遠不要寄信給我：" in bo_text
     assert 'lang="zh-Hant"' in body(bo, "html")
-    # The thread's subject names the game and its players (the adapter's words): the same for both.
-    assert ann["Subject"] == bo["Subject"] == f"Riftforce #{game_id}: Ann vs Bo"
+    # The thread's subject names the game and its players, each reader's "vs" in their language (the
+    # adapter's words, issue #26): one subject per reader's thread.
+    assert ann["Subject"] == f"Riftforce #{game_id}: Ann проти Bo"
+    assert bo["Subject"] == f"Riftforce #{game_id}: Ann 對 Bo"
     # The language is in no link: the same row rendered in English links the same pages.
     with read_session(get_engine()) as session:
         row = next(r for r in outbox_rows(game_id) if r.player_id == store.players_of(session, game_id)[0].id)
@@ -226,11 +229,10 @@ def test_every_kind_of_email_has_no_english_outside_names_and_the_marked_game_wo
             in_html, in_text = leftover_english(message)
             if in_html or in_text:
                 problems.append(f"{locale} {sample!r}: html {in_html} text {in_text}")
-            # A thread's subject ("Riftwalker #4: Ana, Bo and Cy") is the game's name and the adapter's
-            # words for its players: only a subject of the email's own is checked whole.
+            # A thread's subject ("Riftwalker #4: Ana, Bo і Cy") is the game's name and the adapter's
+            # words for its players, in the reader's language: checked whole.
             subject = message["Subject"]
-            thread = re.match(rf"(.+) #{sample.game_id}: ", subject)
-            if english_words(thread.group(1) if thread else subject):
+            if english_words(subject):
                 problems.append(f"{locale} {sample!r}: subject {message['Subject']!r}")
     # The timeouts' digest and the daily digest (kinds of their own builders).
     from service.mail import digest
