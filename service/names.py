@@ -21,7 +21,6 @@ from service.lang import N_, Nf_
 # At most this many characters of a name are shown (and accepted at the start).
 NAME_CAP = 40
 NAME_KEEPS = frozenset(" -'")
-NAME_RULE = f"only letters, digits, spaces, hyphens and apostrophes, at most {NAME_CAP} characters"
 
 
 def unlinkable(name: str, cap: int = NAME_CAP, fallback: str = "Someone") -> str:

@@ -76,8 +76,8 @@ def open_game(name: str, mode: str, options: dict[str, Any], seats: int, creator
     now = now or utcnow()
     try:
         hours, policy, ladder = parse_settings(deadline_hours, policy, reminders)
-    except ValueError as exc:
-        raise engine.IllegalMove(str(exc), "bad_options") from exc
+    except ValueError as exc:  # (a ClockError's marked message, said in the reader's language where shown)
+        raise engine.IllegalMove(getattr(exc, "message", str(exc)), "bad_options") from exc
     rules = engine.get(name)
     if not (max(2, rules.min_players) <= seats <= rules.max_players):
         raise engine.IllegalMove(Nf_("An open game of %(game)s takes %(least)d to %(most)d players.",

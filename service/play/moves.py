@@ -178,8 +178,8 @@ def new_game(
     """
     try:
         hours, policy, ladder = parse_settings(deadline_hours, policy, reminders)
-    except ValueError as exc:
-        raise engine.IllegalMove(str(exc), "bad_options") from exc
+    except ValueError as exc:  # (a ClockError's marked message, said in the reader's language where shown)
+        raise engine.IllegalMove(getattr(exc, "message", str(exc)), "bad_options") from exc
     rules = engine.get(name)
     options = dict(options or {})
     if not rules.min_players <= len(players) <= rules.max_players:

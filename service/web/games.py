@@ -150,7 +150,7 @@ def _create() -> Response:
     form, errors = parse_form(data)
     for row in known:  # shown again as references, and every message names them instead
         form.refs[row], form.emails[row] = data[f"ref{row}"], ""
-    errors = [address_book.unnamed(words, known.values()) for words in errors]
+    errors = [address_book.unnamed(said(words), known.values()) for words in errors]
     chosen = adapter_or_none(form.game)
     if chosen is None:
         return make_response(_game_list("new_game.html", 422, [

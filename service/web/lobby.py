@@ -32,7 +32,7 @@ from service.store import read_session
 from service.store.db import get_engine
 from service.store.models import OpenGame, utcnow
 from service.views import profile
-from service.web import auth
+from service.web import auth, language
 from service.web.errors import said
 from service.web.games import adapter_or_none, no_such_game
 from service.web.limits import limiter, lobby_join, lobby_join_address, new_games, refund, typed_address_key
@@ -58,7 +58,7 @@ def _describe(session, opened: OpenGame, now) -> dict:
         "open": opened, "game": game, "title": found.rules.title or found.name,
         "mode": found.mode(opened.mode).title if len(modes) > 1 else "",
         "pace": pace_words(opened.deadline_hours),
-        "about": profile.profile(session, creator.address_key).line(unlinkable(creator.name)),
+        "about": profile.profile(session, creator.address_key).line(unlinkable(creator.name), language.current()),
         "left": opened.seats - sum(1 for seat in taken if seat.confirmed()),  # lobby.seats_left, read once
         "url": url_for("lobby.game", open_id=opened.id, key=opened.key),
     }
