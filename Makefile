@@ -85,7 +85,7 @@ i18n-compile: $(MO)
 # fails until they are translated).
 # The games' templates (<domain>.pot) are written from their English catalogs by tools/game_catalogs.py.
 i18n-extract: $(RUN_STAMP)
-	$(BIN)/pybabel extract -F babel.cfg --no-location --sort-output --omit-header -k N_ -o $(POT) .
+	$(BIN)/pybabel extract -F babel.cfg --no-location --sort-output --omit-header -k N_ -k Nf_ -k Nn_:1,2 -o $(POT) .
 	$(BIN)/python tools/game_catalogs.py
 
 i18n-update: i18n-extract

@@ -64,3 +64,58 @@ def and_list(items: list[str], language: str) -> str:
     if language == ENGLISH:
         return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
     return format_list(items, locale=language)
+
+
+class Words(str):
+    """A message made below the request with its numbers and names apart (issue #26): as a `str` it is
+    the English sentence (the command line, logs, the JSON API's English fields, comparisons); the web
+    layer words it in the reader's language from `msgid` (a singular/plural pair when counted) and
+    `params` (service/web/errors.py `said`, `in_language` below).  Made with `Nf_` / `Nn_`, which mark the
+    message for the catalogs as `N_` does."""
+
+    msgid: str
+    plural: str | None
+    params: dict[str, object]
+
+    def __new__(cls, msgid: str, plural: str | None = None, **params: object) -> Words:
+        num = params.get("num")
+        english = plural if plural is not None and num != 1 else msgid
+        made = super().__new__(cls, english % params if params else english)
+        made.msgid, made.plural, made.params = msgid, plural, params
+        return made
+
+    def __reduce__(self) -> tuple:  # type: ignore[override]  # pickled as made: its English and its fields
+        return _words, (self.msgid, self.plural, self.params)
+
+    def said_in(self, catalog: NullTranslations) -> str:
+        """The message in the catalog's language (gettext's `%` with the params, as Flask-Babel does)."""
+        if self.plural is not None:
+            found = catalog.ngettext(self.msgid, self.plural, int(self.params["num"]))  # type: ignore[call-overload]
+        else:
+            found = catalog.gettext(self.msgid)
+        if not self.params:
+            return found
+        return found % {name: value.said_in(catalog) if isinstance(value, Words) else value
+                        for name, value in self.params.items()}
+
+
+def _words(msgid: str, plural: str | None, params: dict[str, object]) -> Words:
+    return Words(msgid, plural, **params)
+
+
+def Nf_(message: str, **params: object) -> Words:
+    """`N_` for a message with placeholders: `Nf_("You have %(num)d tokens.", num=5)`."""
+    return Words(message, None, **params)
+
+
+def Nn_(singular: str, plural: str, num: int, **params: object) -> Words:
+    """`N_` for a counted message (`num` picks the plural form, in each language its own)."""
+    return Words(singular, plural, num=num, **params)
+
+
+def in_language(text: str, language: str) -> str:
+    """`text` in `language`: a `Words` by its message id and params, a plain marked message by itself."""
+    catalog = translations(language)
+    if isinstance(text, Words):
+        return text.said_in(catalog)
+    return catalog.gettext(text) if text else text

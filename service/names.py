@@ -16,10 +16,11 @@ creator types is then exactly what everyone reads.
 
 from __future__ import annotations
 
+from service.lang import N_, Nf_
+
 # At most this many characters of a name are shown (and accepted at the start).
 NAME_CAP = 40
 NAME_KEEPS = frozenset(" -'")
-NAME_RULE = f"only letters, digits, spaces, hyphens and apostrophes, at most {NAME_CAP} characters"
 
 
 def unlinkable(name: str, cap: int = NAME_CAP, fallback: str = "Someone") -> str:
@@ -44,15 +45,18 @@ def player_name(name: str, seat: int) -> str:
 
 
 def name_problem(name: str) -> str | None:
-    """Why the start refuses a typed name (None: it is shown exactly as typed, spaces aside)."""
+    """Why the start refuses a typed name (None: it is shown exactly as typed, spaces aside); marked for
+    the catalogs (a page says it with service/web/errors.py `said`)."""
     if not name.strip().isprintable():  # the words service/play/moves.py's own check uses
-        return ("A player's name must be one line of printable characters (no line breaks or control "
-                "characters).")
+        return N_("A player's name must be one line of printable characters (no line breaks or control "
+                  "characters).")
     tidy = " ".join(name.split())
     if unlinkable(tidy, fallback="") != tidy:
         odd = " ".join(sorted({ch for ch in tidy if not (ch.isalnum() or ch in NAME_KEEPS)}))
-        return (f"The name \"{tidy}\" has {odd} in it: a name may hold {NAME_RULE} (it goes into the "
-                "subject of every email of the game).")
+        return Nf_("The name \"%(name)s\" has %(odd)s in it: a name may hold only letters, digits, spaces, hyphens "
+                   "and apostrophes, at most %(num)d characters (it goes into the subject of every email of the "
+                   "game).", name=tidy, odd=odd, num=NAME_CAP)
     if len(tidy) > NAME_CAP:
-        return f"The name \"{tidy[:NAME_CAP]}…\" is too long: a name has at most {NAME_CAP} characters."
+        return Nf_("The name \"%(name)s…\" is too long: a name has at most %(num)d characters.", name=tidy[:NAME_CAP],
+                   num=NAME_CAP)
     return None

@@ -29,7 +29,7 @@ from service.games import GameCatalog  # noqa: E402
 
 CATALOGS = ROOT / "service" / "translations"
 TRANSLATED = ("uk", "zh_Hant")
-KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "N_": None}
+KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "N_": None, "Nf_": None, "Nn_": (1, 2)}
 PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]|\{(\w+)\}")
 
 

@@ -51,6 +51,7 @@ import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
 from service import running, store
+from service.lang import N_
 from service.mail import (
     answers,  # noqa: F401 - registers the answer to a reply by email (its email kind)
     bounces,
@@ -635,20 +636,21 @@ _UNREACHABLE = ("ConnectionRefusedError", "ConnectionResetError", "ConnectionErr
 
 
 def plain_words(error: str | None) -> str:
-    """A recorded SMTP error as a player can read it (never the server's own text: it may name hosts)."""
+    """A recorded SMTP error as a player can read it (never the server's own text: it may name hosts);
+    marked for the catalogs: the player's page says it in the reader's language."""
     kind, _, detail = (error or "").partition(":")
     if kind == "SMTPRecipientsRefused":
-        return "the mail server refused your address"
+        return N_("the mail server refused your address")
     if kind == "SMTPSenderRefused":
-        return "the mail server refused our sender address"
+        return N_("the mail server refused our sender address")
     code = detail.strip().lstrip("(").split(",", 1)[0].split(" ", 1)[0]
     if kind.startswith("SMTP") and code.isdigit():
         if code.startswith("5"):
-            return "the mail server refused the email"
+            return N_("the mail server refused the email")
         if code.startswith("4"):
-            return "the mail server asked us to try again later"
+            return N_("the mail server asked us to try again later")
     if kind in _UNREACHABLE:
-        return "our mail server could not be reached"
+        return N_("our mail server could not be reached")
     if kind.startswith("the worker"):
-        return "sending it failed on our side"
-    return "the email could not be sent"
+        return N_("sending it failed on our side")
+    return N_("the email could not be sent")

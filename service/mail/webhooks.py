@@ -49,6 +49,7 @@ import sqlalchemy as sa
 from sqlmodel import Session, col
 
 from service import running
+from service.lang import Nf_
 from service.mail import compose, kinds
 from service.store.models import Outbox, Webhook, as_utc, new_row_key
 
@@ -94,13 +95,16 @@ def refusal(address: AddressT, allowed: Sequence[ipaddress.IPv4Network | ipaddre
         inner = address.ipv4_mapped or address.sixtofour
         if inner is not None:
             return refusal(inner, allowed)
-    for test, words in ((judged.is_loopback, "a loopback address"), (judged.is_link_local, "a link-local address"),
-                        (judged.is_multicast, "a multicast address"), (judged.is_unspecified, "an unspecified address"),
-                        (judged.is_private, "a private address"), (judged.is_reserved, "a reserved address")):
+    # (marked for the catalogs: the webhook settings page says why a URL is refused, in its reader's words)
+    for test, words in ((judged.is_loopback, Nf_("a loopback address")),
+                        (judged.is_link_local, Nf_("a link-local address")),
+                        (judged.is_multicast, Nf_("a multicast address")),
+                        (judged.is_unspecified, Nf_("an unspecified address")),
+                        (judged.is_private, Nf_("a private address")), (judged.is_reserved, Nf_("a reserved address"))):
         if test:
             return words
     if not judged.is_global:
-        return "not a public address"
+        return Nf_("not a public address")
     return None
 
 
@@ -108,7 +112,7 @@ def literal_refusal(host: str) -> str | None:
     """For a URL being saved: why its host, when it is an IP address (or `localhost`), is refused now
     (a name is resolved when a message goes, since what it resolves to may change)."""
     if host.lower().rstrip(".") == "localhost" or host.lower().endswith(".localhost"):
-        return None if _loopback_allowed() else "a loopback address"
+        return None if _loopback_allowed() else Nf_("a loopback address")
     try:
         address = ipaddress.ip_address(host)
     except ValueError:
@@ -130,7 +134,7 @@ def resolve(host: str, port: int) -> AddressT:
         address = ipaddress.ip_address(str(sockaddr[0]).split("%", 1)[0])
         why = refusal(address, allowed)
         if why is not None:
-            raise Refused(f"the webhook's host is {why}, where we send nothing")
+            raise Refused(Nf_("the webhook's host is %(why)s, where we send nothing", why=why))
         found.append(address)
     if not found:
         raise OSError(f"{host} resolves to no address")
@@ -205,10 +209,11 @@ def post(call: Call, deadline: float | None = None) -> int:
     if 200 <= status < 300:
         return status
     if 300 <= status < 400:
-        raise Refused(f"the webhook answered with a redirect (HTTP {status}), which we do not follow")
+        raise Refused(Nf_("the webhook answered with a redirect (HTTP %(status)s), which we do not follow",
+                          status=status))
     if status >= 500 or status in RETRY_STATUSES:
-        raise TryLater(f"the webhook answered HTTP {status}")
-    raise Refused(f"the webhook refused the message (HTTP {status})")
+        raise TryLater(Nf_("the webhook answered HTTP %(status)s", status=status))
+    raise Refused(Nf_("the webhook refused the message (HTTP %(status)s)", status=status))
 
 
 # ---- the twins, queued with their emails ------------------------------------------------------------------

@@ -18,7 +18,7 @@ from sqlmodel import Session, col
 
 from service import running
 from service.errors import Invalid, NotFound
-from service.lang import N_
+from service.lang import N_, Nf_, Nn_
 from service.mail import webhooks
 from service.mail.webhooks import Call, Refused, TryLater
 from service.store import read_session, write_session
@@ -40,32 +40,33 @@ def checked_url(url: str) -> str:
     that we would never send to is refused now rather than at the first turn."""
     url = (url or "").strip()
     if not url:
-        raise Invalid("Give the webhook's URL (it starts with https://).", TITLE)
+        raise Invalid(N_("Give the webhook's URL (it starts with https://)."), TITLE)
     if len(url) > MAX_URL:
-        raise Invalid(f"That URL is longer than {MAX_URL} characters.", TITLE)
+        raise Invalid(Nf_("That URL is longer than %(num)d characters.", num=MAX_URL), TITLE)
     if any(ord(ch) < 33 or ord(ch) == 127 for ch in url):
-        raise Invalid("A URL has no spaces or control characters.", TITLE)
+        raise Invalid(N_("A URL has no spaces or control characters."), TITLE)
     parts = urlsplit(url)
     if parts.scheme.lower() not in ("https", "http"):
-        raise Invalid("A webhook URL starts with https:// (or http://).", TITLE)
+        raise Invalid(N_("A webhook URL starts with https:// (or http://)."), TITLE)
     if parts.username is not None or parts.password is not None:
-        raise Invalid("Take the user name and password out of the URL: a webhook's URL is its only key.", TITLE)
+        raise Invalid(N_("Take the user name and password out of the URL: a webhook's URL is its only key."),
+                      TITLE)
     host = parts.hostname
     if not host:
-        raise Invalid("That URL names no host.", TITLE)
+        raise Invalid(N_("That URL names no host."), TITLE)
     try:
         parts.port  # noqa: B018 - a port that is not a number raises here
     except ValueError:
-        raise Invalid("That URL's port is not a number from 1 to 65535.", TITLE) from None
+        raise Invalid(N_("That URL's port is not a number from 1 to 65535."), TITLE) from None
     why = webhooks.literal_refusal(host)
     if why is not None:
-        raise Invalid(f"That URL points at {why}: we send webhooks to public addresses only.", TITLE)
+        raise Invalid(Nf_("That URL points at %(why)s: we send webhooks to public addresses only.", why=why), TITLE)
     return urlunsplit((parts.scheme.lower(), parts.netloc, parts.path, parts.query, ""))
 
 
 def checked_shape(shape: str) -> str:
     if shape not in webhooks.SHAPES:
-        raise Invalid("Choose what the webhook expects: JSON (signed), Discord or Slack.", TITLE)
+        raise Invalid(N_("Choose what the webhook expects: JSON (signed), Discord or Slack."), TITLE)
     return shape
 
 
@@ -81,7 +82,8 @@ def add_webhook(email: str, url: str, shape: str) -> Webhook:
     with write_session(get_engine()) as session:
         # Two adds racing may both pass the count and leave one webhook too many: harmless.
         if len(webhooks_of(session, email)) >= MAX_WEBHOOKS:
-            raise Invalid(f"You have {MAX_WEBHOOKS} webhooks already: remove one first.", TITLE)
+            raise Invalid(Nn_("You have %(num)d webhook already: remove it first.",
+                              "You have %(num)d webhooks already: remove one first.", MAX_WEBHOOKS), TITLE)
         hook = Webhook(person=email, url=url, shape=shape, secret=webhooks.new_secret())
         session.add(hook)
         session.flush()
@@ -93,7 +95,7 @@ def add_webhook(email: str, url: str, shape: str) -> Webhook:
 def _own(session: Session, email: str, hook_id: int) -> Webhook:
     hook = session.get(Webhook, hook_id)
     if hook is None or hook.person != email or hook.disabled_at is not None:
-        raise NotFound("You have no such webhook.", "No such webhook")
+        raise NotFound(N_("You have no such webhook."), N_("No such webhook"))
     return hook
 
 
@@ -107,7 +109,7 @@ def remove_webhook(email: str, hook_id: int, now: datetime) -> None:
 
 def test_webhook(email: str, hook_id: int, settings_url: str) -> str:
     """Send the test message now (not through the outbox: it belongs to no game, and the person waits
-    for the answer); what happened, in words for them."""
+    for the answer); what happened, in words for them (marked: the page words it in its reader's language)."""
     with read_session(get_engine()) as session:
         hook = _own(session, email, hook_id)
         session.expunge(hook)
@@ -115,12 +117,13 @@ def test_webhook(email: str, hook_id: int, settings_url: str) -> str:
     try:
         status = webhooks.post(call, time.monotonic() + webhooks.TIMEOUT)
     except (Refused, TryLater) as exc:
-        return f"The test did not go through: {exc}."
+        return Nf_("The test did not go through: %(why)s.", why=exc.args[0] if exc.args else "")
     except TimeoutError:
-        return f"The test did not go through: the webhook did not answer within {webhooks.TIMEOUT:g} seconds."
+        return Nf_("The test did not go through: the webhook did not answer within %(seconds)s seconds.",
+                   seconds=format(webhooks.TIMEOUT, "g"))
     except OSError:
-        return "The test did not go through: we could not connect to the webhook's host."
-    return f"The test went through: the webhook answered HTTP {status}."
+        return N_("The test did not go through: we could not connect to the webhook's host.")
+    return Nf_("The test went through: the webhook answered HTTP %(status)s.", status=status)
 
 
 # ---- feeds -------------------------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ import sqlalchemy as sa
 from sqlmodel import col
 
 from service.errors import Invalid
+from service.lang import N_, Nf_, Nn_
 from service.store import read_session, write_session
 from service.store.db import get_engine
 from service.store.inboxes import key as inbox_key
@@ -35,14 +36,16 @@ def create(email: str, name: str, now: datetime) -> str:
     """A new token for the person, named `name`; the token itself (shown once, never stored)."""
     name = " ".join(name.split())
     if not name or len(name) > MAX_NAME:
-        raise Invalid(f"Give the token a name of 1 to {MAX_NAME} characters (what it is for: \"my bot\").",
-                      "Name the token")
+        raise Invalid(Nf_("Give the token a name of 1 to %(num)d characters (what it is for: \"my bot\").", num=MAX_NAME),
+                      N_("Name the token"))
     token = PREFIX + secrets.token_urlsafe(32)
     with write_session(get_engine()) as session:
         live = session.execute(sa.select(sa.func.count()).select_from(PersonalToken).where(
             col(PersonalToken.person) == inbox_key(email), col(PersonalToken.revoked_at).is_(None))).scalar_one()
         if live >= MAX_LIVE:
-            raise Invalid(f"You have {MAX_LIVE} tokens: revoke one you no longer use first.", "Too many tokens")
+            raise Invalid(Nn_("You have %(num)d token: revoke it first if you no longer use it.",
+                              "You have %(num)d tokens: revoke one you no longer use first.", MAX_LIVE),
+                          N_("Too many tokens"))
         session.add(PersonalToken(person=inbox_key(email), name=name, token_hash=_hash(token), created_at=now))
     return token
 

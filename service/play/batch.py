@@ -25,6 +25,7 @@ import engine
 from service import store
 from service.errors import IllegalMoveAt, StaleState
 from service.games import adapter
+from service.lang import N_, Nf_
 from service.store.current import AnyGame
 from service.store.deal import rng
 from service.store.models import Game
@@ -66,9 +67,9 @@ def as_moves(moves: Any, *, empty: bool = False) -> list[dict[str, Any] | str]:
     if isinstance(moves, dict):
         return [moves]
     if not isinstance(moves, list) or not (moves or empty):
-        raise IllegalMoveAt(0, "send at least one move: a JSON object or its text form", "malformed")
+        raise IllegalMoveAt(0, N_("send at least one move: a JSON object or its text form"), "malformed")
     if len(moves) > MAX_MOVES:
-        raise IllegalMoveAt(MAX_MOVES, f"at most {MAX_MOVES} moves can be sent at once", "malformed")
+        raise IllegalMoveAt(MAX_MOVES, Nf_("at most %(num)d moves can be sent at once", num=MAX_MOVES), "malformed")
     for index, move in enumerate(moves):
         if not isinstance(move, dict | str):
             raise IllegalMoveAt(index, "a move must be a JSON object or its text form", "malformed")
@@ -211,16 +212,16 @@ class Batch:
         if isinstance(raw, dict):
             return raw
         if len(raw) > MAX_TEXT:
-            raise engine.IllegalMove(f"a move's text form is at most {MAX_TEXT} characters", "unreadable")
+            raise engine.IllegalMove(Nf_("a move's text form is at most %(num)d characters", num=MAX_TEXT), "unreadable")
         try:
             move = self.rules.parse_move(self.state, self.seat, raw)
         except engine.IllegalMove:
             raise
         except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
             log.warning("%s raised %r reading %r", self.rules.name, exc, raw, exc_info=True)
-            raise engine.IllegalMove(f"{raw[:80]!r} is not a move", "unreadable") from exc
+            raise engine.IllegalMove(Nf_("%(move)s is not a move", move=repr(raw[:80])), "unreadable") from exc
         if not isinstance(move, dict):
-            raise engine.IllegalMove(f"{raw[:80]!r} is not a move", "unreadable")
+            raise engine.IllegalMove(Nf_("%(move)s is not a move", move=repr(raw[:80])), "unreadable")
         return move
 
     def _may_play(self, index: int) -> None:

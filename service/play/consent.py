@@ -58,7 +58,7 @@ from sqlmodel import Session, col
 
 from service import running
 from service.errors import Conflict, NotFound, TooMany
-from service.lang import N_
+from service.lang import N_, Nn_
 from service.mail import outbox
 from service.mail.outbox import Queued
 from service.people.identity import person
@@ -188,9 +188,11 @@ def _refuse(email: str, oldest: datetime, now: datetime) -> None:
     wait = max(1, int((oldest + DAY - now).total_seconds()) + 1)
     hours = max(1, round(wait / 3600))
     # The same words whichever cap it was and whether or not the address played here: no oracle.
-    raise TooMany(f"{email} has been named in as many games in the last day as we allow from people it has "
-                  f"not played with yet. Try again in about {hours} hour{'s' if hours != 1 else ''}, or start "
-                  "the game without that address.", wait, "Too many games for one address")
+    raise TooMany(Nn_("%(email)s has been named in as many games in the last day as we allow from people it has "
+                      "not played with yet. Try again in about %(num)d hour, or start the game without that address.",
+                      "%(email)s has been named in as many games in the last day as we allow from people it has "
+                      "not played with yet. Try again in about %(num)d hours, or start the game without that "
+                      "address.", hours, email=email), wait, N_("Too many games for one address"))
 
 
 def invite(session: Session, game: Game, players: list[Player], seating: list[Seating], now: datetime) -> list[Queued]:

@@ -21,6 +21,7 @@ from service import store
 from service.errors import Conflict, Invalid, TooMany
 from service.games import FormData, adapter
 from service.games.base import FOLLOW_UP_TITLE as TITLE
+from service.lang import N_, Nf_
 from service.play.moves import new_game
 from service.store import read_session, write_session
 from service.store.db import get_engine
@@ -79,11 +80,11 @@ def follow_up(game_id: int, player_id: int, form: FormData) -> int:
             with write_session(get_engine()) as session:
                 _link(session, game_id).follow_up_started_at = None
             if isinstance(exc, engine.IllegalMove):
-                raise Invalid(f"The next game could not be started: {exc.reason.rstrip('.')}. Change the "
-                              "choices on the player page and press again.", TITLE) from exc
+                raise Invalid(Nf_("The next game could not be started: %(reason)s. Change the choices on the player "
+                                  "page and press again.", reason=exc.reason.rstrip(".")), TITLE) from exc
             if isinstance(exc, TooMany):  # its words name the address: not another player's to read
-                raise TooMany("The next game could not be started now: one of the players has been named in "
-                              "as many new games today as we allow. Try again later.", exc.retry_after,
+                raise TooMany(N_("The next game could not be started now: one of the players has been named in "
+                                 "as many new games today as we allow. Try again later."), exc.retry_after,
                               exc.title) from exc
             raise
         with write_session(get_engine()) as session:

@@ -37,7 +37,7 @@ from sqlmodel import Session, col
 
 from service import store
 from service.errors import Conflict, Invalid, NotFound
-from service.lang import N_
+from service.lang import N_, Nf_
 from service.mail import addresses, outbox
 from service.mail.kinds import addressed
 from service.names import name_problem
@@ -65,7 +65,9 @@ MIN_SEATS = 3  # in a game of two, the other player alone would decide: not offe
 BOT, PERSON = "bot", "person"
 INVITED, DECLINED, DONE = "invited", "declined", "done"
 TITLE = N_("This seat cannot be handed over")
-INVITATION_TITLE = "This invitation to take a seat is not open"
+INVITATION_TITLE = N_("This invitation to take a seat is not open")
+# A proposal in words (marked for the catalogs: the page words it in its reader's language, as `Words`).
+BOT_WORDS = {"easy": Nf_("a bot (easy)"), "normal": Nf_("a bot (normal)"), "strong": Nf_("a bot (strong)")}
 
 
 @dataclass
@@ -167,10 +169,11 @@ class SeatPanel:
     proposals: list[Proposal]
     waiting: list[str]  # names of the voters who have not voted yet
     invited: str | None  # the masked address of a pending invitation
+    bot: str = BOT_WORDS[bots.STAND_IN]  # the words of a vote for a bot (the page offers it unless proposed)
 
 
 def _words(vote: Vote) -> str:
-    return f"a bot ({bots.STAND_IN})" if vote.target == BOT else f"invite {masked(vote.address)}"
+    return BOT_WORDS[bots.STAND_IN] if vote.target == BOT else Nf_("invite %(address)s", address=masked(vote.address))
 
 
 def panel(session: Session, game: Any, players: list[Any], viewer: Any) -> list[SeatPanel]:
@@ -224,18 +227,18 @@ def vote(player_id: int, generation: int, seat: int, choice: str, address: str, 
         game = session.execute(sa.select(Game).where(col(Game.id) == voter.game_id).with_for_update()
                                ).scalar_one()
         if voter.link_generation != generation:
-            raise Conflict("This page's link was replaced by a fresher one: vote from your latest email.", TITLE)
+            raise Conflict(N_("This page's link was replaced by a fresher one: vote from your latest email."), TITLE)
         players = store.players_of(session, game.id)
         found = dropped(session, game, players)
         drop = found.get(seat)
         if drop is None:
-            raise Conflict("That seat cannot be handed over: it has not missed two deadlines since it was last "
-                           "handed over, the game is not under way, or it has fewer than three players.", TITLE)
+            raise Conflict(N_("That seat cannot be handed over: it has not missed two deadlines since it was last "
+                              "handed over, the game is not under way, or it has fewer than three players."), TITLE)
         deciders = voters(players, found, seat)
         if voter.seat not in deciders:
-            raise Conflict("Only the players still in the game decide about this seat.", TITLE)
+            raise Conflict(N_("Only the players still in the game decide about this seat."), TITLE)
         if drop.invited is not None:
-            raise Conflict("Someone was invited to take this seat already: wait for their answer.", TITLE)
+            raise Conflict(N_("Someone was invited to take this seat already: wait for their answer."), TITLE)
         target, address, name = _choice(session, drop, players, choice, address, name)
         row = session.execute(sa.select(SeatVote).where(
             col(SeatVote.game_id) == game.id, col(SeatVote.seat) == seat, col(SeatVote.voter) == voter.seat)
@@ -245,7 +248,7 @@ def vote(player_id: int, generation: int, seat: int, choice: str, address: str, 
         drop.votes[voter.seat] = Vote(voter.seat, target, address, name, now)
         wanted = drop.votes[voter.seat].choice
         if not all(s in drop.votes and drop.votes[s].choice == wanted for s in deciders):
-            outcome = Outcome("Your vote is recorded. The seat is handed over once every other player agrees.")
+            outcome = Outcome(N_("Your vote is recorded. The seat is handed over once every other player agrees."))
         else:
             holder = next(p for p in players if p.seat == seat)
             session.execute(sa.delete(SeatVote).where(col(SeatVote.game_id) == game.id, col(SeatVote.seat) == seat))
@@ -269,15 +272,15 @@ def _choice(session: Session, drop: Dropped, players: list[Any], choice: str, ad
         try:
             other = drop.votes[int(choice[5:])]
         except (ValueError, KeyError):
-            raise Invalid("That proposal is not open any more: choose again.", TITLE) from None
+            raise Invalid(N_("That proposal is not open any more: choose again."), TITLE) from None
         return other.target, other.address, other.name
     if choice != PERSON:
-        raise Invalid("Choose a bot, or type the address of the person to invite.", TITLE)
+        raise Invalid(N_("Choose a bot, or type the address of the person to invite."), TITLE)
     if not address.strip():
-        raise Invalid("Type the email address of the person to invite.", TITLE)
+        raise Invalid(N_("Type the email address of the person to invite."), TITLE)
     typed = addresses.normalized(address.strip())
     if any(key(p.email) == key(typed) for p in players if p.email):
-        raise Invalid("That address has a seat in this game already: invite someone who does not.", TITLE)
+        raise Invalid(N_("That address has a seat in this game already: invite someone who does not."), TITLE)
     name = " ".join(name.split()) or typed.partition("@")[0]
     problem = name_problem(name)
     if problem is not None:
@@ -325,7 +328,7 @@ def _to_bot(session: Session, game: Game, player: Player, now: datetime) -> Outc
     session.add(SeatHandover(game_id=game.id, seat=player.seat, player_id=player.id, target=BOT, status=DONE,
                              name=name, after_seq=game.seq, former_key=former, created_at=now, done_at=now))
     session.flush()
-    return Outcome(f"Everyone agreed: a bot ({bots.STAND_IN}) plays that seat from now on.", ids,
+    return Outcome(Nf_("Everyone agreed: %(bot)s plays that seat from now on.", bot=BOT_WORDS[bots.STAND_IN]), ids,
                    (game.id, list(game.to_act or []), game.seq))
 
 
@@ -337,7 +340,7 @@ def _invite(session: Session, game: Game, player: Player, address: str, name: st
         # The address declined the inviter: nothing may be sent.  Said as a decline would be said.
         handover.status = DECLINED
         session.add(handover)
-        return Outcome("Everyone agreed, but the person you named will not take the seat: you may vote again.")
+        return Outcome(N_("Everyone agreed, but the person you named will not take the seat: you may vote again."))
     invitation = Invitation(address=key(address), inviter=inviter.address_key, game_id=game.id,
                             player_id=player.id, status=consent.ASKED, created_at=now)
     session.add(invitation)
@@ -347,8 +350,8 @@ def _invite(session: Session, game: Game, player: Player, address: str, name: st
     to = {"email": address, "name": name, "consent": consent.ASKED, "row_key": new_row_key()}
     rows = outbox.add(session, game, [addressed(player, to)], "seat_invitation",
                       {"invitation": invitation.id, "to": to})
-    return Outcome(f"Everyone agreed: we invited {masked(address)} to take the seat. It is theirs once they "
-                   "accept.", outbox.ids(session, rows))
+    return Outcome(Nf_("Everyone agreed: we invited %(address)s to take the seat. It is theirs once they accept.",
+                       address=masked(address)), outbox.ids(session, rows))
 
 
 # ---- the invited person's answer ----------------------------------------------------------------------
@@ -369,14 +372,14 @@ def accept(invitation_id: int, now: datetime) -> tuple[int, bool]:
         invitation = consent.get(session, invitation_id, lock=True)
         handover = of_invitation(session, invitation.id)
         if handover is None or invitation.status == consent.DECLINED or handover.status == DECLINED:
-            raise Conflict("This invitation was declined, so the seat was not taken. Nothing was changed.",
+            raise Conflict(N_("This invitation was declined, so the seat was not taken. Nothing was changed."),
                            INVITATION_TITLE)
         if handover.status == DONE:
             return handover.player_id, False
         game = session.execute(sa.select(Game).where(col(Game.id) == handover.game_id).with_for_update()
                                ).scalar_one()
         if game.status != "active":
-            raise Conflict("This game has ended since you were invited, so there is no seat to take.",
+            raise Conflict(N_("This game has ended since you were invited, so there is no seat to take."),
                            INVITATION_TITLE)
         player = session.get(Player, handover.player_id, with_for_update=True)
         assert player is not None
@@ -409,10 +412,10 @@ def decline(invitation_id: int, now: datetime) -> None:
     with write_session(get_engine()) as session:
         handover = of_invitation(session, invitation_id)
         if handover is None:
-            raise NotFound("There is no such invitation.", INVITATION_TITLE)
+            raise NotFound(N_("There is no such invitation."), INVITATION_TITLE)
         if handover.status == DONE:
-            raise Conflict("You took this seat already. To stop the game's emails, use the link at the end of "
-                           "any of its emails.", INVITATION_TITLE)
+            raise Conflict(N_("You took this seat already. To stop the game's emails, use the link at the end of "
+                              "any of its emails."), INVITATION_TITLE)
     consent.decline(invitation_id, now)
     with write_session(get_engine()) as session:
         session.execute(sa.update(SeatHandover).where(col(SeatHandover.invitation_id) == invitation_id,

@@ -45,6 +45,7 @@ from service import running, store
 from service.clocks import seats as clocks
 from service.clocks.settings import parse_settings
 from service.errors import Conflict, Forbidden, Gone, Invalid, NotFound
+from service.lang import N_, Nf_
 from service.mail import outbox
 from service.people.identity import person
 from service.play import bots as bot_seats
@@ -55,7 +56,7 @@ from service.store.inboxes import key as inbox_key
 from service.store.inboxes import limit_key
 from service.store.models import Game, Joining, Naming, OpenGame, Player, as_utc, utcnow
 
-TITLE = "This game cannot be joined"
+TITLE = N_("This game cannot be joined")
 OPEN, STARTED, EXPIRED, CANCELLED = "open", "started", "expired", "cancelled"
 # players.consent of a seat held for a join not confirmed yet: only its confirmation email is written to it.
 ASKED = "joining"
@@ -75,12 +76,13 @@ def open_game(name: str, mode: str, options: dict[str, Any], seats: int, creator
     now = now or utcnow()
     try:
         hours, policy, ladder = parse_settings(deadline_hours, policy, reminders)
-    except ValueError as exc:
-        raise engine.IllegalMove(str(exc), "bad_options") from exc
+    except ValueError as exc:  # (a ClockError's marked message, said in the reader's language where shown)
+        raise engine.IllegalMove(getattr(exc, "message", str(exc)), "bad_options") from exc
     rules = engine.get(name)
     if not (max(2, rules.min_players) <= seats <= rules.max_players):
-        raise engine.IllegalMove(f"An open game of {rules.title or rules.name} takes {max(2, rules.min_players)} "
-                                 f"to {rules.max_players} players.", "bad_options")
+        raise engine.IllegalMove(Nf_("An open game of %(game)s takes %(least)d to %(most)d players.",
+                                     game=rules.title or rules.name, least=max(2, rules.min_players),
+                                     most=rules.max_players), "bad_options")
     levels = _levels(bots or {}, seats)
     secret = deal.draw()
     setup = rules.start(players=seats, options=options, seed=deal.start_seed(secret))
@@ -120,20 +122,22 @@ def _levels(bots: dict[int, str], seats: int) -> dict[int, str]:
     levels = {}
     for seat, level in bots.items():
         if not 1 <= seat < seats:
-            raise engine.IllegalMove(f"Seat {seat + 1} is not one of this game's other seats.", "bad_options")
+            raise engine.IllegalMove(Nf_("Seat %(num)d is not one of this game's other seats.", num=seat + 1),
+                                     "bad_options")
         if level not in LEVELS:
-            raise engine.IllegalMove(f"A bot plays at one of these levels: {', '.join(LEVELS)}.", "bad_options")
+            raise engine.IllegalMove(Nf_("A bot plays at one of these levels: %(levels)s.", levels=", ".join(LEVELS)),
+                                     "bad_options")
         levels[seat] = level
     if len(levels) >= seats - 1:
-        raise engine.IllegalMove("Leave at least one seat open for a person to join: a game of you and bots "
-                                 "only is started from the game's start form.", "bad_options")
+        raise engine.IllegalMove(N_("Leave at least one seat open for a person to join: a game of you and bots "
+                                    "only is started from the game's start form."), "bad_options")
     return levels
 
 
 def named(session: Session, open_id: int, key: str, lock: bool = False) -> OpenGame:
     found = session.get(OpenGame, open_id, with_for_update=lock or None)
     if found is None or not secrets.compare_digest(found.key, key or ""):
-        raise NotFound("There is no such open game (the link is wrong or belongs to another Riftpost).", TITLE)
+        raise NotFound(N_("There is no such open game (the link is wrong or belongs to another Riftpost)."), TITLE)
     return found
 
 
@@ -199,11 +203,11 @@ def _joined(session: Session, opened: OpenGame, address: str, now: datetime) -> 
 def _check_open(session: Session, opened: OpenGame) -> Game:
     game = store.get_game(session, opened.game_id, lock=True)
     if opened.status == EXPIRED:
-        raise Gone("This game expired before its seats were filled.", TITLE)
+        raise Gone(N_("This game expired before its seats were filled."), TITLE)
     if opened.status == STARTED:
-        raise Conflict("This game has started: every seat was taken.", TITLE)
+        raise Conflict(N_("This game has started: every seat was taken."), TITLE)
     if opened.status == CANCELLED:
-        raise Gone("This game was cancelled by the player who opened it.", TITLE)
+        raise Gone(N_("This game was cancelled by the player who opened it."), TITLE)
     return game
 
 
@@ -263,7 +267,7 @@ def join_signed_in(open_id: int, key: str, name: str, email: str, now: datetime 
         else:
             taken = _take_seat(session, opened, name, email, ASKED, now)
             if taken is None:
-                raise Conflict("Every seat of this game is taken or held for someone confirming by email.", TITLE)
+                raise Conflict(N_("Every seat of this game is taken or held for someone confirming by email."), TITLE)
             player = taken
             joining = Joining(open_game_id=opened.id, player_id=player.id, address=address,
                               nonce=secrets.token_hex(16), created_at=now)
@@ -277,7 +281,7 @@ def join_signed_in(open_id: int, key: str, name: str, email: str, now: datetime 
 def joining_of(session: Session, joining_id: int, nonce: str) -> Joining:
     found = session.get(Joining, joining_id)
     if found is None or not secrets.compare_digest(found.nonce, nonce):
-        raise NotFound("This link belongs to no join here (it was changed, or belongs to another Riftpost).", TITLE)
+        raise NotFound(N_("This link belongs to no join here (it was changed, or belongs to another Riftpost)."), TITLE)
     return found
 
 
@@ -297,8 +301,8 @@ def confirm(joining_id: int, nonce: str, now: datetime | None = None) -> Player:
         # A hold past its time may still be confirmed while nobody took its seat since (its row is still
         # this address's and the joining was not marked lapsed by the next person's join).
         if joining.lapsed_at is not None or player.address_key != joining.address:
-            raise Gone("Your seat was held for you for a while and went to someone else. Join again from "
-                       "the game's page if a seat is free.", TITLE)
+            raise Gone(N_("Your seat was held for you for a while and went to someone else. Join again from "
+                          "the game's page if a seat is free."), TITLE)
         started = _confirm(session, opened, joining, player, now)
         session.flush()
         session.expunge(player)
@@ -382,7 +386,7 @@ def cancel(open_id: int, key: str, email: str, now: datetime | None = None) -> N
         opened = named(session, open_id, key, lock=True)
         creator = next(p for p in store.players_of(session, opened.game_id) if p.seat == 0)
         if creator.address_key != inbox_key(email):
-            raise Forbidden("Only the player who opened this game can cancel it.", TITLE)
+            raise Forbidden(N_("Only the player who opened this game can cancel it."), TITLE)
         _check_open(session, opened)
         row_ids = _close(session, opened, CANCELLED, CANCELLED_KIND, now, creator_too=False)
     outbox.kick(row_ids)
@@ -413,4 +417,4 @@ def check_seats(seats_text: str) -> int:
     try:
         return int(seats_text)
     except ValueError:
-        raise Invalid("Say how many players the game is for.", "Open seats") from None
+        raise Invalid(N_("Say how many players the game is for."), N_("Open seats")) from None

@@ -23,6 +23,7 @@ from service import running, store
 from service.clocks import seats as clocks
 from service.clocks.settings import parse_settings
 from service.errors import Invalid, StaleState
+from service.lang import N_
 from service.mail import addresses, outbox
 from service.play import bots, consent, emails, ending
 from service.play.batch import Batch, GameOver, Played, as_moves, secrets_of
@@ -177,8 +178,8 @@ def new_game(
     """
     try:
         hours, policy, ladder = parse_settings(deadline_hours, policy, reminders)
-    except ValueError as exc:
-        raise engine.IllegalMove(str(exc), "bad_options") from exc
+    except ValueError as exc:  # (a ClockError's marked message, said in the reader's language where shown)
+        raise engine.IllegalMove(getattr(exc, "message", str(exc)), "bad_options") from exc
     rules = engine.get(name)
     options = dict(options or {})
     if not rules.min_players <= len(players) <= rules.max_players:
@@ -194,10 +195,12 @@ def new_game(
             continue
         # Names and addresses go into every email's headers and body: a line break there would
         # break (or forge) the headers of each email naming that player.
-        for text, what in ((who or "", "name"), (email, "email address")):
+        for text, said in ((who or "", N_("A player's name must be one line of printable characters (no line "
+                                          "breaks or control characters).")),
+                           (email, N_("A player's email address must be one line of printable characters (no "
+                                      "line breaks or control characters)."))):
             if not text.isprintable():
-                raise engine.IllegalMove(f"A player's {what} must be one line of printable characters "
-                                         "(no line breaks or control characters).", "bad_options")
+                raise engine.IllegalMove(said, "bad_options")
         # Every way in (the form, the command line, a campaign's follow-up) comes through here: an
         # address that cannot receive mail is refused before the game exists, and the normalized
         # form is stored (one player typing Ann@Example.ORG and another ann@example.org share an inbox).

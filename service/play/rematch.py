@@ -33,6 +33,7 @@ from sqlmodel import Session, col
 
 from service import store
 from service.errors import Conflict, Invalid, TooMany
+from service.lang import N_
 from service.mail import outbox
 from service.people.identity import person
 from service.play.moves import new_game
@@ -42,7 +43,7 @@ from service.store.inboxes import key
 from service.store.models import Consent, Game, GameClock, Player, Rematch, RematchClosure, as_utc, utcnow
 from service.views import followups
 
-TITLE = "Play again"
+TITLE = N_("Play again")
 KEPT, SWAPPED, RANDOM = "kept", "swapped", "random"
 SEATINGS = (KEPT, SWAPPED, RANDOM)
 # How a bot seat is given to new_game (DESIGN.md: "bot" in place of an address).
@@ -58,7 +59,7 @@ def is_person(player: Player) -> bool:
 def order_for(seating: str, players: list[Player]) -> list[int]:
     """The new game's seats: new seat i is the finished game's seat order[i].  Bots keep their seats."""
     if seating not in SEATINGS:
-        raise Invalid("Choose how to seat the players: the same seats, swapped, or at random.", TITLE)
+        raise Invalid(N_("Choose how to seat the players: the same seats, swapped, or at random."), TITLE)
     order = [p.seat for p in players]
     people = [p.seat for p in players if is_person(p)]
     if seating == SWAPPED:
@@ -76,9 +77,9 @@ def order_for(seating: str, players: list[Player]) -> list[int]:
 def _the_offer(session: Session, game: Game) -> None:
     offer = followups.offer(session, game)
     if offer is None:
-        raise Conflict("This game is not over yet: you can ask to play again once it ends.", TITLE)
+        raise Conflict(N_("This game is not over yet: you can ask to play again once it ends."), TITLE)
     if offer.kind != followups.AGAIN:
-        raise Conflict("This game offers its own next game on its page.", TITLE)
+        raise Conflict(N_("This game offers its own next game on its page."), TITLE)
 
 
 def _consents(session: Session, players: list[Player], seats: list[int], order: list[int], now: datetime) -> None:
@@ -148,7 +149,7 @@ def accept(game_id: int, player_id: int, now: datetime | None = None) -> Rematch
         store.get_game(session, game_id, lock=True)
         found = find(session, game_id)
         if found is None:
-            raise Conflict("Nobody has asked to play this game again yet.", TITLE)
+            raise Conflict(N_("Nobody has asked to play this game again yet."), TITLE)
         players = store.players_of(session, game_id)
         seat = next(p.seat for p in players if p.id == player_id)
         if seat not in found.accepted:
@@ -166,14 +167,14 @@ def decline(game_id: int, player_id: int, now: datetime | None = None) -> Rematc
         game = store.get_game(session, game_id, lock=True)  # as ask and accept: one at a time per game
         found = find(session, game_id)
         if found is None:
-            raise Conflict("Nobody is asking to play this game again now.", TITLE)
+            raise Conflict(N_("Nobody is asking to play this game again now."), TITLE)
         if found.new_game_id is not None or (found.started_at is not None
                                              and as_utc(found.started_at) > now - STALE_CLAIM):
-            raise Conflict("The new game has already started: everyone had accepted.", TITLE)
+            raise Conflict(N_("The new game has already started: everyone had accepted."), TITLE)
         players = store.players_of(session, game_id)
         me = next(p for p in players if p.id == player_id)
         if not is_person(me):
-            raise Conflict("Only a player may decline.", TITLE)
+            raise Conflict(N_("Only a player may decline."), TITLE)
         closed = RematchClosure(game_id=game_id, asked_by=found.asked_by, declined_by=me.seat,
                                 seating=found.seating, closed_at=now)
         session.add(closed)
@@ -214,8 +215,8 @@ def _start_if_ready(game_id: int) -> Rematch:
         with write_session(get_engine()) as session:  # released: a later press tries again
             session.execute(sa.update(Rematch).where(col(Rematch.game_id) == game_id).values(started_at=None))
         if isinstance(exc, TooMany):  # its words name an address: not another player's to read
-            raise TooMany("The new game could not be started now: one of the players has been named in as many "
-                          "new games today as we allow. Try again later.", exc.retry_after, exc.title) from exc
+            raise TooMany(N_("The new game could not be started now: one of the players has been named in as many "
+                             "new games today as we allow. Try again later."), exc.retry_after, exc.title) from exc
         raise
     with write_session(get_engine()) as session:
         row = find(session, game_id)

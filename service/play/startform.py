@@ -11,6 +11,7 @@ from service import jsontext
 from service.clocks.settings import parse_settings
 from service.errors import Invalid
 from service.games import Adapter, FormData, adapter, every
+from service.lang import N_, Nf_
 from service.names import name_problem
 from service.play import bots
 
@@ -157,7 +158,7 @@ def parse_form(data: FormData) -> tuple[GameForm, list[str]]:
             errors.append(problem)
         if not email:
             if name:
-                errors.append(f"{name} needs an email address.")
+                errors.append(Nf_("%(name)s needs an email address.", name=name))
             continue
         entered += 1
         try:
@@ -167,7 +168,7 @@ def parse_form(data: FormData) -> tuple[GameForm, list[str]]:
             continue
         form.players.append((name, normal[row]))
     if not entered:
-        errors.append("Enter at least one player's email address.")
+        errors.append(N_("Enter at least one player's email address."))
     errors += repeated_addresses(normal)
     if chosen is not None and entered:
         count_error = _count_words(chosen, entered)
@@ -183,5 +184,5 @@ def parse_form(data: FormData) -> tuple[GameForm, list[str]]:
     try:
         form.deadline_hours, form.policy, form.reminders = parse_settings(form.deadline_text, form.policy, None)
     except Invalid as exc:
-        errors.append(str(exc))
+        errors.append(exc.message)  # (marked: the page says it in its reader's language)
     return form, errors

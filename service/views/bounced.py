@@ -8,6 +8,7 @@ from datetime import datetime
 
 from sqlmodel import Session, col, select
 
+from service.lang import N_, Nf_, Words
 from service.names import player_name
 from service.store.current import AnyPlayer
 from service.store.inboxes import key as inbox_key
@@ -15,19 +16,19 @@ from service.store.models import Game, Person, Player
 
 # The codes a bounce is marked for (service/mail/dsn.py), said for a player; by class and subject after.
 WORDS = {
-    "5.1.1": "the address does not exist",
-    "5.1.2": "its mail domain does not exist",
-    "5.1.3": "the address is not valid",
-    "5.1.6": "the mailbox has moved",
-    "5.1.10": "its mail domain accepts no mail",
-    "5.2.1": "the mailbox is disabled",
-    "5.4.1": "its mail server does not accept the address",
-    "5.4.4": "its mail domain cannot be reached",
+    "5.1.1": N_("the address does not exist"),
+    "5.1.2": N_("its mail domain does not exist"),
+    "5.1.3": N_("the address is not valid"),
+    "5.1.6": N_("the mailbox has moved"),
+    "5.1.10": N_("its mail domain accepts no mail"),
+    "5.2.1": N_("the mailbox is disabled"),
+    "5.4.1": N_("its mail server does not accept the address"),
+    "5.4.4": N_("its mail domain cannot be reached"),
 }
 SUBJECT_WORDS = {
-    "2": "the mailbox is full or over its limit",
-    "3": "its mail server refuses our emails",
-    "7": "its mail server refuses our emails",
+    "2": N_("the mailbox is full or over its limit"),
+    "3": N_("its mail server refuses our emails"),
+    "7": N_("its mail server refuses our emails"),
 }
 
 
@@ -39,8 +40,8 @@ def words(status: str | None) -> str:
     if status[:2] in ("4.", "5.") and status[2:3] in SUBJECT_WORDS:
         return SUBJECT_WORDS[status[2:3]]
     if status.startswith("4."):
-        return "delivery has failed for days"
-    return "it cannot be delivered"
+        return N_("delivery has failed for days")
+    return N_("it cannot be delivered")
 
 
 def undeliverable(session: Session, emails: list[str]) -> dict[str, Person]:
@@ -55,27 +56,31 @@ def undeliverable(session: Session, emails: list[str]) -> dict[str, Person]:
 
 
 def notices(session: Session, game: Game, players: list[Player], reader: AnyPlayer) -> list[str]:
-    """What `reader` is told about the other players of an active game whose mail bounces."""
+    """What `reader` is told about the other players of an active game whose mail bounces (marked
+    `Words`: the page says them in its reader's language)."""
     if game.status != "active":
         return []
     others = [p for p in players if p.address_key != reader.address_key]
     dead = undeliverable(session, sorted({p.email for p in others}))
-    lines = []
+    lines: list[str] = []
     for player in others:
         person = dead.get(player.email)
         if person is None:
             continue
-        after = ("they may not know it is their turn." if player.seat in game.to_act
-                 else "they will not hear from us when it is their turn.")
-        lines.append(f"Mail to {player_name(player.name, player.seat)} bounces ({words(person.bounce_status)}); {after}")
+        name, why = player_name(player.name, player.seat), Words(words(person.bounce_status))
+        lines.append(Nf_("Mail to %(name)s bounces (%(why)s); they may not know it is their turn.", name=name, why=why)
+                     if player.seat in game.to_act else
+                     Nf_("Mail to %(name)s bounces (%(why)s); they will not hear from us when it is their turn.",
+                         name=name, why=why))
     return lines
 
 
 def own(session: Session, reader: AnyPlayer) -> dict[str, object] | None:
-    """What a player whose own address bounces is told on their page: when and why, or None."""
+    """What a player whose own address bounces is told on their page: when (`since` in English, `at`)
+    and why (marked: the page words it), or None."""
     person = undeliverable(session, [reader.email]).get(reader.email)
     if person is None:
         return None
     assert person.bounced_at is not None
     since: datetime = person.bounced_at
-    return {"since": f"{since:%d %b %Y}", "words": words(person.bounce_status)}
+    return {"since": f"{since:%d %b %Y}", "at": since, "words": words(person.bounce_status)}

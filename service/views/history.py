@@ -37,7 +37,7 @@ import engine
 from service import lang, store
 from service.errors import BadRequest, Forbidden, Invalid, NotFound
 from service.games import adapter
-from service.lang import ENGLISH, N_, translations
+from service.lang import ENGLISH, N_, Nf_, translations
 from service.store import deal
 from service.store.log import LogRow
 from service.store.models import Game, JournalEntry, as_utc
@@ -267,11 +267,11 @@ def parse_at(raw: str | None, game: Game) -> int | None:
     if raw is None or raw == "":
         return None
     if not re.fullmatch(r"[0-9]{1,12}", raw):
-        raise BadRequest(f"'at' must be a whole number of events, 1 to {game.seq}.", TITLE)
+        raise BadRequest(Nf_("'at' must be a whole number of events, 1 to %(last)d.", last=game.seq), TITLE)
     at = int(raw)
     if not 1 <= at <= game.seq:
-        raise NotFound(f"Game {game.id} has positions 1 to {game.seq} (after that many events); "
-                       f"there is no position {at}.", TITLE)
+        raise NotFound(Nf_("Game %(game)s has positions 1 to %(last)d (after that many events); there is no position "
+                           "%(at)d.", game=game.id, last=game.seq, at=at), TITLE)
     return at
 
 
@@ -326,8 +326,8 @@ def _view(rules: engine.Game, state: dict, seat: int | None, game: Game, at: int
         # A position in the middle of one decision's events that the engine cannot draw: say so
         # (a 4xx naming the way out) rather than fail the whole page.
         log.warning("%s cannot draw game %s after event %s: %r", game.name, game.id, at, exc)
-        raise Invalid(f"The game cannot be drawn right after event {at} (the middle of a "
-                      "decision); step to a neighbouring event.", TITLE) from exc
+        raise Invalid(Nf_("The game cannot be drawn right after event %(at)d (the middle of a decision); step to a "
+                          "neighbouring event.", at=at), TITLE) from exc
 
 
 def position_at(session: Session, game: Game, viewer: int | None, at: int,

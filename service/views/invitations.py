@@ -8,37 +8,41 @@ from __future__ import annotations
 import sqlalchemy as sa
 from sqlmodel import Session, col
 
+from service.lang import Nf_
 from service.store import seat_names
 from service.store.models import Invitation, Player
 
 
 def notes(session: Session, players: list[Player], fresh: bool = False) -> dict[int, str]:
     """A sentence per seat that is not being emailed as usual, keyed by seat.  `fresh`: said just after
-    the game was created (whether its invitation went out now or an earlier one is still unanswered)."""
+    the game was created (whether its invitation went out now or an earlier one is still unanswered).
+    Marked `Words` (service/lang.py): the page says them in its reader's language."""
     waiting = [p for p in players if p.consent]
     if not waiting:
         return {}
     names = seat_names(players)  # as shown: no link can pass (service/names.py)
-    creator = names.get(0, "the game's creator")
     asked_now = set(session.execute(sa.select(col(Invitation.player_id)).where(
         col(Invitation.player_id).in_([p.id for p in waiting]))).scalars().all())
-    words = {}
+    words: dict[int, str] = {}
     for p in waiting:
-        name = names[p.seat]
+        name, creator = names[p.seat], names.get(0)
         if p.consent == "creator":  # the creator (seat 0) has not confirmed their address yet
-            words[p.seat] = (f"Nobody else is emailed until {creator} confirms their address: {name} gets "
-                             "the game's emails (or an invitation) once the link we emailed to "
-                             f"{creator} is opened and accepted.")
+            words[p.seat] = Nf_("Nobody else is emailed until %(creator)s confirms their address: %(name)s gets the "
+                                "game's emails (or an invitation) once the link we emailed to %(creator)s is opened "
+                                "and accepted.", creator=creator or Nf_("the game's creator"), name=name)
         elif p.consent == "declined":
-            words[p.seat] = (f"{name} declined the invitation: the game does not email them."
+            words[p.seat] = (Nf_("%(name)s declined the invitation: the game does not email them.", name=name)
                              if not fresh else
-                             f"{name} declined invitations from {creator} before, so we did not email them.")
+                             Nf_("%(name)s declined invitations from %(creator)s before, so we did not email them.",
+                                 name=name, creator=creator or Nf_("the game's creator")))
         elif p.id in asked_now:
-            words[p.seat] = (f"We asked {name} to join; the game starts emailing them once they accept."
+            words[p.seat] = (Nf_("We asked %(name)s to join; the game starts emailing them once they accept.",
+                                 name=name)
                              if fresh else
-                             f"{name} has not answered the invitation yet; the game starts emailing them once "
-                             "they accept.")
+                             Nf_("%(name)s has not answered the invitation yet; the game starts emailing them once "
+                                 "they accept.", name=name))
         else:
-            words[p.seat] = (f"{name} has not answered an earlier invitation from {creator} yet, so we sent "
-                             "nothing new; the game starts emailing them once they accept.")
+            words[p.seat] = Nf_("%(name)s has not answered an earlier invitation from %(creator)s yet, so we sent "
+                                "nothing new; the game starts emailing them once they accept.",
+                                name=name, creator=creator or Nf_("the game's creator"))
     return words

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from flask import Blueprint, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext
 
 from service import links, paths, store
 from service.errors import BadRequest
@@ -45,16 +46,21 @@ def fresh_link(token: str) -> ResponseReturnValue:
         raise BadRequest(N_("Choose a fresh link for this game or for all your games."), TITLE)
     email = access.fresh_link(player.id, scope == "all", utcnow())
     # The link this page was opened with no longer works: no redirect back to it.
-    return render_template("account/sent.html", title="We sent you a fresh link", address=access.masked(email),
-                           what=("fresh links to all your games" if scope == "all" else "a fresh link to this game"),
-                           ended=("Every earlier link to your games" if scope == "all"
-                                  else "Every earlier link to this game"))
+    address = access.masked(email)
+    return render_template(
+        "account/sent.html", title=gettext("We sent you a fresh link"),
+        sent=(gettext("We sent fresh links to all your games to %(address)s.", address=address) if scope == "all"
+              else gettext("We sent a fresh link to this game to %(address)s.", address=address)),
+        ended=(gettext("Every earlier link to your games (this page's among them) no longer works: use the link "
+                       "in that email.") if scope == "all"
+               else gettext("Every earlier link to this game (this page's among them) no longer works: use the "
+                            "link in that email.")))
 
 
 @bp.get(paths.rule("account.ask"))
 def ask(token: str) -> ResponseReturnValue:
     player = load_player(token)
-    return render_template("account/ask.html", title="Your account", token=token, never=request.args.get("why") == "never",
+    return render_template("account/ask.html", title=gettext("Your account"), token=token, never=request.args.get("why") == "never",
                            address=access.masked(player.email))
 
 
@@ -63,9 +69,10 @@ def ask(token: str) -> ResponseReturnValue:
 def send(token: str) -> ResponseReturnValue:
     player = load_player(token)
     email = access.signin_link(player.id, utcnow())
-    return render_template("account/sent.html", title="We sent you a sign-in link",
-                           address=access.masked(email), what="a sign-in link and code", ended=None,
-                           back=url_for("play.page", token=token))
+    return render_template("account/sent.html", title=gettext("We sent you a sign-in link"),
+                           sent=gettext("We sent a sign-in link and code to %(address)s.",
+                                        address=access.masked(email)),
+                           ended=None, back=url_for("play.page", token=token))
 
 
 def _email(token: str) -> str:
@@ -79,7 +86,7 @@ def _email(token: str) -> str:
 @bp.get(paths.rule("account.page"))
 def page(token: str) -> ResponseReturnValue:
     _email(token)
-    return render_template("people/signin_link.html", title="Your account",
+    return render_template("people/signin_link.html", title=gettext("Your account"),
                            action=url_for("account.sign_in", token=token))
 
 
@@ -101,5 +108,5 @@ def one_click(token: str) -> ResponseReturnValue:
             return "We will not email this address any more.\n", 200, {"Content-Type": "text/plain"}
     with read_session(get_engine()) as session:
         never = store.person_of(session, email).never_email_at is not None
-    return render_template("account/never.html", title="Never email me", address=access.masked(email),
+    return render_template("account/never.html", title=gettext("Never email me"), address=access.masked(email),
                            done=never)

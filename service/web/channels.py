@@ -51,6 +51,7 @@ from service.store import read_session
 from service.store.db import get_engine
 from service.store.models import Webhook, utcnow
 from service.web.auth import current_email, require_api_email, require_email
+from service.web.errors import said
 from service.web.limits import client_key, limiter
 
 bp = Blueprint("channels", __name__)
@@ -110,7 +111,7 @@ def add() -> ResponseReturnValue:
     try:
         channels.add_webhook(email, url, shape)
     except Invalid as exc:  # the form again, what was typed kept, the problem said above it
-        return _page(email, exc.status, exc.message, {"url": url, "shape": shape})
+        return _page(email, exc.status, said(exc.message), {"url": url, "shape": shape})
     flash(gettext("Webhook added. Send it a test to see that it works."))
     return redirect(url_for("channels.page"), 303)
 
@@ -119,7 +120,7 @@ def add() -> ResponseReturnValue:
 @limiter.limit(TEST_LIMIT, key_func=_tester)
 def test(hook_id: int) -> ResponseReturnValue:
     email = require_email()
-    flash(channels.test_webhook(email, hook_id, current_app.config["BASE_URL"] + url_for("channels.page")))
+    flash(said(channels.test_webhook(email, hook_id, current_app.config["BASE_URL"] + url_for("channels.page"))))
     return redirect(url_for("channels.page"), 303)
 
 

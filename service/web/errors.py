@@ -15,14 +15,14 @@ from typing import Any
 
 from flask import Flask, jsonify, make_response, render_template, request
 from flask.typing import ResponseReturnValue
-from flask_babel import gettext, ngettext
+from flask_babel import get_translations, gettext, ngettext
 from flask_limiter.errors import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
 import engine
 from service.errors import GameNotFound, IllegalMoveAt, RiftpostError, StaleState, TooMany
-from service.lang import N_
+from service.lang import N_, Words
 from service.web.limits import retry_after
 
 log = logging.getLogger(__name__)
@@ -38,7 +38,10 @@ def error_page(status: int, title: str, message: str, **extra: Any) -> ResponseR
 
 
 def said(text: str) -> str:
-    """`text` in the reader's language when the catalogs have it (never gettext(""): the catalog's header)."""
+    """`text` in the reader's language when the catalogs have it (never gettext(""): the catalog's header);
+    a message made below the request with its numbers apart (`service.lang.Words`) by its id and params."""
+    if isinstance(text, Words):
+        return text.said_in(get_translations())
     return gettext(text) if text else text
 
 

@@ -37,6 +37,7 @@ from service.views import history, positions
 from service.views.my_games import CoPlayer
 from service.views.times import local_time
 from service.web import auth, home, language
+from service.web.errors import said
 from service.web.limits import limiter, new_games, refund
 
 bp = Blueprint("games", __name__)
@@ -149,7 +150,7 @@ def _create() -> Response:
     form, errors = parse_form(data)
     for row in known:  # shown again as references, and every message names them instead
         form.refs[row], form.emails[row] = data[f"ref{row}"], ""
-    errors = [address_book.unnamed(words, known.values()) for words in errors]
+    errors = [address_book.unnamed(said(words), known.values()) for words in errors]
     chosen = adapter_or_none(form.game)
     if chosen is None:
         return make_response(_game_list("new_game.html", 422, [
@@ -164,9 +165,9 @@ def _create() -> Response:
             game_id = new_game(form.game, form.players, form.options, deadline_hours=form.deadline_hours,
                                policy=form.policy, reminders=form.reminders, ask_creator=not _signed_in_creator(form))
         except engine.IllegalMove as exc:
-            errors.append(address_book.unnamed(exc.reason, known.values()))
+            errors.append(address_book.unnamed(said(exc.reason), known.values()))
         except TooMany as exc:  # an address has had its day's invitations: the form again, to change it
-            response = make_response(_form_page(form, chosen, 429, [address_book.unnamed(exc.message, known.values())]))
+            response = make_response(_form_page(form, chosen, 429, [address_book.unnamed(said(exc.message), known.values())]))
             response.headers["Retry-After"] = str(exc.retry_after)
             return response
         else:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
-from flask_babel import gettext
+from flask_babel import gettext, ngettext
 
 import engine
 from service import links, paths, store
@@ -32,18 +32,17 @@ from service.store import read_session
 from service.store.db import get_engine
 from service.store.models import OpenGame, utcnow
 from service.views import profile
-from service.web import auth
+from service.web import auth, language
+from service.web.errors import said
 from service.web.games import adapter_or_none, no_such_game
 from service.web.limits import limiter, lobby_join, lobby_join_address, new_games, refund, typed_address_key
 from service.web.tokens import page_token
 
 bp = Blueprint("lobby", __name__)
-SENT = ("If that address can take the seat, we emailed it a link: the seat is held for it until it confirms "
-        "(for {hours} hours). Nothing else is sent to it.")
 
 
 def pace_words(hours: int | None) -> str:
-    return "no deadline" if hours is None else f"{hours} hour{'s' if hours != 1 else ''} a turn"
+    return gettext("no deadline") if hours is None else ngettext("%(num)d hour a turn", "%(num)d hours a turn", hours)
 
 
 def _describe(session, opened: OpenGame, now) -> dict:
@@ -59,7 +58,7 @@ def _describe(session, opened: OpenGame, now) -> dict:
         "open": opened, "game": game, "title": found.rules.title or found.name,
         "mode": found.mode(opened.mode).title if len(modes) > 1 else "",
         "pace": pace_words(opened.deadline_hours),
-        "about": profile.profile(session, creator.address_key).line(unlinkable(creator.name)),
+        "about": profile.profile(session, creator.address_key).line(unlinkable(creator.name), language.current()),
         "left": opened.seats - sum(1 for seat in taken if seat.confirmed()),  # lobby.seats_left, read once
         "url": url_for("lobby.game", open_id=opened.id, key=opened.key),
     }
@@ -123,14 +122,15 @@ def _create(game: str):
     errors = []
     problem = name_problem(form["name"])
     if problem:
-        errors.append(problem)
+        errors.append(said(problem))
     mode = chosen.mode(form["mode"])
     try:
         seats = int(form["seats"] or max(mode.players))
     except ValueError:
         seats = 0
     if seats not in mode.players or seats < 2:
-        errors.append(f"{mode.title} takes {mode.count_words}; an open game takes at least 2 players.")
+        errors.append(gettext("%(mode)s takes %(count)s; an open game takes at least 2 players.", mode=mode.title,
+                              count=mode.count_words))
     levels: dict[int, str] = {}
     for seat in range(1, seats):
         chosen_seat = form.get(f"seat{seat}", "")
@@ -144,17 +144,18 @@ def _create(game: str):
     try:
         hours, policy, reminders = parse_settings(form["deadline"], (data.get("policy") or "auto").strip()[:20], None)
     except Invalid as exc:
-        errors.append(str(exc))
+        errors.append(said(exc.message))
     if not errors:
         try:
             opened = lobby.open_game(chosen.name, mode.name, options, seats, (form["name"], me),
                                      listed=form["listed"] == "yes", deadline_hours=hours, policy=policy,
                                      reminders=reminders, bots=levels)
         except engine.IllegalMove as exc:
-            errors.append(exc.reason)
+            errors.append(said(exc.reason))
         else:
-            flash("Your game is open. It starts when every seat is taken; share its link"
-                  + (" or let people find it in the lobby." if opened.listed else "."))
+            flash(gettext("Your game is open. It starts when every seat is taken; share its link or let people "
+                          "find it in the lobby.") if opened.listed else
+                  gettext("Your game is open. It starts when every seat is taken; share its link."))
             return redirect(url_for("lobby.game", open_id=opened.id, key=opened.key), 303)
     return current_app.make_response(_new_page(chosen, 422, errors, **form))
 
@@ -188,14 +189,14 @@ def join(open_id: int, key: str) -> ResponseReturnValue:
     name = (request.form.get("name") or "").strip()[:40]
     problem = name_problem(name)
     if problem:
-        return _game_page(open_id, key, 422, error=problem)
+        return _game_page(open_id, key, 422, error=said(problem))
     player = lobby.join_signed_in(open_id, key, name or me.partition("@")[0], me)
     with read_session(get_engine()) as session:
         started = store.get_game(session, player.game_id).status == "active"
     if started:
-        flash("You took the last seat: the game has started.")
+        flash(gettext("You took the last seat: the game has started."))
         return redirect(url_for("play.page", token=page_token(player)), 303)
-    flash("You have joined. The game starts when every seat is taken; you get its first email then.")
+    flash(gettext("You have joined. The game starts when every seat is taken; you get its first email then."))
     return redirect(url_for("lobby.game", open_id=open_id, key=key), 303)
 
 
@@ -210,12 +211,14 @@ def ask(open_id: int, key: str) -> ResponseReturnValue:
         email = addresses.normalized(typed)
     except Invalid:  # its syntax only: says nothing about whether it is known
         refund()
-        return _game_page(open_id, key, 422, error="Type the email address you play with (name@example.org).")
+        return _game_page(open_id, key, 422, error=gettext("Type the email address you play with (name@example.org)."))
     if problem:
         refund()
-        return _game_page(open_id, key, 422, error=problem)
+        return _game_page(open_id, key, 422, error=said(problem))
     lobby.ask_to_join(open_id, key, name or email.partition("@")[0], email)
-    return _game_page(open_id, key, sent=SENT.format(hours=_hours()))
+    return _game_page(open_id, key, sent=gettext(
+        "If that address can take the seat, we emailed it a link: the seat is held for it until it confirms "
+        "(for %(hours)s hours). Nothing else is sent to it.", hours=_hours()))
 
 
 def _hours() -> str:
@@ -241,9 +244,9 @@ def confirm(token: str) -> ResponseReturnValue:
     with read_session(get_engine()) as session:
         started = store.get_game(session, player.game_id).status == "active"
     if started:
-        flash("You took the last seat: the game has started.")
+        flash(gettext("You took the last seat: the game has started."))
     else:
-        flash("You have joined. The game starts when every seat is taken; we email you then.")
+        flash(gettext("You have joined. The game starts when every seat is taken; we email you then."))
     return redirect(url_for("play.page", token=page_token(player)) if started
                     else url_for("lobby.confirm_page", token=token), 303)
 

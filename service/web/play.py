@@ -11,12 +11,13 @@ choices, and only the one "Confirm turn" POST plays them, all or none, through `
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
-from flask_babel import gettext, ngettext
+from flask_babel import format_date, gettext, ngettext
 
 import engine
 from service import jsontext, links, paths, store
@@ -37,6 +38,7 @@ from service.views.positions import Position
 from service.views.times import local_time
 from service.web import language
 from service.web.clock import panel
+from service.web.errors import said
 from service.web.play_api import HIDDEN_NOTE
 from service.web.talk_panel import page_talk
 from service.web.tokens import current_player, load_player, page_token, player_of, seat_of
@@ -177,10 +179,17 @@ def _render_page(player: AnyPlayer, status: int = 200, error: str | None = None,
         trouble = outbox.trouble(session, player)
         talk = page_talk(session, player, position.since)  # the table's talk and its forms (service/web/talk.py)
         # Seats the others may hand over (issue #25): shown only to those who decide.
-        extra.setdefault("handover", handover.panel(session, game, players, player))
+        extra.setdefault("handover", [_handover_said(drop) for drop in handover.panel(session, game, players, player)])
         extra.setdefault("handover_me", handover.own_warning(session, game, players, player))
+    # Words made below the request (marked there) in the reader's language.
+    mail_notices = [said(line) for line in mail_notices]
+    notes = {seat: said(words) for seat, words in notes.items()}
+    if own_bounce is not None:
+        english = language.current() == "en"  # (English keeps its "05 Nov 2026"; the others CLDR's date)
+        own_bounce = own_bounce | {"words": said(str(own_bounce["words"])), "since": own_bounce["since"] if english
+                                   else format_date(own_bounce["at"], "medium")}  # type: ignore[arg-type]
     if trouble is not None:
-        extra["mail_trouble"] = trouble
+        extra["mail_trouble"] = dataclasses.replace(trouble, words=said(trouble.words))
         # Masked, as every page reached by a link shows an address: links get forwarded.
         extra["mail_trouble_address"] = access.masked(trouble.address)
         extra["mail_trouble_since"] = local_time(trouble.since, clock["time_zone"], language.current())
@@ -252,7 +261,8 @@ def page(token: str) -> ResponseReturnValue:
             except (StaleState, engine.IllegalMove):
                 kept = None
         return _render_page(player, 422, composed=kept,
-                            error=f"Step {index + 1} of this turn cannot be played: {exc.reason}. Nothing was played.")
+                            error=gettext("Step %(num)d of this turn cannot be played: %(reason)s. Nothing was played.",
+                                          num=index + 1, reason=said(exc.reason)))
     return _render_page(player, step=step, composed=composed)
 
 
@@ -283,8 +293,8 @@ def _act(player: AnyPlayer, chosen: dict[str, Any] | list[dict[str, Any] | str],
         if turn and isinstance(chosen, list) and len(chosen) > 1:  # which step, of a turn played at once
             index = getattr(exc, "index", 0)
             return _render_page(player, 422, error=gettext("Step %(num)d of your turn is not allowed: %(reason)s. "
-                                                                "Nothing was played.", num=index + 1, reason=exc.reason))
-        return _render_page(player, 422, error=gettext("That move is not allowed: %(reason)s", reason=exc.reason))
+                                                                "Nothing was played.", num=index + 1, reason=said(exc.reason)))
+        return _render_page(player, 422, error=gettext("That move is not allowed: %(reason)s", reason=said(exc.reason)))
     if turn and isinstance(chosen, list):
         flash(ngettext("Your turn was recorded (%(num)d step).", "Your turn was recorded (%(num)d steps).", len(chosen)))
     else:
@@ -316,6 +326,13 @@ def confirm(token: str) -> ResponseReturnValue:
     )
 
 
+def _handover_said(drop: handover.SeatPanel) -> handover.SeatPanel:
+    """A seat's handover panel with its votes' words in the reader's language (made below, marked)."""
+    return dataclasses.replace(
+        drop, mine=said(drop.mine) if drop.mine else None, bot=said(drop.bot),
+        proposals=[dataclasses.replace(proposal, words=said(proposal.words)) for proposal in drop.proposals])
+
+
 @bp.post("/p/<token>/handover")
 def handover_vote(token: str) -> ResponseReturnValue:
     """The player's vote to hand a seat that missed two deadlines over for good (service/play/handover.py)."""
@@ -325,11 +342,11 @@ def handover_vote(token: str) -> ResponseReturnValue:
     except ValueError:
         return _render_page(player, 400, error=gettext("Choose a seat to hand over."))
     try:
-        said = handover.vote(player.id, player.link_generation, seat, request.form.get("choice", "")[:20],
-                             request.form.get("address", "")[:254], request.form.get("name", "")[:80], utcnow())
+        outcome = handover.vote(player.id, player.link_generation, seat, request.form.get("choice", "")[:20],
+                                 request.form.get("address", "")[:254], request.form.get("name", "")[:80], utcnow())
     except (Invalid, Conflict) as exc:
-        return _render_page(player, 422 if isinstance(exc, Invalid) else 409, error=gettext(exc.message))
-    flash(gettext(said))
+        return _render_page(player, 422 if isinstance(exc, Invalid) else 409, error=said(exc.message))
+    flash(said(outcome))
     return redirect(url_for("play.page", token=token), 303)
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext
 
 from service import paths, store
 from service.play import rematch
@@ -44,7 +45,7 @@ def ask(token: str) -> ResponseReturnValue:
     player = load_player(token)
     found = rematch.ask(player.game_id, player.id, (request.form.get("seating") or "kept").strip()[:10])
     if found.new_game_id is None:
-        flash("Asked: the other players are emailed. The new game starts when everyone has accepted.")
+        flash(gettext("Asked: the other players are emailed. The new game starts when everyone has accepted."))
     return redirect(url_for("rematch.page", token=token), 303)
 
 
@@ -53,9 +54,9 @@ def accept(token: str) -> ResponseReturnValue:
     player = load_player(token)
     found = rematch.accept(player.game_id, player.id)
     if found.new_game_id is not None:
-        flash("Everyone accepted: the new game has started, and everyone got its first email.")
+        flash(gettext("Everyone accepted: the new game has started, and everyone got its first email."))
     else:
-        flash("Accepted. The new game starts when everyone has accepted.")
+        flash(gettext("Accepted. The new game starts when everyone has accepted."))
     return redirect(url_for("rematch.page", token=token), 303)
 
 

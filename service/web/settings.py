@@ -31,6 +31,7 @@ from service.views.times import local_time
 from service.web import language
 from service.web.auth import require_email
 from service.web.clock import choose_zone, zone_panel
+from service.web.errors import said
 
 bp = Blueprint("settings", __name__, url_prefix="/settings")
 TITLE = N_("That did not work")
@@ -102,7 +103,7 @@ def new_token() -> ResponseReturnValue:
     try:
         made = tokens.create(email, request.form.get("name") or "", utcnow())
     except Invalid as exc:
-        return _page(422, error=gettext(exc.message))
+        return _page(422, error=said(exc.message))
     # Shown on this answer only (no redirect: the token would have to wait in the session cookie).
     return _page(new_token=made)
 

@@ -25,7 +25,7 @@ from service.mail import addresses
 from service.people import sessions, signin
 from service.store.models import utcnow
 from service.web import auth, language
-from service.web.errors import error_page
+from service.web.errors import error_page, said
 from service.web.limits import limiter, signin_address, signin_codes, typed_address_key
 from service.web.limits import signin as signin_limit
 
@@ -44,7 +44,7 @@ def sign_in_needed(exc: auth.SignInNeeded) -> ResponseReturnValue:
         response = make_response(error_page(401, exc.title, exc.message))
         response.headers["WWW-Authenticate"] = 'Bearer realm="riftpost"'
         return response
-    return _form(401, error=gettext(exc.message))  # auth's message, marked for the catalogs there
+    return _form(401, error=said(exc.message))  # auth's message, marked for the catalogs there
 
 
 @bp.route("/signin", methods=["GET", "POST"])
@@ -81,7 +81,7 @@ def code() -> ResponseReturnValue:
     try:
         who = signin.redeem_code(email, request.form.get("code") or "", utcnow())
     except Invalid as exc:
-        return _form(422, error=gettext(exc.message), sent=True, email=email, title=gettext("Check your email"))
+        return _form(422, error=said(exc.message), sent=True, email=email, title=gettext("Check your email"))
     return _signed_in(who)
 
 

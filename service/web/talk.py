@@ -35,6 +35,7 @@ from service.store.rows import MAX_ID
 from service.talk import messages, notify
 from service.web import play, play_api
 from service.web.auth import current_email, require_email
+from service.web.errors import said
 from service.web.tokens import load_player, player_of
 
 bp = Blueprint("talk", __name__)
@@ -69,7 +70,7 @@ def write(token: str) -> ResponseReturnValue:
             messages.post(session, player_of(session, token), text, channel=channel, source="page")
     except Invalid as exc:
         # The page again, the typed text kept in the box: nothing the player wrote is lost.
-        response = make_response(play._render_page(load_player(token), exc.status, error=exc.message,
+        response = make_response(play._render_page(load_player(token), exc.status, error=said(exc.message),
                                                    talk_text=text, talk_channel=channel))
         if isinstance(exc, TooMany):
             response.headers["Retry-After"] = str(exc.retry_after)
