@@ -6,8 +6,9 @@ this module words them, and is the only place that does:
 - the sentence is the game's catalog entry: the key is the gettext context, the English the msgid
   (the adapter's `GameCatalog`), translated by the game's domain (service/translations/<language>/
   LC_MESSAGES/<domain>.po); a message with a `Count` takes the plural form CLDR gives its number;
-- a `Seat` is the reader-relative name: "your partner" for the reader's teammate, else the player's
-  name, else "Player N"; a message whose `actor` is the reader takes the catalog's `<key>.you` form
+- a `Seat` is the player's name (a teammate's too: players asked to read their partner's name, issue
+  #22 item 9; the turn order marks who the partner is), "your partner" for a nameless teammate, else
+  "Player N"; a message whose `actor` is the reader takes the catalog's `<key>.you` form
   where it has one ("Turn 4: your turn.");
 - a `Card` is the card's name in the catalog (context "card"), `Cards` a list by CLDR ("A, B і C");
 - a `Place` is `place.<kind>.<index>` (or `place.<kind>` with its number), a `Term` its catalog word.
@@ -35,12 +36,13 @@ def catalog_of(game: str) -> GameCatalog | None:
 
 
 def seat_name(seat: int, language: str, names: Names, partners: Collection[int] = ()) -> str:
-    """A seat for a reader: "your partner" (a teammate of the reader), the player's name, "Player N"."""
+    """A seat for a reader: the player's name, "your partner" (a teammate of the reader with no name
+    known), "Player N"."""
+    if names and seat in names:
+        return names[seat]
     words = lang.translations(language)
     if seat in partners:
         return words.gettext("your partner")
-    if names and seat in names:
-        return names[seat]
     return words.gettext("Player %(n)s") % {"n": seat + 1}
 
 

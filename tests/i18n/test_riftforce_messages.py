@@ -1,6 +1,6 @@
 """Riftforce worded from messages (service/views/wording.py, issue #26): English as the sentences said it
 before, over random games of every mode and for every reader; a golden history in English, Ukrainian and
-Traditional Chinese; CLDR plurals; "you", "your partner" and names; and the catalog check's hold on the
+Traditional Chinese; CLDR plurals; "you" and names (a partner's too, issue #22 item 9); and the catalog check's hold on the
 game's domain."""
 
 from __future__ import annotations
@@ -79,7 +79,7 @@ def test_a_golden_history_in_each_language(language):
     if os.environ.get("RIFTPOST_REGOLD"):
         path.write_text(got)
     assert got == path.read_text()
-    assert ("your partner" if language == "en" else "") in got
+    assert "your partner" not in got.lower() and "ваш партнер" not in got and "隊友的" not in got  # named
 
 
 @pytest.mark.parametrize("language", ["uk", "zh_Hant"])
@@ -107,17 +107,18 @@ def test_ukrainian_plurals_for_1_2_5_21():
 
 
 @pytest.mark.parametrize(("language", "you", "partner", "name"), [
-    ("en", "Your Fire 5 dealt 2 damage to Bo's Ice 6.", "Your partner's Fire 5 dealt 2 damage to Bo's Ice 6.",
+    ("en", "Your Fire 5 dealt 2 damage to Bo's Ice 6.", "Ana's Fire 5 dealt 2 damage to Bo's Ice 6.",
      "Ana's Fire 5 dealt 2 damage to your Ice 6."),
     ("uk", "Ваш елементаль «Вогонь 5» завдає 2 поранення елементалю «Лід 6» (Bo).",
-     "Елементаль «Вогонь 5» (ваш партнер) завдає 2 поранення елементалю «Лід 6» (Bo).",
+     "Елементаль «Вогонь 5» (Ana) завдає 2 поранення елементалю «Лід 6» (Bo).",
      "Елементаль «Вогонь 5» (Ana) завдає 2 поранення вашому елементалю «Лід 6»."),
-    ("zh_Hant", "你的「火 5」對Bo的「冰 6」造成 2 點傷害。", "你的隊友的「火 5」對Bo的「冰 6」造成 2 點傷害。",
+    ("zh_Hant", "你的「火 5」對Bo的「冰 6」造成 2 點傷害。", "Ana的「火 5」對Bo的「冰 6」造成 2 點傷害。",
      "Ana的「火 5」對你的「冰 6」造成 2 點傷害。"),
 ])
-def test_a_seat_is_you_your_partner_or_a_name(language, you, partner, name):
-    """Team play: seat 0 damages seat 1's elemental; seat 0 reads "you", seat 2 (0's partner) "your
-    partner", seat 1 (the damaged) "your" for its own card and Ana's name for the other."""
+def test_a_seat_is_you_or_its_players_name_a_partners_too(language, you, partner, name):
+    """Team play: seat 0 damages seat 1's elemental; seat 0 reads "you", seat 2 (0's partner) Ana's
+    name (players asked for their partner's name, issue #22 item 9), seat 1 (the damaged) "your" for
+    its own card and Ana's name for the other."""
     state, _, _ = playout("team", 1, steps=0)
     state = {**state, "players": 4}
     damage = {"type": "damage", "card": "ice-6a", "seat": 1, "amount": 2, "by": "fire-5a", "by_seat": 0}
@@ -127,11 +128,12 @@ def test_a_seat_is_you_your_partner_or_a_name(language, you, partner, name):
         name.replace("Bo", "?")
 
 
-def test_a_partners_own_draw_says_your_partner_and_hides_the_cards():
+def test_a_partners_own_draw_names_the_partner_and_hides_the_cards():
     state, events, _ = playout("team", 1, steps=60)
     before, seat, draw = next(item for item in events if item[2]["type"] == "draw" and item[2]["seat"] == 2)
     text = event_sentence(GAME, draw, "move", seat, 0, before, NAMES, "en")
-    assert text == f"Your partner drew {draw['count']} cards."
+    assert text == f"{NAMES[2]} drew {draw['count']} cards."
+    assert event_sentence(GAME, draw, "move", seat, 0, before, None, "en") == f"Your partner drew {draw['count']} cards."
     assert event_sentence(GAME, draw, "move", seat, 2, before, NAMES, "en").startswith(f"You drew {draw['count']} cards: ")
 
 

@@ -100,10 +100,12 @@ def test_a_seat_is_you_for_its_own_reader_and_a_name_for_the_others(language, ow
     assert event_sentence(GAME, turn, "move", 0, None, None, None, "en") == "Turn 3: Player 1's turn."
 
 
-def test_a_partner_is_your_partner():
-    wording = Wording("riftwalker", "en", reader=1, names=NAMES, partners={0})
-    assert wording(msg("event.explore", actor=Seat(0), card=engine.messages.Card("FI-01"))) == \
-        "Your partner explores Burn Memory."
+def test_a_partner_is_named_and_your_partner_only_without_a_name():
+    """Issue #22 item 9: players read their partner's name; "your partner" only where no name is known."""
+    explore = msg("event.explore", actor=Seat(0), card=engine.messages.Card("FI-01"))
+    assert Wording("riftwalker", "en", reader=1, names=NAMES, partners={0})(explore) == \
+        f"{NAMES[0]} explores Burn Memory."
+    assert Wording("riftwalker", "en", reader=1, names=None, partners={0})(explore) == "Your partner explores Burn Memory."
 
 
 def test_a_stored_move_is_worded_for_its_reader_and_an_old_rows_words_stay():
