@@ -23,10 +23,17 @@
   try { words = JSON.parse(root.dataset.words || "{}"); } catch (e) { words = {}; }
   function w(key, english, fill) {
     var text = words[key];
-    if (typeof text === "object" && text !== null) { text = text[String(fill && fill.n)]; }
+    if (typeof text === "object" && text !== null) {
+      // by the count itself, else by its CLDR plural category (composer_words' "choices")
+      var n = fill && fill.n;
+      text = text[String(n)] !== undefined ? text[String(n)] : (text[pluralOf(n)] || text.other);
+    }
     text = typeof text === "string" ? text : english;
     Object.keys(fill || {}).forEach(function (name) { text = text.split("{" + name + "}").join(fill[name]); });
     return text;
+  }
+  function pluralOf(n) {
+    try { return new Intl.PluralRules(document.documentElement.lang || "en").select(n); } catch (e) { return "other"; }
   }
   var pageSeq = Number(root.dataset.seq);
   var wanted = root.dataset.step || null;
@@ -245,7 +252,7 @@
     if (step.moves > 1) {
       var count = document.createElement("span");
       count.className = "step-count";
-      count.textContent = step.moves + " choices";
+      count.textContent = w("choices", "{n} choices", {n: step.moves});
       b.appendChild(count);
     }
     return b;

@@ -12,12 +12,13 @@ choices, and only the one "Confirm turn" POST plays them, all or none, through `
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
-from flask_babel import format_date, gettext, ngettext
+from flask_babel import format_date, get_locale, gettext, ngettext
 
 import engine
 from service import jsontext, links, paths, store
@@ -85,7 +86,21 @@ def composer_words() -> dict[str, Any]:
         "confirm": gettext("Confirm turn"),
         "confirm_n": {n: ngettext("Confirm turn (%(num)d step)", "Confirm turn (%(num)d steps)", n) for n in counts},
         "moved_while_loading": gettext("The game moved on while the page loaded. Here is the current position."),
+        # A step's count of choices has no bound, so its words come by CLDR plural category; the script
+        # asks the browser's Intl.PluralRules which category a count is in.
+        "choices": plural_forms(lambda n: ngettext("%(count)s choice", "%(count)s choices", n, count="{n}")),
     }
+
+
+def plural_forms(counted: Callable[[int], str]) -> dict[str, str]:
+    """A counted phrase in the page's language per CLDR plural category ("one", "few", "many",
+    "other"): `counted(n)`, the phrase gettext picks for a count n in it ("{n}" where the count goes)."""
+    category = get_locale().plural_form
+    forms: dict[str, str] = {}
+    for n in range(0, 200):
+        if category(n) not in forms:
+            forms[category(n)] = counted(n)
+    return forms
 
 RECENT_EVENTS = 12
 STEP_MAX = 200  # characters of a step's key (a move's text form) in a link
