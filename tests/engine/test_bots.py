@@ -298,7 +298,7 @@ def test_solo_a_player_win_is_worth_one_and_a_trainer_win_nothing():
     assert bots.outcome(game, lost, 0) == 0.0
 
 
-def test_successive_halving_finds_the_winning_move_and_keeps_to_the_budget():
+def test_successive_halving_finds_the_winning_move_and_keeps_to_the_budget(monkeypatch):
     """With `bot_halving` the playouts go round by round to the better half of the moves: the search
     still finds the winning move, spends about its budget (not more than twice the move count over
     it), and is deterministic."""
@@ -322,3 +322,14 @@ def test_successive_halving_finds_the_winning_move_and_keeps_to_the_budget():
         assert 60 <= len(calls) <= 60 + 2 * 5
     assert bots.decide(toy, state, 0, random.Random(3), playouts=7, steps=5) == \
         bots.decide(toy, state, 0, random.Random(3), playouts=7, steps=5)
+    # A deadline stops the search, but never before every move was tried once (the last one too).
+    tried = []
+    real = bots.playout
+
+    def watched(game, sample, seat, move, steps, rng):
+        tried.append(move["take"])
+        return real(game, sample, seat, move, steps, rng)
+
+    monkeypatch.setattr(bots, "playout", watched)
+    bots.decide(toy, state, 0, random.Random(2), playouts=60, steps=5, deadline=lambda: True)
+    assert set(tried) == {1, 2, 3, 4, 5} and len(tried) < 60
