@@ -9,15 +9,18 @@ by replacing hidden cards in ways the seat cannot tell apart and getting the ver
 
 The search: try each legal move in turn on a fresh determinization, play random legal moves for
 whoever is to act for a bounded number of steps, score the position for the seat (the `Result` if
-the game ended, else the game's cheap `evaluate`: Riftforce's score and control, Riftwalker's points,
-Beyond the Rift's threat and wounds), and keep the move with the best mean.  Pure like the rest of the
+the game ended, else the game's cheap `evaluate`: Riftforce's score, control and damage toward kills,
+Riftwalker's points, Beyond the Rift's threat and wounds), and keep the move with the best mean.  The
+playouts go equally to every move, or with `Game.bot_halving` (Riftforce) by successive halving: in
+rounds, the worse half of the moves by mean dropping out after each, so a bigger budget is spent
+telling the contenders apart rather than re-measuring hopeless moves.  Pure like the rest of the
 engine: no clock; `rng` is the caller's seeded `random.Random`, so the same view, moves and seed give
 the same move.  The worker may pass `deadline`, a callable saying "stop now", to bound wall time.
 
 Levels are playout budgets, per game (`Game.bot_budgets`): easy plays a random legal move, normal
 aims at ~0.2 s and strong at ~1 s per decision.  Calibrated with bench/bots.py on the development
-machine (2 shared cores, CPython 3.11): a Riftforce playout of 12 steps costs ~0.25 ms, a Riftwalker
-one ~0.4 ms, Beyond the Rift's ~5 ms (its steps resolve whole enemy phases).  A forced move costs
+machine (2 shared cores, CPython 3.11): a Riftforce playout of 4 steps costs ~0.12 ms, a Riftwalker
+one of 12 ~0.4 ms, Beyond the Rift's ~5 ms (its steps resolve whole enemy phases).  A forced move costs
 nothing.
 """
 
@@ -119,15 +122,46 @@ def decide(
         return rng.choice(moves)
     totals = [0.0] * len(moves)
     counts = [0] * len(moves)
-    for i in range(max(budget, len(moves))):
-        k = i % len(moves)
-        if deadline is not None and i >= len(moves) and deadline():
-            break
+
+    def mean(j: int) -> float:
+        return totals[j] / counts[j] if counts[j] else -1.0
+
+    def run(j: int) -> None:
         sample = game.determinize(state, seat, rng)
-        totals[k] += playout(game, sample, seat, moves[k], depth, rng)
-        counts[k] += 1
+        totals[j] += playout(game, sample, seat, moves[j], depth, rng)
+        counts[j] += 1
+
+    alive = list(range(len(moves)))
+    if game.bot_halving:
+        # Successive halving: the budget in equal rounds; each round shares its part among the moves
+        # still in the running, then the worse half (by mean) drops out.
+        rounds = max(1, (len(moves) - 1).bit_length())
+        spent, stopped = 0, False
+        for r in range(rounds):
+            # the budget left, spread evenly over the rounds left (at least one playout a move)
+            per = max(1, (budget - spent) // ((rounds - r) * len(alive)))
+            for j in alive:
+                for _ in range(per):
+                    # (the deadline only once every move was tried: the last one of the first round)
+                    if deadline is not None and (r or counts[alive[-1]]) and deadline():
+                        stopped = True
+                        break
+                    run(j)
+                    spent += 1
+                if stopped:
+                    break
+            if stopped:
+                break
+            if r < rounds - 1:
+                ranked = sorted(alive, key=lambda j: (-mean(j), j))
+                alive = sorted(ranked[:(len(alive) + 1) // 2])
+    else:
+        for i in range(max(budget, len(moves))):
+            if deadline is not None and i >= len(moves) and deadline():
+                break
+            run(i % len(moves))
     # The best mean; ties go to the earlier move, so the choice is a function of the means alone.
-    best = max(range(len(moves)), key=lambda k: (totals[k] / counts[k] if counts[k] else -1.0, -k))
+    best = max(alive, key=lambda j: (mean(j), -j))
     return moves[best]
 
 

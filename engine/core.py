@@ -51,6 +51,9 @@ class Game:
     # A bot's search budget per level: (playouts per decision, random steps per playout), set per game
     # so that a decision takes about the level's time (engine/bots.py; measured with bench/bots.py).
     bot_budgets: ClassVar[dict[str, tuple[int, int]]] = {"easy": (0, 0), "normal": (60, 12), "strong": (300, 16)}
+    # engine/bots.py: share the playouts by successive halving (the worse half of the moves drops out
+    # round by round) rather than equally among all the moves.
+    bot_halving: ClassVar[bool] = False
 
     # ---- setup and state evolution -------------------------------------------------------------
 

@@ -13,6 +13,7 @@ import random
 from engine.bots import redeal
 
 from . import solo
+from .cards import GUILD, NUMBER
 from .state import State, controls, copy_state
 
 
@@ -47,11 +48,26 @@ def determinize(s: State, seat: int, rng: random.Random) -> State:
 
 
 def evaluate(s: State, seat: int) -> float:
-    """Riftforce points and control: the score gap to the target, plus half a point per location held
-    more than the other side (a Check & Draw would score them), squashed into [0, 1]."""
+    """Riftforce points and what is on the way to them, for `seat`'s side, squashed into [0, 1]:
+    the score gap; half a point per location held more than the other side (a Check & Draw, or in
+    solo the trainer's control plan, would score them); a small worth per elemental on the board;
+    and the damage on each elemental as the share of its health (its number) gone, times what its
+    destruction would score (a Crystal 2), at 0.6 since the kill is not yet made."""
     side = seat & 1
     gap = s["score"][side] - s["score"][1 - side]
     held = len(controls(s, side)) - len(controls(s, 1 - side))
-    board = sum(len(sides[side]) - len(sides[1 - side]) for sides in s["board"])
-    x = gap + 0.5 * held + 0.15 * board
+    board = 0
+    hurt = 0.0
+    damage = s["damage"]
+    solo = s["mode"] == "solo"
+    for sides in s["board"]:
+        board += len(sides[side]) - len(sides[1 - side])
+        for who in (0, 1):
+            for card in sides[who]:
+                d = damage.get(card)
+                if d:
+                    crystal = GUILD[card] == "crystal" and not (solo and who == 1)  # a Crystal bot: no bonus
+                    worth = d / NUMBER[card] * (2 if crystal else 1)
+                    hurt += worth if who != side else -worth
+    x = gap + 0.5 * held + 0.15 * board + 0.6 * hurt
     return 0.5 + 0.5 * x / (abs(x) + 4)

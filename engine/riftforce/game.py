@@ -27,8 +27,13 @@ class Riftforce(Game):
 
     # ---- setup and state evolution ---------------------------------------------------------------
 
-    # engine/bots.py: ~0.2 s (normal) and ~1 s (strong) a decision, measured with bench/bots.py
-    bot_budgets: ClassVar[dict[str, tuple[int, int]]] = {"easy": (0, 0), "normal": (700, 12), "strong": (3500, 16)}
+    # engine/bots.py: ~0.2 s (normal) and ~1 s (strong) a decision, measured with bench/bots.py.
+    # Short playouts (4 steps: about the rest of an action) leave the worth to `evaluate` (bot.py),
+    # which counts damage on the way to a kill: random steps beyond that add noise, not sight (a
+    # 4-step search won 32/40 against the same search with 12; docs/bots.md).  Successive halving
+    # spends more of a bigger budget on the contenders, so strong's 5 times the playouts tell.
+    bot_budgets: ClassVar[dict[str, tuple[int, int]]] = {"easy": (0, 0), "normal": (1600, 4), "strong": (8000, 4)}
+    bot_halving = True
 
     def options_schema(self):
         return options_schema()

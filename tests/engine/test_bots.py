@@ -233,3 +233,103 @@ def test_beyond_the_rift_worth_fears_the_hero_nearest_death():
         return s
 
     assert game.evaluate(dealt([4, 0]), seat) < game.evaluate(dealt([2, 2]), seat)
+
+
+def _riftforce_board(mode="duel"):
+    """A Riftforce position in play (duel or solo) with elementals on both sides of the board."""
+    game = engine.get("riftforce")
+    players, options = (1, {"mode": "solo", "trainer_guilds": "random"}) if mode == "solo" else (2, {})
+    state = engine.replay(game, game.start(players=players, options=options, seed=5))
+    rng = random.Random(5)
+    for n in range(400):
+        if state["phase"] == "play" and state["pending"] is None and all(
+                any(sides[side] for sides in state["board"]) for side in (0, 1)):
+            return game, state
+        seat = game.to_act(state)[0]
+        move = rng.choice(bots.choices(game, state, seat))
+        for event in game.play(state, seat, move, random.Random(n)):
+            state = game.evolve(state, event)
+    raise AssertionError("no position with elementals on both sides")
+
+
+@pytest.mark.parametrize("mode", ["duel", "solo"])
+def test_riftforce_worth_counts_damage_toward_a_kill(mode):
+    """An Activate that damages without destroying is progress: damage on an enemy elemental raises
+    the worth, damage on one's own lowers it, more of it (nearer the kill) more so."""
+    game, state = _riftforce_board(mode)
+    ours = next(c for sides in state["board"] for c in sides[0])
+    theirs = next(c for sides in state["board"] for c in sides[1])
+
+    def hurt(card, n):
+        s = game.copy_state(state)
+        s["damage"] = {**s["damage"], card: n}
+        return game.evaluate(s, 0)
+
+    assert hurt(theirs, 1) > hurt(theirs, 0) and hurt(theirs, 3) > hurt(theirs, 1)
+    assert hurt(ours, 1) < hurt(ours, 0) and hurt(ours, 3) < hurt(ours, 1)
+    assert 0 < hurt(theirs, 4) < 1
+
+
+def test_riftforce_worth_a_crystal_bonus_only_where_it_scores():
+    """A destroyed Crystal gives its destroyer's side 2, so damage on an enemy Crystal is worth twice
+    the same share on another elemental; in solo a Crystal bot gives the player no bonus (rules §11)."""
+    from engine.riftforce.bot import evaluate
+
+    def board(mode, card):
+        return {"mode": mode, "score": [0, 0], "board": [[[], [card]], [[], ["fire-5a"]]] + [[[], []]] * 3,
+                "damage": {card: 2}}
+
+    duel_crystal = evaluate(board("duel", "crystal-5a"), 0)
+    duel_other = evaluate(board("duel", "ice-5a"), 0)
+    assert duel_crystal > duel_other
+    assert evaluate(board("solo", "crystal-5a"), 0) == evaluate(board("solo", "ice-5a"), 0)
+
+
+def test_solo_a_player_win_is_worth_one_and_a_trainer_win_nothing():
+    """Solo's result names seat 0 among the winners when the player wins (the trainer is no seat):
+    the search must count that as a win, and the trainer's as a loss."""
+    game, state = _riftforce_board("solo")
+    won = game.copy_state(state)
+    won["phase"], won["turn"] = "over", None
+    won["result"] = {"scores": [12, 9], "winners": [0], "reason": "score"}
+    assert game.result(won)["winners"] == [0] and bots.outcome(game, won, 0) == 1.0
+    lost = game.copy_state(won)
+    lost["result"] = {"scores": [9, 12], "winners": [], "reason": "score"}
+    assert bots.outcome(game, lost, 0) == 0.0
+
+
+def test_successive_halving_finds_the_winning_move_and_keeps_to_the_budget(monkeypatch):
+    """With `bot_halving` the playouts go round by round to the better half of the moves: the search
+    still finds the winning move, spends about its budget (not more than twice the move count over
+    it), and is deterministic."""
+    calls = []
+
+    class Halving(_Toy):
+        bot_halving = True
+
+        def legal_moves(self, state, seat):
+            return [{"take": n} for n in (1, 2, 3, 4, 5) if n <= state["pile"]]
+
+        def determinize(self, state, seat, rng):
+            calls.append(1)
+            return dict(state)
+
+    toy = Halving()
+    state = {"pile": 5, "turn": 0, "last": None}
+    for seed in range(5):
+        calls.clear()
+        assert bots.decide(toy, state, 0, random.Random(seed), playouts=60, steps=5) == {"take": 5}
+        assert 60 <= len(calls) <= 60 + 2 * 5
+    assert bots.decide(toy, state, 0, random.Random(3), playouts=7, steps=5) == \
+        bots.decide(toy, state, 0, random.Random(3), playouts=7, steps=5)
+    # A deadline stops the search, but never before every move was tried once (the last one too).
+    tried = []
+    real = bots.playout
+
+    def watched(game, sample, seat, move, steps, rng):
+        tried.append(move["take"])
+        return real(game, sample, seat, move, steps, rng)
+
+    monkeypatch.setattr(bots, "playout", watched)
+    bots.decide(toy, state, 0, random.Random(2), playouts=60, steps=5, deadline=lambda: True)
+    assert set(tried) == {1, 2, 3, 4, 5} and len(tried) < 60
