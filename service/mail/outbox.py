@@ -72,7 +72,7 @@ from service.store import read_session, write_session
 from service.store.current import AnyGame, AnyPlayer
 from service.store.db import get_engine
 from service.store.inboxes import key, limit_key
-from service.store.models import Outbox, Player, as_utc, new_row_key, utcnow
+from service.store.models import BOT_CONSENT, Outbox, Player, as_utc, new_row_key, utcnow
 
 log = logging.getLogger(__name__)
 
@@ -90,7 +90,7 @@ HELD = "held"
 # everything to it waits, its invitation too.
 UNCONFIRMED = "creator"
 # players.consent of a bot seat ("bot:normal"...; service/play/bots.py): no address, never emailed.
-BOT = "bot:"
+BOT = BOT_CONSENT
 
 
 def mailable_status(player: AnyPlayer, kind: str) -> str | None:

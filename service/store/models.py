@@ -44,6 +44,10 @@ def as_utc(moment: datetime) -> datetime:
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
 
+
+# players.consent of a bot's seat: "bot:" and its level (service/play/bots.py); no address, never emailed.
+BOT_CONSENT = "bot:"
+
 class Game(SQLModel, table=True):
     __tablename__ = "games"
 
@@ -89,7 +93,8 @@ class Player(SQLModel, table=True):
     link_generation: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
     # Whether this seat's address may be emailed for this game (service/play/consent.py): "" yes (it
     # has played or accepted an invitation), "asked" not yet (its emails are held until the address
-    # accepts), "declined" never (the address declined the invitations of this game's creator).
+    # accepts), "declined" never (the address declined the invitations of this game's creator),
+    # "creator" held until the creator confirms their address, BOT_CONSENT + level a bot's seat.
     consent: str = Field(default="", max_length=20, sa_column_kwargs={"server_default": ""})
     # Every link of the player carries this random key beside the id and is refused when it is not the
     # row's, and the player's Message-IDs include it: a restore resets the id counters, so a new player

@@ -10,14 +10,14 @@ from sqlmodel import Session, col
 
 from service.lang import Nf_
 from service.store import seat_names
-from service.store.models import Invitation, Player
+from service.store.models import BOT_CONSENT, Invitation, Player
 
 
 def notes(session: Session, players: list[Player], fresh: bool = False) -> dict[int, str]:
     """A sentence per seat that is not being emailed as usual, keyed by seat.  `fresh`: said just after
     the game was created (whether its invitation went out now or an earlier one is still unanswered).
     Marked `Words` (service/lang.py): the page says them in its reader's language."""
-    waiting = [p for p in players if p.consent]
+    waiting = [p for p in players if p.consent and not p.consent.startswith(BOT_CONSENT)]  # a bot needs no say
     if not waiting:
         return {}
     names = seat_names(players)  # as shown: no link can pass (service/names.py)

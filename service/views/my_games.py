@@ -38,6 +38,7 @@ from service.lang import ENGLISH, known, translations
 from service.names import player_name
 from service.store.inboxes import key as inbox_key
 from service.store.models import (
+    BOT_CONSENT,
     Deadline,
     Game,
     GameClock,
@@ -55,7 +56,7 @@ from service.views.wording import word
 # players.consent (service/play/consent.py): "" played or accepted; these two keep a seat out of the
 # person's list (see the module's words), ASKED puts it among the invitations.
 ASKED, DECLINED, UNCONFIRMED = "asked", "declined", "creator"
-_BOT = "bot:"  # players.consent of a bot's seat (service/play/bots.py: "bot:LEVEL")
+_BOT = BOT_CONSENT  # players.consent of a bot's seat (service/play/bots.py: "bot:LEVEL")
 YOUR_TURN, WAITING, INVITATIONS, LOBBY, FINISHED = "your_turn", "waiting", "invitations", "lobby", "finished"
 GROUPS = (YOUR_TURN, WAITING, INVITATIONS, LOBBY, FINISHED)
 GROUP_TITLES = {YOUR_TURN: "Your turn", WAITING: "Waiting for others", INVITATIONS: "Invitations to answer",

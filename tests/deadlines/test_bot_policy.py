@@ -47,6 +47,21 @@ def test_a_bot_seat_is_shown_by_its_own_name_which_nobody_can_type(app):
     assert names.player_name("Bot (easy) www.x.example", 1) == "Bot easy www x example"
 
 
+def test_the_creators_page_says_nothing_of_invitations_for_a_bot_seat(app, client):
+    """A bot has no address, so nothing asks it to join: the creator's page (the invitation notes,
+    service/views/invitations.py) never says a bot has "not answered an earlier invitation"."""
+    from service.views import invitations
+    from tests import tokens
+
+    preconsent("ann@example.org")
+    game_id = new_game("riftforce", [("Ann", "ann@example.org"), ("", "bot:normal")], seed=3)
+    with read_session(get_engine()) as session:
+        seats = sorted(session.exec(select(Player).where(Player.game_id == game_id)), key=lambda p: p.seat)
+        assert invitations.notes(session, seats) == {} and invitations.notes(session, seats, fresh=True) == {}
+    page = client.get(f"/p/{tokens.page(seats[0])}").get_data(as_text=True)
+    assert "invitation" not in page.lower(), page
+
+
 def test_bot_seats_as_typed(app):
     assert parse_players(["ann@example.org", "bot", "Zed=bot:easy", "bot"]) == [
         ("", "ann@example.org"), ("", "bot:normal"), ("Zed", "bot:easy"), ("", "bot:normal")]
