@@ -16,6 +16,7 @@ from .cards import CARDS
 from .powers import chooser
 from .redact import redact_event
 from .state import find_explored
+from .words import pending_op
 
 ANY = "any"  # the steps' "any element"
 
@@ -124,9 +125,7 @@ def _owned(key: str, cid: str, state) -> Message:
 def move_message(move, state=None) -> Message:
     """A move as a message (words.describe_move's words): for buttons, links and confirm pages."""
     t = move.get("type") if isinstance(move, dict) else None
-    ctx = None
-    if state is not None and not state["over"]:
-        ctx = state["stack"][-1]["cur"]["step"]["op"] if state["stack"] and state["stack"][-1]["cur"] else None
+    ctx = pending_op(state)
     if t == "flip":
         if state is not None:
             s = state["grid"][move["slot"]]

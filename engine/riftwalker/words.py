@@ -292,11 +292,16 @@ def _wrap_item(text) -> list[str]:
 
 # ---- moves in words ------------------------------------------------------------------------------------
 
+def pending_op(state) -> str | None:
+    """The op of the power step a move answers now (None: a free move, or no state to read)."""
+    if state is None or state["over"] or not state["stack"] or not state["stack"][-1]["cur"]:
+        return None
+    return state["stack"][-1]["cur"]["step"]["op"]
+
+
 def describe_move(move, state=None) -> str:
     t = move.get("type") if isinstance(move, dict) else None
-    ctx = None
-    if state is not None and not state["over"]:
-        ctx = state["stack"][-1]["cur"]["step"]["op"] if state["stack"] and state["stack"][-1]["cur"] else None
+    ctx = pending_op(state)
     if t == "flip":
         if state is not None:
             s = state["grid"][move["slot"]]
