@@ -24,6 +24,9 @@ def page_height(page) -> int:
 
 def assert_fits(page) -> None:
     """Nothing sticks out sideways: the document is no wider than the viewport."""
+    # A click that submits a form returns once the next page's DOM is there, maybe before its
+    # stylesheets: measured then, an unbroken word in a message is as wide as unstyled text.
+    page.wait_for_load_state("load")
     viewport = page.viewport_size["width"]
     width = page_width(page)
     if width > viewport:
