@@ -20,8 +20,8 @@ from service import lang, store
 from service.games import adapter
 from service.store.log import LogRow
 from service.store.models import Game, GameClock, Player
-from service.views.sentences import event_sentence, move_words, named
-from service.views.wording import word
+from service.views.sentences import event_sentence, move_words, named, partners_of
+from service.views.wording import Wording, word
 
 
 @dataclass
@@ -194,8 +194,13 @@ class Position:
             return "games/_text_board.html", {"board_text": self.board_text}
         over = (result_words(self.game, self.result, self.names, self.seat, self.language)
                 if self.result is not None else None)
+        # `words`: the game's own words (cards, terms, messages) for this reader in their language; the
+        # board's other words are the template's own `_()` (the messages domain).
+        words = Wording(self.game.name, self.language, self.seat, self.names,
+                        partners_of(self.rules, self._state, self.seat)) if found.catalog is not None else None
         return found.board_template, dict(view=self.view, seat=self.seat, rules=self.rules, game=self.game,
-                                          names=self.names, email=email, over=over,
+                                          names=self.names, email=email, over=over, words=words,
+                                          language=self.language,
                                           decision_time=self.decision_time, **found.board_words(self.view))
 
     def board_html(self, email: bool = False) -> Markup:

@@ -148,7 +148,7 @@ def event_sentence(
         return system_sentence(payload, actor, viewer, names, language)
     messages = rules.event_messages(payload, viewer, state)
     if messages is not None:
-        wording = Wording(rules.name, language, viewer, names, _partners(rules, state, viewer))
+        wording = Wording(rules.name, language, viewer, names, partners_of(rules, state, viewer))
         text = " ".join(wording(message) for message in messages) or None
     else:
         text = named(rules.describe_event(payload, viewer, state) or "", names, viewer) or None
@@ -157,7 +157,7 @@ def event_sentence(
     return text
 
 
-def _partners(rules: engine.Game, state: dict[str, Any] | None, viewer: int | None) -> list[int]:
+def partners_of(rules: engine.Game, state: dict[str, Any] | None, viewer: int | None) -> list[int]:
     """The viewer's teammates ("your partner" in messages)."""
     if viewer is None or state is None:
         return []
@@ -171,7 +171,7 @@ def move_words(rules: engine.Game, move: dict[str, Any], state: dict[str, Any] |
     message = rules.move_message(move, state)
     if message is None:
         return rules.describe_move(move, state)
-    return Wording(rules.name, language, viewer, names, _partners(rules, state, viewer))(message)
+    return Wording(rules.name, language, viewer, names, partners_of(rules, state, viewer))(message)
 
 
 def move_fact(rules: engine.Game, move: dict[str, Any], state: dict[str, Any] | None) -> str | dict[str, Any]:
