@@ -30,12 +30,17 @@ class Mode:
     """One way to play a game, as the start form offers it (a duel, team play, solo...)."""
 
     name: str  # the form's `mode` value ("" for a game played one way only)
-    title: str  # for people: "Duel"
+    # For people: "Duel".  Title and summary are English message ids (marked `N_` by the adapter, issue
+    # #26): a page says `said(mode.title)` (web) or `lang.in_language(mode.title, language)` below it.
+    title: str
     players: tuple[int, ...]  # the player counts it takes, in order
     summary: str = ""  # one line under the title
+    # The mode after the game's name, as a rating names it ("Riftforce duel"): a message id too; "":
+    # the title.
+    rated: str = ""
 
     @property
-    def count_words(self) -> str:
+    def count_words(self) -> lang.Words:
         return count_words(self.players)
 
 
@@ -92,7 +97,8 @@ class Adapter:
     follow_up_template: str | None = None
     # Where the game stands in the list of games to start.
     listing_order: int = 100
-    # One line saying what the game is, under its name in the list of games and atop its start form.
+    # One line saying what the game is, under its name in the list of games and atop its start form: an
+    # English message id marked `N_` (issue #26), said in the reader's language where it is shown.
     summary: str = ""
     # The project's own summary of the rules (a template of its own, shown at /rules/<game>; None: no page).
     rules_template: str | None = None
@@ -132,7 +138,8 @@ class Adapter:
 
     def form_options(self, data: FormData, typed: dict[str, Any], players: int) -> tuple[dict[str, Any], list[str]]:
         """The fieldset's values as start options, the options box's `typed` ones winning, and the
-        mistakes a person should hear about before the engine is asked."""
+        mistakes a person should hear about before the engine is asked: messages marked `N_` (a
+        `lang.Words` from `Nf_`/`Nn_` where they hold a number), worded where they are shown."""
         return dict(typed), []
 
     def cli_options(self, options: dict[str, Any]) -> dict[str, Any]:
@@ -343,12 +350,15 @@ def _types_and_words(schema: Mapping[str, Any]) -> tuple[set[Any], set[str]]:
     return types, words
 
 
-def count_words(players: Sequence[int]) -> str:
-    """"1 player", "2 players", "3 or 4 players", "1 to 4 players"."""
+def count_words(players: Sequence[int]) -> lang.Words:
+    """"1 player", "2 players", "3 or 4 players", "1 to 4 players": a `lang.Words` (its English as a
+    str; `said` / `lang.in_language` word it in a reader's language, the plural by the highest count)."""
     low, high = min(players), max(players)
     if low == high:
-        return f"{low} player{'s' if low != 1 else ''}"
-    return f"{low} or {high} players" if high == low + 1 else f"{low} to {high} players"
+        return lang.Nn_("%(num)d player", "%(num)d players", low)
+    if high == low + 1:
+        return lang.Nn_("%(low)d or %(num)d players", "%(low)d or %(num)d players", high, low=low)
+    return lang.Nn_("%(low)d to %(num)d players", "%(low)d to %(num)d players", high, low=low)
 
 
 def shorten(name: str, cap: int = NAME_CAP) -> str:

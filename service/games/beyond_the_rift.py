@@ -27,7 +27,7 @@ from service import lang
 from service.errors import Invalid
 from service.games.base import FOLLOW_UP_TITLE, Adapter, FollowUp, FormData, GameCatalog, and_words
 from service.games.beyond_the_rift_catalog import CATALOG
-from service.lang import N_
+from service.lang import N_, Nn_
 
 MAX_SEATS = 4
 WHERE = {"stash": "kept in the stash", "reward_deck": "back under the reward deck"}  # else a body part
@@ -140,8 +140,8 @@ def board_look(view: Mapping[str, Any]) -> dict[str, Any]:
 class BeyondTheRift(Adapter):
     listing_order = 3
     catalog: GameCatalog | None = CATALOG  # its events and moves are messages (issue #26)
-    summary = ("Cooperative: 1 to 4 heroes play their decks together against the rift's enemies, in a "
-               "tutorial or the three-part campaign \u201cOld Friends\u201d.")
+    summary = N_("Cooperative: 1 to 4 heroes play their decks together against the rift's enemies, in a "
+                 "tutorial or the three-part campaign \u201cOld Friends\u201d.")
     rules_template = "games/beyond-the-rift/rules.html"
     form_template = "games/beyond-the-rift/_form.html"
     cli_help = ("Beyond the Rift: --option scenario=tutorial (or old-friends-1; later parts start from the "
@@ -175,8 +175,10 @@ class BeyondTheRift(Adapter):
         chosen = [h for h in heroes[:players] if h]
         if chosen and "heroes" not in typed:
             if len(chosen) != players or any(heroes[players:]):
-                errors.append(f"Beyond the Rift: choose the heroes of all {players} players in seat order, "
-                              f"or none for the usual party.")
+                errors.append(Nn_("Beyond the Rift: choose a hero for player %(num)d only, or none for the usual "
+                                  "party.",
+                                  "Beyond the Rift: choose the heroes of all %(num)d players in seat order, or "
+                                  "none for the usual party.", players))
             else:
                 options["heroes"] = chosen
         options.update(typed)

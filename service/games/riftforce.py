@@ -11,17 +11,28 @@ from engine.riftforce.messages import summary_message
 from service import lang
 from service.games.base import Adapter, FormData, GameCatalog, Mode
 from service.games.riftforce_catalog import CATALOG
-from service.lang import N_
+from service.lang import N_, Nf_, Nn_
 
 MODES = {"duel": (2,), "team": (3, 4), "solo": (1,)}
-MODE_WORDS = {"duel": "The duel is for 2 players", "team": "Team play is for 3 or 4 players",
-              "solo": "Solo against the trainer is for 1 player"}
+
+
+def count_error(mode: str, players: int) -> lang.Words:
+    """A mode's player count against the addresses entered, as the start form's error says it (a
+    `lang.Words`: worded in the reader's language where it is shown, issue #26)."""
+    if mode == "team":
+        return Nn_("Team play is for 3 or 4 players; you entered %(num)d email address.",
+                   "Team play is for 3 or 4 players; you entered %(num)d email addresses.", players)
+    if mode == "solo":
+        return Nn_("Solo against the trainer is for 1 player; you entered %(num)d email address.",
+                   "Solo against the trainer is for 1 player; you entered %(num)d email addresses.", players)
+    return Nn_("The duel is for 2 players; you entered %(num)d email address.",
+               "The duel is for 2 players; you entered %(num)d email addresses.", players)
 
 
 class Riftforce(Adapter):
     listing_order = 1
-    summary = ("Elementals of four guilds fight over a row of rift locations: destroy your opponent's, hold "
-               "locations, and be first to 12 Riftforce.")
+    summary = N_("Elementals of four guilds fight over a row of rift locations: destroy your opponent's, hold "
+                 "locations, and be first to 12 Riftforce.")
     rules_template = "games/riftforce/rules.html"
     catalog: GameCatalog | None = CATALOG
     free_options = False  # every option has a field of its own
@@ -35,10 +46,13 @@ class Riftforce(Adapter):
 
     def modes(self) -> list[Mode]:
         return [
-            Mode("duel", "Duel", MODES["duel"], "One against one over 5 locations, 4 guilds each."),
-            Mode("team", "Team play", MODES["team"],
-                 "Two teams over 6 locations, a shared score; with 3 players one plays alone against a pair."),
-            Mode("solo", "Solo", MODES["solo"], "You against the trainer, whose bots follow a face-up plan."),
+            Mode("duel", N_("Duel"), MODES["duel"], N_("One against one over 5 locations, 4 guilds each."),
+                 N_("Riftforce duel")),
+            Mode("team", N_("Team play"), MODES["team"],
+                 N_("Two teams over 6 locations, a shared score; with 3 players one plays alone against a pair."),
+                 N_("Riftforce team play")),
+            Mode("solo", N_("Solo"), MODES["solo"], N_("You against the trainer, whose bots follow a face-up plan."),
+                 N_("Riftforce solo")),
         ]
 
     def teams_of(self, options: Mapping[str, Any], players: int) -> list[list[int]]:
@@ -65,12 +79,11 @@ class Riftforce(Adapter):
         errors: list[str] = []
         mode = typed.get("mode") or (data.get("mode") or "").strip() or "duel"
         if not isinstance(mode, str) or mode not in MODES:
-            return {}, [f"Choose a Riftforce mode: duel, team or solo (not {mode!r})."]
+            return {}, [Nf_("Choose a Riftforce mode: duel, team or solo (not %(mode)s).", mode=repr(mode))]
         if mode != "duel":
             options["mode"] = mode
         if players and players not in MODES[mode]:
-            errors.append(f"{MODE_WORDS[mode]}; you entered {players} email address"
-                          f"{'es' if players != 1 else ''}.")
+            errors.append(count_error(mode, players))
         if mode == "duel":
             guilds = (data.get("guilds") or "").strip()
             if guilds:
@@ -86,7 +99,7 @@ class Riftforce(Adapter):
             value = (data.get(f"stars{number}") or "").strip()
             if value:
                 if value not in ("1", "2", "3", "4"):
-                    errors.append(f"The challenge level of the {number}s must be 1 to 4 stars.")
+                    errors.append(Nf_("The challenge level of the %(number)ss must be 1 to 4 stars.", number=number))
                 else:
                     stars[number] = int(value)
         if stars:
@@ -95,7 +108,7 @@ class Riftforce(Adapter):
         if and_number:
             end = (data.get("and_end") or "A").strip()
             if and_number not in ("5", "6", "7") or end not in ("A", "B"):
-                errors.append("The & card goes on the 5s, 6s or 7s, with end A or B.")
+                errors.append(N_("The & card goes on the 5s, 6s or 7s, with end A or B."))
             else:
                 options["and"] = {"number": int(and_number), "end": end}
         # The trainer's 4 guilds (rules §11: the player's choice among the 14 not kept): chosen
@@ -103,17 +116,19 @@ class Riftforce(Adapter):
         how = (data.get("trainer") or "").strip()
         chosen = [g for g in self.guilds() if data.get(f"trainer_{g}")]
         if how not in ("", "choose", "random", "named"):
-            errors.append("Choose how the trainer gets its guilds: after your keep, at random, or the 4 ticked.")
+            errors.append(N_("Choose how the trainer gets its guilds: after your keep, at random, or the 4 ticked."))
         elif how == "random" and chosen:
-            errors.append(f"You ticked {len(chosen)} guild{'s' if len(chosen) != 1 else ''} for the "
-                          f"trainer but chose a random 4: choose \u201cthe 4 ticked\u201d, or untick them.")
+            errors.append(Nn_("You ticked %(num)d guild for the trainer but chose a random 4: choose \u201cthe 4 "
+                              "ticked\u201d, or untick them.",
+                              "You ticked %(num)d guilds for the trainer but chose a random 4: choose \u201cthe 4 "
+                              "ticked\u201d, or untick them.", len(chosen)))
         elif how == "random":
             options["trainer_guilds"] = "random"
         elif chosen or how == "named":
             # Ticked guilds name the trainer's 4 unless a random 4 was chosen.
             if len(chosen) != 4:
-                errors.append(f"Tick exactly 4 guilds for the trainer (you ticked {len(chosen)}), or "
-                              f"choose its guilds after your keep.")
+                errors.append(Nf_("Tick exactly 4 guilds for the trainer (you ticked %(num)d), or choose its "
+                                  "guilds after your keep.", num=len(chosen)))
             else:
                 options["trainer_guilds"] = chosen
 

@@ -9,6 +9,7 @@ from engine.riftwalker.cards import CARDS, WILD
 from engine.riftwalker.words import STEP_NAMES, name, pending_text
 from service.games.base import Adapter, GameCatalog
 from service.games.riftwalker_catalog import CATALOG
+from service.lang import N_
 
 # The icon of the sprite (static/board/riftwalker-icons.svg) and the colour class
 # (static/board/riftwalker.css: .el-<key>) of an element, and the word the board writes beside them.
@@ -22,8 +23,8 @@ def element_key(element: str) -> str:
 
 class Riftwalker(Adapter):
     listing_order = 2
-    summary = ("Take an element from a shared 3 by 3 grid each turn to explore the rifts in your hand, then "
-               "burst them for points when three of an element line up.")
+    summary = N_("Take an element from a shared 3 by 3 grid each turn to explore the rifts in your hand, then "
+                 "burst them for points when three of an element line up.")
     rules_template = "games/riftwalker/rules.html"
     catalog: GameCatalog | None = CATALOG
     free_options = False  # no options at all

@@ -11,7 +11,7 @@ from service import jsontext
 from service.clocks.settings import parse_settings
 from service.errors import Invalid
 from service.games import Adapter, FormData, adapter, every
-from service.lang import N_, Nf_
+from service.lang import N_, Nf_, Nn_, Words
 from service.names import name_problem
 from service.play import bots
 
@@ -63,7 +63,7 @@ def parse_options(lines: list[str]) -> tuple[dict[str, Any], list[str]]:
         key, sep, value = line.partition("=")
         key = key.strip()
         if not sep or not key:
-            errors.append(f"Option {line!r} is not KEY=VALUE.")
+            errors.append(Nf_("Option %(line)s is not KEY=VALUE.", line=repr(line)))
             continue
         value = value.strip()
         try:
@@ -74,7 +74,7 @@ def parse_options(lines: list[str]) -> tuple[dict[str, Any], list[str]]:
             parsed = value
         *path, last = key.split(".")
         if not last or any(not part for part in path):
-            errors.append(f"Option {line!r} has an empty part in its key.")
+            errors.append(Nf_("Option %(line)s has an empty part in its key.", line=repr(line)))
             continue
         target = options
         for part in path:
@@ -109,25 +109,35 @@ def repeated_addresses(emails: list[str]) -> list[str]:
         if email and not bots.is_seat(email):  # any number of bots may play
             rows.setdefault(email.casefold(), []).append(row)
     return [
-        f"{emails[found[0]]} is entered for players {_and(found)}; each player needs an address of their own."
+        Nf_("%(email)s is entered for players %(players)s; each player needs an address of their own.",
+            email=emails[found[0]], players=_and(found))
         for found in rows.values() if len(found) > 1
     ]
 
 
-def _and(rows: list[int]) -> str:
+def _and(rows: list[int]) -> Words:
+    """"1 and 2", "1, 2 and 3": the players' numbers as a list in the reader's language (a `Words` of
+    `Words`, each worded where the message is shown: "1、2和3")."""
     numbers = [str(row + 1) for row in rows]
-    return ", ".join(numbers[:-1]) + " and " + numbers[-1]
+    listed = numbers[0]
+    for number in numbers[1:-1]:
+        listed = Nf_("%(list)s, %(next)s", list=listed, next=number)
+    return Nf_("%(list)s and %(last)s", list=listed, last=numbers[-1])
 
 
-def _count_words(adapter: Adapter, entered: int) -> str | None:
+def _count_words(adapter: Adapter, entered: int) -> Words | None:
     """The game's player count against the addresses entered (None when it fits)."""
     rules = adapter.rules
     if rules.min_players <= entered <= rules.max_players:
         return None
-    wanted = (f"{rules.min_players}" if rules.min_players == rules.max_players
-              else f"{rules.min_players} to {rules.max_players}")
-    return (f"{rules.title or rules.name} needs {wanted} players; you entered {entered} email "
-            f"address{'es' if entered != 1 else ''}.")
+    game = rules.title or rules.name
+    if rules.min_players == rules.max_players:
+        return Nn_("%(game)s needs %(wanted)d players; you entered %(num)d email address.",
+                   "%(game)s needs %(wanted)d players; you entered %(num)d email addresses.",
+                   entered, game=game, wanted=rules.min_players)
+    return Nn_("%(game)s needs %(low)d to %(high)d players; you entered %(num)d email address.",
+               "%(game)s needs %(low)d to %(high)d players; you entered %(num)d email addresses.",
+               entered, game=game, low=rules.min_players, high=rules.max_players)
 
 
 def parse_form(data: FormData) -> tuple[GameForm, list[str]]:

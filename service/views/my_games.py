@@ -34,7 +34,7 @@ from sqlmodel import Session, col
 
 import engine
 from service.games import adapter
-from service.lang import ENGLISH, known, translations
+from service.lang import ENGLISH, in_language, known, translations
 from service.names import player_name
 from service.store.inboxes import key as inbox_key
 from service.store.models import (
@@ -301,7 +301,7 @@ def _game_words(game: str, options: str | None, seats: tuple[tuple[int, str], ..
     start = _json(options) or {}
     names = {seat: _name(name, seat) for seat, name in seats}
     count = len(seats)
-    mode = (found.mode_of(start).title if len(found.modes()) > 1
+    mode = (in_language(found.mode_of(start).title, language) if len(found.modes()) > 1
             else translations(language).ngettext("%(num)d player", "%(num)d players", count) % {"num": count})
     return _Words(names, f"{title_of(game)} #{game_id}",
                   found.players_words(list(names.values()), found.teams_of(start, len(seats)), language), mode)
@@ -336,7 +336,7 @@ def _open_row(seat: _Seat, language: str) -> Row:
     say = translations(language)
     found = adapter(seat.game)
     start = _json(seat.options) or {}
-    mode = (found.mode_of(start).title if len(found.modes()) > 1
+    mode = (in_language(found.mode_of(start).title, language) if len(found.modes()) > 1
             else say.ngettext("%(num)d player", "%(num)d players", count) % {"num": count})
     left = max(0, count - len(seat.names))
     status = say.ngettext("%(num)d seat left", "%(num)d seats left", left) % {"num": left}

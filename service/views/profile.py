@@ -27,7 +27,7 @@ import sqlalchemy as sa
 from sqlmodel import Session, col
 
 from service.games import adapter
-from service.lang import ENGLISH, translations
+from service.lang import ENGLISH, Words, in_language, translations
 from service.store.inboxes import key as inbox_key
 from service.store.models import Event, Game, Player, TurnStart, as_utc
 from service.views.leaderboard import ratings_of
@@ -74,7 +74,7 @@ class Profile:
                          % {"span": span_words(self.median_move.total_seconds(), language)})
         if self.ratings:
             parts.append(said.gettext("rated %(ratings)s") % {"ratings": ", ".join(
-                said.gettext("%(rating)d in %(game)s") % {"rating": rating, "game": game}
+                said.gettext("%(rating)d in %(game)s") % {"rating": rating, "game": in_language(game, language)}
                 for game, rating, _ in self.ratings)})
         return ("，" if language.startswith("zh") else ", ").join(parts)
 
@@ -106,8 +106,9 @@ def _ratings(session: Session, me: str) -> list[tuple[str, int, int]]:
     for game, mode, rating, games in ratings_of(session, me):
         found = adapter(game)
         title = title_of(game)
-        if len(found.modes()) > 1:
-            title = f"{title} {found.mode(mode).title.lower()}"
+        if len(found.modes()) > 1:  # "Riftforce duel": the mode's message id, worded by `line` (issue #26)
+            chosen = found.mode(mode)
+            title = Words(chosen.rated or chosen.title)
         named.append((title, rating, games))
     return named
 

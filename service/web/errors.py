@@ -77,6 +77,10 @@ def _duration(seconds: int) -> str:
 
 
 def register(app: Flask) -> None:
+    # "{{ adapter.summary|said }}", "{{ mode.title|said }}": an adapter's message (marked `N_`, or a
+    # `lang.Words` such as a mode's player count) in the page's language (issue #26).
+    app.jinja_env.filters["said"] = said
+
     @app.errorhandler(RiftpostError)
     def riftpost_error(exc: RiftpostError) -> ResponseReturnValue:
         extra: dict[str, Any] = {}

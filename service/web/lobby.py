@@ -56,7 +56,7 @@ def _describe(session, opened: OpenGame, now) -> dict:
     return {
         "bots": robots,
         "open": opened, "game": game, "title": found.rules.title or found.name,
-        "mode": found.mode(opened.mode).title if len(modes) > 1 else "",
+        "mode": said(found.mode(opened.mode).title) if len(modes) > 1 else "",
         "pace": pace_words(opened.deadline_hours),
         "about": profile.profile(session, creator.address_key).line(unlinkable(creator.name), language.current()),
         "left": opened.seats - sum(1 for seat in taken if seat.confirmed()),  # lobby.seats_left, read once
@@ -129,8 +129,8 @@ def _create(game: str):
     except ValueError:
         seats = 0
     if seats not in mode.players or seats < 2:
-        errors.append(gettext("%(mode)s takes %(count)s; an open game takes at least 2 players.", mode=mode.title,
-                              count=mode.count_words))
+        errors.append(gettext("%(mode)s takes %(count)s; an open game takes at least 2 players.",
+                              mode=said(mode.title), count=said(mode.count_words)))
     levels: dict[int, str] = {}
     for seat in range(1, seats):
         chosen_seat = form.get(f"seat{seat}", "")
@@ -140,7 +140,7 @@ def _create(game: str):
             levels[seat] = bots.parse(chosen_seat) or "normal"
     typed, option_errors = parse_options([])
     options, game_errors = chosen.form_options(data, chosen.cli_options(typed), seats)
-    errors += option_errors + game_errors
+    errors += [said(error) for error in option_errors + game_errors]
     try:
         hours, policy, reminders = parse_settings(form["deadline"], (data.get("policy") or "auto").strip()[:20], None)
     except Invalid as exc:
