@@ -32,7 +32,7 @@ from service.store.models import Game, Joining, OpenGame, Outbox, Player, utcnow
 from service.views import bounced
 from tests import tokens
 from tests.consent import preconsent
-from tests.i18n.test_no_english import HEADERS, adapter_texts, english_words, get, post
+from tests.i18n.test_no_english import HEADERS, english_words, game_titles, get, post
 from tests.i18n.test_pages_words import check
 from tests.people.helpers import sign_in_as
 from tests.service import toygame
@@ -110,7 +110,7 @@ def test_the_lobby_pages_hold_no_english(language, app, client):
     said = SAID[language]
     assert said["lobby"] in pages["index"] and said["new"] in pages["new"]
     shared = re.search(r'<p class="share-link">[^<]*<a href="([^"]+)"', pages["creator"]).group(1)
-    check(pages, language, adapter_texts() | NAMES | {shared, "Ann.b"})
+    check(pages, language, game_titles() | NAMES | {shared, "Ann.b"})
 
 
 def _rated_game() -> int:
@@ -155,7 +155,7 @@ def test_the_leaderboard_the_account_pages_and_the_dev_mailbox_hold_no_english(l
     # (the message's headers' names are the email's own: From, To, Date, Message-ID ...)
     headers_table = r'(?s)<table class="mail-headers">.*?</table>'
     pages["dev mailbox, a message"] = re.sub(headers_table, " ", pages["dev mailbox, a message"])
-    check(pages, language, adapter_texts() | NAMES | MASKED)
+    check(pages, language, game_titles() | NAMES | MASKED)
 
 
 def _finished_toy() -> list[Player]:
@@ -186,7 +186,7 @@ def test_the_rematch_page_and_its_flashes_hold_no_english(language, app, client)
     assert accepted.status_code == 303
     pages["started"] = text(get(client, f"/p/{tokens.page(bob)}/again", headers=headers))
     assert "/p/" in pages["started"] and ("#" in pages["started"])
-    check(pages, language, adapter_texts() | NAMES)
+    check(pages, language, game_titles() | NAMES)
 
 
 def test_the_pages_follow_the_setting_before_the_header_and_english_without_either(app, client):
@@ -273,5 +273,5 @@ def test_errors_with_numbers_on_pages_are_in_the_readers_language(language, app,
     assert hook.status_code == 422
     pages["webhook at a loopback address"] = text(hook)
     # (the query parameter's name, 'at', as the address has it; the chat services' names)
-    check(pages, language, adapter_texts() | NAMES | {"'at'", "Discord", "Slack", "https://"})
+    check(pages, language, game_titles() | NAMES | {"'at'", "Discord", "Slack", "https://"})
     assert "999" in pages["history at=999"]
