@@ -167,7 +167,7 @@ class BeyondTheRift(Adapter):
         """The scenario and a hero per seat; the engine checks the combination (a campaign scenario
         needs the one before it won; no hero twice) and says what is wrong."""
         options: dict[str, Any] = {}
-        errors = []
+        errors: list[str] = []
         scenario = (data.get("btr_scenario") or "").strip()
         if scenario:
             options["scenario"] = scenario

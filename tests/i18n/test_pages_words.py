@@ -20,6 +20,7 @@ Everything else a page says is checked."""
 
 from __future__ import annotations
 
+import html
 import re
 from datetime import UTC, datetime
 
@@ -36,7 +37,7 @@ from tests.i18n.test_no_english import HEADERS, english_words, game_titles, get
 from tests.people.helpers import sign_in_as
 from tests.people.home_helpers import ANN, BO, CY
 from tests.turns import drive, not_drafting
-from tests.web.pages import text
+from tests.web.pages import csrf_token, text
 
 LANGUAGES = ["uk", "zh_Hant"]
 KEYS = {"Page Up", "Page Down", "Home", "End"}  # the keys' names, as the keyboard prints them (history)
@@ -207,3 +208,34 @@ def test_the_invitation_page_speaks_the_inviters_language_before_english(app, cl
     assert SAID["en"]["invitation"] in text(get(client, path))
     # A page that is not the invitation's knows nothing of the inviter: the header, else English.
     assert "Start a game" in text(get(client, "/games/new"))
+
+
+# A start form's mistakes, each said in the reader's language (issue #26): the adapter's own (a mode's
+# player count, a solo option), the form's (repeated address, a game's player count, an option line).
+FORM_MISTAKES = [
+    ("riftforce", {"mode": "duel", "email0": "ann@example.org", "email1": "bo@example.org", "email2": "cy@example.org"},
+     {"uk": "Дуель — для 2 гравців; ви ввели 3 адреси електронної пошти.",
+      "zh_Hant": "對決限 2 位玩家；你填了 3 個電子郵件地址。"}),
+    ("riftforce", {"mode": "solo", "email0": "ann@example.org", "stars5": "9"},
+     {"uk": "Рівень випробування ботів 5 має бути від 1 до 4 зірок.", "zh_Hant": "5 號機器人的挑戰等級必須是 1 到 4 星。"}),
+    ("riftwalker", {"email0": "ann@example.org", "email1": "bo@example.org", "email2": "ANN@example.org"},
+     {"uk": "ann@example.org введено для гравців 1 і 3; кожному гравцеві потрібна власна адреса.",
+      "zh_Hant": "ann@example.org 被填給了玩家 1和3；每位玩家都需要自己的地址。"}),
+    ("riftwalker", {"email0": "ann@example.org"},
+     {"uk": "Riftwalker: потрібно від 2 до 4 гравців; ви ввели 1 адресу електронної пошти.",
+      "zh_Hant": "Riftwalker 需要 2 到 4 位玩家；你填了 1 個電子郵件地址。"}),
+]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("game, data, said", FORM_MISTAKES)
+def test_a_start_forms_mistakes_are_said_in_the_readers_language(language, game, data, said, client):
+    headers = HEADERS[language]
+    form = text(get(client, f"/games/new/{game}", headers=headers))
+    with client.application.app_context():
+        response = client.post("/games/new", data={"csrf_token": csrf_token(form), "game": game, **data},
+                               headers=headers)
+    page = text(response)
+    assert response.status_code == 422
+    assert said[language] in html.unescape(page)
+    check({"mistake": page}, language, game_titles())
