@@ -36,6 +36,7 @@ from service.store.models import Deadline, as_utc
 from service.views import history, positions
 from service.views.my_games import CoPlayer
 from service.views.times import local_time
+from service.views.wording import Wording
 from service.web import auth, home, language
 from service.web.errors import said
 from service.web.limits import limiter, new_games, refund
@@ -67,8 +68,10 @@ def adapter_or_none(game: str) -> Adapter | None:
 def _form_page(form: GameForm, chosen: Adapter, status: int = 200, errors: list[str] | None = None) -> ResponseReturnValue:
     """One game's start form: its modes, the chosen mode's player rows and options, the rest folded."""
     mode = chosen.mode(form.mode)
+    # The game's own words for its fieldset (guilds, heroes: issue #26), None for a game without a catalog.
+    words = Wording(chosen.name, language.current()) if chosen.catalog is not None else None
     return render_template("start_game.html", form=form, adapter=chosen, modes=chosen.modes(), mode=mode,
-                           rows=form.rows(mode.players), errors=errors), status
+                           rows=form.rows(mode.players), errors=errors, game_words=words), status
 
 
 def no_such_game(game: str) -> ResponseReturnValue:

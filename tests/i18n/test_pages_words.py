@@ -9,10 +9,11 @@ words not wired yet, docs/i18n.md "What remains"):
 - the board: `<div class="board-now">` on the player page, the board section of the spectator and
   history pages (`position.board_html()`: the game's own template and words);
 - the standing orders' `<form class="setting">` (their section headings are English);
-- a game's start-form fields (`game-options`), the included rules text of the rules page (`<div
-  class="rules-text">`: the game's rules template).
+- the included rules text of the rules page (`<div class="rules-text">`: the game's rules template).
 The adapters' summary and modes on the start form (the adapter's `<p>` under the title, the mode buttons'
-titles and counts, the mode's summary) are worded in the page's language (issue #26) and checked.
+titles and counts, the mode's summary) and a game's start-form fields (`game-options`: every mode's) are
+worded in the page's language (issue #26) and checked; Beyond the Rift's scenario titles are names (as
+the content pack spells them, like the games' titles).
 The choices (`label.choice`, the chosen step's legend, the composer's taken steps), the last moves, the
 history's lines and turn labels and a game page's heading ("Riftforce #3: Ann проти Bo") are worded in
 the page's language (issue #26, the wiring) and checked.
@@ -27,6 +28,7 @@ from datetime import UTC, datetime
 import pytest
 import sqlalchemy as sa
 
+from engine.beyond_the_rift.content import CONTENT
 from service import links, store
 from service.people import languages
 from service.play import new_game
@@ -63,9 +65,13 @@ GAME_WORDS = [
     r'(?s)<section aria-labelledby="board-h">.*?</section>',
     r'(?s)<form method="post" action="[^"]*" class="setting">.*?</form>',
     r'(?s)<div class="rules-text">.*?</div><!-- rules-text -->',
-    r'(?s)<div class="game-options">.*?</div><!-- game-options -->',
     r'(?s)<kbd>.*?</kbd>',
 ]
+
+
+def scenario_titles() -> set[str]:
+    """Beyond the Rift's scenarios' titles ("Ashes at Hollowmere"): names, as the content pack spells them."""
+    return {str(scenario.get("title", sid)) for sid, scenario in CONTENT.scenarios.items()}
 
 
 def without_game_words(page: str) -> str:
@@ -123,6 +129,9 @@ def test_the_game_pages_and_forms_follow_accept_language_and_hold_no_english(lan
         "history": text(get(client, duel + "/history", headers=headers)),
         "start form": text(get(client, "/games/new/riftforce", headers=headers)),
         "start form (Riftwalker)": text(get(client, "/games/new/riftwalker", headers=headers)),
+        "start form (team)": text(get(client, "/games/new/riftforce?mode=team", headers=headers)),
+        "start form (solo)": text(get(client, "/games/new/riftforce?mode=solo", headers=headers)),
+        "start form (Beyond the Rift)": text(get(client, "/games/new/beyond-the-rift", headers=headers)),
         "games": text(get(client, "/games/new", headers=headers)),
         "rules": text(get(client, "/rules/riftforce", headers=headers)),
         "unsubscribe": text(get(client, unsubscribe_path(games["duel"], 0), headers=headers)),
@@ -135,7 +144,7 @@ def test_the_game_pages_and_forms_follow_accept_language_and_hold_no_english(lan
     assert said["board"] in pages["player (Riftforce)"] and said["start"] in pages["start form"]
     assert said["history"] in pages["history"] and said["error"] in pages["not found"]
     assert said["spectator"] in pages["spectator"]
-    check(pages, language, game_titles() | KEYS)
+    check(pages, language, game_titles() | KEYS | scenario_titles())
 
 
 def test_english_pages_without_a_header_and_a_setting_beats_the_header(client, games):

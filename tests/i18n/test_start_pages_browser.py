@@ -19,7 +19,7 @@ pytestmark = [pytest.mark.browser]
 SAID = {
     "uk": {
         "start": "Елементалі чотирьох гільдій",
-        "riftforce": "Дуель",
+        "riftforce": "10 базових гільдій",
         "riftwalker": "Щоходу беріть стихію",
         "beyond-the-rift": "Кооперативна гра",
         "mistake": "Riftwalker: потрібно від 2 до 4 гравців; ви ввели 1 адресу",
@@ -27,7 +27,7 @@ SAID = {
     },
     "zh_Hant": {
         "start": "四個公會的元素使",
-        "riftforce": "對決",
+        "riftforce": "10 個基本公會",
         "riftwalker": "每回合從共用的 3×3 矩陣",
         "beyond-the-rift": "合作遊戲",
         "mistake": "Riftwalker 需要 2 到 4 位玩家；你填了 1 個電子郵件地址。",
@@ -55,6 +55,10 @@ def test_the_start_pages_lobby_and_home_fit_and_read(live, context, page, viewpo
         page.goto(f"{base}/games/new/{game}")
         assert said[game] in page.locator("main").inner_text(), game
         look(page, language, f"form-{game}-{language}-{width}")
+    for mode in ("team", "solo"):  # Riftforce's other modes' own fields (the trainer's guilds, its bots' stars)
+        page.goto(f"{base}/games/new/riftforce?mode={mode}")
+        page.locator("details.advanced summary").click()
+        look(page, language, f"form-riftforce-{mode}-{language}-{width}")
     page.goto(base + "/games/new/riftwalker")
     page.locator("#email0").fill("ann@example.org")
     with page.expect_navigation():
