@@ -65,6 +65,8 @@ def test_the_start_pages_lobby_and_home_fit_and_read(live, context, page, viewpo
         page.locator('main button[type="submit"]:not([hidden]):not([name])').last.click()
     assert said["mistake"] in page.locator(".problem").inner_text()
     look(page, language, f"form-mistake-{language}-{width}")
+    page.goto(base + "/rules/beyond-the-rift")  # the rules page: its summary and headings (the text is English)
+    look(page, language, f"rules-{language}-{width}")
     page.goto(base + "/lobby")
     look(page, language, f"lobby-{language}-{width}")
     page.goto(base + "/")
