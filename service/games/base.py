@@ -100,6 +100,10 @@ class Adapter:
     # every option has a field of its own does without it.
     free_options: bool = True
 
+    # The board (its template and its plain-text board) speaks the reader's language (issue #26); until
+    # then the emails mark it `lang="en"` (service/views/positions.py Position.board_english).
+    board_translated = False
+
     def __init__(self, name: str, board_template: str | None = None):
         self.name = name
         self.board_template = board_template

@@ -28,6 +28,7 @@ class Riftwalker(Adapter):
     rules_template = "games/riftwalker/rules.html"
     catalog: GameCatalog | None = CATALOG
     free_options = False  # no options at all
+    board_translated = True  # its board and text board in the reader's language (issue #26)
     # A card of one's own hand discarded or tucked face down.
     preview_own_events = frozenset({"discard", "tuck"})
 

@@ -7,7 +7,7 @@ state)`, never from the raw state, so another seat's hidden cards cannot reach a
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -21,6 +21,7 @@ from service.games import adapter
 from service.store.log import LogRow
 from service.store.models import Game, GameClock, Player
 from service.views.sentences import event_sentence, move_words, named, partners_of
+from service.views import riftwalker_text
 from service.views.wording import Wording, word
 
 
@@ -175,6 +176,12 @@ class Position:
     @property
     def my_turn(self) -> bool:
         return self.seat is not None and self.seat in self.to_act
+
+    @property
+    def board_english(self) -> bool:
+        """Whether the board is still drawn in English whatever the reader's language (the emails
+        mark it `lang="en"`): the game's adapter says `board_translated` once its board is not."""
+        return not adapter(self.game.name).board_translated
 
     @property
     def board_stylesheet(self) -> str | None:
@@ -334,6 +341,21 @@ def result_words(game: Game, result: Mapping[str, Any] | None, names: dict[int, 
     return found.result_words(result, names, viewer, language, why)
 
 
+# Games whose plain-text board is made here in the reader's language (the engine's `render_text` stays
+# the English one, for the command line and English readers): game name -> renderer(view, wording).
+TEXT_BOARDS: dict[str, Callable[[Mapping[str, Any], Wording], str]] = {"riftwalker": riftwalker_text.render}
+
+
+def text_board(rules: engine.Game, view: Mapping[str, Any], names: Mapping[int, str], seat: int | None,
+               language: str = lang.ENGLISH, state: Mapping[str, Any] | None = None) -> str:
+    """The board as plain text for `seat` in `language` (the email's plain part, the history's hands)."""
+    render = TEXT_BOARDS.get(rules.name)
+    if render is None or language == lang.ENGLISH:
+        return named(rules.render_text(view), dict(names), seat)
+    partners = partners_of(rules, dict(state) if state else None, seat)
+    return render(view, Wording(rules.name, language, seat, dict(names), partners))
+
+
 def at_state(game: Game, state: dict[str, Any], seat: int | None, seq: int, names: dict[int, str], *,
              decisions: bool = True, result: Mapping[str, Any] | None = None,
              deadline_hours: int | None = None, language: str = lang.ENGLISH) -> Position:
@@ -345,7 +367,8 @@ def at_state(game: Game, state: dict[str, Any], seat: int | None, seq: int, name
     view = rules.view(state, seat)
     position = Position(game=game, rules=rules, seq=seq, seat=seat, view=view, to_act=rules.to_act(state),
                         result=rules.result(state) or result,
-                        board_text=named(rules.render_text(view), names, seat), _state=state, names=names,
+                        board_text=text_board(rules, view, names, seat, language, state), _state=state,
+                        names=names,
                         deadline_hours=deadline_hours, language=language)
     if decisions and seat is not None and position.result is None:
         position.moves = [LegalMove(move, move_words(rules, move, state, names, seat, language), rules.move_section(move))
