@@ -295,6 +295,11 @@ class Adapter:
     # Whether a seat's view lists its hand as `view["hand"]` (card dicts with a name and a number).
     view_has_hand: bool = False
 
+    def text_board(self, view: Mapping[str, Any], words: Any) -> str | None:
+        """The board as plain text in the language of `words` (the game's Wording for the reader,
+        service/views/wording.py); None: the engine's English `render_text` serves every reader."""
+        return None
+
     def hand_words(self, view: Mapping[str, Any]) -> list[str] | None:
         """The cards of the hand a view shows, in words (for the "every hand" replay after the end);
         None: the game's view has no plain hand, and its text board is shown instead."""

@@ -7,6 +7,7 @@ from typing import Any
 
 from engine.riftwalker.cards import CARDS, WILD
 from engine.riftwalker.messages import STEP_NAMES, step_name
+from service.games import riftwalker_text
 from service.games.base import Adapter, GameCatalog
 from service.games.riftwalker_catalog import CATALOG
 
@@ -36,6 +37,10 @@ class Riftwalker(Adapter):
         """The steps' names as messages (the board words them, and every card, element and rule, with
         its `words`: the reader's language), and each element's colour class and icon."""
         return {"step_names": {step: step_name(step) for step in STEP_NAMES}, "element_keys": ELEMENT_KEYS}
+
+    def text_board(self, view: Mapping[str, Any], words: Any) -> str | None:
+        """The plain-text board in the reader's language (service/games/riftwalker_text.py)."""
+        return riftwalker_text.render(view, words)
 
     view_has_hand = True
     # A turn in a first line: the rift explored or burst, not the element step, draws and discards.

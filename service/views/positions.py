@@ -7,7 +7,7 @@ state)`, never from the raw state, so another seat's hidden cards cannot reach a
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -21,7 +21,6 @@ from service.games import adapter
 from service.store.log import LogRow
 from service.store.models import Game, GameClock, Player
 from service.views.sentences import event_sentence, move_words, named, partners_of
-from service.views import riftwalker_text
 from service.views.wording import Wording, word
 
 
@@ -341,19 +340,18 @@ def result_words(game: Game, result: Mapping[str, Any] | None, names: dict[int, 
     return found.result_words(result, names, viewer, language, why)
 
 
-# Games whose plain-text board is made here in the reader's language (the engine's `render_text` stays
-# the English one, for the command line and English readers): game name -> renderer(view, wording).
-TEXT_BOARDS: dict[str, Callable[[Mapping[str, Any], Wording], str]] = {"riftwalker": riftwalker_text.render}
-
-
-def text_board(rules: engine.Game, view: Mapping[str, Any], names: Mapping[int, str], seat: int | None,
-               language: str = lang.ENGLISH, state: Mapping[str, Any] | None = None) -> str:
-    """The board as plain text for `seat` in `language` (the email's plain part, the history's hands)."""
-    render = TEXT_BOARDS.get(rules.name)
-    if render is None or language == lang.ENGLISH:
-        return named(rules.render_text(view), dict(names), seat)
-    partners = partners_of(rules, dict(state) if state else None, seat)
-    return render(view, Wording(rules.name, language, seat, dict(names), partners))
+def text_board(rules: engine.Game, view: dict[str, Any], names: Mapping[int, str], seat: int | None,
+               language: str = lang.ENGLISH, state: dict[str, Any] | None = None) -> str:
+    """The board as plain text for `seat` in `language` (the email's plain part, the history's hands):
+    the adapter's in the reader's language where it has one (`Adapter.text_board`), else the engine's
+    English `render_text` with the players' names put in."""
+    found = adapter(rules.name)
+    if language != lang.ENGLISH and found.catalog is not None:
+        words = Wording(rules.name, language, seat, dict(names), partners_of(rules, state, seat))
+        drawn = found.text_board(view, words)
+        if drawn is not None:
+            return drawn
+    return named(rules.render_text(view), dict(names), seat)
 
 
 def at_state(game: Game, state: dict[str, Any], seat: int | None, seq: int, names: dict[int, str], *,

@@ -4,8 +4,9 @@ English one for the command line (DESIGN.md: the engine keeps its English).
 
 The board's own words are gettext's (the messages domain, the same messages as the HTML board,
 templates/games/riftwalker/board.html, where they say the same); the game's (elements, cards, rules,
-steps, players) the game's `Wording` for this reader.  English readers keep `render_text` (with the
-players' names put in): service/views/positions.py `text_board` chooses.  Lines wrap at `WIDTH`
+steps, players) the game's `Wording` for this reader (service/views/wording.py, handed in: the
+adapters sit below service.views).  English readers keep `render_text` (with the players' names put
+in): service/views/positions.py `text_board` chooses.  Lines wrap at `WIDTH`
 columns, a CJK character counting two, and never inside a card's name.
 """
 
@@ -18,7 +19,8 @@ from typing import Any
 from engine.messages import Seat
 from engine.riftwalker.messages import step_name
 from service import lang
-from service.views.wording import Wording
+
+Wording = Any  # service.views.wording.Wording: a game's words for one reader (the caller's)
 
 WIDTH = 76
 _GLUE = "\u00a0"  # a space no line breaks at (inside a card's name)
