@@ -113,6 +113,49 @@ def _step_body(step, op, n) -> Message:
     raise ValueError(f"no message for power step {op!r}")
 
 
+# ---- a card's rules and the turn's steps, for the board -------------------------------------------------
+
+# A card's own sentence (cards.json "text"), by card id: the catalog's key.
+TEXT_KEYS = {"FI-06": "text.lock", "SP-01": "text.venture", "SP-02": "text.venture", "SP-03": "text.venture",
+             "SP-04": "text.shadowlands"}
+STEP_NAMES = ("element", "element_place", "rift", "burst", "refresh")
+
+
+def power_message(card) -> Message:
+    """A card's power as a message (words.power_text's words)."""
+    steps = Joined(tuple(step_message(s) for s in card.power), "sep.semicolon")
+    if not card.protect:
+        return msg("power", steps=steps)
+    return msg("power.protect", steps=steps,
+               kinds=Joined(tuple(msg(f"protect.{k}") for k in sorted(card.protect)), "sep.comma"))
+
+
+def bonus_key(bonus) -> str:
+    return f"bonus.{bonus['when']}" + (".other" if bonus.get("other") else "") + (".max" if bonus.get("max") else "")
+
+
+def bonus_message(card) -> Message | None:
+    """A card's end bonus as a message (words.bonus_text's words); None without one."""
+    b = card.bonus
+    if not b:
+        return None
+    a, c = b["values"]
+    el = b.get("el")
+    return msg(bonus_key(b), a=Number(a), c=Number(c), max=Number(b["max"]) if b.get("max") else None,
+               min=Number(b["min"]) if b.get("min") is not None else None,
+               element=element(el) if el else None)
+
+
+def text_message(card) -> Message | None:
+    """A card's own sentence (its "text") as a message; None without one."""
+    return msg(TEXT_KEYS[card.id]) if card.text else None
+
+
+def step_name(step: str) -> Message:
+    """A step of the turn by name ("Rift step")."""
+    return msg(f"turn_step.{step}")
+
+
 # ---- moves ---------------------------------------------------------------------------------------------
 
 def _owned(key: str, cid: str, state) -> Message:
@@ -302,7 +345,11 @@ KEYS = frozenset({
     *(f"step.tuck.{src}.{face}" for src in ("hand", "deck_top", "explored") for face in ("up", "down")),
     "any_element", "adj.matching", "adj.other_matching", "adj.element", "adj.other_element", "adj.other", "worth",
     *(f"sel.{w}.{noun}" for w in _WHOSE for noun in ("explored", "scored")),
-    "sep.semicolon", "sep.or",
+    "sep.semicolon", "sep.or", "sep.comma",
+    # a card's rules and the turn's steps (the board)
+    "power", "power.protect", *(f"protect.{k}" for k in ("discard", "return", "force_burst", "tuck")),
+    *{bonus_key(c.bonus) for c in CARDS.rifts.values() if c.bonus}, *set(TEXT_KEYS.values()),
+    *(f"turn_step.{s}" for s in STEP_NAMES),
     # places: the grid's nine slots
     *(f"place.slot.{i}" for i in range(9)),
 })

@@ -9,7 +9,7 @@ view by `words.render_text` and `words.pending_text`.
 
 from __future__ import annotations
 
-from . import flow, scoring, words
+from . import flow, messages, scoring, words
 from .cards import CARDS
 from .state import THRESHOLD, line_positions, value
 
@@ -17,7 +17,15 @@ from .state import THRESHOLD, line_positions, value
 def card_info(cid) -> dict:
     card = CARDS.rifts[cid]
     return {"id": cid, "name": card.name, "elements": list(card.elements), "track": list(card.track),
-            "power": words.power_text(card), "bonus": words.bonus_text(card), "text": card.text}
+            "power": words.power_text(card), "bonus": words.bonus_text(card), "text": card.text,
+            # the same rules as messages (engine/messages.py JSON), worded by the service for its reader
+            "power_message": messages.power_message(card).to_json(),
+            "bonus_message": _json(messages.bonus_message(card)),
+            "text_message": _json(messages.text_message(card))}
+
+
+def _json(message) -> dict | None:
+    return None if message is None else message.to_json()
 
 
 def _can_see_beneath(b, host_owner, seat) -> bool:
@@ -47,7 +55,8 @@ def pending(state, decider) -> dict | None:
     if cur is None:  # never at rest (flow.advance starts the next step), kept for safety
         return None
     step = cur["step"]
-    return {"seat": decider, "rift": frame["card"], "op": step["op"], "rules": words.step_text(step)}
+    return {"seat": decider, "rift": frame["card"], "op": step["op"], "rules": words.step_text(step),
+            "step_message": messages.step_message(step).to_json()}
 
 
 def view(state, seat) -> dict:

@@ -106,6 +106,10 @@ class Adapter:
     # every option has a field of its own does without it.
     free_options: bool = True
 
+    # The board (its template and its plain-text board) speaks the reader's language (issue #26); until
+    # then the emails mark it `lang="en"` (service/views/positions.py Position.board_english).
+    board_translated = False
+
     def __init__(self, name: str, board_template: str | None = None):
         self.name = name
         self.board_template = board_template
@@ -297,6 +301,11 @@ class Adapter:
 
     # Whether a seat's view lists its hand as `view["hand"]` (card dicts with a name and a number).
     view_has_hand: bool = False
+
+    def text_board(self, view: Mapping[str, Any], words: Any) -> str | None:
+        """The board as plain text in the language of `words` (the game's Wording for the reader,
+        service/views/wording.py); None: the engine's English `render_text` serves every reader."""
+        return None
 
     def hand_words(self, view: Mapping[str, Any]) -> list[str] | None:
         """The cards of the hand a view shows, in words (for the "every hand" replay after the end);

@@ -6,13 +6,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.riftwalker.cards import CARDS, WILD
-from engine.riftwalker.words import STEP_NAMES, name, pending_text
+from engine.riftwalker.messages import STEP_NAMES, step_name
+from service.games import riftwalker_text
 from service.games.base import Adapter, GameCatalog
 from service.games.riftwalker_catalog import CATALOG
 from service.lang import N_
 
 # The icon of the sprite (static/board/riftwalker-icons.svg) and the colour class
-# (static/board/riftwalker.css: .el-<key>) of an element, and the word the board writes beside them.
+# (static/board/riftwalker.css: .el-<key>) of an element, and its English word (the board writes the
+# reader's: the catalog's term "element", service/games/riftwalker_catalog.py).
 ELEMENT_KEYS = {element: element.lower() for element in CARDS.elements} | {WILD: "any"}
 ELEMENT_WORDS = {element: element for element in CARDS.elements} | {WILD: "Any"}
 
@@ -28,18 +30,18 @@ class Riftwalker(Adapter):
     rules_template = "games/riftwalker/rules.html"
     catalog: GameCatalog | None = CATALOG
     free_options = False  # no options at all
+    board_translated = True  # its board and text board in the reader's language (issue #26)
     # A card of one's own hand discarded or tucked face down.
     preview_own_events = frozenset({"discard", "tuck"})
 
     def board_words(self, view: Mapping[str, Any]) -> dict[str, Any]:
-        """The names of the rifts the turn and the pending power mention by id (all public: they are
-        in play), the steps' names, and each element's colour class, icon and word."""
-        turn = view.get("turn") or {}
-        pending = view.get("pending") or {}
-        ids = [*turn.get("activated", []), *turn.get("burst_powers", []), pending.get("rift")]
-        return {"pending_text": pending_text(view), "step_names": STEP_NAMES,
-                "rift_names": {cid: name(cid) for cid in ids if cid},
-                "element_keys": ELEMENT_KEYS, "element_words": ELEMENT_WORDS}
+        """The steps' names as messages (the board words them, and every card, element and rule, with
+        its `words`: the reader's language), and each element's colour class and icon."""
+        return {"step_names": {step: step_name(step) for step in STEP_NAMES}, "element_keys": ELEMENT_KEYS}
+
+    def text_board(self, view: Mapping[str, Any], words: Any) -> str | None:
+        """The plain-text board in the reader's language (service/games/riftwalker_text.py)."""
+        return riftwalker_text.render(view, words)
 
     view_has_hand = True
     # A turn in a first line: the rift explored or burst, not the element step, draws and discards.

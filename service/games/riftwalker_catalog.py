@@ -12,7 +12,7 @@ module (tools/game_catalogs.py).
 
 from __future__ import annotations
 
-from engine.riftwalker.cards import CARDS
+from engine.riftwalker.cards import CARDS, WILD
 from service.games.base import GameCatalog
 
 _SRC = {"hand": "from their hand", "deck_top": "from the top of the rift deck", "explored": "from the explored rifts"}
@@ -166,6 +166,29 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     **{f"sel.{whose}.{noun}": text % f"{noun} rift" for whose, text in _SEL.items() for noun in ("explored", "scored")},
     "sep.semicolon": "; ",
     "sep.or": ", or ",
+    "sep.comma": ", ",
+    # ---- a card's rules (engine/riftwalker/messages.py power_message, bonus_message, text_message)
+    "power": "{steps}.",
+    "power.protect": "{steps}. Other players' powers cannot {kinds} it.",
+    "protect.discard": "discard",
+    "protect.return": "return",
+    "protect.force_burst": "force-burst",
+    "protect.tuck": "tuck",
+    "bonus.per_beneath": "Bonus +{a}/+{c} per card beneath",
+    "bonus.per_beneath.max": "Bonus +{a}/+{c} per card beneath (max {max})",
+    "bonus.score_count.other": "Bonus +{a}/+{c} if at least {min} other {element} rifts are in your score pile",
+    "bonus.per_score.other.max": "Bonus +{a}/+{c} per other {element} rift in your score pile (max {max})",
+    "bonus.distinct_elements": "Bonus +{a}/+{c} if your score pile has at least {min} different elements",
+    "bonus.most_burst": "Bonus +{a}/+{c} if no one has burst more rifts than you",
+    "text.lock": "Locks an opponent's rift at 3.",
+    "text.venture": "Explore, shift or burst with either element; never worth 3 or 7.",
+    "text.shadowlands": "Matches any element to explore, shift or burst; counts as no element for bonus conditions.",
+    # ---- the turn's steps, by name (the board)
+    "turn_step.element": "Element step",
+    "turn_step.element_place": "Element step (placing)",
+    "turn_step.rift": "Rift step",
+    "turn_step.burst": "Burst step",
+    "turn_step.refresh": "Refresh step",
     # ---- places
     **{f"place.slot.{i}": f"slot {i + 1} ({where})" for i, where in enumerate(_SLOTS)},
 }
@@ -174,6 +197,7 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
 TERMS: dict[tuple[str, str], str] = {
     **{("element", el): el for el in CARDS.elements},
     **{("element.a", el): ("an " if el[0] in "AEIOU" else "a ") + el for el in CARDS.elements},
+    ("element", WILD): "Any",  # a card of every element (Shadowlands), on the board
 }
 
 CATALOG = GameCatalog(

@@ -338,7 +338,7 @@ def position_at(session: Session, game: Game, viewer: int | None, at: int,
     names = store.player_names(session, game.id)  # boards name the players, as on the live page
     return positions.Position(
         game=game, rules=rules, seq=at, seat=viewer, view=view, to_act=rules.to_act(state),
-        result=rules.result(state), board_text=sentences.named(rules.render_text(view), names, viewer),
+        result=rules.result(state), board_text=positions.text_board(rules, view, names, viewer, language, state),
         _state=state, names=names, language=language,
     )
 
@@ -351,7 +351,8 @@ class SeatHand:
     board_text: str
 
 
-def all_hands(session: Session, game: Game, at: int, names: dict[int, str]) -> list[SeatHand]:
+def all_hands(session: Session, game: Game, at: int, names: dict[int, str],
+              language: str = lang.ENGLISH) -> list[SeatHand]:
     """Every seat's hand at `at`: the full-information replay, only ever called after the end."""
     if game.status != "finished":
         raise Forbidden("Every hand is shown only once the game is over.", TITLE)
@@ -360,7 +361,8 @@ def all_hands(session: Session, game: Game, at: int, names: dict[int, str]) -> l
     hands = []
     for seat in sorted(names):
         view = _view(rules, state, seat, game, at)
-        hands.append(SeatHand(seat, names[seat], words(view), sentences.named(rules.render_text(view), names, seat)))
+        hands.append(SeatHand(seat, names[seat], words(view),
+                              positions.text_board(rules, view, names, seat, language, state)))
     return hands
 
 

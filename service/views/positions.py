@@ -177,6 +177,12 @@ class Position:
         return self.seat is not None and self.seat in self.to_act
 
     @property
+    def board_english(self) -> bool:
+        """Whether the board is still drawn in English whatever the reader's language (the emails
+        mark it `lang="en"`): the game's adapter says `board_translated` once its board is not."""
+        return not adapter(self.game.name).board_translated
+
+    @property
     def board_stylesheet(self) -> str | None:
         """The game's own board stylesheet under static/ (None: a game drawn as text has none)."""
         return f"board/{self.game.name}.css" if adapter(self.game.name).board_template is not None else None
@@ -334,6 +340,20 @@ def result_words(game: Game, result: Mapping[str, Any] | None, names: dict[int, 
     return found.result_words(result, names, viewer, language, why)
 
 
+def text_board(rules: engine.Game, view: dict[str, Any], names: Mapping[int, str], seat: int | None,
+               language: str = lang.ENGLISH, state: dict[str, Any] | None = None) -> str:
+    """The board as plain text for `seat` in `language` (the email's plain part, the history's hands):
+    the adapter's in the reader's language where it has one (`Adapter.text_board`), else the engine's
+    English `render_text` with the players' names put in."""
+    found = adapter(rules.name)
+    if language != lang.ENGLISH and found.catalog is not None:
+        words = Wording(rules.name, language, seat, dict(names), partners_of(rules, state, seat))
+        drawn = found.text_board(view, words)
+        if drawn is not None:
+            return drawn
+    return named(rules.render_text(view), dict(names), seat)
+
+
 def at_state(game: Game, state: dict[str, Any], seat: int | None, seq: int, names: dict[int, str], *,
              decisions: bool = True, result: Mapping[str, Any] | None = None,
              deadline_hours: int | None = None, language: str = lang.ENGLISH) -> Position:
@@ -345,7 +365,8 @@ def at_state(game: Game, state: dict[str, Any], seat: int | None, seq: int, name
     view = rules.view(state, seat)
     position = Position(game=game, rules=rules, seq=seq, seat=seat, view=view, to_act=rules.to_act(state),
                         result=rules.result(state) or result,
-                        board_text=named(rules.render_text(view), names, seat), _state=state, names=names,
+                        board_text=text_board(rules, view, names, seat, language, state), _state=state,
+                        names=names,
                         deadline_hours=deadline_hours, language=language)
     if decisions and seat is not None and position.result is None:
         position.moves = [LegalMove(move, move_words(rules, move, state, names, seat, language), rules.move_section(move))

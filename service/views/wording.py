@@ -89,9 +89,11 @@ class Wording:
 
     # ---- words -----------------------------------------------------------------------------------------
 
-    def __call__(self, message: Message) -> str:
-        """The message as a sentence: its first letter upper-cased where a seat or a phrase starts it
-        ("Your partner flips ...", "Your Fire 5 moved ...")."""
+    def __call__(self, message: Message | Mapping[str, Any]) -> str:
+        """The message (or its JSON form, as a view carries it) as a sentence: its first letter
+        upper-cased where a seat or a phrase starts it ("Your partner flips ...", "Your Fire 5 moved ...")."""
+        if not isinstance(message, Message):
+            message = Message.from_json(message)
         text, template = self._worded(message)
         if template.startswith("{") and text[:1].islower():
             first = message.arg(template[1:template.index("}")])

@@ -32,6 +32,7 @@ from service.store.deal import rng as move_rng
 from service.store.models import Outbox, Player
 from service.views import positions
 from service.views.sentences import named
+from service.views.wording import Wording
 from tests import tokens
 from tests.consent import preconsent
 from tests.riftwalker_helpers import RULES, Secrets, choose
@@ -293,7 +294,7 @@ def render(app, view, seat, names=None, over=None) -> str:
     """The board template alone, as an email draws it (no icons), with `names` (default: none)."""
     with app.test_request_context("/"):
         return render_template(ADAPTER.board_template, view=view, seat=seat, names=names or {}, email=True,
-                               over=over, game=SimpleNamespace(name="riftwalker"), rules=RULES,
+                               over=over, words=Wording("riftwalker", "en", seat, names or {}), game=SimpleNamespace(name="riftwalker"), rules=RULES,
                                **ADAPTER.board_words(view))
 
 

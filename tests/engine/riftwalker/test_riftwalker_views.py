@@ -81,7 +81,8 @@ def test_the_view_says_what_is_pending_as_data_and_words_make_the_sentence():
                 hands={0: ["WA-07", "LI-08", "EA-08"], 1: ["FI-02", "FI-03"], 2: ["ST-01", "ST-02"]})
     s = do(s, {"type": "explore", "card": "WA-07"})
     v = G.view(s, 2)
-    assert v["pending"] == {"seat": 0, "rift": None, "op": "_offer", "rules": "activate Flooded Causeway"}
+    assert v["pending"] == {"seat": 0, "rift": None, "op": "_offer", "rules": "activate Flooded Causeway",
+                            "step_message": {"key": "step.offer", "args": {"card": {"card": "WA-07"}}}}
     s = do(s, {"type": "activate", "rift": "WA-07"}, {"type": "do"})
     v = G.view(s, 2)
     assert v["pending"]["seat"] == 1 and v["pending"]["rift"] == "WA-07" and v["pending"]["op"] == "discard"
