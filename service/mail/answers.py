@@ -121,8 +121,8 @@ class _Answer:
                 for one in fact["played"])
         if "step" in fact:
             seq, number = fact["step"]
-            found = self.step(int(seq), int(number))
-            return found.label if found is not None else str(number)
+            step = self.step(int(seq), int(number))
+            return step.label if step is not None else str(number)
         return str(fact)
 
     def lines(self, fact: Any) -> list[tuple[str, bool]]:

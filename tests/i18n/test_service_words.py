@@ -67,8 +67,12 @@ def test_the_api_posts_played_labels_stay_english_without_the_header(client, due
 def test_a_system_events_reason_and_an_unknown_kind_are_in_the_readers_language(language):
     from service.views.sentences import system_sentence
 
-    for payload in ({"type": "cancelled", "reason": "no_players"}, {"type": "abandoned", "reason": "no players"},
-                    {"type": "some_new_kind"}, {"type": "cancelled", "reason": "a_code_not_known"}):
+    for payload in (
+        {"type": "cancelled", "reason": "no_players"},
+        {"type": "abandoned", "reason": "no players"},
+        {"type": "some_new_kind"},
+        {"type": "cancelled", "reason": "a_code_not_known"},
+    ):
         line = system_sentence(payload, None, 0, {0: "Ann"}, language)
         assert SCRIPT[language].search(line) and not re.search(r"[A-Za-z]", line), (payload, line)
 
@@ -76,8 +80,14 @@ def test_a_system_events_reason_and_an_unknown_kind_are_in_the_readers_language(
 def test_a_system_events_words_stay_english_in_english():
     from service.views.sentences import system_sentence
 
-    assert system_sentence({"type": "cancelled", "reason": "no_players"}, None, 0) == "The game was cancelled (no players)."
-    assert system_sentence({"type": "cancelled", "reason": "lost_cards"}, None, 0) == "The game was cancelled (lost cards)."
+    assert (
+        system_sentence({"type": "cancelled", "reason": "no_players"}, None, 0)
+        == "The game was cancelled (no players)."
+    )
+    assert (
+        system_sentence({"type": "cancelled", "reason": "lost_cards"}, None, 0)
+        == "The game was cancelled (lost cards)."
+    )
     assert system_sentence({"type": "some_new_kind"}, None, 0) == "Some new kind."
 
 
@@ -124,8 +134,10 @@ def _wording(language: str):
     return Wording("riftforce", language, 0, {0: "Ann", 1: "Bo"})
 
 
-@pytest.mark.parametrize(("language", "times"), [("uk", {2: "2 рази", 5: "5 разів", 21: "21 раз"}),
-                                                 ("zh_Hant", {2: "2 次", 5: "5 次", 21: "21 次"})])
+@pytest.mark.parametrize(
+    ("language", "times"),
+    [("uk", {2: "2 рази", 5: "5 разів", 21: "21 раз"}), ("zh_Hant", {2: "2 次", 5: "5 次", 21: "21 次"})],
+)
 def test_one_message_said_again_and_again_is_counted_in_the_readers_plural(language, times):
     from engine.messages import Card, Seat, msg
     from service.views.sentences import Worded, merge_lines
@@ -143,10 +155,14 @@ def test_lines_of_other_players_or_counts_are_not_merged(language):
     from service.views.sentences import Worded, merge_lines
 
     wording = _wording(language)
-    others = [Worded(wording, msg("event.discard", actor=Seat(1), card=Card("fire-5a"))),
-              Worded(wording, msg("event.discard", actor=Seat(0), card=Card("fire-6a")))]
+    others = [
+        Worded(wording, msg("event.discard", actor=Seat(1), card=Card("fire-5a"))),
+        Worded(wording, msg("event.discard", actor=Seat(0), card=Card("fire-6a"))),
+    ]
     assert merge_lines(others, language) == others
-    counts = [Worded(wording, msg("event.draw", actor=Seat(1), count=Count(2))),
-              Worded(wording, msg("event.draw", actor=Seat(1), count=Count(3)))]
+    counts = [
+        Worded(wording, msg("event.draw", actor=Seat(1), count=Count(2))),
+        Worded(wording, msg("event.draw", actor=Seat(1), count=Count(3))),
+    ]
     assert merge_lines(counts, language) == counts
     assert merge_lines(["a.", "a."], language) == ["a.", "a."]  # words without their message: as they are

@@ -97,9 +97,15 @@ def test_the_same_answer_row_renders_in_english_for_an_english_reader(inbound_ap
 def test_an_older_answer_row_with_english_lines_is_shown_as_it_is_marked_english(inbound_app, sink, language):
     languages.choose(BO, language, utcnow())
     game_id = start_game(inbound_app, sink)
-    params = {"inbound": 1, "first": "Not played: the game moved on just now.",
-              "lines": ["Since that email:", "- Bo picks Fire."], "choices": [[1, "Pick Water", "pick water"]],
-              "quoted": ["2"], "reply_id": "", "references": []}
+    params = {
+        "inbound": 1,
+        "first": "Not played: the game moved on just now.",
+        "lines": ["Since that email:", "- Bo picks Fire."],
+        "choices": [[1, "Pick Water", "pick water"]],
+        "quoted": ["2"],
+        "reply_id": "",
+        "references": [],
+    }
     with write_session(get_engine()) as session:
         game = store.get_game(session, game_id)
         bo = next(p for p in store.players_of(session, game_id) if p.seat == 1)
