@@ -182,6 +182,8 @@ def _context(session: Session, mail: Mail) -> Context:
         steps = {step.key: step for step in answer.choices_at(int(at))[1]} if at is not None and choices else {}
         shown = [(int(n), steps[key].label if key in steps else str(key), str(key)) for n, key in choices]
         choices_english = answer.game_english
+    if answer.language == lang.ENGLISH:  # English reads English: its lines marked as they always were
+        lines, choices_english = [(line, True) for line, _ in lines], True
     return {"answer_first": str(answer.said(first) or "") if isinstance(first, Mapping) else str(first),
             "answer_first_english": isinstance(first, str) or (answer.game_english and _game_fact(first)),
             "answer_lines": lines,
