@@ -32,6 +32,7 @@ import sqlalchemy as sa
 from sqlmodel import col
 
 from service import running
+from service.lang import Nf_
 from service.mail import bounces, reply_to
 from service.store import read_session, write_session
 from service.store.db import get_engine
@@ -170,7 +171,7 @@ def _reply(kept_id: int, message: Any, address: str, token: str, sender: str | N
     bound: dict[str, Any] = {"player_id": seat.player_id, "game_id": seat.game_id, "seq": seat.seq}
     _record(kept_id, "received", "read as a reply", **bound)  # the seat, even if reading dies below
     if message is None:
-        verdict = replies.Verdict("answered", "not an email", "We could not read your reply as an email.")
+        verdict = replies.Verdict("answered", "not an email", Nf_("We could not read your reply as an email."))
     else:
         verdict = replies.read(kept_id, message, seat, sender, now)
     answer_id = replies.write_answer(kept_id, message, seat, verdict)

@@ -15,6 +15,13 @@ than the game now is is refused with what happened since.
 Every outcome is answered to the seat's own address (never to the From) through the outbox (kind
 "reply": service/mail/answers.py), threaded under the reply, unless the person turned confirmations
 off, or the message was an auto-reply or over the hourly limit (then nothing is sent at all).
+
+The answer is kept on its row as facts, never as words (issue #26): each line a message id with its
+params (`Nf_`/`Nn_`, stored by `fact`), the game's words as what they are made from (`since`: the
+seqs between which the events happened; `step`/`moves_of`: a choice's number at a seq; `played`: the
+moves' facts, sentences.move_fact; `seats`: whose turn it is), so service/mail/answers.py words the
+answer in its reader's language when it is rendered.  The reading does not depend on a language: a
+choice's number is a number in any.
 """
 
 from __future__ import annotations
@@ -33,6 +40,7 @@ import engine
 from service import links, running, store
 from service.errors import IllegalMoveAt, Invalid, StaleState
 from service.games import adapter
+from service.lang import Nf_, Words
 from service.mail import answers, outbox
 from service.mail.compose import one_click
 from service.play import handle
@@ -42,7 +50,6 @@ from service.store.db import get_engine
 from service.store.models import Game, InboundMessage, Player
 from service.talk import messages as talk
 from service.views import positions
-from service.views.sentences import headline_of, since_lines
 
 from . import reading
 
@@ -51,21 +58,42 @@ log = logging.getLogger(__name__)
 CHOICE = re.compile(r"#?\s*(\d{1,3})\s*[.)]?")
 TEAM = re.compile(r"team\s*:\s*", re.IGNORECASE)
 QUOTED_LINES = 3  # of what the player wrote, quoted back in the answer
-MAX_SINCE = 8  # lines of what happened since, in a stale answer
+MAX_SINCE = answers.MAX_SINCE  # lines of what happened since, in a stale answer
+
+Fact = Any  # a line of the answer as stored: `fact(words)`, or one of the game facts (module docstring)
+
+
+def fact(value: Any) -> Any:
+    """A message made with Nf_/Nn_ (or `_marked`) as stored data: its message id, plural and params,
+    worded by service/mail/answers.py in the reader's language; a param that is a message is one in
+    turn, any other (a number, a name, what the player wrote, a game fact) is kept as it is."""
+    if isinstance(value, Words):
+        return {"said": value.msgid, "plural": value.plural,
+                "params": {k: fact(v) if isinstance(v, Words) else v for k, v in value.params.items()}}
+    return value
+
+
+def _marked(text: str) -> Words:
+    """An error's words as a message to look up when worded: a `Words` as it is, a message marked N_
+    where it was raised (a plain `str`) by itself; an engine's English reason, in no catalog, then shows
+    as it is."""
+    return text if isinstance(text, Words) else Words(str(text))
 
 
 @dataclass
 class Verdict:
-    """What the door did with a reply: its `outcome` (InboundMessage.outcome), `detail` for the operator,
-    and the answer to write (`first` line, `lines`, `choices`), or none (`answer` False)."""
+    """What the door did with a reply: its `outcome` (InboundMessage.outcome), `detail` for the operator
+    (English), and the answer to write (`first` line, `lines`: facts, `choices`: [number, key] at the seq
+    `choices_at`), or none (`answer` False)."""
 
     outcome: str
     detail: str
-    first: str = ""
-    lines: list[str] = field(default_factory=list)
+    first: Fact = ""
+    lines: list[Fact] = field(default_factory=list)
     choices: list[list[Any]] = field(default_factory=list)
     answer: bool = True
     text: str = ""  # the reply's new text as read (its first lines are quoted back in the answer)
+    choices_at: int | None = None  # the seq whose choices `choices` numbers
 
 
 @dataclass(frozen=True)
@@ -116,18 +144,21 @@ def read(kept_id: int, message: EmailMessage, seat: Seat, sender: str | None, no
         return Verdict("ignored", f"over {limit} replies this hour from this seat (a loop?)", answer=False)
     if seat.generation != seat.current_generation:
         return Verdict("answered", "a reply address of an old link generation",
-                       "Your reply was not read: it went to an older email whose links you replaced with fresh ones.",
-                       ["Reply to your newest email of this game, or open your game page."])
+                       Nf_("Your reply was not read: it went to an older email whose links you replaced with "
+                           "fresh ones."),
+                       [Nf_("Reply to your newest email of this game, or open your game page.")])
     if running.config().get("INBOUND_REQUIRE_DMARC"):
         refusal = reading.dmarc_refusal(message, str(running.config().get("INBOUND_AUTHSERV_ID") or ""))
         if refusal is not None:
             return Verdict("answered", f"refused: {refusal}",
-                           "Your reply was not read: our mail server could not confirm it came from your "
-                           "mail provider.", [f"({refusal}.) Play from your game page instead."])
+                           Nf_("Your reply was not read: our mail server could not confirm it came from your "
+                               "mail provider."),
+                           # (the refusal is the authentication results' own words: a mail server's)
+                           [Nf_("(%(refusal)s.) Play from your game page instead.", refusal=refusal)])
     text = reading.new_text(message)
     if not text:
-        return Verdict("answered", "nothing new in the reply", "We found nothing new in your reply.",
-                       ["Write your move or a choice's number on the first line, above the quoted email."])
+        return Verdict("answered", "nothing new in the reply", Nf_("We found nothing new in your reply."),
+                       [Nf_("Write your move or a choice's number on the first line, above the quoted email.")])
     block = _first_block(text)
     found = CHOICE.fullmatch(block[0])
     if found:
@@ -181,7 +212,9 @@ def _choices_now(session: Session, game: Game, seat: int) -> tuple[positions.Pos
 
 
 def numbered(steps: list[positions.Step]) -> list[list[Any]]:
-    return [[number, step.label, step.key] for number, step in enumerate(steps, start=1)]
+    """The choices as the answer's row keeps them: [number, key] (the label is worded when it is rendered,
+    from the choices at the verdict's `choices_at`: service/mail/answers.py)."""
+    return [[number, step.key] for number, step in enumerate(steps, start=1)]
 
 
 def _stale(seat: Seat) -> Verdict | None:
@@ -192,31 +225,25 @@ def _stale(seat: Seat) -> Verdict | None:
             return None
         if seat.seq > game.seq:  # a seq the game never reached here: a restore rolled it back
             return Verdict("stale", f"a reply to seq {seat.seq}, the game is at {game.seq}",
-                           "Not played: that email is about a position this game no longer has.",
-                           ["Open your game page to see where it stands."])
-        players = store.players_of(session, game.id)
-        names = store.seat_names(players)
-        position = positions.build(session, game, seat.seat, since_seq=seat.seq, players=players)
-        # The door answers in English (its lines are kept on the row: docs/i18n.md "What remains").
-        partners = [s for team in position.teams if seat.seat in team for s in team if s != seat.seat]
-        shown, hidden = since_lines(position.since_events, seat.seat, names,
-                                    headline_of(game.name, seat.seat, names, partners), MAX_SINCE)
-        _, steps = _choices_now(session, game, seat.seat)
-        lines = ["Since that email:", *(f"- {line}" for line in shown)]
-        if hidden:
-            lines.append(f"- and {hidden} more on your game page")
-        lines.append(_whose_turn(game, position, names, seat.seat))
+                           Nf_("Not played: that email is about a position this game no longer has."),
+                           [Nf_("Open your game page to see where it stands.")])
+        position, steps = _choices_now(session, game, seat.seat)
+        # What happened since, as facts: the answer words the events between the seqs for its reader.
+        lines: list[Fact] = [{"since": [seat.seq, game.seq]}, _whose_turn(game, position)]
     return Verdict("stale", f"a reply to seq {seat.seq}, the game is at {game.seq}",
-                   "Not played: the game moved on since the email you replied to.", lines, numbered(steps))
+                   Nf_("Not played: the game moved on since the email you replied to."), lines, numbered(steps),
+                   choices_at=game.seq)
 
 
-def _whose_turn(game: Game, position: positions.Position, names: dict[int, str], seat: int) -> str:
+def _whose_turn(game: Game, position: positions.Position) -> Fact:
     if game.status != "active":
-        return "The game is over."
+        return Nf_("The game is over.")
     if position.my_turn:
-        return "It is your turn: reply to your newest turn email, or play from your game page."
-    waiting = [names.get(s, f"Player {s + 1}") for s in position.to_act]
-    return f"Now it is {' and '.join(waiting)}'s turn; we will email you when it is yours." if waiting else ""
+        return Nf_("It is your turn: reply to your newest turn email, or play from your game page.")
+    if not position.to_act:
+        return ""
+    return Nf_("Now it is %(names)s's turn; we will email you when it is yours.",
+               names={"seats": list(position.to_act)})
 
 
 def _choice(seat: Seat, number: int) -> Verdict:
@@ -228,20 +255,20 @@ def _choice(seat: Seat, number: int) -> Verdict:
         position, steps = _choices_now(session, game, seat.seat)
         if not steps:
             return Verdict("illegal", f"choice {number}, but the seat has nothing to decide",
-                           f"Not played: there is no choice {number} to make now.",
-                           [_whose_turn(game, position, store.seat_names(store.players_of(session, game.id)),
-                                        seat.seat)])
+                           Nf_("Not played: there is no choice %(number)s to make now.", number=number),
+                           [_whose_turn(game, position)])
         if not 1 <= number <= len(steps):
             return Verdict("illegal", f"choice {number} of {len(steps)}",
-                           f"Not played: the email listed choices 1 to {len(steps)}, not {number}.",
-                           [], numbered(steps))
+                           Nf_("Not played: the email listed choices 1 to %(count)s, not %(number)s.",
+                               count=len(steps), number=number),
+                           [], numbered(steps), choices_at=game.seq)
         step = steps[number - 1]
         if len(step.moves) > 1:
-            texts = [f"  {position.move_text(legal.move)}   ({legal.label})" for legal in step.moves[:12]]
-            more = ["  ... and more on your game page"] if len(step.moves) > 12 else []
             return Verdict("illegal", f"choice {number} needs more than its number",
-                           f"Not played yet: choice {number} ({step.label}) needs one more decision.",
-                           ["Reply to your turn email with one of these lines:", *texts, *more])
+                           Nf_("Not played yet: choice %(number)s (%(label)s) needs one more decision.",
+                               number=number, label={"step": [game.seq, number]}),
+                           [Nf_("Reply to your turn email with one of these lines:"),
+                            {"moves_of": [game.seq, number]}])
         move = step.moves[0].move
     return _play(seat, [move], [f"{number}"])
 
@@ -262,31 +289,34 @@ def _play(seat: Seat, moves: list[dict[str, Any] | str], written: list[str]) -> 
     except StaleState:
         stale = _stale(seat)  # another move came in between: the same answer as before
         return stale or Verdict("stale", "the game moved on while the reply was read",
-                                "Not played: the game moved on just now.")
+                                Nf_("Not played: the game moved on just now."))
     except IllegalMoveAt as exc:
         line = written[exc.index] if 0 <= exc.index < len(written) else ""
         with read_session(get_engine()) as session:
             game = store.get_game(session, seat.game_id)
             _, steps = _choices_now(session, game, seat.seat)
-        where = f" (line {exc.index + 1}: \u201c{line[:80]}\u201d)" if len(written) > 1 else ""
-        return Verdict("illegal", f"illegal at {exc.index}: {exc.reason}"[:500],
-                       f"Not played: {exc.reason}{where}.",
-                       ["Nothing of your reply was played (a turn is played whole or not at all)."]
-                       if len(written) > 1 else [], numbered(steps))
+        # (the reason is the engine's words, or the service's marked for the catalogs)
+        first = (Nf_("Not played: %(reason)s (line %(line)s: \u201c%(text)s\u201d).", reason=_marked(exc.reason),
+                     line=exc.index + 1, text=line[:80])
+                 if len(written) > 1 else Nf_("Not played: %(reason)s.", reason=_marked(exc.reason)))
+        return Verdict("illegal", f"illegal at {exc.index}: {exc.reason}"[:500], first,
+                       [Nf_("Nothing of your reply was played (a turn is played whole or not at all).")]
+                       if len(written) > 1 else [], numbered(steps), choices_at=game.seq)
     played = "; ".join(p.label for p in outcome.played) or "your move"
     with read_session(get_engine()) as session:
         game = store.get_game(session, seat.game_id)
         players = store.players_of(session, game.id)
         position = positions.build(session, game, seat.seat, players=players)
-        names = store.seat_names(players)
         if outcome.result is not None:
-            after = "The game is over: your game page has the result."
+            after = Nf_("The game is over: your game page has the result.")
         elif position.my_turn:
-            after = "Your turn goes on: finish it on your game page."
+            after = Nf_("Your turn goes on: finish it on your game page.")
         else:
-            after = _whose_turn(game, position, names, seat.seat)
+            after = _whose_turn(game, position)
+    said = (Nf_("Played: %(played)s.", played={"played": [p.fact for p in outcome.played]}) if outcome.played
+            else Nf_("Played: your move."))
     return Verdict("played", f"played {len(outcome.played)} move(s) at seq {seat.seq}: {played}"[:500],
-                   f"Played: {played}.", [after])
+                   said, [after])
 
 
 # ---- table talk -------------------------------------------------------------------------------------------
@@ -303,10 +333,12 @@ def _talk(seat: Seat, text: str, now: datetime) -> Verdict:
             said = talk.post(session, player, text, channel=channel, source="email", now=now)
             said_id = said.id
     except Invalid as exc:
-        return Verdict("answered", f"talk refused: {exc.message}"[:500], f"Your message was not posted: {exc.message}")
-    to = "your team" if channel == talk.TEAM else "the table"
+        return Verdict("answered", f"talk refused: {exc.message}"[:500],
+                       Nf_("Your message was not posted: %(why)s", why=_marked(exc.message)))
+    posted = (Nf_("Your message is posted to your team.") if channel == talk.TEAM
+              else Nf_("Your message is posted to the table."))
     return Verdict("talk", f"posted to {channel} as talk message {said_id}",
-                   f"Your message is posted to {to}.", ["Everyone it is for reads it on their game page."])
+                   posted, [Nf_("Everyone it is for reads it on their game page.")])
 
 
 # ---- the answer -------------------------------------------------------------------------------------------
@@ -329,7 +361,8 @@ def write_answer(kept_id: int, message: EmailMessage | None, seat: Seat, verdict
             reply_id = found[0] if found else ""
             references = answers.clean_ids([reading.header(message, "References")])[-answers.MAX_REFERENCES:]
         quoted = [line[:200] for line in _first_block(verdict.text)[:QUOTED_LINES]] if verdict.text else []
-        params = {"inbound": kept_id, "first": verdict.first, "lines": verdict.lines, "choices": verdict.choices,
+        params = {"inbound": kept_id, "first": fact(verdict.first), "lines": [fact(line) for line in verdict.lines],
+                  "choices": verdict.choices, "choices_at": verdict.choices_at,
                   "quoted": quoted, "reply_id": reply_id, "references": references}
         rows = outbox.add(session, game, [player], answers.KIND, params)
         row_ids = outbox.ids(session, rows)

@@ -18,7 +18,9 @@ The body, by the webhook's shape:
            and X-Riftpost-Delivery: the row's id (the same on a retry: a receiver may drop duplicates);
 - discord  {"content": ..., "allowed_mentions": {"parse": []}};
 - slack    {"text": ...}.
-`text` is the email's own first line (service/mail/compose.py), `url` the player's page link.
+`text` is the email's own first line (service/mail/compose.py), `url` the player's page link; `text` and
+`title` are worded in the webhook owner's language (their setting, service/mail/reader.py; English
+without one), as their email would be; the keys are the same in every language.
 
 Server-side request forgery: the host is resolved at send time and every address it resolves to must
 be public (not private, loopback, link-local, multicast, reserved, unspecified, shared or otherwise not
@@ -48,10 +50,11 @@ from urllib.parse import urlsplit
 import sqlalchemy as sa
 from sqlmodel import Session, col
 
-from service import running
+from service import lang, running
 from service.lang import Nf_
-from service.mail import compose, kinds
+from service.mail import compose, kinds, reader
 from service.store.models import Outbox, Webhook, as_utc, new_row_key
+from service.views import email_render
 
 WEBHOOK = "webhook"
 SHAPES = ("generic", "discord", "slack")
@@ -255,7 +258,8 @@ def prepare(session: Session, row: Outbox, mail: kinds.Mail) -> Call:
     """The POST a webhook row makes: its email's first line and link, in its webhook's shape."""
     hook = session.get(Webhook, row.webhook_id)
     assert hook is not None
-    shown = compose.context(session, kinds.get(row.kind), mail)
+    with email_render.reading_in(reader.setting(session, hook.person) or lang.ENGLISH):
+        shown = compose.context(session, kinds.get(row.kind), mail)
     clock = shown.get("clock") or {}
     due = clock.get("due")
     message = {
@@ -268,10 +272,12 @@ def prepare(session: Session, row: Outbox, mail: kinds.Mail) -> Call:
     return call_for(hook, message, delivery=str(row.id))
 
 
-def test_message(url: str) -> dict[str, Any]:
-    """The body of "send a test" (no game): the same fields, `kind` "test"."""
-    return {"kind": "test", "game": None, "seat": None, "due": None,
-            "text": f"A test from Riftpost: this webhook will tell you when it is your turn. (Open your settings: {url})"}
+def test_message(url: str, language: str = lang.ENGLISH) -> dict[str, Any]:
+    """The body of "send a test" (no game): the same fields, `kind` "test"; its text in `language` (the
+    webhook owner's)."""
+    text = lang.translations(language).gettext(
+        "A test from Riftpost: this webhook will tell you when it is your turn. (Open your settings: %(url)s)")
+    return {"kind": "test", "game": None, "seat": None, "due": None, "text": text % {"url": url}}
 
 
 def call_for(hook: Webhook, message: dict[str, Any], delivery: str) -> Call:

@@ -16,10 +16,10 @@ from urllib.parse import urlsplit, urlunsplit
 import sqlalchemy as sa
 from sqlmodel import Session, col
 
-from service import running
+from service import lang, running
 from service.errors import Invalid, NotFound
 from service.lang import N_, Nf_, Nn_
-from service.mail import webhooks
+from service.mail import reader, webhooks
 from service.mail.webhooks import Call, Refused, TryLater
 from service.store import read_session, write_session
 from service.store.db import get_engine
@@ -112,8 +112,10 @@ def test_webhook(email: str, hook_id: int, settings_url: str) -> str:
     for the answer); what happened, in words for them (marked: the page words it in its reader's language)."""
     with read_session(get_engine()) as session:
         hook = _own(session, email, hook_id)
+        language = reader.setting(session, hook.person) or lang.ENGLISH  # the body in its owner's words
         session.expunge(hook)
-    call: Call = webhooks.call_for(hook, webhooks.test_message(settings_url), delivery=f"test-{int(time.time())}")
+    call: Call = webhooks.call_for(hook, webhooks.test_message(settings_url, language),
+                                   delivery=f"test-{int(time.time())}")
     try:
         status = webhooks.post(call, time.monotonic() + webhooks.TIMEOUT)
     except (Refused, TryLater) as exc:

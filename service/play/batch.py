@@ -29,7 +29,7 @@ from service.lang import N_, Nf_
 from service.store.current import AnyGame
 from service.store.deal import rng
 from service.store.models import Game
-from service.views.sentences import move_words
+from service.views.sentences import move_fact, move_words
 
 log = logging.getLogger(__name__)
 
@@ -136,6 +136,7 @@ class Played:
     label: str  # in words
     events: list[dict[str, Any]]
     hidden: bool = False  # its outcome holds hidden information (judged only when asked)
+    fact: str | dict[str, Any] = ""  # the move as stored data says it (sentences.move_fact): worded later
 
 
 @dataclass
@@ -183,6 +184,7 @@ class Batch:
                 raise engine.IllegalMove("that move changes nothing", "illegal")
             text, label = rules.move_text(self.state, seat, move), move_words(rules, move, self.state, None, seat,
                                                                                 self.language)
+            fact = move_fact(rules, move, self.state)
         except engine.IllegalMove as exc:
             raise IllegalMoveAt.of(exc, index) from exc
         self.previous = self.state if self.pure else None
@@ -196,7 +198,7 @@ class Batch:
                 self._number, self.turn_began = number, self.seq
         self.state = state
         self.events += new_events
-        played = Played(index, move, text, label, list(new_events))
+        played = Played(index, move, text, label, list(new_events), fact=fact)
         if self._secret is not None or judge:
             if self._secret is None:
                 self._secret = set(self.secrets())

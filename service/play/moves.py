@@ -59,7 +59,7 @@ def _snapshot_due(snapshot_seq: int, new_seq: int, before: Collection[int], afte
 
 def handle(
     game_id: int, seat: int, moves: dict[str, Any] | list[dict[str, Any] | str], expected_seq: int, *,
-    kind: str = "move", now: datetime | None = None,
+    kind: str = "move", now: datetime | None = None, language: str = "en",
 ) -> Outcome:
     """Play `moves` for `seat` in the game as it stood at `expected_seq`: one move (a dict), or a
     list of moves (dicts or their text forms) played one after the other, all of them or none.
@@ -72,11 +72,13 @@ def handle(
     engine.IllegalMove with the engine's reason and code and the index of the first illegal move;
     GameOver when the game has ended).  `kind` "timeout": the deadline sweep plays for a seat whose
     time ran out; `now`: the time the move counts as made at (the sweep's clock; default the wall
-    clock), where the next seats' deadlines start.
+    clock), where the next seats' deadlines start; `language`: the played moves' labels (`Played.label`:
+    the JSON API's request's, docs/i18n.md "Wired"; their facts, `Played.fact`, are the same in any).
     """
     todo = as_moves(moves)
     with write_session(get_engine()) as session:
-        outcome = apply(session, game_id, seat, todo, expected_seq, kind=kind, now=now or utcnow())
+        outcome = apply(session, game_id, seat, todo, expected_seq, kind=kind, now=now or utcnow(),
+                        language=language)
     outbox.kick(outcome.outbox_ids)
     if outcome.result is not None:
         ending.kick(game_id)
@@ -87,7 +89,7 @@ def handle(
 
 def apply(
     session: Session, game_id: int, seat: int, todo: list[dict[str, Any] | str], expected_seq: int, *,
-    kind: str, now: datetime, loaded: current.Loaded | None = None,
+    kind: str, now: datetime, loaded: current.Loaded | None = None, language: str = "en",
 ) -> Outcome:
     """`handle` inside the caller's write transaction (its own, or a sweep's batch); the outbox rows
     are the caller's to kick after the commit.  `loaded`: the game as `current.read` (or the sweep's
@@ -108,7 +110,8 @@ def apply(
     state, snapshot_seq = loaded.state, loaded.snapshot_seq
     if state is None:
         state, snapshot_seq = store.load_state(session, game)
-    walk = Batch(rules, game.secret, state, seat, expected_seq, secrets=lambda: secrets_of(session, game, seat))
+    walk = Batch(rules, game.secret, state, seat, expected_seq, secrets=lambda: secrets_of(session, game, seat),
+                 language=language)
     for index, move in enumerate(todo):
         walk.play(index, move, judge=index < len(todo) - 1)
     state, before, new_events = walk.state, walk.before, walk.events

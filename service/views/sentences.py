@@ -22,7 +22,7 @@ from typing import Any, Protocol
 
 import engine
 from engine.kit import plural
-from engine.messages import Message
+from engine.messages import Card, Cards, Message, Term
 from service import lang
 from service.games import adapter
 from service.lang import ENGLISH, N_, translations
@@ -37,6 +37,15 @@ SYSTEM_SENTENCES = {
     "abandoned": N_("The game was abandoned."),
     "cancelled": N_("The game was cancelled."),
 }
+
+# A system event's reason: a code the service recorded ("no_players"), worded here.  English shows any
+# code as words ("no players"), as before; another language shows the codes it knows, and the sentence
+# alone for a code it does not (its words are not known to be anything but English).
+SYSTEM_REASONS = {
+    "no_players": N_("no players"),
+}
+# An unknown kind of system event, in a language other than English (English words its name).
+SYSTEM_UNKNOWN = N_("The service recorded an event of its own.")
 
 TIMEOUT_NOTE = lang.N_(" (Time ran out: the service made this move.)")
 
@@ -53,6 +62,23 @@ POLICY_WORDS = {
 }
 
 Names = Mapping[int, str] | None
+
+
+class Worded(str):
+    """A line worded from one message of a game: as a `str` its words in the reader's language; it keeps
+    its message and the Wording that said it, so `merge_lines` merges such lines at the message level,
+    in any language (issue #26), never by reading the words."""
+
+    message: Message
+    wording: Wording
+
+    def __new__(cls, wording: Wording, message: Message) -> Worded:
+        made = super().__new__(cls, wording(message))
+        made.message, made.wording = message, wording
+        return made
+
+    def __reduce__(self) -> tuple:  # type: ignore[override]  # pickled as its words (a cache keeps lines)
+        return str, (str(self),)
 
 
 def who(seat: int | None, viewer: int | None, names: Names, language: str = lang.ENGLISH) -> str:
@@ -104,17 +130,25 @@ def system_sentence(payload: Mapping[str, Any], actor: int | None, viewer: int |
     template = SYSTEM_SENTENCES.get(kind)
     if template is None:
         # An unknown kind still gets a line (history must not silently drop anything), worded
-        # from its name only: its other fields are not known to be public.  (Its name is a code: English.)
-        return f"{_words(kind)}."
+        # from its name only: its other fields are not known to be public.  Its name is a code, which
+        # English reads as words; another language says that the service recorded something.
+        return f"{_words(kind)}." if language == lang.ENGLISH else words.gettext(SYSTEM_UNKNOWN)
     result = payload.get("result")
     if kind == "game_finished" and isinstance(result, Mapping):
         return _finished(result, viewer, names, language)
     sentence = words.gettext(template)
     reason = payload.get("reason")
     if isinstance(reason, str) and reason and "{" not in reason:
-        # the reason is a code the service recorded (English words: "no players")
+        # the reason is a code the service recorded (SYSTEM_REASONS)
+        code = reason.strip().replace(" ", "_")
+        if code in SYSTEM_REASONS:
+            said = words.gettext(SYSTEM_REASONS[code])
+        elif language == lang.ENGLISH:
+            said = reason.replace("_", " ")
+        else:
+            return sentence
         sentence = words.gettext("%(sentence)s (%(reason)s).") % {
-            "sentence": sentence.rstrip(".\u3002"), "reason": reason.replace("_", " ")}
+            "sentence": sentence.rstrip(".\u3002"), "reason": said}
     return sentence
 
 
@@ -149,6 +183,8 @@ def event_sentence(
     messages = rules.event_messages(payload, viewer, state)
     if messages is not None:
         wording = Wording(rules.name, language, viewer, names, partners_of(rules, state, viewer))
+        if len(messages) == 1 and kind != "timeout":
+            return Worded(wording, messages[0]) or None  # one message: merge_lines may merge it with others
         text = " ".join(wording(message) for message in messages) or None
     else:
         text = named(rules.describe_event(payload, viewer, state) or "", names, viewer) or None
@@ -322,12 +358,71 @@ def _merged(texts: list[str]) -> tuple[int, str] | None:
     return prefix, f"{head} {joined}{' ' + tail if tail else ''}."
 
 
+# Argument kinds a merge may list: what is done to (cards, a player's card, a word of the game), never
+# who does it (a seat), how many (a count: its plural form would change), a number or a place.
+_LISTABLE = (Card, Cards, Term, Message)
+
+
+def _one_message(text: str, first: Worded) -> Message | None:
+    """The message of `text` if it is a line of the same game, reader and language as `first`."""
+    if not isinstance(text, Worded):
+        return None
+    same = (text.wording.catalog.domain == first.wording.catalog.domain and text.wording.language == first.wording.language
+            and text.wording.reader == first.wording.reader)
+    return text.message if same and text.message.key == first.message.key else None
+
+
+def _differing(messages: Sequence[Message]) -> str | None:
+    """The one argument in which messages of one key differ, if it is one a list may stand for; None
+    for messages that differ in more, in another kind of argument, or not at all."""
+    names = [name for name, _ in messages[0].args]
+    if any([name for name, _ in m.args] != names for m in messages[1:]):
+        return None
+    differ = {name for m in messages[1:] for name in names if m.arg(name) != messages[0].arg(name)}
+    if len(differ) != 1:
+        return None
+    name = differ.pop()
+    return name if all(isinstance(m.arg(name), _LISTABLE) for m in messages) else None
+
+
+def _merged_messages(texts: list[str], language: str) -> list[str]:
+    """merge_lines in a language other than English, at the message level: consecutive lines of one
+    message each (Worded) that are the same message several times ("... (3 рази)."), or one key whose
+    messages differ only in what is done to (Wording.merged: "Bo викладає «Вогонь 5» і «Вогонь 6» ...").
+    Other lines stay as they are."""
+    words = translations(language)
+    out: list[str] = []
+    i = 0
+    while i < len(texts):
+        first = texts[i]
+        if not isinstance(first, Worded):
+            out.append(first)
+            i += 1
+            continue
+        group = [first.message]
+        end = i + 1
+        while end < len(texts) and (found := _one_message(texts[end], first)) is not None:
+            trial = [*group, found]
+            if not (all(m == group[0] for m in trial) or _differing(trial) is not None):
+                break
+            group, end = trial, end + 1
+        if len(group) == 1:
+            out.append(first)
+        elif all(m == group[0] for m in group):
+            out.append(words.ngettext("%(sentence)s (%(num)d time).", "%(sentence)s (%(num)d times).", len(group)) % {
+                "sentence": str(first).rstrip(".\u3002"), "num": len(group)})
+        else:
+            out.append(first.wording.merged(group, str(_differing(group))))
+        i = end
+    return out
+
+
 def merge_lines(texts: list[str], language: str = lang.ENGLISH) -> list[str]:
-    """Consecutive sentences that say one thing several times, said once (see _merged).  English only:
-    the merge reads English words ("and", "(3 times)"); the other languages' sentences stay as they are
-    (a message-level merge would serve them: docs/i18n.md "What remains")."""
+    """Consecutive sentences that say one thing several times, said once.  English reads its words
+    (see _merged: "and", "(3 times)"); the other languages merge at the message level the lines worded
+    from one message each (_merged_messages), their lists and counts in their own words."""
     if language != lang.ENGLISH:
-        return list(texts)
+        return _merged_messages(texts, language)
     out: list[str] = []
     i = 0
     while i < len(texts):
@@ -375,8 +470,8 @@ def headline_of(game: str, viewer: int | None, names: Names = None, partners: Se
         said = found.headline(run, viewer)
         if said is None:
             return None
-        return [Wording(game, language, viewer, names, partners)(part) if isinstance(part, Message) else part
-                for part in said]
+        wording = Wording(game, language, viewer, names, partners)
+        return [Worded(wording, part) if isinstance(part, Message) else part for part in said]
 
     return headline
 
@@ -408,7 +503,8 @@ def run_sentence(run: Sequence[Said], viewer: int | None, names: Names = None,
         worded = [event for event in run if event.text]
         if worded:
             top = max(event.weight for event in worded)
-            sentences = merge_lines([str(event.text) for event in worded if event.weight == top], language)[:1]
+            sentences = merge_lines([event.text for event in worded if event.weight == top and event.text],
+                                    language)[:1]
         elif run[0].doer is not None:
             sentences = [translations(language).gettext("%(name)s took their turn.") % {
                 "name": who(run[0].doer, viewer, names, language)}]

@@ -18,7 +18,7 @@ Nothing here reads a sentence back: no regular expression edits what a catalog s
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from babel.lists import format_list
@@ -95,13 +95,25 @@ class Wording:
         if not isinstance(message, Message):
             message = Message.from_json(message)
         text, template = self._worded(message)
+        return self._capitalised(message, text, template)
+
+    def merged(self, messages: Sequence[Message], name: str) -> str:
+        """Messages of one key that differ only in their argument `name`, said once, that argument's
+        values listed in the reader's language ("Bo викладає «Вогонь 5» і «Вогонь 6» на території 3."):
+        the first message's sentence with the list in its place (sentences.merge_lines)."""
+        first = messages[0]
+        listed = lang.and_list([self.arg(message.arg(name)) for message in messages], self.language)
+        text, template = self._worded(first, {name: listed})
+        return self._capitalised(first, text, template)
+
+    def _capitalised(self, message: Message, text: str, template: str) -> str:
         if template.startswith("{") and text[:1].islower():
             first = message.arg(template[1:template.index("}")])
             if isinstance(first, Seat | Message):
                 text = text[0].upper() + text[1:]
         return text
 
-    def _worded(self, message: Message) -> tuple[str, str]:
+    def _worded(self, message: Message, given: Mapping[str, str] | None = None) -> tuple[str, str]:
         """The message in words, as its catalog says it (a phrase inside a sentence keeps its case:
         "... to your partner's Fire 5."), and the template used."""
         key = message.key
@@ -112,6 +124,7 @@ class Wording:
         counts = [value.n for _, value in message.args if isinstance(value, Count)]
         template = self._entry(key, counts[0] if counts else None)
         values = {name: self.arg(value) for name, value in message.args}
+        values.update(given or {})
         return template.format(**values), template
 
     def arg(self, value: Arg) -> str:

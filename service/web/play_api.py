@@ -218,7 +218,7 @@ def play(token: str) -> ResponseReturnValue:
 def play_as(player: PlayerRow, seq: int, moves: list[dict[str, Any] | str]) -> Response:
     """Play `moves` from `seq` for the seat (also /api/me's)."""
     try:
-        outcome = handle(player.game_id, player.seat, moves, seq)
+        outcome = handle(player.game_id, player.seat, moves, seq, language=language.for_api())
     except StaleState as exc:
         raise _current(player.game_id, exc) from None
     return jsonify(seq=outcome.seq, status=outcome.status, to_act=outcome.to_act,
