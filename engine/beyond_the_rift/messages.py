@@ -424,6 +424,9 @@ KEYS = frozenset({
     "mode.as", "mode.option", "move.engage", "move.disengage", "move.open", "move.interact", "move.mode.auto",
     "move.mode.ask", "move.mode.ask_if", "move.choose", "move.choose.any", "move.pledge", "move.option",
     "move.reward.equip", "move.reward.stash", "move.reward.return", "move.unknown", "move.setting",
+    # the rift's headline of its turn in an email's first line (service/games/beyond_the_rift.py rift_news)
+    "rift.turn", "rift.hit", "rift.hit.took", "rift.took", "rift.wounds", "rift.fatigue", "rift.miss",
+    "rift.special", "rift.dead", "rift.engaged", "rift.threat", "rift.spawn", "rift.a_hero", "list.two", "list.more",
     # standing orders' values
     "value.term", "value.toggle", "value.toggle_for", "value.first", "value.same", "value.margin",
     "value.discard_first", "value.discard_first.ap", "value.cards", "value.hand_size", "value.ap",

@@ -204,9 +204,6 @@ class Adapter:
     # trainer"), when one person plays.
     against: str | None = None
     solo_against: str | None = None
-    # Whether `headline` says English sentences of its own (not messages): an email in another language
-    # then does without it (docs/i18n.md "What remains").
-    english_headline = False
 
     def players_words(self, names: Sequence[str], teams: Sequence[Sequence[int]], language: str = lang.ENGLISH) -> str:
         """Who plays whom, as the subject of every email of a game's thread says it: "Ana vs Bo",
