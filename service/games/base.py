@@ -22,7 +22,7 @@ FormData = Mapping[str, str]
 # A name in a subject is cut to this many characters (the subject names every player).
 NAME_CAP = 20
 # The title of the page that says a follow-up game could not be started.
-FOLLOW_UP_TITLE = "The next game was not started"
+FOLLOW_UP_TITLE = lang.N_("The next game was not started")
 
 
 @dataclass(frozen=True)
@@ -90,6 +90,9 @@ class Adapter:
     # The template that draws a follow-up offer on the player page and in the game-over email
     # (`<name>.html` on the page, `<name>_email.html` and `_email.txt` in the email).
     follow_up_template: str | None = None
+    # Whether the board template (and the text board) says every word in the reader's language: an
+    # email then no longer marks the board `lang="en"` (issue #26).
+    board_translated: bool = False
     # Where the game stands in the list of games to start.
     listing_order: int = 100
     # One line saying what the game is, under its name in the list of games and atop its start form.
@@ -185,6 +188,17 @@ class Adapter:
              names: Mapping[int, str]) -> Any:
         """Public facts of the event that `headline` needs later (the state is not kept): None here."""
         return None
+
+    def text_board(self, view: Mapping[str, Any], words: Any, names: Mapping[int, str]) -> str | None:
+        """The plain-text board in the reader's language (`words`: the game's Wording for them), or None:
+        the engine's `render_text` (English), as every board was before (issue #26)."""
+        return None
+
+    def orders_words(self, view: Mapping[str, Any], words: Any) -> list[dict[str, str]]:
+        """The viewer's standing orders for the play page's setting forms: [{name (the engine's
+        `move_section`, English), title (the section in the reader's language), value (in words)}]; `words`:
+        the game's Wording for the reader (None without a catalog).  Here: the view's own `orders`."""
+        return [{"name": o["name"], "title": o["name"], "value": o["value"]} for o in view.get("orders") or []]
 
     def headline(self, run: Sequence[Any], viewer: int | None) -> list[str | Message] | None:
         """The sentences that tell a run of events of one doer (a player's turn, the game's own phase)

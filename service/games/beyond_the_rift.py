@@ -21,13 +21,14 @@ from engine.beyond_the_rift import model
 from engine.beyond_the_rift.content import CONTENT, PARTS
 from engine.beyond_the_rift.messages import reason_message
 from engine.beyond_the_rift.model import def_of
-from engine.beyond_the_rift.words import card_text, reason
+from engine.beyond_the_rift.words import SECTIONS, card_text, reason
 from engine.messages import Count, Message, Number, Seat, Term, msg
 from service import lang
 from service.errors import Invalid
+from service.games import beyond_the_rift_text as text_board
 from service.games.base import FOLLOW_UP_TITLE, Adapter, FollowUp, FormData, GameCatalog
 from service.games.beyond_the_rift_catalog import CATALOG, KINDS, STAT_WORDS, family_word
-from service.lang import N_
+from service.lang import N_, Nf_
 
 MAX_SEATS = 4
 WHERE = {"stash": "kept in the stash", "reward_deck": "back under the reward deck"}  # else a body part
@@ -135,7 +136,10 @@ def board_look(view: Mapping[str, Any]) -> dict[str, Any]:
             for h in view["heroes"] for p in h["area"]}
     hand = [dict(card_face(c["card"]), text=c["text"]) for c in view.get("hand") or []]
     rewards = _drawn({"drawn": view["rewards"]["placed"]}) if view.get("rewards") else []
-    return {"heroes": heroes, "enemies": enemies, "area": area, "hand": hand, "kinds": KINDS, "rewards": rewards}
+    orders = [{"section": Term("section", o["key"]), "value": Message.from_json(o["value"])}
+              for o in view.get("orders_said") or []]
+    return {"heroes": heroes, "enemies": enemies, "area": area, "hand": hand, "kinds": KINDS, "rewards": rewards,
+            "orders": orders}
 
 
 class BeyondTheRift(Adapter):
@@ -148,6 +152,7 @@ class BeyondTheRift(Adapter):
     cli_help = ("Beyond the Rift: --option scenario=tutorial (or old-friends-1; later parts start from the "
                 "won game's page) and --option heroes=brannoc,osric (one per address, in seat order).")
     follow_up_template = "games/beyond-the-rift/_follow_up"
+    board_translated = True  # its board's words are the reader's language's (issue #26)
     # The action a hero is taking (its prompt and chosen targets) and their own pledges.
     preview_own_events = frozenset({"flow", "hero_set"})
     # A hand-size discard is the first decision of a hero phase (rules 3.5): the email lists it first.
@@ -194,6 +199,19 @@ class BeyondTheRift(Adapter):
             words["end_reason"] = reason_message(dict(result), view["scenario"]["id"], view["threat"],
                                              [f"{h['hero']}/{h['side']}" for h in view["heroes"]])
         return words
+
+    def text_board(self, view: Mapping[str, Any], words: Any, names: Mapping[int, str]) -> str | None:
+        """Another language's text board (service/games/beyond_the_rift_text.py); English keeps the engine's."""
+        if words is None or words.language == lang.ENGLISH:
+            return None
+        return text_board.render(view, words, names)
+
+    def orders_words(self, view: Mapping[str, Any], words: Any) -> list[dict[str, str]]:
+        """The standing orders of the view (`orders_said`: messages) in the reader's words."""
+        if words is None:
+            return super().orders_words(view, words)
+        return [{"name": SECTIONS.get(o["key"], "Other WHEN lines"), "title": words.term("section", o["key"]),
+                 "value": words.arg(Message.from_json(o["value"]))} for o in view.get("orders_said") or []]
 
     def follow_up(self, game_options: Mapping[str, Any], result: Mapping[str, Any] | None,
                   state: dict[str, Any]) -> FollowUp | None:
@@ -245,8 +263,8 @@ class BeyondTheRift(Adapter):
         party = offer.details["heroes"]
         strangers = set(sides) - {hero for hero, _ in party}
         if strangers:
-            raise Invalid(f"Cannot choose a side for {', '.join(sorted(strangers))}: not a hero of this party.",
-                          FOLLOW_UP_TITLE)
+            raise Invalid(Nf_("Cannot choose a side for %(heroes)s: not a hero of this party.",
+                              heroes=", ".join(sorted(strangers))), FOLLOW_UP_TITLE)
         options = dict(offer.options)
         if equip:
             options["equip"] = equip
@@ -452,8 +470,8 @@ def _whom(whom: Any, terms: Mapping[int, Term]) -> dict[str, Any]:
     """A note's hero as a message's arguments: a seat is its hero (`actor`: the reader's own picks the
     `.you` form), "ally" an ally, else "a hero"."""
     if isinstance(whom, int) and whom in terms:
-        return {"actor": Seat(whom), "hero": terms[whom]}
-    return {"hero": msg("an_ally" if whom == "ally" else "rift.a_hero")}
+        return {"actor": Seat(whom), "hero": msg("rift.hero", hero=terms[whom])}
+    return {"hero": msg("rift.an_ally" if whom == "ally" else "rift.a_hero")}
 
 
 def _unique(items: list[Message]) -> list[Message]:
@@ -479,7 +497,9 @@ def _equipment(heroes: list[tuple[str, str]], carry: Mapping[str, Any] | None) -
     for hero, side in heroes:
         equipped = carry.get("equipped", {}).get(hero, {})
         parts = [{"part": part, "label": part.replace("_", " ").capitalize(),
-                  "now": item_name(equipped[part]) if equipped.get(part) else None,
+                  "now": item_name(equipped[part]) if equipped.get(part) else None, "now_id": equipped.get(part),
+                  "cards": {item: [(c["count"], c["name"]) for c in CONTENT.items[item]["cards"]]
+                            for item in carry.get("stash", [])},
                   "choices": [(item, item_words(item)) for item in carry.get("stash", [])
                               if CONTENT.items[item]["part"] == part and CONTENT.item_allowed(item, hero)]}
                  for part in PARTS]

@@ -199,7 +199,9 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     **_you("rift.engaged", "{enemies} engaged {hero}.", "{enemies} engaged you."),
     "rift.threat": "Threat is now {threat} (the party loses at {loss}).",
     "rift.spawn": ("New enemy: {enemies}.", "New enemies: {enemies}."),
+    "rift.hero": "{hero}",  # a hero as the object of a rift's sentence (Ukrainian: "героя {hero}")
     "rift.a_hero": "a hero",
+    "rift.an_ally": "an ally",
     "list.two": "{a} and {b}",
     "list.more": "{a}, {b}",
     # ---- standing orders' values
@@ -214,6 +216,15 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "value.cards": ("{count} card", "{count} cards"),
     "value.hand_size": "hand size - 2",
     "value.ap": "{n} AP",
+    "value.list": "{items}",
+    "value.none": "none",
+    "value.card": "{card}",
+    "value.aid": "{card} for {hero}",
+    "value.hero": "{hero}",
+    "value.tiebreak.rotate": "{heroes} (rotates each round)",
+    "value.tiebreak.fixed": "{heroes} (fixed)",
+    "value.when": "{cond}: attack + {n}",
+    "sep.semicolon": "; ",
 }
 
 # ---- the board's card faces (service/games/beyond_the_rift.py card_face, board_look; board.html)
@@ -256,6 +267,7 @@ TERMS: dict[tuple[str, str], str] = {
     **{("mode_kind", kind): "AP" if kind == "ap" else kind for kind in btr.TERMS["mode_kind"]},
     **{("setting", key): key for key in btr.TERMS["setting"]},
     **{("section", key): words.SECTIONS[key] for key in btr.TERMS["section"]},
+    ("section", "when"): "Other WHEN lines",
     **{("value", value): words.WORDS[_VALUE_WORDS.get(value, value)] for value in btr.TERMS["value"]},
     **{(f"value.{key}", value): words.KEY_WORDS[key][value] for key, values in btr.KEY_VALUES.items()
        for value in values},

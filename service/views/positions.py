@@ -181,6 +181,27 @@ class Position:
         """The game's own board stylesheet under static/ (None: a game drawn as text has none)."""
         return f"board/{self.game.name}.css" if adapter(self.game.name).board_template is not None else None
 
+    @property
+    def orders(self) -> list[dict[str, str]]:
+        """The viewer's standing orders in their language (the adapter's `orders_words`): [{name (the
+        settings' section, as `settings` keys it), title, value}]."""
+        return adapter(self.game.name).orders_words(self.view, self.wording)
+
+    @property
+    def wording(self) -> Wording | None:
+        """The game's words (cards, terms, messages) for this reader in their language; None for a game
+        without a message catalog.  Boards and a game's follow-up templates use it."""
+        if adapter(self.game.name).catalog is None:
+            return None
+        return Wording(self.game.name, self.language, self.seat, self.names,
+                       partners_of(self.rules, self._state, self.seat))
+
+    @property
+    def board_english(self) -> bool:
+        """Whether the drawn board is still English words (an email marks it `lang="en"`): every board
+        but a game's whose adapter says `board_translated` (issue #26)."""
+        return not adapter(self.game.name).board_translated
+
     def board(self, email: bool = False) -> tuple[str, dict[str, Any]]:
         """The board as data: the template that draws it (the game's own board template when its
         adapter has one, else its text rendering) and what that template is given.
@@ -196,8 +217,7 @@ class Position:
                 if self.result is not None else None)
         # `words`: the game's own words (cards, terms, messages) for this reader in their language; the
         # board's other words are the template's own `_()` (the messages domain).
-        words = Wording(self.game.name, self.language, self.seat, self.names,
-                        partners_of(self.rules, self._state, self.seat)) if found.catalog is not None else None
+        words = self.wording
         return found.board_template, dict(view=self.view, seat=self.seat, rules=self.rules, game=self.game,
                                           names=self.names, email=email, over=over, words=words,
                                           language=self.language,
@@ -343,9 +363,14 @@ def at_state(game: Game, state: dict[str, Any], seat: int | None, seq: int, name
     how long the decision asked has)."""
     rules = engine.get(game.name)
     view = rules.view(state, seat)
+    found = adapter(game.name)
+    # The plain-text board: the adapter's in the reader's language where it has one, else the engine's.
+    text = found.text_board(view, Wording(game.name, language, seat, names, partners_of(rules, state, seat)),
+                            names) if found.catalog is not None and language != lang.ENGLISH else None
     position = Position(game=game, rules=rules, seq=seq, seat=seat, view=view, to_act=rules.to_act(state),
                         result=rules.result(state) or result,
-                        board_text=named(rules.render_text(view), names, seat), _state=state, names=names,
+                        board_text=text if text is not None else named(rules.render_text(view), names, seat),
+                        _state=state, names=names,
                         deadline_hours=deadline_hours, language=language)
     if decisions and seat is not None and position.result is None:
         position.moves = [LegalMove(move, move_words(rules, move, state, names, seat, language), rules.move_section(move))
