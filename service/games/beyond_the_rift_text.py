@@ -64,7 +64,7 @@ def card_words(d: Mapping[str, Any], words: Any, gettext: Callable[..., str]) ->
             costs = [gettext("cost %(n)s", n=md["cost"]), gettext("range %(n)s", n=md["range"])]
             if kind == "reaction":
                 costs.append(words.term("window", md["window"]))
-            parts.append(f"{said} ({gettext(', ').join(costs)})")
+            parts.append(gettext("%(kind)s (%(costs)s)", kind=said, costs=gettext(", ").join(costs)))
     if "hero" in d and d.get("kind") in ("wound", "fatigue"):
         parts.append(f"{words.term('face', d['kind'])}: {words.term('side', d['hero']['type'])} {d['hero']['n']:+d}")
     return (gettext(" or ") if d.get("choose_one") else gettext(" and ")).join(parts)
@@ -92,7 +92,6 @@ def render(v: Mapping[str, Any], words: Any, names: Mapping[int, str]) -> str:
              gettext("Hand size %(hand)s. Enemy deck %(enemy)s, Response deck %(response)s, Wounds left %(wounds)s, "
                "Fatigue left %(fatigue)s.", hand=v["hand_size"], enemy=p["enemy"], response=p["response"],
                wounds=p["wound"] + p["wound_discard"], fatigue=p["fatigue"] + p["fatigue_discard"])]
-    you = gettext("(you)")
     if v.get("result"):
         r = v["result"]
         why = words.arg(reason_message(dict(r), v["scenario"]["id"], v["threat"],
@@ -102,7 +101,7 @@ def render(v: Mapping[str, Any], words: Any, names: Mapping[int, str]) -> str:
     elif v["to_act"]:
         kind = (v.get("waiting_on") or {}).get("kind", "")
         what = gettext(WAITS[kind]) if kind in WAITS else gettext("a decision")
-        who = [hero[s] + (f" {you}" if s == v["seat"] else "") for s in v["to_act"]]
+        who = [gettext("%(hero)s (you)", hero=hero[s]) if s == v["seat"] else hero[s] for s in v["to_act"]]
         lines += ["", gettext("Waiting on %(names)s, for %(what)s.", names=comma.join(who), what=what)]
 
     lines += ["", ngettext("The party (%(num)d hero)", "The party (%(num)d heroes)", len(v["heroes"]))]
@@ -112,8 +111,9 @@ def render(v: Mapping[str, Any], words: Any, names: Mapping[int, str]) -> str:
         hurt = comma.join(x for x in (
             ngettext("%(num)d Wound", "%(num)d Wounds", h["wounds_in_hand"]) if h["wounds_in_hand"] else "",
             gettext("%(n)s Fatigue", n=h["fatigue_in_hand"]) if h["fatigue_in_hand"] else "") if x)
-        player = you if s == v["seat"] else f"({names.get(s) or gettext('Player %(n)s', n=s + 1)})"
-        rows.append([f"{hero[s]} {player}", gettext("%(n)s AP", n=h["ap"]),
+        who = (gettext("%(hero)s (you)", hero=hero[s]) if s == v["seat"] else
+               gettext("%(hero)s (%(name)s)", hero=hero[s], name=names.get(s) or gettext("Player %(n)s", n=s + 1)))
+        rows.append([who, gettext("%(n)s AP", n=h["ap"]),
                      gettext("hand %(n)s", n=h["hand_count"]) + (f" ({hurt})" if hurt else ""),
                      gettext("deck %(n)s", n=h["deck_count"]), gettext(STATUS[h["status"]]) if h["status"] in STATUS else h["status"],
                      gettext("defense %(mode)s", mode=words.term("mode", h["mode"]))]

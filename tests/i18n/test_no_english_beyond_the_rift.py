@@ -189,3 +189,4 @@ def test_the_player_page_fits_and_is_accessible(live, context, page, language):
         looks.assert_accessible(page)
         if SHOTS:
             page.screenshot(path=f"{SHOTS}/btr-player-{language}-{name}.png", full_page=True)
+            page.locator("div.board.btr").screenshot(path=f"{SHOTS}/btr-board-{language}-{name}.png")
