@@ -200,7 +200,7 @@ class BeyondTheRift(Game):
 
     def view(self, state: dict, seat: int | None) -> dict:
         v = views.view(state, seat, self.to_act(state))
-        if "orders" in v:  # the same standing orders as messages (JSON), for a reader in their language
+        if "orders" in v and seat is not None:  # the same standing orders as messages (JSON), for a reader in their language
             v["orders_said"] = [{"key": key, "value": value.to_json()}
                                 for key, value in messages.orders_messages(state, seat)]
         return v

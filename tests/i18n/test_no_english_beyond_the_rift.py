@@ -36,8 +36,20 @@ CJK = re.compile(r"[\u4e00-\u9fff]")
 SCRIPT = {"uk": CYRILLIC, "zh_Hant": CJK}
 # Names: the game's, the service's and the campaign tests' players' (tests/web/test_beyond_campaign.py).
 # The history's keys are named as the keyboard says them ("Page Up/Page Down", "Home/End").
-ALLOWED = {"Beyond the Rift", "Riftpost", "Riftforce", "Riftwalker", "Rift", "Ann", "Bob", "Page Up", "Page Down",
-           "Home/End", "Home", "End"}
+ALLOWED = {
+    "Beyond the Rift",
+    "Riftpost",
+    "Riftforce",
+    "Riftwalker",
+    "Rift",
+    "Ann",
+    "Bob",
+    "Page Up",
+    "Page Down",
+    "Home/End",
+    "Home",
+    "End",
+}
 
 
 def shown_english(html: str) -> list[str]:
@@ -101,9 +113,11 @@ def test_the_pages_with_the_board_hold_no_english(client, party, language):
     game, _state = current(game_id)
     seat = game.to_act[0]
     path = player_path(game_id, seat)
-    pages = {"player": get(client, path, headers=HEADERS[language]).get_data(as_text=True),
-             "spectator": get(client, f"/games/{game_id}", headers=HEADERS[language]).get_data(as_text=True),
-             "history": get(client, path + "/history", headers=HEADERS[language]).get_data(as_text=True)}
+    pages = {
+        "player": get(client, path, headers=HEADERS[language]).get_data(as_text=True),
+        "spectator": get(client, f"/games/{game_id}", headers=HEADERS[language]).get_data(as_text=True),
+        "history": get(client, path + "/history", headers=HEADERS[language]).get_data(as_text=True),
+    }
     for name, page in pages.items():
         board = board_of(page)
         assert SCRIPT[language].search(board), name
