@@ -204,3 +204,37 @@ def test_the_player_page_fits_and_is_accessible(live, context, page, language):
         if SHOTS:
             page.screenshot(path=f"{SHOTS}/btr-player-{language}-{name}.png", full_page=True)
             page.locator("div.board.btr").screenshot(path=f"{SHOTS}/btr-board-{language}-{name}.png")
+
+
+def test_the_standing_orders_as_messages_say_in_english_what_the_engines_words_say():
+    """The view's `orders_said` (messages, worded in the reader's language on the board and the play
+    page's setting forms) says in English what `orders` (words.orders_summary) says, section by section,
+    but for one meant change: a discard order's AP cards are "AP" (they were the raw key "ap")."""
+    import random
+
+    import engine
+    from engine.messages import Message
+    from service.views.wording import Wording
+
+    rules = engine.get("beyond-the-rift")
+    words = Wording("beyond-the-rift")
+    checked = 0
+    for seed, players in ((1, 1), (2, 3)):
+        state = None
+        for event in rules.start(players, {}, seed):
+            state = rules.evolve(state, event)
+        rng = random.Random(seed)
+        for _ in range(80):
+            if rules.result(state) or not rules.to_act(state):
+                break
+            for s in range(players):
+                view = rules.view(state, s)
+                for said, said_now in zip(view["orders"], view["orders_said"], strict=True):
+                    english = words.arg(Message.from_json(said_now["value"]))
+                    assert words.term("section", said_now["key"]) == said["name"]
+                    assert english == said["value"].replace(", ap", ", AP").replace("ap, ", "AP, "), said
+                    checked += 1
+            seat = rules.to_act(state)[0]
+            for event in rules.play(state, seat, policy(state, seat, rules.legal_moves(state, seat)), rng):
+                state = rules.evolve(state, event)
+    assert checked > 1000
