@@ -199,7 +199,11 @@ class BeyondTheRift(Game):
         return bots.skips(state, seat, move)
 
     def view(self, state: dict, seat: int | None) -> dict:
-        return views.view(state, seat, self.to_act(state))
+        v = views.view(state, seat, self.to_act(state))
+        if "orders" in v and seat is not None:  # the same standing orders as messages (JSON), for a reader in their language
+            v["orders_said"] = [{"key": key, "value": value.to_json()}
+                                for key, value in messages.orders_messages(state, seat)]
+        return v
 
     def result(self, state: dict) -> Result | None:
         res = state["result"]

@@ -392,6 +392,52 @@ def value_message(key: str, value, state: dict | None) -> Message:
     return msg("number", n=Number(value))
 
 
+def orders_messages(s: dict, seat: int) -> list[tuple[str, Message]]:
+    """This hero's standing orders and the party's as (section key, value message): words.orders_summary
+    as messages, in its order."""
+    from .orders import HEAVY, heavy_margin, offers_recover, offers_rewards
+
+    plan, party = s["heroes"][seat]["plan"], s["party"]
+    ask = plan["ask_if"]
+
+    def listed(items: list[Message]) -> Message:
+        return msg("value.list", items=Joined(tuple(items), "sep.comma")) if items else msg("value.none")
+
+    current = [
+        ("mode", value_message("mode", s["heroes"][seat]["mode"], s)),
+        ("margin", value_message("margin", plan["margin"], s)),
+        ("heavy_margin", value_message("heavy_margin", heavy_margin(plan), s)),
+        ("reserve", msg("number", n=Number(plan["reserve"]))),
+        ("maxspend", value_message("maxspend", plan["maxspend"], s)),
+        ("else", value_message("else", plan["else"], s)),
+        ("use_wounds", value_message("use_wounds", plan["use_wounds"], s)),
+        ("ally", value_message("ally", plan["ally"], s)),
+        ("discard_first", listed([msg("value.term", word=Term("mode_kind", str(k))) for k in plan["discard_order"]])),
+        ("discard_persistent", value_message("discard_persistent", plan["discard_persistent"], s)),
+        ("ask_damage", value_message("ask_damage", ask["damage_at_least"], s)),
+        ("ask_wounds", value_message("ask_wounds", ask["wounds_at_least"], s)),
+        ("react", listed([msg("value.card", card=Card(d)) for d in plan["react"]])),
+        ("aid", listed([msg("value.aid", card=Card(ln["card"]), hero=hero_term(s, ln["to"])) for ln in plan["aid"]])),
+    ]
+    if offers_recover(s):
+        current.append(("recover_fatigue", value_message("recover_fatigue", plan["recover_fatigue"], s)))
+    if offers_rewards(s):
+        current.append(("rewards", value_message("rewards", plan["rewards"], s)))
+    order = Joined(tuple(msg("value.hero", hero=hero_term(s, x)) for x in s["tiebreak"]), "sep.comma")
+    current += [
+        ("tiebreak", msg("value.tiebreak.rotate" if party["tiebreak"] == "rotate" else "value.tiebreak.fixed",
+                         heroes=order)),
+        ("healchoice", value_message("healchoice", party["healchoice"], s)),
+        ("hound_target", value_message("hound_target", party["hound_target"], s)),
+    ]
+    other = [ln for ln in plan["when"] if ln.get("if") != {"damage_at_least": HEAVY}]
+    if other:  # WHEN lines of a plan typed by hand: their conditions as they are (keys and numbers)
+        lines = tuple(msg("value.when", cond=Term("id", ", ".join(f"{k} {v}" for k, v in ln.get("if", {}).items())
+                                                  or "any"), n=Number(ln["margin"])) for ln in other)
+        current.insert(2, ("when", msg("value.list", items=Joined(lines, "sep.semicolon"))))
+    return current
+
+
 def setting_message(mv: dict, state: dict | None) -> Message:
     key = str(mv.get("key"))
     return msg("move.setting", section=Term("section", key), value=value_message(key, mv.get("value"), state))
@@ -424,9 +470,15 @@ KEYS = frozenset({
     "mode.as", "mode.option", "move.engage", "move.disengage", "move.open", "move.interact", "move.mode.auto",
     "move.mode.ask", "move.mode.ask_if", "move.choose", "move.choose.any", "move.pledge", "move.option",
     "move.reward.equip", "move.reward.stash", "move.reward.return", "move.unknown", "move.setting",
+    # the rift's headline of its turn in an email's first line (service/games/beyond_the_rift.py rift_news)
+    "rift.turn", "rift.hit", "rift.hit.took", "rift.took", "rift.wounds", "rift.fatigue", "rift.miss",
+    "rift.special", "rift.dead", "rift.engaged", "rift.threat", "rift.spawn", "rift.hero", "rift.a_hero", "rift.an_ally", "list.two", "list.more",
     # standing orders' values
     "value.term", "value.toggle", "value.toggle_for", "value.first", "value.same", "value.margin",
     "value.discard_first", "value.discard_first.ap", "value.cards", "value.hand_size", "value.ap",
+    # the standing orders in a view (orders_messages)
+    "value.list", "value.none", "value.card", "value.aid", "value.hero", "value.tiebreak.rotate",
+    "value.tiebreak.fixed", "value.when", "sep.semicolon",
 })
 
 

@@ -22,7 +22,7 @@ FormData = Mapping[str, str]
 # A name in a subject is cut to this many characters (the subject names every player).
 NAME_CAP = 20
 # The title of the page that says a follow-up game could not be started.
-FOLLOW_UP_TITLE = "The next game was not started"
+FOLLOW_UP_TITLE = lang.N_("The next game was not started")
 
 
 @dataclass(frozen=True)
@@ -95,6 +95,9 @@ class Adapter:
     # The template that draws a follow-up offer on the player page and in the game-over email
     # (`<name>.html` on the page, `<name>_email.html` and `_email.txt` in the email).
     follow_up_template: str | None = None
+    # Whether the board template (and the text board) says every word in the reader's language: an
+    # email then no longer marks the board `lang="en"` (issue #26).
+    board_translated: bool = False
     # Where the game stands in the list of games to start.
     listing_order: int = 100
     # One line saying what the game is, under its name in the list of games and atop its start form: an
@@ -105,10 +108,6 @@ class Adapter:
     # Whether the start form offers the free KEY=VALUE box (under its advanced options): a game whose
     # every option has a field of its own does without it.
     free_options: bool = True
-
-    # The board (its template and its plain-text board) speaks the reader's language (issue #26); until
-    # then the emails mark it `lang="en"` (service/views/positions.py Position.board_english).
-    board_translated = False
 
     def __init__(self, name: str, board_template: str | None = None):
         self.name = name
@@ -197,6 +196,12 @@ class Adapter:
         """Public facts of the event that `headline` needs later (the state is not kept): None here."""
         return None
 
+    def orders_words(self, view: Mapping[str, Any], words: Any) -> list[dict[str, str]]:
+        """The viewer's standing orders for the play page's setting forms: [{name (the engine's
+        `move_section`, English), title (the section in the reader's language), value (in words)}]; `words`:
+        the game's Wording for the reader (None without a catalog).  Here: the view's own `orders`."""
+        return [{"name": o["name"], "title": o["name"], "value": o["value"]} for o in view.get("orders") or []]
+
     def headline(self, run: Sequence[Any], viewer: int | None) -> list[str | Message] | None:
         """The sentences that tell a run of events of one doer (a player's turn, the game's own phase)
         in an email's first line, the most telling first (the service merges those that say one thing
@@ -215,9 +220,6 @@ class Adapter:
     # trainer"), when one person plays.
     against: str | None = None
     solo_against: str | None = None
-    # Whether `headline` says English sentences of its own (not messages): an email in another language
-    # then does without it (docs/i18n.md "What remains").
-    english_headline = False
 
     def players_words(self, names: Sequence[str], teams: Sequence[Sequence[int]], language: str = lang.ENGLISH) -> str:
         """Who plays whom, as the subject of every email of a game's thread says it: "Ana vs Bo",

@@ -16,18 +16,19 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from engine.beyond_the_rift import messages as btr
 from engine.beyond_the_rift import model
 from engine.beyond_the_rift.content import CONTENT, PARTS
 from engine.beyond_the_rift.messages import reason_message
-from engine.beyond_the_rift.model import cname, def_of
-from engine.beyond_the_rift.words import card_text, reason
-from engine.kit import plural
-from engine.messages import Message
+from engine.beyond_the_rift.model import def_of
+from engine.beyond_the_rift.words import SECTIONS, card_text, reason
+from engine.messages import Count, Message, Number, Seat, Term, msg
 from service import lang
 from service.errors import Invalid
-from service.games.base import FOLLOW_UP_TITLE, Adapter, FollowUp, FormData, GameCatalog, and_words
-from service.games.beyond_the_rift_catalog import CATALOG
-from service.lang import N_, Nn_
+from service.games import beyond_the_rift_text as text_board
+from service.games.base import FOLLOW_UP_TITLE, Adapter, FollowUp, FormData, GameCatalog
+from service.games.beyond_the_rift_catalog import CATALOG, KINDS, STAT_WORDS, family_word
+from service.lang import N_, Nf_, Nn_
 
 MAX_SEATS = 4
 WHERE = {"stash": "kept in the stash", "reward_deck": "back under the reward deck"}  # else a body part
@@ -55,57 +56,57 @@ def item_words(item: str) -> str:
 # images off reads the same.  Kinds: a hero card's action types, Wound and Fatigue (in a hand),
 # allies and other persistent cards in a hero's area, doors and other terrain; enemies by family;
 # heroes by their own colour and their class's icon.
-KINDS = {"attack": "Attack", "ap": "AP", "defense": "Defense", "special": "Special", "reaction": "Reaction",
-         "wound": "Wound", "fatigue": "Fatigue", "ally": "Ally", "persistent": "In play", "door": "Door",
-         "terrain": "Terrain"}
-STAT_WORDS = {"ap": "AP", "attack": "attack", "defense": "defense"}  # a Wound or Fatigue card's hero side
-
-
-def family_word(family: str) -> str:
-    return family.capitalize()
-
-
 def hero_class(hero: str) -> str:
     """A hero's class (warrior, mage, ...): the icon of the hero's tile is the class's."""
     return str(CONTENT.board(hero, "standard")["class"])
 
 
-def _mode_face(md: Mapping[str, Any]) -> dict[str, str]:
-    """One action type of a card: its kind, the words on its band ("Attack 3+?") and its costs."""
+def _mode_face(md: Mapping[str, Any]) -> dict[str, Any]:
+    """One action type of a card: its kind, the words on its band ("Attack 3+?") and its costs.  `word`,
+    `value` and `detail` are the English; the board words the rest in the reader's language: `number`
+    (the value's digits and ?), `keywords`, `costs` [(what, n)]: ("cost", n), ("add", n), ("not_added",
+    None), ("range", n), ("window", window)."""
     kind = md["type"]
-    word, value, costs = KINDS[kind], "", []
+    word, number, costs = KINDS[kind], "", []
+    keywords: list[str] = []
     if kind == "attack":
         v = md["value"]
-        value = "+".join(([str(v["n"])] if v["n"] or not v["q"] else []) + ["?"] * v["q"])
+        number = "+".join(([str(v["n"])] if v["n"] or not v["q"] else []) + ["?"] * v["q"])
         if md["primary"] is not None:
-            costs.append(f"cost {md['primary']}")
-        costs.append(f"add {md['secondary']}" if md["secondary"] is not None else "not added")
+            costs.append(("cost", md["primary"]))
+        costs.append(("add", md["secondary"]) if md["secondary"] is not None else ("not_added", None))
     else:
         if kind in ("ap", "defense"):
-            value = str(md["value"])
-        keywords = [k.capitalize() for k in md.get("keywords", [])]
-        value = " ".join(filter(None, [value, *keywords]))
-        costs.append(f"cost {md['cost']}")
-    costs.append(f"range {md['range']}")
+            number = str(md["value"])
+        keywords = list(md.get("keywords", []))
+        costs.append(("cost", md["cost"]))
+    costs.append(("range", md["range"]))
     if kind == "reaction":
-        costs.append(str(md["window"]).replace("_", " "))
-    return {"kind": kind, "word": word, "value": value, "detail": ", ".join(costs)}
+        costs.append(("window", str(md["window"])))
+    value = " ".join(filter(None, [number, *(k.capitalize() for k in keywords)]))
+    detail = ", ".join(_COSTS[what].format(n=n) for what, n in costs)
+    return {"kind": kind, "word": word, "value": value, "detail": detail, "number": number, "keywords": keywords,
+            "costs": costs}
+
+
+_COSTS = {"cost": "cost {n}", "add": "add {n}", "not_added": "not added", "range": "range {n}", "window": "{n}"}
 
 
 def card_face(cid: str) -> dict[str, Any]:
-    """A hero-side card (from a hand) as the board draws it: {card, name, kind (the first face's),
-    faces: [{kind, word, value, detail}], join: "or" (choose one) / "and"}."""
+    """A hero-side card (from a hand) as the board draws it: {card, def (its definition's id, which the
+    catalog names), name (English), kind (the first face's), faces: [{kind, word, value, detail, ...}],
+    join: "or" (choose one) / "and"}; a Wound's or Fatigue's face has `side` and `n` (its hero side)."""
     d = def_of(cid)
     if d is None:  # not in the content pack: its id alone
-        return {"card": cid, "name": cid, "kind": "special", "faces": [], "join": "and"}
+        return {"card": cid, "def": cid, "name": cid, "kind": "special", "faces": [], "join": "and"}
     if d.get("kind") in ("wound", "fatigue"):
         side = d["hero"]
-        faces = [{"kind": d["kind"], "word": KINDS[d["kind"]], "value": "",
+        faces = [{"kind": d["kind"], "word": KINDS[d["kind"]], "value": "", "side": side["type"], "n": side["n"],
                   "detail": f"{STAT_WORDS.get(side['type'], side['type'])} {side['n']:+d}"}]
     else:
         faces = [_mode_face(md) for md in d.get("modes", [])]
-    return {"card": cid, "name": d["name"], "kind": faces[0]["kind"] if faces else "special", "faces": faces,
-            "join": "or" if d.get("choose_one") else "and"}
+    return {"card": cid, "def": d.get("id", cid), "name": d["name"], "kind": faces[0]["kind"] if faces else "special",
+            "faces": faces, "join": "or" if d.get("choose_one") else "and"}
 
 
 def short_name(name: str, family: str) -> str:
@@ -127,14 +128,18 @@ def board_look(view: Mapping[str, Any]) -> dict[str, Any]:
     word of each kind) and the `rewards` placed so far after a win, in words (see _drawn)."""
     heroes = {h["seat"]: {"cls": f"hero-{h['hero']}", "icon": f"cls-{hero_class(h['hero'])}"}
               for h in view["heroes"]}
-    enemies = {e["id"]: {"cls": f"fam-{e['family']}", "word": family_word(e["family"]),
-                         "short": short_name(e["name"], e["family"]), "deals": _deals(e["damage"])}
+    enemies = {e["id"]: {"cls": f"fam-{e['family']}", "word": family_word(e["family"]), "family": e["family"],
+                         "short": short_name(e["name"], e["family"]), "deals": _deals(e["damage"]),
+                         "wound": e["damage"].get("wound", 0), "fatigue": e["damage"].get("fatigue", 0)}
                for e in view["enemies"]}
     area = {p["card"]: {"kind": "ally" if p.get("ally") else "persistent"}
             for h in view["heroes"] for p in h["area"]}
     hand = [dict(card_face(c["card"]), text=c["text"]) for c in view.get("hand") or []]
     rewards = _drawn({"drawn": view["rewards"]["placed"]}) if view.get("rewards") else []
-    return {"heroes": heroes, "enemies": enemies, "area": area, "hand": hand, "kinds": KINDS, "rewards": rewards}
+    orders = [{"section": Term("section", o["key"]), "value": Message.from_json(o["value"])}
+              for o in view.get("orders_said") or []]
+    return {"heroes": heroes, "enemies": enemies, "area": area, "hand": hand, "kinds": KINDS, "rewards": rewards,
+            "orders": orders}
 
 
 class BeyondTheRift(Adapter):
@@ -147,6 +152,7 @@ class BeyondTheRift(Adapter):
     cli_help = ("Beyond the Rift: --option scenario=tutorial (or old-friends-1; later parts start from the "
                 "won game's page) and --option heroes=brannoc,osric (one per address, in seat order).")
     follow_up_template = "games/beyond-the-rift/_follow_up"
+    board_translated = True  # its board's words are the reader's language's (issue #26)
     # The action a hero is taking (its prompt and chosen targets) and their own pledges.
     preview_own_events = frozenset({"flow", "hero_set"})
     # A hand-size discard is the first decision of a hero phase (rules 3.5): the email lists it first.
@@ -192,9 +198,22 @@ class BeyondTheRift(Adapter):
         words: dict[str, Any] = {"look": board_look(view)}
         result = view.get("result")
         if result:
-            heroes = [(h["hero"], h["name"]) for h in view["heroes"]]
-            words["end_reason"] = reason(result, view["scenario"]["id"], view["threat"], heroes)
+            words["end_reason"] = reason_message(dict(result), view["scenario"]["id"], view["threat"],
+                                             [f"{h['hero']}/{h['side']}" for h in view["heroes"]])
         return words
+
+    def text_board(self, view: Mapping[str, Any], words: Any) -> str | None:
+        """Another language's text board (service/games/beyond_the_rift_text.py); English keeps the engine's."""
+        if words is None or words.language == lang.ENGLISH:
+            return None
+        return text_board.render(view, words, words.names or {})
+
+    def orders_words(self, view: Mapping[str, Any], words: Any) -> list[dict[str, str]]:
+        """The standing orders of the view (`orders_said`: messages) in the reader's words."""
+        if words is None:
+            return super().orders_words(view, words)
+        return [{"name": SECTIONS.get(o["key"], "Other WHEN lines"), "title": words.term("section", o["key"]),
+                 "value": words.arg(Message.from_json(o["value"]))} for o in view.get("orders_said") or []]
 
     def follow_up(self, game_options: Mapping[str, Any], result: Mapping[str, Any] | None,
                   state: dict[str, Any]) -> FollowUp | None:
@@ -246,8 +265,8 @@ class BeyondTheRift(Adapter):
         party = offer.details["heroes"]
         strangers = set(sides) - {hero for hero, _ in party}
         if strangers:
-            raise Invalid(f"Cannot choose a side for {', '.join(sorted(strangers))}: not a hero of this party.",
-                          FOLLOW_UP_TITLE)
+            raise Invalid(Nf_("Cannot choose a side for %(heroes)s: not a hero of this party.",
+                              heroes=", ".join(sorted(strangers))), FOLLOW_UP_TITLE)
         options = dict(offer.options)
         if equip:
             options["equip"] = equip
@@ -259,9 +278,6 @@ class BeyondTheRift(Adapter):
     # ---- what people read of a game of the party against the rift ---------------------------------
 
     against = N_("the rift")  # cooperative: the party plays against the game
-    # The rift's headline (rift_news) is English sentences yet: an email in another language tells the
-    # rift's turn by its events' own lines, which are worded in the reader's language (docs/i18n.md).
-    english_headline = True
     # A hero's turn in a first line: the cards played and attacks made, not AP, orders, draws, phases.
     minor_events = frozenset({"ap", "hero_set", "set", "response", "phase", "draw", "deck_top", "hero_shuffle",
                               "pile_shuffle", "to_hand", "take"})
@@ -293,46 +309,47 @@ class BeyondTheRift(Adapter):
              names: Mapping[int, str]) -> Any:
         """The public facts the rift's headline tells: who attacked whom and whether it hit, who took a
         Wound or Fatigue (how many, never which), abilities, enemies arriving, engaging and defeated,
-        the threat."""
+        the threat.  Enemies are `enemy_label` messages, heroes their seats (the reader's own is worded
+        "you" by the `.you` forms), "ally" an ally, None a hero not known."""
         if state is None:
             return None
         s = dict(state)
         kind = event.get("type")
 
-        def hero(seat: Any) -> str | None:
-            if not isinstance(seat, int) or isinstance(seat, bool):
-                return None
-            return "you" if seat == viewer else hero_label(s, seat)
+        def hero(seat: Any) -> int | None:
+            return seat if isinstance(seat, int) and not isinstance(seat, bool) else None
 
         if kind == "enemy_attack":
-            return {"k": "hit" if event["hit"] else "miss", "enemy": enemy_label(s, event["enemy"]),
-                    "hero": "an ally" if event.get("ally") else hero(event.get("hero"))}
+            return {"k": "hit" if event["hit"] else "miss", "enemy": btr.enemy_label(s, event["enemy"]),
+                    "hero": "ally" if event.get("ally") else hero(event.get("hero")), "terms": _terms(s)}
         if kind == "take" and event.get("pile") in self.HURT:
-            return {"k": "hurt", "hero": hero(event.get("seat")), "pile": event["pile"]}
+            return {"k": "hurt", "hero": hero(event.get("seat")), "pile": event["pile"], "terms": _terms(s)}
         if kind == "special":
-            return {"k": "special", "enemy": enemy_label(s, event["enemy"]), "hero": hero(event.get("hero")),
-                    "ability": str(event["ability"]).capitalize()}
+            return {"k": "special", "enemy": btr.enemy_label(s, event["enemy"]), "hero": hero(event.get("hero")),
+                    "ability": Term("ability", str(event["ability"])), "terms": _terms(s)}
         if kind == "enemy_dies":
-            return {"k": "dies", "enemy": enemy_label(s, event["enemy"])}
+            return {"k": "dies", "enemy": btr.enemy_label(s, event["enemy"])}
         if kind == "enemy_move" and isinstance(event.get("area"), int) and event["area"] >= 0:
-            return {"k": "engage", "enemy": enemy_label(s, event["enemy"]), "hero": hero(event["area"])}
+            return {"k": "engage", "enemy": btr.enemy_label(s, event["enemy"]), "hero": hero(event["area"]),
+                    "terms": _terms(s)}
         if kind == "spawn":
-            return {"k": "spawn", "enemy": f"{cname(event['enemy']['card'])} {event['enemy']['id']}"}
+            return {"k": "spawn", "enemy": msg("label", name=btr.card(event["enemy"]["card"]),
+                                               id=Term("id", str(event["enemy"]["id"])))}
         if kind == "threat":
             return {"k": "threat", "threat": event["threat"], "loss": scenario_of(s)["threat_loss"]}
         return None
 
     def headline(self, run: Sequence[Any], viewer: int | None) -> list[str | Message] | None:
-        """The rift's own run (its phases) in a few sentences, what hurts first: "The rift's turn: Boneworm
+        """The rift's own run (its phases) in a few messages, what hurts first: "The rift's turn: Boneworm
         E2 hit you (1 Wound).", "Cultist Acolyte E1 attacked Isolde Marr: no damage.", "Threat is now 4
         (the party loses at 10).", "New enemy: Cultist Acolyte E5."  A hero's run: the default."""
         if run[0].doer is not None:
             return None
         notes = [event.note for event in run if event.note]
-        said = rift_news(notes)
+        said: list[Message] = rift_news(notes, viewer)
         if not said:
             return None
-        said[0] = f"The rift's turn: {said[0]}"
+        said[0] = msg("rift.turn", news=said[0])
         return list(said)
 
     def end_message(self, result: Mapping[str, Any]) -> Message | None:
@@ -361,7 +378,7 @@ class BeyondTheRift(Adapter):
                 why = words.gettext("a hero died")
         elif code == "threat":
             why = words.gettext("the threat reached its limit")
-        elif why is None:
+        elif why is None:  # a caller that words no message: the engine's English
             why = reason(dict(result), str(result.get("scenario")), 0, [])
         if result["outcome"] == "win":  # the whole party: "Ana and Bo won: the road is clear."
             won = super().result_words(result, names, viewer, language).rstrip(".\u3002")
@@ -369,37 +386,42 @@ class BeyondTheRift(Adapter):
         return words.gettext("The rift won: %(why)s.") % {"why": why}
 
 
-def enemy_label(state: dict, eid: Any) -> str:
-    """"Boneworm E2": an enemy in play by name and id."""
-    found = model.enemy(state, eid) if isinstance(eid, str) else None
-    return model.enemy_name(state, found) if found else (eid if isinstance(eid, str) else "an enemy")
-
-
-def hero_label(state: dict, seat: int) -> str:
-    return model.hero_name(state, seat)
-
-
 def scenario_of(state: dict) -> dict:
     return model.scenario(state)
 
 
-def _start(text: str) -> str:
-    return text[:1].upper() + text[1:]
+def _terms(state: dict) -> list[Term]:
+    """The party's heroes as terms, by seat (a note names a hero by seat)."""
+    return [btr.hero_term(state, seat) for seat in range(len(state["heroes"]))]
 
 
-def rift_news(notes: list[dict[str, Any]]) -> list[str]:
-    """The rift's doings, from the notes of its run (BeyondTheRift.note), as sentences, what hurts the
-    party first: hits and the Wounds and Fatigue they dealt, by hero (the reader, "you", first),
-    attacks that did no damage, abilities, enemies defeated and engaging, the threat, new enemies."""
-    heroes: list[str] = []
-    hits: dict[str, list[str]] = {}
-    misses: dict[str, list[str]] = {}
-    hurt: dict[str, dict[str, int]] = {}
-    engaged: dict[str, list[str]] = {}
-    specials, dead, spawned = [], [], []
+def and_message(items: Sequence[Message]) -> Message:
+    """"A", "A and B", "A, B and C" as nested messages (`list.two`, `list.more`): each language its own."""
+    if len(items) == 1:
+        return items[0]
+    if len(items) == 2:
+        return msg("list.two", a=items[0], b=items[1])
+    return msg("list.more", a=items[0], b=and_message(items[1:]))
+
+
+def rift_news(notes: list[dict[str, Any]], viewer: int | None = None) -> list[Message]:
+    """The rift's doings, from the notes of its run (BeyondTheRift.note), as messages, what hurts the
+    party first: hits and the Wounds and Fatigue they dealt, by hero (the reader first), attacks that
+    did no damage, abilities, enemies defeated and engaging, the threat, new enemies."""
+    heroes: list[Any] = []
+    terms: dict[int, Term] = {}
+    hits: dict[Any, list[Message]] = {}
+    misses: dict[Any, list[Message]] = {}
+    hurt: dict[Any, dict[str, int]] = {}
+    engaged: dict[Any, list[Message]] = {}
+    specials: list[Message] = []
+    dead: list[Message] = []
+    spawned: list[Message] = []
     threat = None
     for note in notes:
-        k, whom = note["k"], note.get("hero") or "a hero"
+        k, whom = note["k"], note.get("hero")
+        for seat, term in enumerate(note.get("terms") or []):
+            terms.setdefault(seat, term)
         if whom not in heroes and k in ("hit", "miss", "hurt", "engage"):
             heroes.append(whom)
         if k == "hit":
@@ -412,42 +434,59 @@ def rift_news(notes: list[dict[str, Any]]) -> list[str]:
         elif k == "engage":
             engaged.setdefault(whom, []).append(note["enemy"])
         elif k == "special":
-            specials.append(f"{note['enemy']} used {note['ability']} on {note.get('hero') or 'a hero'}.")
+            specials.append(msg("rift.special", enemy=note["enemy"], ability=note["ability"], **_whom(whom, terms)))
         elif k == "dies":
             dead.append(note["enemy"])
         elif k == "spawn":
             spawned.append(note["enemy"])
         elif k == "threat":
             threat = note
-    heroes.sort(key=lambda whom: whom != "you")
+    heroes.sort(key=lambda whom: whom is None or whom != viewer)
     said = []
     for whom in heroes:
-        took = and_words([plural(n, pile.capitalize()) if pile == "wound" else f"{n} Fatigue"
-                          for pile, n in sorted(hurt.get(whom, {}).items(), key=lambda item: item[0] != "wound")])
+        took = [msg("rift.wounds" if pile == "wound" else "rift.fatigue", count=Count(n))
+                for pile, n in sorted(hurt.get(whom, {}).items(), key=lambda item: item[0] != "wound")]
         if whom in hits:
-            said.append(f"{and_words(_unique(hits[whom]))} hit {whom}" + (f" ({took})." if took else "."))
+            if took:
+                said.append(msg("rift.hit.took", enemies=and_message(_unique(hits[whom])), took=and_message(took),
+                                **_whom(whom, terms)))
+            else:
+                said.append(msg("rift.hit", enemies=and_message(_unique(hits[whom])), **_whom(whom, terms)))
         elif took:
-            said.append(f"{_start(whom)} took {took}.")
-    said += [f"{and_words(_unique(misses[whom]))} attacked {whom}: no damage." for whom in heroes if whom in misses]
-    said += [_start(text) for text in specials]
+            said.append(msg("rift.took", took=and_message(took), **_whom(whom, terms)))
+    said += [msg("rift.miss", enemies=and_message(_unique(misses[whom])), **_whom(whom, terms))
+             for whom in heroes if whom in misses]
+    said += specials
     if dead:
-        said.append(f"{and_words(dead)} {'was' if len(dead) == 1 else 'were'} defeated.")
-    said += [f"{and_words(_unique(engaged[whom]))} engaged {whom}." for whom in heroes if whom in engaged]
+        said.append(msg("rift.dead", enemies=and_message(dead), count=Count(len(dead))))
+    said += [msg("rift.engaged", enemies=and_message(_unique(engaged[whom])), **_whom(whom, terms))
+             for whom in heroes if whom in engaged]
     if threat is not None:
-        said.append(f"Threat is now {threat['threat']} (the party loses at {threat['loss']}).")
+        said.append(msg("rift.threat", threat=Number(threat["threat"]), loss=Number(threat["loss"])))
     if spawned:
-        said.append(f"New {'enemy' if len(spawned) == 1 else 'enemies'}: {and_words(spawned)}.")
+        said.append(msg("rift.spawn", enemies=and_message(spawned), count=Count(len(spawned))))
     return said
 
 
-def _unique(items: list[str]) -> list[str]:
+def _whom(whom: Any, terms: Mapping[int, Term]) -> dict[str, Any]:
+    """A note's hero as a message's arguments: a seat is its hero (`actor`: the reader's own picks the
+    `.you` form), "ally" an ally, else "a hero"."""
+    if isinstance(whom, int) and whom in terms:
+        return {"actor": Seat(whom), "hero": msg("rift.hero", hero=terms[whom])}
+    return {"hero": msg("rift.an_ally" if whom == "ally" else "rift.a_hero")}
+
+
+def _unique(items: list[Message]) -> list[Message]:
     return list(dict.fromkeys(items))
 
 
 def _drawn(rewards: Mapping[str, Any] | None) -> list[dict[str, Any]]:
-    """The items the win drew, named: {"hero": name or None (the party), "item": name, "where": words}."""
+    """The items the win drew, named in English: {"hero": name or None (the party), "item": name, "where":
+    words}, and by id for the reader's language: `hero_id`, `item_id`, `to` (stash, reward_deck or a body
+    part)."""
     return [{"hero": hero_name(d["hero"]) if d.get("hero") else None, "item": item_name(d["item"]),
-             "where": WHERE.get(d["to"]) or "equipped, " + d["to"].replace("_", " ")}
+             "where": WHERE.get(d["to"]) or "equipped, " + d["to"].replace("_", " "),
+             "hero_id": d.get("hero"), "item_id": d["item"], "to": d["to"]}
             for d in (rewards or {}).get("drawn", [])]
 
 
@@ -460,7 +499,9 @@ def _equipment(heroes: list[tuple[str, str]], carry: Mapping[str, Any] | None) -
     for hero, side in heroes:
         equipped = carry.get("equipped", {}).get(hero, {})
         parts = [{"part": part, "label": part.replace("_", " ").capitalize(),
-                  "now": item_name(equipped[part]) if equipped.get(part) else None,
+                  "now": item_name(equipped[part]) if equipped.get(part) else None, "now_id": equipped.get(part),
+                  "cards": {item: [(c["count"], c["name"]) for c in CONTENT.items[item]["cards"]]
+                            for item in carry.get("stash", [])},
                   "choices": [(item, item_words(item)) for item in carry.get("stash", [])
                               if CONTENT.items[item]["part"] == part and CONTENT.item_allowed(item, hero)]}
                  for part in PARTS]

@@ -186,6 +186,24 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "move.reward.stash": "Put {item} in the party's stash",
     "move.reward.return": "Return {item} under the reward deck",
     "move.unknown": "A move of another version of the game",
+    # ---- the rift's headline of its turn (service/games/beyond_the_rift.py rift_news)
+    "rift.turn": "The rift's turn: {news}",
+    **_you("rift.hit", "{enemies} hit {hero}.", "{enemies} hit you."),
+    **_you("rift.hit.took", "{enemies} hit {hero} ({took}).", "{enemies} hit you ({took})."),
+    **_you("rift.took", "{hero} took {took}.", "You took {took}."),
+    "rift.wounds": ("{count} Wound", "{count} Wounds"),
+    "rift.fatigue": ("{count} Fatigue", "{count} Fatigue"),
+    **_you("rift.miss", "{enemies} attacked {hero}: no damage.", "{enemies} attacked you: no damage."),
+    **_you("rift.special", "{enemy} used {ability} on {hero}.", "{enemy} used {ability} on you."),
+    "rift.dead": ("{enemies} was defeated.", "{enemies} were defeated."),
+    **_you("rift.engaged", "{enemies} engaged {hero}.", "{enemies} engaged you."),
+    "rift.threat": "Threat is now {threat} (the party loses at {loss}).",
+    "rift.spawn": ("New enemy: {enemies}.", "New enemies: {enemies}."),
+    "rift.hero": "{hero}",  # a hero as the object of a rift's sentence (Ukrainian: "героя {hero}")
+    "rift.a_hero": "a hero",
+    "rift.an_ally": "an ally",
+    "list.two": "{a} and {b}",
+    "list.more": "{a}, {b}",
     # ---- standing orders' values
     "value.term": "{word}",
     "value.toggle": "toggle {card}",
@@ -198,7 +216,32 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "value.cards": ("{count} card", "{count} cards"),
     "value.hand_size": "hand size - 2",
     "value.ap": "{n} AP",
+    "value.list": "{items}",
+    "value.none": "none",
+    "value.card": "{card}",
+    "value.aid": "{card} for {hero}",
+    "value.hero": "{hero}",
+    "value.tiebreak.rotate": "{heroes} (rotates each round)",
+    "value.tiebreak.fixed": "{heroes} (fixed)",
+    "value.when": "{cond}: attack + {n}",
+    "sep.semicolon": "; ",
 }
+
+# ---- the board's card faces (service/games/beyond_the_rift.py card_face, board_look; board.html)
+KINDS = {"attack": "Attack", "ap": "AP", "defense": "Defense", "special": "Special", "reaction": "Reaction",
+         "wound": "Wound", "fatigue": "Fatigue", "ally": "Ally", "persistent": "In play", "door": "Door",
+         "terrain": "Terrain"}
+STAT_WORDS = {"ap": "AP", "attack": "attack", "defense": "defense"}  # a Wound or Fatigue card's hero side
+
+
+def family_word(family: str) -> str:
+    return family.capitalize()
+
+
+KEYWORDS = {"persistent": "Persistent", "ally": "Ally"}
+WINDOWS = {"on_special_ability": "on special ability", "after_quest_spawn": "after quest spawn",
+           "own_attack_response": "own attack response"}
+
 
 _VALUE_WORDS = {"true": True, "false": False, "none": None}
 
@@ -224,11 +267,20 @@ TERMS: dict[tuple[str, str], str] = {
     **{("mode_kind", kind): "AP" if kind == "ap" else kind for kind in btr.TERMS["mode_kind"]},
     **{("setting", key): key for key in btr.TERMS["setting"]},
     **{("section", key): words.SECTIONS[key] for key in btr.TERMS["section"]},
+    ("section", "when"): "Other WHEN lines",
     **{("value", value): words.WORDS[_VALUE_WORDS.get(value, value)] for value in btr.TERMS["value"]},
     **{(f"value.{key}", value): words.KEY_WORDS[key][value] for key, values in btr.KEY_VALUES.items()
        for value in values},
     **{("enemy_step", text): text for text in btr.TERMS["enemy_step"]},
     **{("terrain", name): name for name in btr.TERMS["terrain"]},
+    # the board's card faces (service/games/beyond_the_rift.py card_face, board_look) and titles
+    **{("face", kind): word for kind, word in KINDS.items()},
+    **{("side", stat): word for stat, word in STAT_WORDS.items()},
+    **{("family", family): family_word(family) for family in sorted({e["family"] for e in CONTENT.enemies.values()})},
+    **{("keyword", keyword): word for keyword, word in KEYWORDS.items()},
+    **{("window", window): word for window, word in WINDOWS.items()},
+    **{("scenario", sid): sc["title"] for sid, sc in CONTENT.scenarios.items()},
+    **{("campaign", cid): campaign["title"] for cid, campaign in CONTENT.campaigns.items()},
 }
 
 CATALOG = GameCatalog(

@@ -42,9 +42,9 @@ def follow_up(game_id: int, player_id: int, form: FormData) -> int:
         game = store.get_game(session, game_id, lock=True)
         offer = followups.offer(session, game)
         if offer is None:
-            raise Conflict("This game is not over yet: a new game can be started from it once it ends.", TITLE)
+            raise Conflict(N_("This game is not over yet: a new game can be started from it once it ends."), TITLE)
         if offer.kind == followups.AGAIN:  # everyone is asked first (service/play/rematch.py)
-            raise Conflict("Playing again asks every player first: use the Play again button on your game page.",
+            raise Conflict(N_("Playing again asks every player first: use the Play again button on your game page."),
                            TITLE)
         # Before the claim: nothing to release.  Play-again takes no choices: the same options.
         options = (dict(offer.options) if offer.kind == followups.AGAIN
@@ -60,7 +60,7 @@ def follow_up(game_id: int, player_id: int, form: FormData) -> int:
         if link.follow_up_game_id is None:
             started = link.follow_up_started_at
             if started is not None and as_utc(started) > now - STALE_CLAIM:
-                raise Conflict("The next game is being started right now; reload the page in a moment.", TITLE)
+                raise Conflict(N_("The next game is being started right now; reload the page in a moment."), TITLE)
             link.follow_up_started_at = now
             if offer.rewards is not None:
                 link.rewards = offer.rewards  # the win's record, kept with the campaign

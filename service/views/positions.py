@@ -187,6 +187,21 @@ class Position:
         """The game's own board stylesheet under static/ (None: a game drawn as text has none)."""
         return f"board/{self.game.name}.css" if adapter(self.game.name).board_template is not None else None
 
+    @property
+    def orders(self) -> list[dict[str, str]]:
+        """The viewer's standing orders in their language (the adapter's `orders_words`): [{name (the
+        settings' section, as `settings` keys it), title, value}]."""
+        return adapter(self.game.name).orders_words(self.view, self.wording)
+
+    @property
+    def wording(self) -> Wording | None:
+        """The game's words (cards, terms, messages) for this reader in their language; None for a game
+        without a message catalog.  Boards and a game's follow-up templates use it."""
+        if adapter(self.game.name).catalog is None:
+            return None
+        return Wording(self.game.name, self.language, self.seat, self.names,
+                       partners_of(self.rules, self._state, self.seat))
+
     def board(self, email: bool = False) -> tuple[str, dict[str, Any]]:
         """The board as data: the template that draws it (the game's own board template when its
         adapter has one, else its text rendering) and what that template is given.
@@ -202,8 +217,7 @@ class Position:
                 if self.result is not None else None)
         # `words`: the game's own words (cards, terms, messages) for this reader in their language; the
         # board's other words are the template's own `_()` (the messages domain).
-        words = Wording(self.game.name, self.language, self.seat, self.names,
-                        partners_of(self.rules, self._state, self.seat)) if found.catalog is not None else None
+        words = self.wording
         return found.board_template, dict(view=self.view, seat=self.seat, rules=self.rules, game=self.game,
                                           names=self.names, email=email, over=over, words=words,
                                           language=self.language,

@@ -459,14 +459,10 @@ TURN_KINDS = ("move", "timeout")
 
 def headline_of(game: str, viewer: int | None, names: Names = None, partners: Sequence[int] = (),
                 language: str = lang.ENGLISH) -> Headline:
-    """The game's headline (Adapter.headline) for one reader: its messages worded in `language`; an
-    adapter whose headline is English sentences of its own (`english_headline`) is left out in another
-    language, where the run's events' own lines tell it."""
+    """The game's headline (Adapter.headline) for one reader: its messages worded in `language`."""
     found = adapter(game)
 
     def headline(run: Sequence[Any]) -> list[str] | None:
-        if found.english_headline and language != lang.ENGLISH:
-            return None
         said = found.headline(run, viewer)
         if said is None:
             return None

@@ -80,6 +80,11 @@ class Wording:
         english = self.catalog.card_names.get(cid)
         return cid if english is None else str(self.words.pgettext("card", english))
 
+    def card_named(self, english: str) -> str:
+        """A card by its English name (a view that carries names, not ids: a board's discard pile): the
+        catalog's translation of that name, the name itself when the catalog has none."""
+        return str(self.words.pgettext("card", english)) if english else english
+
     def cards(self, ids: tuple[str, ...]) -> str:
         # English keeps its own list ("A, B, C": the sentences said so before messages); the others CLDR's.
         names = [self.card(cid) for cid in ids]

@@ -31,6 +31,7 @@ from service.mail import compose as mail
 from service.play import ending, handle, new_game
 from service.store import get_engine, read_session
 from service.views.sentences import named
+from service.views.wording import Wording
 from tests import tokens
 from tests.beyond_helpers import RULES, leaks, policy
 from tests.service.helpers import current, outbox_rows
@@ -177,7 +178,8 @@ def draw(app, view: dict, *, email: bool, seat: int | None = 0, over: str | None
     names = {seat: name for seat, (name, _) in enumerate(NAMES)}
     with app.test_request_context():
         return render_template(TEMPLATE, view=view, seat=seat, names=names, email=email, over=over, rules=RULES,
-                               game=None, **ADAPTER.board_words(view))
+                               game=None, words=Wording("beyond-the-rift", reader=seat, names=names),
+                               **ADAPTER.board_words(view))
 
 
 def test_the_board_draws_every_kind_with_its_colour_word_and_icon(app):
@@ -284,7 +286,7 @@ def test_the_finished_and_the_forfeited_boards_say_so(client, app):
         handle(game_id, seat, policy(state, seat, RULES.legal_moves(state, seat)), game.seq)
     game, state = current(game_id)
     names = {0: "Ann", 1: "Bob"}
-    reason = ADAPTER.board_words(RULES.view(state, None))["end_reason"]
+    reason = Wording("beyond-the-rift").arg(ADAPTER.board_words(RULES.view(state, None))["end_reason"])
     for seat, url in ((None, f"/games/{game_id}"), (0, f"/p/{tokens.page(players(game_id)[0])}")):
         words = ADAPTER.result_words(RULES.result(state), names, seat)  # "your hero died" to Ann
         board = board_of(text(client.get(url)))
