@@ -288,6 +288,10 @@ class Adapter:
         """Words the board template shows beside the view's data (made by the game's words module)."""
         return {}
 
+    # Whether the board (its template and its text) says every word in the reader's language (issue #26);
+    # False: it is still English, and an email marks it so (`<div lang="en">`).
+    board_in_language: bool = False
+
     # Whether a seat's view lists its hand as `view["hand"]` (card dicts with a name and a number).
     view_has_hand: bool = False
 

@@ -20,6 +20,7 @@ from service import lang, store
 from service.games import adapter
 from service.store.log import LogRow
 from service.store.models import Game, GameClock, Player
+from service.views.riftforce_text import TEXT_BOARDS
 from service.views.sentences import event_sentence, move_words, named, partners_of
 from service.views.wording import Wording, word
 
@@ -175,6 +176,12 @@ class Position:
     @property
     def my_turn(self) -> bool:
         return self.seat is not None and self.seat in self.to_act
+
+    @property
+    def board_english(self) -> bool:
+        """Whether the board still speaks English whatever the reader's language (an email marks it
+        `lang="en"`)."""
+        return not adapter(self.game.name).board_in_language
 
     @property
     def board_stylesheet(self) -> str | None:
@@ -334,6 +341,16 @@ def result_words(game: Game, result: Mapping[str, Any] | None, names: dict[int, 
     return found.result_words(result, names, viewer, language, why)
 
 
+def text_board(rules: engine.Game, view: dict[str, Any], state: dict[str, Any] | None, seat: int | None,
+               names: dict[int, str], language: str = lang.ENGLISH) -> str:
+    """The board as plain text: in the reader's language for a game with a text board of its own
+    (service/views/riftforce_text.py), else the engine's English `render_text` with the players named."""
+    found = TEXT_BOARDS.get(rules.name)
+    if found is None:
+        return named(rules.render_text(view), names, seat)
+    return found(view, Wording(rules.name, language, seat, names, partners_of(rules, state, seat)), names)
+
+
 def at_state(game: Game, state: dict[str, Any], seat: int | None, seq: int, names: dict[int, str], *,
              decisions: bool = True, result: Mapping[str, Any] | None = None,
              deadline_hours: int | None = None, language: str = lang.ENGLISH) -> Position:
@@ -345,7 +362,7 @@ def at_state(game: Game, state: dict[str, Any], seat: int | None, seq: int, name
     view = rules.view(state, seat)
     position = Position(game=game, rules=rules, seq=seq, seat=seat, view=view, to_act=rules.to_act(state),
                         result=rules.result(state) or result,
-                        board_text=named(rules.render_text(view), names, seat), _state=state, names=names,
+                        board_text=text_board(rules, view, state, seat, names, language), _state=state, names=names,
                         deadline_hours=deadline_hours, language=language)
     if decisions and seat is not None and position.result is None:
         position.moves = [LegalMove(move, move_words(rules, move, state, names, seat, language), rules.move_section(move))
