@@ -13,8 +13,8 @@ from engine.core import Result
 
 from . import solo, team, trainer
 from .cards import GUILD, GUILD_ABILITY, GUILD_NAME, NUMBER
-from .state import TARGET, State, controls, owner
 from .messages import ask_message, plan_message, summary_message
+from .state import TARGET, State, controls, owner
 from .words import ask_prompt, plan_words, summary_words
 
 # ---- card and summoner objects -----------------------------------------------------------------------

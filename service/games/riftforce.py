@@ -6,10 +6,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.messages import Message, msg
-from engine.riftforce import words
-from engine.riftforce import messages
+from engine.riftforce import messages, words
 from engine.riftforce.messages import summary_message
 from service import lang
+from service.games import riftforce_text
 from service.games.base import Adapter, FormData, GameCatalog, Mode
 from service.games.riftforce_catalog import CATALOG
 from service.lang import N_
@@ -155,6 +155,9 @@ class Riftforce(Adapter):
 
     view_has_hand = True
     board_in_language = True
+
+    def text_board(self, view: Mapping[str, Any], words: Any, names: Mapping[int, str]) -> str | None:
+        return riftforce_text.render(dict(view), words, names)
 
     # ---- what happened since ---------------------------------------------------------------------
     # What an action did besides the cards it names: an ability's damage, moves, captures, a destroyed

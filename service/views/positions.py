@@ -20,7 +20,6 @@ from service import lang, store
 from service.games import adapter
 from service.store.log import LogRow
 from service.store.models import Game, GameClock, Player
-from service.views.riftforce_text import TEXT_BOARDS
 from service.views.sentences import event_sentence, move_words, named, partners_of
 from service.views.wording import Wording, word
 
@@ -344,11 +343,14 @@ def result_words(game: Game, result: Mapping[str, Any] | None, names: dict[int, 
 def text_board(rules: engine.Game, view: dict[str, Any], state: dict[str, Any] | None, seat: int | None,
                names: dict[int, str], language: str = lang.ENGLISH) -> str:
     """The board as plain text: in the reader's language for a game with a text board of its own
-    (service/views/riftforce_text.py), else the engine's English `render_text` with the players named."""
-    found = TEXT_BOARDS.get(rules.name)
-    if found is None:
-        return named(rules.render_text(view), names, seat)
-    return found(view, Wording(rules.name, language, seat, names, partners_of(rules, state, seat)), names)
+    (`Adapter.text_board`: Riftforce's), else the engine's English `render_text` with the players named."""
+    found = adapter(rules.name)
+    if found.catalog is not None:
+        words = Wording(rules.name, language, seat, names, partners_of(rules, state, seat))
+        text = found.text_board(view, words, names)
+        if text is not None:
+            return text
+    return named(rules.render_text(view), names, seat)
 
 
 def at_state(game: Game, state: dict[str, Any], seat: int | None, seq: int, names: dict[int, str], *,

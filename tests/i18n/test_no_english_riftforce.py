@@ -90,8 +90,11 @@ def check_email(message: EmailMessage, language: str, what: str) -> None:
 def check_pages(client, game_id: int, seat: int, language: str, what: str) -> None:
     headers = HEADERS[language]
     path = player_path(game_id, seat)
-    for name, url in (("player page", path), ("spectator page", f"/games/{game_id}"),
-                      ("history page", path + "/history")):
+    for name, url in (
+        ("player page", path),
+        ("spectator page", f"/games/{game_id}"),
+        ("history page", path + "/history"),
+    ):
         page = get(client, url, headers=headers).get_data(as_text=True)
         assert SCRIPT[language].search(board(page)), f"{what}: {name}"
         assert shown_english(page) == [], f"{what}: {name}"
@@ -99,8 +102,12 @@ def check_pages(client, game_id: int, seat: int, language: str, what: str) -> No
 
 def in_play(state: dict, seat: int, legal: list[dict]) -> bool:
     """Past the draft, a few actions in, with a last action to tell."""
-    return (state["phase"] == "play" and sum(state["actions"]) >= 4 and state["last"] is not None
-            and state["last"]["action"] not in ("pick", "give"))
+    return (
+        state["phase"] == "play"
+        and sum(state["actions"]) >= 4
+        and state["last"] is not None
+        and state["last"]["action"] not in ("pick", "give")
+    )
 
 
 @pytest.mark.parametrize("language", ["uk", "zh_Hant"])
