@@ -90,7 +90,7 @@ def _render(game: Game, viewer: int | None, *, player: Player | None = None, tok
             at = own_seq if own_seq is not None and game.status != "finished" else game.seq
         position = history.position_at(session, game, board_seat, at, language=language.current())
         drawn = history.shown_seq(session, game, at)
-        hands = history.all_hands(session, game, at, names) if show_all else []
+        hands = history.all_hands(session, game, at, names, language.current()) if show_all else []
         chart = history.chart(session, game, names, marker=at, chart_id="score-chart", language=language.current(),
                               target=adapter(game.name).chart_target(position.view))
         # The table talk this reader may read (a player: their channels and mutes; the public history:

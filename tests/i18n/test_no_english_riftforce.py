@@ -131,6 +131,10 @@ def test_the_riftforce_board_speaks_the_readers_language(app, client, mode, lang
     what = f"{mode} in {language}, finished"
     check_email(email_of(game_id, 0, "game_over"), language, what)
     check_pages(client, game_id, 0, language, what)
+    # after the end, the history shows every hand (cards in words, or each seat's text board)
+    page = get(client, player_path(game_id, 0) + "/history?view=all", headers=HEADERS[language]).get_data(as_text=True)
+    hands = re.search(r'(?s)<section aria-labelledby="hands-h">(.*?)</section>', page).group(1)
+    assert SCRIPT[language].search(hands) and shown_english(hands) == [], hands
 
 
 def test_english_readers_keep_english(app, client):
