@@ -288,14 +288,15 @@ class Adapter:
         """Words the board template shows beside the view's data (made by the game's words module)."""
         return {}
 
-    def text_board(self, view: Mapping[str, Any], words: Any, names: Mapping[int, str]) -> str | None:
-        """The board as plain text in the reader's language, worded by `words` (service/views/wording.py's
-        Wording for the reader); None: the engine's English `render_text` (with the players named) serves."""
+    def text_board(self, view: Mapping[str, Any], words: Any) -> str | None:
+        """The board as plain text in the language of `words` (the game's Wording for the reader, with the
+        players' names: service/views/wording.py); None: the engine's English `render_text` (with the
+        players named) serves."""
         return None
 
     # Whether the board (its template and its text) says every word in the reader's language (issue #26);
     # False: it is still English, and an email marks it so (`<div lang="en">`).
-    board_in_language: bool = False
+    board_translated: bool = False
 
     # Whether a seat's view lists its hand as `view["hand"]` (card dicts with a name and a number).
     view_has_hand: bool = False

@@ -154,10 +154,10 @@ class Riftforce(Adapter):
         }
 
     view_has_hand = True
-    board_in_language = True
+    board_translated = True
 
-    def text_board(self, view: Mapping[str, Any], words: Any, names: Mapping[int, str]) -> str | None:
-        return riftforce_text.render(dict(view), words, names)
+    def text_board(self, view: Mapping[str, Any], words: Any) -> str | None:
+        return riftforce_text.render(dict(view), words, words.names)
 
     # ---- what happened since ---------------------------------------------------------------------
     # What an action did besides the cards it names: an ability's damage, moves, captures, a destroyed

@@ -180,7 +180,7 @@ class Position:
     def board_english(self) -> bool:
         """Whether the board still speaks English whatever the reader's language (an email marks it
         `lang="en"`)."""
-        return not adapter(self.game.name).board_in_language
+        return not adapter(self.game.name).board_translated
 
     @property
     def board_stylesheet(self) -> str | None:
@@ -347,7 +347,7 @@ def text_board(rules: engine.Game, view: dict[str, Any], state: dict[str, Any] |
     found = adapter(rules.name)
     if found.catalog is not None:
         words = Wording(rules.name, language, seat, names, partners_of(rules, state, seat))
-        text = found.text_board(view, words, names)
+        text = found.text_board(view, words)
         if text is not None:
             return text
     return named(rules.render_text(view), names, seat)
