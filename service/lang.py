@@ -9,6 +9,7 @@ person's games can be worded in that person's language without knowing about req
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable
 from pathlib import Path
 
 from babel import Locale
@@ -64,6 +65,16 @@ def and_list(items: list[str], language: str) -> str:
     if language == ENGLISH:
         return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
     return format_list(items, locale=language)
+
+
+def sentence_gap(language: str) -> str:
+    """What stands between two sentences: a space, none in Chinese (its full stop 。 is full width)."""
+    return "" if language.startswith("zh") else " "
+
+
+def sentences(parts: Iterable[str], language: str) -> str:
+    """Sentences one after another in `language` ("Bo picked Fire. You pick first." / "Bo 選了火。你先選。")."""
+    return sentence_gap(language).join(part for part in parts if part)
 
 
 class Words(str):

@@ -159,6 +159,36 @@ def summary_message(summary: dict, s: State | None = None) -> Message:
     return msg("summary.check", actor=who, points=riftforce(scored), where=where, count=Count(summary["drew"]))
 
 
+def asked_message(v: dict) -> Message | None:
+    """What the decision in front of the seat to act is, from a view (words.asked_words): the prompt of a
+    choice inside an ability or the trainer's plan, the step of a Play or Activate in progress, a draft
+    pick, or the actions open.  None once the game is over."""
+    if v["phase"] == "over" or v["turn"] is None:
+        return None
+    d = v["draft"]
+    if d is not None:
+        if "trainer_offer" in d:
+            return msg("asked.trainer_offer", count=Count(len(d["trainer"])), of=Number(solo.KEEP))
+        if "quota" in d and v["mode"] == "solo":
+            return msg("asked.keep", quota=Number(d["quota"][0]), count=Count(len(d["picks"][0])))
+        return msg("asked.pick")
+    p = v["pending"]
+    if p is not None:
+        if p.get("ask"):
+            return Message.from_json(p["ask"]["message"])
+        if p["kind"] == "play":
+            return msg("asked.play")
+        if p["kind"] == "activate":
+            return msg("asked.activate", count=Count(len(p["activated"])))
+    players = v.get("players") or []
+    held = players[v["turn"]].get("hand_count") if v["turn"] < len(players) else None
+    if held is not None and held >= 7:
+        return msg("asked.actions.full")
+    if held == 0:
+        return msg("asked.actions.empty")
+    return msg("asked.actions")
+
+
 # ---- moves ------------------------------------------------------------------------------------------
 
 def move_message(move: Any, s: State | None = None) -> Message:
@@ -404,6 +434,8 @@ KEYS = frozenset({
     # plans, prompts, summaries
     "plan.control", "plan.attack", "ask.bot", *(f"ask.{w}" for w in _ASK), *(f"ask.plan.{w}" for w in _BOT_ASK),
     "summary.play", "summary.play.spread", "summary.activate", "summary.where", "summary.check",
+    "asked.trainer_offer", "asked.keep", "asked.pick", "asked.play", "asked.activate", "asked.actions.full",
+    "asked.actions.empty", "asked.actions",
     # moves
     "move.unknown", "move.pick", "move.give", "move.play", "move.play.also", "move.end_play", "move.activate",
     "move.activate_elemental", "move.done", "move.done.nothing", "move.check", "move.check.counts", "move.bot",

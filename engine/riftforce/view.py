@@ -13,6 +13,7 @@ from engine.core import Result
 
 from . import solo, team, trainer
 from .cards import GUILD, GUILD_ABILITY, GUILD_NAME, NUMBER
+from .messages import ask_message, plan_message, summary_message
 from .state import TARGET, State, controls, owner
 from .words import ask_prompt, plan_words, summary_words
 
@@ -44,7 +45,7 @@ def plan_obj(plan: str | None) -> dict | None:
     info = solo.PLANS[plan]
     return {"id": plan, "kind": info["kind"], "loc": solo.plan_loc(plan),
             "numbers": list(info.get("numbers", [])), "known": info["known"],
-            "words": plan_words(plan)}
+            "words": plan_words(plan), "message": plan_message(plan).to_json()}
 
 
 def pending_view(p: dict | None) -> dict | None:
@@ -55,13 +56,15 @@ def pending_view(p: dict | None) -> dict | None:
     if p["kind"] == "plan":
         if ask is not None:
             ask_v = {"what": ask["what"], "card": card_obj(ask["card"]) if ask["card"] else None,
-                     "prompt": ask_prompt(ask, for_plan=True)}
+                     "prompt": ask_prompt(ask, for_plan=True),
+                     "message": ask_message(ask, for_plan=True).to_json()}
             if ask["what"] == "bot":
                 ask_v["number"] = ask["data"]["number"]
         return {"kind": "plan", "seat": p["seat"], "plan": plan_obj(p["plan"]), "step": p["step"],
                 "used": [card_obj(c) for c in p["used"]], "ask": ask_v}
     if ask is not None:
-        ask_v = {"what": ask["what"], "card": card_obj(ask["card"]), "prompt": ask_prompt(ask)}
+        ask_v = {"what": ask["what"], "card": card_obj(ask["card"]), "prompt": ask_prompt(ask),
+                 "message": ask_message(ask).to_json()}
         if "captured" in ask["data"]:
             ask_v["captured"] = card_obj(ask["data"]["captured"])
     if p["kind"] == "play":
@@ -129,6 +132,8 @@ def view(s: State, seat: int | None) -> dict:
         "draft": draft,
         "pending": pending_view(s["pending"]),
         "last": kit.jcopy(s["last"]),  # the last completed action's public facts (words: last_action)
+        # The same as a message (engine/messages.py JSON), for the service to word in the reader's language.
+        "last_message": summary_message(s["last"], s).to_json() if s["last"] is not None else None,
         "last_action": summary_words(s["last"], seat),
         "result": result(s),
     }
@@ -192,6 +197,8 @@ def _team_view(s: State, seat: int | None) -> dict:
         "draft": _quota_draft_view(s),
         "pending": pending_view(s["pending"]),
         "last": kit.jcopy(s["last"]),  # the last completed action's public facts (words: last_action)
+        # The same as a message (engine/messages.py JSON), for the service to word in the reader's language.
+        "last_message": summary_message(s["last"], s).to_json() if s["last"] is not None else None,
         "last_action": summary_words(s["last"], seat, "team"),
         "result": result(s),
     }
@@ -255,6 +262,8 @@ def _solo_view(s: State, seat: int | None) -> dict:
         "draft": _quota_draft_view(s),
         "pending": pending_view(s["pending"]),
         "last": kit.jcopy(s["last"]),  # the last completed action's public facts (words: last_action)
+        # The same as a message (engine/messages.py JSON), for the service to word in the reader's language.
+        "last_message": summary_message(s["last"], s).to_json() if s["last"] is not None else None,
         "last_action": summary_words(s["last"], seat, "solo"),
         "result": result(s),
     }

@@ -301,13 +301,14 @@ class Adapter:
         """Words the board template shows beside the view's data (made by the game's words module)."""
         return {}
 
+    def text_board(self, view: Mapping[str, Any], words: Any) -> str | None:
+        """The board as plain text in the language of `words` (the game's Wording for the reader, with the
+        players' names: service/views/wording.py); None: the engine's English `render_text` (with the
+        players named) serves."""
+        return None
+
     # Whether a seat's view lists its hand as `view["hand"]` (card dicts with a name and a number).
     view_has_hand: bool = False
-
-    def text_board(self, view: Mapping[str, Any], words: Any) -> str | None:
-        """The board as plain text in the language of `words` (the game's Wording for the reader,
-        service/views/wording.py); None: the engine's English `render_text` serves every reader."""
-        return None
 
     def hand_words(self, view: Mapping[str, Any]) -> list[str] | None:
         """The cards of the hand a view shows, in words (for the "every hand" replay after the end);

@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.messages import Message
-from engine.riftforce import words
+from engine.messages import Message, msg
+from engine.riftforce import messages, words
 from engine.riftforce.messages import summary_message
 from service import lang
+from service.games import riftforce_text
 from service.games.base import Adapter, FormData, GameCatalog, Mode
 from service.games.riftforce_catalog import CATALOG
 from service.lang import N_, Nf_, Nn_
@@ -150,23 +151,28 @@ class Riftforce(Adapter):
         return super().result_words(result, names, viewer, language, why)
 
     def board_words(self, view: Mapping[str, Any]) -> dict[str, Any]:
-        """What the board template words from the engine (engine/riftforce/words.py): each guild's
-        letters, what the seat to act is asked, and, given the template's `names`, players named
-        ("You" for the viewer), team play's initials on cards and the last action."""
+        """What the board template words from the engine, as messages for its `words` (the reader's
+        language): what the seat to act is asked, the last action, solo's rule for the trainer's guilds
+        (the start option); `message_of` reads a message the view carries as JSON (a plan card's), `damage`
+        makes a card's damage one; `tags`, given the template's `names`, team play's initials on cards."""
         v = dict(view)
-        mode = None if v["mode"] == "duel" else v["mode"]
+        last = v.get("last_message")
         return {
-            "letters": words.GUILD_LETTERS,
-            "asked": words.asked_words(v),
-            "label": lambda seat, names=None: words.named(seat, v["seat"], mode, names),
+            "asked_message": messages.asked_message(v),
+            "last_message": Message.from_json(last) if last else None,
+            "message_of": Message.from_json,
+            "damage": messages.damage,
+            "trainer_name": msg("trainer"),
             "tags": lambda names=None: words.name_tags(len(v["players"]), names),
-            "last_words": lambda names=None: words.last_words(v, names or {}),
-            # Solo: how the trainer's guilds are decided after the keep (the start option).
-            "trainer_rule": words.trainer_rule(v["options"].get("trainer_guilds", "choose"), v["seat"])
-            if mode == "solo" else None,
+            "trainer_message": messages.trainer_rule(v["options"].get("trainer_guilds", "choose"))
+            if v["mode"] == "solo" else None,
         }
 
     view_has_hand = True
+    board_translated = True
+
+    def text_board(self, view: Mapping[str, Any], words: Any) -> str | None:
+        return riftforce_text.render(dict(view), words, words.names)
 
     # ---- what happened since ---------------------------------------------------------------------
     # What an action did besides the cards it names: an ability's damage, moves, captures, a destroyed

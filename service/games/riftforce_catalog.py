@@ -12,7 +12,9 @@ from this module (tools/game_catalogs.py).
 
 from __future__ import annotations
 
-from engine.riftforce.cards import GUILD, GUILD_NAME, NUMBER
+from engine.riftforce.cards import GUILD, GUILD_ABILITY, GUILD_NAME, NUMBER
+from engine.riftforce.trainer import AND_ENDS, CHALLENGES
+from engine.riftforce.words import GUILD_LETTERS
 from service.games.base import GameCatalog
 
 _ASK = {
@@ -88,6 +90,18 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
                              "{actor} checked: scored {points}{where} and drew {count} cards."),
            ("You checked: scored {points}{where} and drew {count} card.",
             "You checked: scored {points}{where} and drew {count} cards.")),
+    # ---- what the seat to act is asked (the board's "Your decision: ...")
+    "asked.trainer_offer": ("choose the trainer's guilds from those not kept ({count} of {of} so far).",
+                            "choose the trainer's guilds from those not kept ({count} of {of} so far)."),
+    "asked.keep": ("keep {quota} of the summoners on offer ({count} kept so far).",
+                   "keep {quota} of the summoners on offer ({count} kept so far)."),
+    "asked.pick": "pick a summoner from those on offer.",
+    "asked.play": "add another card to the Play, or end it.",
+    "asked.activate": ("activate another of your elementals ({count} of 3 so far), or stop.",
+                       "activate another of your elementals ({count} of 3 so far), or stop."),
+    "asked.actions.full": "Play or Activate.",
+    "asked.actions.empty": "Check & Draw.",
+    "asked.actions": "Play, Activate, or Check & Draw.",
     # ---- moves
     "move.unknown": "A move of another version of the game",
     "move.pick": "Pick {guild}",
@@ -208,6 +222,15 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
 CATALOG = GameCatalog(
     domain="riftforce",
     messages=MESSAGES,
-    terms={("guild", g): name for g, name in GUILD_NAME.items()},
+    # Guilds' names; a summoner's ability, the trainer's challenge abilities ("5-2": the 5s at 2 stars) and
+    # the & card's ends, as the board shows them.
+    terms={**{("guild", g): name for g, name in GUILD_NAME.items()},
+           **{("ability", g): text for g, text in GUILD_ABILITY.items()},
+           **{("challenge", f"{n}-{stars}"): c["text"] for n, levels in CHALLENGES.items()
+              for stars, c in levels.items()},
+           **{("and", end): c["text"] for end, c in AND_ENDS.items()},
+           ("score", "riftforce"): "Riftforce",  # the score's column
+           # a guild's letters on a card where its name does not fit (unique in each language)
+           **{("letters", g): letters for g, letters in GUILD_LETTERS.items()}},
     card_names={card: f"{GUILD_NAME[g]} {NUMBER[card]}" for card, g in GUILD.items()},
 )

@@ -7,6 +7,7 @@ from typing import Any
 
 from engine.riftwalker.cards import CARDS, WILD
 from engine.riftwalker.messages import STEP_NAMES, step_name
+from service import lang
 from service.games import riftwalker_text
 from service.games.base import Adapter, GameCatalog
 from service.games.riftwalker_catalog import CATALOG
@@ -40,7 +41,10 @@ class Riftwalker(Adapter):
         return {"step_names": {step: step_name(step) for step in STEP_NAMES}, "element_keys": ELEMENT_KEYS}
 
     def text_board(self, view: Mapping[str, Any], words: Any) -> str | None:
-        """The plain-text board in the reader's language (service/games/riftwalker_text.py)."""
+        """The plain-text board in the reader's language (service/games/riftwalker_text.py); English keeps
+        the engine's `render_text`, as before."""
+        if words is None or words.language == lang.ENGLISH:
+            return None
         return riftwalker_text.render(view, words)
 
     view_has_hand = True

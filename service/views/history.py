@@ -43,6 +43,7 @@ from service.store.log import LogRow
 from service.store.models import Game, JournalEntry, as_utc
 from service.views import charts, positions, sentences
 from service.views.talk import Said
+from service.views.wording import Wording
 
 BY = ("event", "turn")
 TITLE = N_("That part of the history cannot be shown")
@@ -353,11 +354,21 @@ class SeatHand:
 
 def all_hands(session: Session, game: Game, at: int, names: dict[int, str],
               language: str = lang.ENGLISH) -> list[SeatHand]:
-    """Every seat's hand at `at`: the full-information replay, only ever called after the end."""
+    """Every seat's hand at `at`: the full-information replay, only ever called after the end; a card the
+    game's catalog names is worded in `language`, the text boards too where the game has its own."""
     if game.status != "finished":
         raise Forbidden("Every hand is shown only once the game is over.", TITLE)
     rules, state = _load(session, game, at)
-    words = adapter(game.name).hand_words
+    found = adapter(game.name)
+    wording = Wording(game.name, language) if found.catalog is not None else None
+
+    def words(view: dict) -> list[str] | None:
+        said = found.hand_words(view)
+        if said is None or wording is None:
+            return said
+        return [wording.card(card["id"]) if isinstance(card, dict) and card.get("id") in wording.catalog.card_names
+                else text for card, text in zip(view["hand"], said, strict=True)]
+
     hands = []
     for seat in sorted(names):
         view = _view(rules, state, seat, game, at)

@@ -357,10 +357,11 @@ def result_words(game: Game, result: Mapping[str, Any] | None, names: dict[int, 
 def text_board(rules: engine.Game, view: dict[str, Any], names: Mapping[int, str], seat: int | None,
                language: str = lang.ENGLISH, state: dict[str, Any] | None = None) -> str:
     """The board as plain text for `seat` in `language` (the email's plain part, the history's hands):
-    the adapter's in the reader's language where it has one (`Adapter.text_board`), else the engine's
-    English `render_text` with the players' names put in."""
+    the adapter's in the reader's language where it has one (`Adapter.text_board`: it may keep the
+    engine's for English by answering None), else the engine's English `render_text` with the players'
+    names put in."""
     found = adapter(rules.name)
-    if language != lang.ENGLISH and found.catalog is not None:
+    if found.catalog is not None:
         words = Wording(rules.name, language, seat, dict(names), partners_of(rules, state, seat))
         drawn = found.text_board(view, words)
         if drawn is not None:

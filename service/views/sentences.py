@@ -185,7 +185,7 @@ def event_sentence(
         wording = Wording(rules.name, language, viewer, names, partners_of(rules, state, viewer))
         if len(messages) == 1 and kind != "timeout":
             return Worded(wording, messages[0]) or None  # one message: merge_lines may merge it with others
-        text = " ".join(wording(message) for message in messages) or None
+        text = lang.sentences((wording(message) for message in messages), language) or None
     else:
         text = named(rules.describe_event(payload, viewer, state) or "", names, viewer) or None
     if text and kind == "timeout":
@@ -507,10 +507,11 @@ def run_sentence(run: Sequence[Said], viewer: int | None, names: Names = None,
         else:
             return None
     text = _clip(sentences[0], cap)
+    gap = lang.sentence_gap(language)
     for more in sentences[1:]:
-        if len(text) + 1 + len(more) > cap:
+        if len(text) + len(gap) + len(more) > cap:
             break
-        text = f"{text} {more}"
+        text = f"{text}{gap}{more}"
     return text
 
 
@@ -550,9 +551,9 @@ def summary(events: Sequence[Said], viewer: int | None, names: Names = None, hea
         kept.append(text)
         told += 1
     earlier = len(runs) - told
-    said = before.join(kept) + (" " + words.ngettext("Plus %(num)d earlier turn.", "Plus %(num)d earlier turns.",
-                                                      earlier) % {"num": earlier} if earlier else "")
-    return " ".join(part for part in (note, said) if part)
+    said = before.join(kept) + (lang.sentence_gap(language) + words.ngettext(
+        "Plus %(num)d earlier turn.", "Plus %(num)d earlier turns.", earlier) % {"num": earlier} if earlier else "")
+    return lang.sentences((note, said), language)
 
 
 def _own_line(own: Sequence[Said], language: str = lang.ENGLISH) -> str | None:

@@ -92,6 +92,10 @@ class Wording:
             return format_list(names, style="unit", locale=self.language)
         return format_list(names, style="standard", locale=self.language) if names else ""
 
+    def and_list(self, items: Collection[Any]) -> str:
+        """Words joined as a list in the reader's language ("1, 2 and 3", "1, 2 і 3", "1、2和3")."""
+        return lang.and_list([str(item) for item in items], self.language)
+
     # ---- words -----------------------------------------------------------------------------------------
 
     def __call__(self, message: Message | Mapping[str, Any]) -> str:

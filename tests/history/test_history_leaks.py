@@ -12,6 +12,7 @@ from engine.riftforce.words import card_name
 from service import store
 from service.games import adapter
 from service.store import get_engine, read_session
+from service.views.wording import Wording
 from tests import tokens
 from tests.history.helpers import (
     PLAYERS,
@@ -31,9 +32,10 @@ RULES = engine.get("riftforce")
 def _board(game, state: dict, seat: int | None) -> str:
     with current_app.test_request_context("/"):
         view = RULES.view(state, seat)
+        names = {seat: name for seat, (name, _) in enumerate(PLAYERS)}
         return render_template("games/riftforce/board.html", view=view, seat=seat, rules=RULES, game=game,
-                               names={seat: name for seat, (name, _) in enumerate(PLAYERS)}, email=False,
-                               over=None, **adapter("riftforce").board_words(view))
+                               names=names, email=False, over=None, words=Wording("riftforce", "en", seat, names),
+                               **adapter("riftforce").board_words(view))
 
 
 def test_no_historical_view_shows_a_hidden_card_before_the_end(client):

@@ -25,6 +25,7 @@ from service.games import adapter
 from service.mail import compose as mail
 from service.store import get_engine, read_session
 from service.store.models import Outbox
+from service.views.wording import Wording
 from tests.engine.riftforce.scenario import GAME, A, D, board, do
 from tests.service.helpers import outbox_rows
 from tests.web import riftforce_boards as rb
@@ -42,9 +43,10 @@ def draw(app, state: dict, seat: int | None, *, email: bool = False, over: str |
     """The board of `seat`'s view of `state`, as Position.board_html renders it."""
     view = GAME.view(state, seat)
     found = adapter("riftforce")
+    names = NAMES if names is None else names
     with app.test_request_context("/"):
         return render_template(found.board_template, view=view, seat=seat, rules=GAME, game=None,
-                               names=NAMES if names is None else names, email=email, over=over,
+                               names=names, email=email, over=over, words=Wording("riftforce", "en", seat, names),
                                **found.board_words(view))
 
 
