@@ -149,14 +149,57 @@ def start_worker(instance: Any = None, **_: Any) -> None:
     app = getattr(instance, "app", None)
     if isinstance(app, Riftpost):
         app.host  # noqa: B018 - made on first use
+    warm_up()
+
+
+def warm_up() -> None:
+    """Load now what the first emails would load (bench/delivery.py saw it as an eighth of the worker's
+    time over its first 500 emails): the engines (the first `engine.get` imports every built-in game),
+    the email templates and the board templates they draw, compiled into email's Jinja environment, and
+    the CSS inliner.  Every email needs them, so the worker holds them all after its first emails anyway."""
+    import css_inline  # noqa: F401 - what service/mail/compose.py `inline` imports on first use
+
+    import engine
+    from service.views import email_render
+
+    engine.names()
+    environment = email_render.environment()
+    for name in environment.list_templates(filter_func=email_render.drawn_in_email):
+        environment.get_template(name)
 
 
 def _tune_sqlalchemy_transport() -> None:
     """kombu's SQLAlchemy transport polls once a second and forwards every transport option to
-    create_engine() (so `polling_interval` cannot be passed as one): set it on the class."""
+    create_engine() (so `polling_interval` cannot be passed as one): set it on the class.
+
+    Its SQLite file gets the database's journal (service/store/db.py): WAL, synchronous NORMAL.  In
+    SQLite's default journal every message taken (a transaction of its own) waited for two fsyncs, on a
+    busy disk most of a delivery's time (bench/delivery.py).  A power cut may now lose the last messages
+    published; the outbox is the record, and the beat scan enqueues every due row again."""
     from kombu.transport import sqlalchemy as sqla
+    from sqlalchemy import event
 
     sqla.Transport.polling_interval = 0.2
+    if getattr(sqla.Channel, "_riftpost_tuned", False):
+        return
+    made = sqla.Channel._engine_from_config
+
+    def engine_from_config(channel: Any) -> Any:
+        engine = made(channel)
+        if engine.dialect.name == "sqlite":
+            event.listen(engine, "connect", _broker_journal)
+        return engine
+
+    sqla.Channel._engine_from_config = engine_from_config
+    sqla.Channel._riftpost_tuned = True
+
+
+def _broker_journal(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA busy_timeout=30000")
+    cursor.close()
 
 
 celery = create_celery()
