@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
+import signal
 import socket
 import statistics
 import subprocess
@@ -38,7 +39,8 @@ from service.store import get_engine, read_session
 from service.store.models import Outbox
 from tests.consent import preconsent
 
-REDIS = os.environ.get("RIFTPOST_TEST_REDIS", "redis://127.0.0.1:6379") + "/14"
+# RIFTPOST_BENCH_REDIS_DB: another database number, for two benches on one Redis at once.
+REDIS = os.environ.get("RIFTPOST_TEST_REDIS", "redis://127.0.0.1:6379") + "/" + os.environ.get("RIFTPOST_BENCH_REDIS_DB", "14")
 SECRET = "bench-secret"
 PLAYERS = {"A": "a@bench.example.org", "B": "b@bench.example.org"}
 
@@ -76,7 +78,7 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def run(label: str, broker: str, emails: int) -> tuple[float, float, int]:
+def run(label: str, broker: str, emails: int, spy: str | None = None) -> tuple[float, float, int]:
     tmp = Path(tempfile.mkdtemp(prefix="riftpost-bench-delivery-"))
     url = f"sqlite:///{tmp / 'app.sqlite'}"
     upgrade(url)
@@ -105,6 +107,12 @@ def run(label: str, broker: str, emails: int) -> tuple[float, float, int]:
             time.sleep(3)  # let the worker finish starting
             from service.mail import outbox
 
+            spying = None
+            if spy:  # py-spy's samples of the worker on the CPU: where its time per email goes
+                spying = subprocess.Popen([str(Path(sys.executable).parent / "py-spy"), "record", "--pid",
+                                           str(worker.pid), "--rate", "250", "--format", "raw",
+                                           "-o", spy], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                time.sleep(1)
             started, cpu = time.perf_counter(), cpu_seconds(worker.pid)
             outbox.enqueue(ids)
             while True:
@@ -118,6 +126,9 @@ def run(label: str, broker: str, emails: int) -> tuple[float, float, int]:
                 time.sleep(0.02)
             elapsed = time.perf_counter() - started
             cpu = cpu_seconds(worker.pid) - cpu
+            if spying is not None:
+                spying.send_signal(signal.SIGINT)
+                spying.wait(30)
             with read_session(get_engine()) as session:
                 sent = session.exec(sa.select(sa.func.count()).select_from(Outbox)
                                     .where(Outbox.status == "sent")).scalars().one()
@@ -140,6 +151,8 @@ def main() -> None:
     parser.add_argument("--emails", type=int, default=600)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--broker", choices=("redis", "sqlite", "both"), default="both")
+    parser.add_argument("--spy", metavar="FILE", help="record the worker with py-spy (collapsed stacks, on-CPU "
+                        "frames included) into FILE while it delivers (needs py-spy: pip install py-spy)")
     args = parser.parse_args()
     print(f"one worker (--pool=solo), SQLite database, aiosmtpd sink; load average now "
           f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
@@ -153,7 +166,7 @@ def main() -> None:
         rates, cpus = [], []
         for _ in range(args.runs):
             url = broker()
-            rate, per_email, _ = run(label, url, args.emails)
+            rate, per_email, _ = run(label, url, args.emails, args.spy)
             rates.append(rate)
             cpus.append(per_email)
             if url.startswith("sqla+sqlite:///"):

@@ -10,6 +10,7 @@ worker` alone).  Beat, which publishes tasks by name and reads a few settings, n
 
 from __future__ import annotations
 
+import gc
 import importlib
 import logging
 from collections.abc import Mapping
@@ -63,6 +64,10 @@ class Riftpost(Celery):
             from service.store import make_engine  # the worker's alone: beat opens no database
 
             engine = make_engine(self.settings["DATABASE_URL"], sqlite_synchronous=self.settings["SQLITE_SYNCHRONOUS"])
+            if engine.dialect.name == "sqlite":
+                from sqlalchemy import event
+
+                event.listen(engine, "connect", _small_page_cache)
             self.bind(Host(self.settings, {"riftpost.db": engine}))
         assert self._host is not None
         return self._host
@@ -72,6 +77,19 @@ class Riftpost(Celery):
         # Kicks from inside tasks (service/mail/queue.py) reuse this Celery app.
         app.extensions["riftpost.celery"] = self
         self._host = app if isinstance(app, Host) else Host(app.config, app.extensions)
+
+
+# The worker's SQLite page cache per connection, in KiB (SQLite's default: 2,000).  Its reads are a
+# game's rows and an outbox row by key; what misses comes from the system's file cache.  bench/memory.py:
+# the worker's RSS after 1,000 emails 102.5 -> 99.2 MB.
+WORKER_PAGE_CACHE_KIB = 256
+
+
+def _small_page_cache(dbapi_connection: Any, _record: Any) -> None:
+    """A connection of the worker's SQLite database: a page cache of WORKER_PAGE_CACHE_KIB."""
+    cursor = dbapi_connection.cursor()
+    cursor.execute(f"PRAGMA cache_size=-{WORKER_PAGE_CACHE_KIB}")
+    cursor.close()
 
 
 class HostTask(Task):
@@ -149,14 +167,61 @@ def start_worker(instance: Any = None, **_: Any) -> None:
     app = getattr(instance, "app", None)
     if isinstance(app, Riftpost):
         app.host  # noqa: B018 - made on first use
+    warm_up()
+
+
+def warm_up() -> None:
+    """Load now what the first emails would load (bench/delivery.py saw it as an eighth of the worker's
+    time over its first 500 emails): the engines (the first `engine.get` imports every built-in game),
+    the email templates and the board templates they draw, compiled into email's Jinja environment, and
+    the CSS inliner.  Every email needs them, so the worker holds them all after its first emails anyway."""
+    import css_inline  # noqa: F401 - what service/mail/compose.py `inline` imports on first use
+
+    import engine
+    from service.views import email_render
+
+    engine.names()
+    environment = email_render.environment()
+    for name in environment.list_templates(filter_func=email_render.drawn_in_email):
+        environment.get_template(name)
+    # What is loaded now stays for the process's life: out of the collector's sight, so that its
+    # collections walk only what the tasks make (the first emails' collections had promoted all of
+    # it, ~1 ms per email over the first 300; bench/delivery.py).
+    gc.collect()
+    gc.freeze()
 
 
 def _tune_sqlalchemy_transport() -> None:
     """kombu's SQLAlchemy transport polls once a second and forwards every transport option to
-    create_engine() (so `polling_interval` cannot be passed as one): set it on the class."""
+    create_engine() (so `polling_interval` cannot be passed as one): set it on the class.
+
+    Its SQLite file gets the database's journal (service/store/db.py): WAL, synchronous NORMAL.  In
+    SQLite's default journal every message taken (a transaction of its own) waited for two fsyncs, on a
+    busy disk most of a delivery's time (bench/delivery.py).  A power cut may now lose the last messages
+    published; the outbox is the record, and the beat scan enqueues every due row again."""
     from kombu.transport import sqlalchemy as sqla
+    from sqlalchemy import event
 
     sqla.Transport.polling_interval = 0.2
+    if getattr(sqla.Channel, "_riftpost_tuned", False):
+        return
+    made = sqla.Channel._engine_from_config
+
+    def engine_from_config(channel: Any) -> Any:
+        engine = made(channel)
+        if engine.dialect.name == "sqlite":
+            event.listen(engine, "connect", _broker_journal)
+        return engine
+
+    sqla.Channel._engine_from_config = engine_from_config  # type: ignore[method-assign]
+    sqla.Channel._riftpost_tuned = True  # type: ignore[attr-defined]
+
+
+def _broker_journal(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")  # (its busy timeout stays kombu's: tests/worker/test_beat.py)
+    cursor.close()
 
 
 celery = create_celery()

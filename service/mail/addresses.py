@@ -14,14 +14,17 @@ not checked here, and the local sink takes any sender.
 
 from __future__ import annotations
 
-import email_validator
-
 from service.errors import Invalid
+
+# email_validator is imported where it is used: the worker, which checks no address and sends to ASCII
+# ones, need not load it (its memory: worker/__main__.py, bench/memory.py).
 
 
 def normalized(typed: str) -> str:
     """The address as it is stored (email-validator's normalized form: the domain in lower case and
     Unicode NFC, the part before the @ as typed); raises Invalid saying what is wrong."""
+    import email_validator
+
     try:
         found = email_validator.validate_email(typed, check_deliverability=False, allow_smtputf8=False)
     except email_validator.EmailNotValidError as exc:
@@ -34,6 +37,8 @@ def ascii_form(stored: str) -> str:
     address stored before addresses were checked is sent as it is (it was accepted then)."""
     if stored.isascii():
         return stored
+    import email_validator
+
     try:
         found = email_validator.validate_email(stored, check_deliverability=False, allow_smtputf8=False,
                                                globally_deliverable=False)

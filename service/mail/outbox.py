@@ -45,6 +45,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import cache
 from typing import Any
 
 import sqlalchemy as sa
@@ -70,7 +71,7 @@ from service.mail import (
 from service.mail.threads import message_id
 from service.store import read_session, write_session
 from service.store.current import AnyGame, AnyPlayer
-from service.store.db import get_engine
+from service.store.db import get_engine, writer
 from service.store.inboxes import key, limit_key
 from service.store.models import BOT_CONSENT, Outbox, Player, as_utc, new_row_key, utcnow
 
@@ -268,20 +269,28 @@ def claim(row_id: int, now: datetime | None = None) -> int | None:
 def _claim(row_id: int, now: datetime | None = None) -> tuple[int, str] | None:
     """`claim`, with the row's channel: (attempt, channel)."""
     now = now or utcnow()
-    with write_session(get_engine()) as session:
-        claimed = session.connection().execute(
+    with writer(get_engine()).begin() as connection:  # no ORM session: one statement
+        claimed = connection.execute(
             _CLAIM, {"row_id": row_id, "now": now, "expired": now - policy().lease}).first()
         return None if claimed is None else (int(claimed[0]), str(claimed[1]))
 
 
+@cache
+def _finishing(columns: tuple[str, ...]) -> sa.Update:
+    """The UPDATE that records an outcome setting `columns` (a few sets: sent, skipped, retrying...),
+    built once per set, its values bound per call (see _CLAIM)."""
+    return (sa.update(OUTBOX)
+            .where(OUTBOX.c.id == sa.bindparam("row_id"), OUTBOX.c.status == "sending",
+                   OUTBOX.c.attempts == sa.bindparam("attempt"))
+            .values({column: sa.bindparam(f"value_{column}") for column in columns}))
+
+
 def _finish(row_id: int, attempt: int, **values: Any) -> bool:
     """Record the outcome of attempt number `attempt`, unless another delivery took the row over."""
-    with write_session(get_engine()) as session:
-        done = session.connection().execute(
-            sa.update(OUTBOX)
-            .where(OUTBOX.c.id == row_id, OUTBOX.c.status == "sending", OUTBOX.c.attempts == attempt)
-            .values(**values)
-        )
+    statement = _finishing(tuple(sorted(values)))
+    with writer(get_engine()).begin() as connection:
+        done = connection.execute(statement, {"row_id": row_id, "attempt": attempt,
+                                              **{f"value_{column}": value for column, value in values.items()}})
         return done.rowcount == 1
 
 

@@ -73,6 +73,12 @@ def environment() -> Environment:
     return env
 
 
+def drawn_in_email(name: str) -> bool:
+    """Whether the template `name` (under templates/) is one an email renders: an email's own
+    (email/), or a board and its parts (games/); the worker compiles them as it starts."""
+    return name.startswith(("email/", "games/"))
+
+
 def gettext(message: str, **values: Any) -> str:
     """`message` in the locale of the email being rendered, its `%(name)s` placeholders filled."""
     found = lang.translations(locale()).gettext(message)

@@ -82,3 +82,28 @@ def test_the_procfile_web_is_one_process_with_threads():
     settings: dict = {}
     exec((ROOT / "gunicorn.conf.py").read_text(), settings)
     assert settings["workers"] == 1 and settings["threads"] > 1
+
+
+def test_the_procfile_worker_starts_without_celerys_command_line_and_warmed_up(tmp_path):
+    """`python -m worker` (worker/__main__.py, the Procfile's) makes the same Celery worker as `celery -A
+    worker worker`, without the command line's interactive shell libraries (prompt_toolkit, pygments:
+    8.7 MB of the worker's memory); as it starts it has loaded its tasks, every engine, the CSS inliner
+    and compiled the email and board templates (worker/app.py `warm_up`), never the web."""
+    code = ("from celery.apps.worker import Worker; started = []; Worker.start = lambda self: started.append(self); "
+            "import worker.__main__ as entry; assert entry.main(['--pool=solo', '--loglevel=WARNING']) == 0; "
+            "assert started and started[0].pool_cls.__name__ == 'TaskPool', started; "
+            "from service.views import email_render; cached = {t.name for t in email_render.environment().cache.values()}; "
+            "assert {'email/turn.html', 'email/turn.txt', 'games/riftforce/board.html'} <= cached, sorted(cached); "
+            "import gc; assert gc.get_freeze_count() > 10_000; "
+            # Its database's page cache is small; the embedded broker's SQLite journals like the database.
+            "import sqlalchemy as sa; from worker.app import celery; "
+            "db = celery.host.extensions['riftpost.db'].connect(); "
+            "assert db.exec_driver_sql('PRAGMA cache_size').scalar() == -256; db.close(); "
+            "channel = celery.connection_for_write().default_channel; "
+            "assert channel.session.execute(sa.text('PRAGMA journal_mode')).scalar() == 'wal'; "
+            "assert channel.session.execute(sa.text('PRAGMA synchronous')).scalar() == 1")
+    found = loaded(tmp_path, code, ["worker.tasks", "engine.riftforce", "engine.riftwalker", "css_inline",
+                                    "click_repl", "prompt_toolkit", "pygments", "celery.bin.celery", *WEB])
+    assert found == {"worker.tasks": True, "engine.riftforce": True, "engine.riftwalker": True, "css_inline": True,
+                     "click_repl": False, "prompt_toolkit": False, "pygments": False, "celery.bin.celery": False,
+                     **dict.fromkeys(WEB, False)}, found
