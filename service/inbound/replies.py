@@ -37,11 +37,11 @@ import sqlalchemy as sa
 from sqlmodel import Session, col
 
 import engine
-from service import links, running, store
+from service import lang, links, running, store
 from service.errors import IllegalMoveAt, Invalid, StaleState
 from service.games import adapter
 from service.lang import Nf_, Words
-from service.mail import answers, outbox
+from service.mail import answers, outbox, reader
 from service.mail.compose import one_click
 from service.play import handle
 from service.play.batch import MAX_MOVES, MAX_TEXT
@@ -203,9 +203,13 @@ def _is_move(seat: Seat, line: str) -> bool:
 # ---- moves and choices ------------------------------------------------------------------------------------
 
 
-def _choices_now(session: Session, game: Game, seat: int) -> tuple[positions.Position, list[positions.Step]]:
-    """The position now and the choices a turn email of it lists, in its order (compose.one_click)."""
-    position = positions.build(session, game, seat)
+def _choices_now(session: Session, game: Game, seat: Seat) -> tuple[positions.Position, list[positions.Step]]:
+    """The position now and the choices a turn email of it lists, in its order (compose.one_click),
+    numbered as the seat's turn emails number them: in the player's language (a step's label may read
+    alike for two steps in one language and not in another, and one_click lists each label once)."""
+    player = session.get(Player, seat.player_id)
+    language = reader.setting(session, player.address_key if player is not None else None) or lang.ENGLISH
+    position = positions.build(session, game, seat.seat, language=language)
     if not position.my_turn:
         return position, []
     return position, one_click(position.first_steps(), adapter(game.name).first_moves)
@@ -227,7 +231,7 @@ def _stale(seat: Seat) -> Verdict | None:
             return Verdict("stale", f"a reply to seq {seat.seq}, the game is at {game.seq}",
                            Nf_("Not played: that email is about a position this game no longer has."),
                            [Nf_("Open your game page to see where it stands.")])
-        position, steps = _choices_now(session, game, seat.seat)
+        position, steps = _choices_now(session, game, seat)
         # What happened since, as facts: the answer words the events between the seqs for its reader.
         lines: list[Fact] = [{"since": [seat.seq, game.seq]}, _whose_turn(game, position)]
     return Verdict("stale", f"a reply to seq {seat.seq}, the game is at {game.seq}",
@@ -252,7 +256,7 @@ def _choice(seat: Seat, number: int) -> Verdict:
         return stale
     with read_session(get_engine()) as session:
         game = store.get_game(session, seat.game_id)
-        position, steps = _choices_now(session, game, seat.seat)
+        position, steps = _choices_now(session, game, seat)
         if not steps:
             return Verdict("illegal", f"choice {number}, but the seat has nothing to decide",
                            Nf_("Not played: there is no choice %(number)s to make now.", number=number),
@@ -266,9 +270,9 @@ def _choice(seat: Seat, number: int) -> Verdict:
         if len(step.moves) > 1:
             return Verdict("illegal", f"choice {number} needs more than its number",
                            Nf_("Not played yet: choice %(number)s (%(label)s) needs one more decision.",
-                               number=number, label={"step": [game.seq, number]}),
+                               number=number, label={"step": [game.seq, step.key]}),
                            [Nf_("Reply to your turn email with one of these lines:"),
-                            {"moves_of": [game.seq, number]}])
+                            {"moves_of": [game.seq, step.key]}])
         move = step.moves[0].move
     return _play(seat, [move], [f"{number}"])
 
@@ -294,7 +298,7 @@ def _play(seat: Seat, moves: list[dict[str, Any] | str], written: list[str]) -> 
         line = written[exc.index] if 0 <= exc.index < len(written) else ""
         with read_session(get_engine()) as session:
             game = store.get_game(session, seat.game_id)
-            _, steps = _choices_now(session, game, seat.seat)
+            _, steps = _choices_now(session, game, seat)
         # (the reason is the engine's words, or the service's marked for the catalogs)
         first = (Nf_("Not played: %(reason)s (line %(line)s: \u201c%(text)s\u201d).", reason=_marked(exc.reason),
                      line=exc.index + 1, text=line[:80])
@@ -361,7 +365,7 @@ def write_answer(kept_id: int, message: EmailMessage | None, seat: Seat, verdict
             reply_id = found[0] if found else ""
             references = answers.clean_ids([reading.header(message, "References")])[-answers.MAX_REFERENCES:]
         quoted = [line[:200] for line in _first_block(verdict.text)[:QUOTED_LINES]] if verdict.text else []
-        params = {"inbound": kept_id, "first": fact(verdict.first), "lines": [fact(line) for line in verdict.lines],
+        params = {"inbound": kept_id, "first": fact(verdict.first), "lines": [fact(line) for line in verdict.lines if line != ""],
                   "choices": verdict.choices, "choices_at": verdict.choices_at,
                   "quoted": quoted, "reply_id": reply_id, "references": references}
         rows = outbox.add(session, game, [player], answers.KIND, params)

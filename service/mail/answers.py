@@ -97,9 +97,13 @@ class _Answer:
             self._at[seq] = (position, steps)
         return self._at[seq]
 
-    def step(self, seq: int, number: int) -> positions.Step | None:
+    def step(self, seq: int, ref: int | str) -> positions.Step | None:
+        """The choice at `seq` the door judged: by its key (its first move's text: the same in every
+        language), or by its number on an older row (numbered as English listed them)."""
         steps = self.choices_at(seq)[1]
-        return steps[number - 1] if 1 <= number <= len(steps) else None
+        if isinstance(ref, str):
+            return next((step for step in steps if step.key == ref), None)
+        return steps[ref - 1] if 1 <= ref <= len(steps) else None
 
     def said(self, fact: Any) -> Any:
         """One fact in words (a number, a name, what the player wrote: as it is)."""
@@ -120,9 +124,9 @@ class _Answer:
                 played_words(one, self.mail.game.name, self.mail.names, self.seat, self.language)
                 for one in fact["played"])
         if "step" in fact:
-            seq, number = fact["step"]
-            step = self.step(int(seq), int(number))
-            return step.label if step is not None else str(number)
+            seq, ref = fact["step"]
+            step = self.step(int(seq), ref)
+            return step.label if step is not None else str(ref)
         return str(fact)
 
     def lines(self, fact: Any) -> list[tuple[str, bool]]:
@@ -131,8 +135,9 @@ class _Answer:
         if isinstance(fact, Mapping) and "since" in fact:
             return [(line, self.game_english) for line in self._since(*(int(seq) for seq in fact["since"]))]
         if isinstance(fact, Mapping) and "moves_of" in fact:
-            seq, number = (int(n) for n in fact["moves_of"])
-            found = self.step(seq, number)
+            seq, ref = fact["moves_of"]
+            found = self.step(int(seq), ref)
+            seq = int(seq)
             if found is None:
                 return []
             position = self.choices_at(seq)[0]

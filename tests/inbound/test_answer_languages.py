@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 import pytest
+import sqlalchemy as sa
 
 from service import store
 from service.mail import answers as answer_kind
@@ -144,3 +145,32 @@ def test_a_choice_that_needs_one_more_decision_lists_its_moves_in_the_senders_wo
     for line in [*[line for line in lines if line not in moves], *(re.search(r"\((.+)\)$", m).group(1) for m in moves)]:
         assert SCRIPT[language].search(line) and english_words(line) == [], (line, lines)
     assert 'lang="en"' not in message.get_body(("html",)).get_content()
+
+
+def test_the_door_numbers_choices_as_the_players_own_turn_email_does_and_keeps_the_chosen_steps_key(inbound_app, sink):
+    """The door reads "1" against the choices in the player's language (the turn email's list: one_click
+    lists each label once, and labels are the language's), and the answer row names the choice by its
+    key (its first move's text, the same in every language), never by a number a language numbered."""
+    from service.inbound import replies
+    from tests.inbound.helpers import send_all
+    from tests.turns import drive, not_drafting
+
+    languages.choose("ann@example.org", "uk", utcnow())
+    languages.choose(BO, "uk", utcnow())
+    game_id = start_game(inbound_app, sink)
+    _game, _state, seat = drive(game_id, not_drafting)
+    send_all()
+    address = ("ann@example.org", BO)[seat]
+    with read_session(get_engine()) as session:
+        game = store.get_game(session, game_id)
+        player = next(p for p in store.players_of(session, game_id) if p.seat == seat)
+        door = replies.Seat(player.id, game_id, seat, game.seq, 0, 0, True)
+        position, steps = replies._choices_now(session, game, door)
+    assert position.language == "uk" and SCRIPT["uk"].search(steps[0].label), steps[0].label
+    with door_port(inbound_app) as port:
+        smtp_send(port, apple_mail(latest(sink, address), "1"), sender=address)
+    with read_session(get_engine()) as session:
+        row = session.exec(sa.select(Outbox).where(Outbox.kind == "reply").order_by(Outbox.id.desc())).first()[0]
+    kept_step = [line["moves_of"] for line in row.params["lines"] if isinstance(line, dict) and "moves_of" in line]
+    assert kept_step == [[game.seq, steps[0].key]]
+    assert "" not in row.params["lines"]
