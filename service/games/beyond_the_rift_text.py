@@ -11,7 +11,6 @@ them aligned.
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -19,6 +18,7 @@ from engine.beyond_the_rift.content import CONTENT
 from engine.beyond_the_rift.messages import reason_message
 from engine.beyond_the_rift.model import QUEST, def_of
 from service import lang
+from service.games.textcols import columns
 
 # The board's words, as the HTML board says them too (templates/games/beyond-the-rift/board.html).
 N_ = lang.N_
@@ -32,20 +32,6 @@ WAITS = {
     "reward": N_("a choice where the items drawn as rewards go"),
 }
 STATUS = {"active": N_("acting"), "done": N_("DONE"), "final": N_("DONE (final)")}
-
-
-def width(text: str) -> int:
-    """Columns a monospace font gives `text` (wide and full-width characters take two)."""
-    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
-
-
-def columns(rows: list[list[str]], indent: str) -> list[str]:
-    """Rows of cells, each column padded to its widest cell (the last one left as it is)."""
-    widths = [max(width(r[i]) for r in rows if i < len(r)) for i in range(max(map(len, rows), default=0))]
-    return [
-        indent + "  ".join(c + " " * (widths[i] - width(c)) if i < len(r) - 1 else c for i, c in enumerate(r)).rstrip()
-        for r in rows
-    ]
 
 
 def card_words(d: Mapping[str, Any], words: Any, gettext: Callable[..., str]) -> str:

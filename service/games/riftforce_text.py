@@ -12,7 +12,6 @@ the messages the view carries (`last_message`, a plan's and an ask's `message`) 
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
@@ -20,18 +19,10 @@ from engine.messages import Message, msg
 from engine.riftforce import messages, solo
 from engine.riftforce.words import name_tags
 from service import lang
+from service.games.textcols import columns, pad, width
 
 # service/views/wording.py's Wording (the adapters sit below service/views: handed in, never imported)
 Wording = Any
-
-
-def _width(text: str) -> int:
-    """Columns a text takes in a monospaced font (a CJK character takes two)."""
-    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
-
-
-def _pad(text: str, width: int) -> str:
-    return text + " " * max(0, width - _width(text))
 
 
 class _Board:
@@ -108,9 +99,7 @@ class _Board:
 
     @staticmethod
     def aligned(rows: list[tuple[str, str, str]]) -> list[str]:
-        a = max(_width(r[0]) for r in rows)
-        b = max(_width(r[1]) for r in rows)
-        return [f"  {_pad(r[0], a)}  {_pad(r[1], b)}  {r[2]}".rstrip() for r in rows]
+        return columns([list(r) for r in rows], "  ")
 
     def heading(self) -> str:
         return self._("THE RIFT (each stack listed front first: the front elemental faces the enemy)")
@@ -266,12 +255,12 @@ class _Board:
     def duel_draft(self) -> list[str]:
         d = self.v["draft"]
         lines = [self._("THE GUILD DRAFT (each player picks 4 summoners)")]
-        width = max(_width(self.label(s)) for s in (0, 1))
+        wide = max(width(self.label(s)) for s in (0, 1))
         for s in (0, 1):
             known = self.guild_names(d["picks"][s]) or self._("nothing yet")
             if d["dealt"] and d["dealt"][s] is None:
                 known = self.gettext("%(guilds)s and a dealt summoner seen when the draft ends", guilds=known)
-            lines.append(f"  {_pad(self.label(s), width)}  {known}")
+            lines.append(f"  {pad(self.label(s), wide)}  {known}")
         return lines + self.offer(d)
 
     def quota_draft(self, mode: str) -> list[str]:
@@ -279,13 +268,13 @@ class _Board:
         d = v["draft"]
         lines = [self._("THE GUILD DRAFT")]
         seats = [s for s in range(len(d["picks"])) if not (mode == "solo" and s == 1)]
-        width = max(_width(self.label(s)) for s in seats)
+        wide = max(width(self.label(s)) for s in seats)
         if mode == "solo" and "trainer_offer" in d:
-            width = max(width, _width(self.label(1)))
+            wide = max(wide, width(self.label(1)))
         for s in seats:
             picks = self.guild_names(d["picks"][s]) or self._("nothing yet")
             lines.append(
-                f"  {_pad(self.label(s), width)}  "
+                f"  {pad(self.label(s), wide)}  "
                 + self.gettext(
                     "%(guilds)s (%(have)s of %(quota)s)", guilds=picks, have=len(d["picks"][s]), quota=d["quota"][s]
                 )
@@ -293,7 +282,7 @@ class _Board:
         if mode == "solo" and "trainer_offer" in d:
             have = self.listed([self.w.term("guild", g["id"]) for g in d["trainer"]])
             lines.append(
-                f"  {_pad(self.label(1), width)}  "
+                f"  {pad(self.label(1), wide)}  "
                 + self.gettext(
                     "%(guilds)s (%(have)s of %(quota)s)", guilds=have, have=len(d["trainer"]), quota=solo.KEEP
                 )

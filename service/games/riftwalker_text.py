@@ -12,27 +12,18 @@ columns, a CJK character counting two, and never inside a card's name.
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from engine.messages import Seat
 from engine.riftwalker.messages import step_name
 from service import lang
+from service.games.textcols import pad, width
 
 Wording = Any  # service.views.wording.Wording: a game's words for one reader (the caller's)
 
 WIDTH = 76
 _GLUE = "\u00a0"  # a space no line breaks at (inside a card's name)
-
-
-def width(text: str) -> int:
-    """Columns `text` takes in a fixed-width font: a wide (CJK) character two."""
-    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
-
-
-def _pad(text: str, columns: int) -> str:
-    return text + " " * max(0, columns - width(text))
 
 
 def _wrap(line: str, indent: int = 2, first: str = "") -> list[str]:
@@ -131,9 +122,9 @@ def render(view: Mapping[str, Any], words: Wording) -> str:
     lined = {i for ln in view["lines"] for i in ln["slots"]}
     out.append(_("Element grid, face up [back]; * marks a card in a line of three"))
     for row in range(3):
-        cells = [f"{'*' if c['slot'] in lined else ' '}{c['slot'] + 1} {_pad(el(c['up']), 5)} [{el(c['down'])}]"
+        cells = [f"{'*' if c['slot'] in lined else ' '}{c['slot'] + 1} {pad(el(c['up']), 5)} [{el(c['down'])}]"
                  for c in view["grid"][row * 3:row * 3 + 3]]
-        out.append(("  " + "".join(_pad(cell, 18) for cell in cells)).rstrip())
+        out.append(("  " + "".join(pad(cell, 18) for cell in cells)).rstrip())
     if view["lines"]:
         found = _("; ").join(_("%(element)s (slots %(slots)s)", element=el(ln["element"]),
                                slots=_(", ").join(str(s + 1) for s in ln["slots"])) for ln in view["lines"])
@@ -169,7 +160,7 @@ def render(view: Mapping[str, Any], words: Wording) -> str:
             for c in s["hand"]:
                 text = _("%(card)s (%(elements)s, track %(track)s).", card=words.card(c["id"]),
                          elements=_elements(words, c), track="/".join(map(str, c["track"])))
-                gap = "" if language.startswith("zh") else " "  # Chinese puts no space after its full stop
+                gap = lang.sentence_gap(language)
                 text += gap + words(c["power_message"])
                 if c.get("bonus_message"):
                     text += gap + _("%(bonus)s.", bonus=words(c["bonus_message"]))

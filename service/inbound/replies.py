@@ -58,7 +58,6 @@ log = logging.getLogger(__name__)
 CHOICE = re.compile(r"#?\s*(\d{1,3})\s*[.)]?")
 TEAM = re.compile(r"team\s*:\s*", re.IGNORECASE)
 QUOTED_LINES = 3  # of what the player wrote, quoted back in the answer
-MAX_SINCE = answers.MAX_SINCE  # lines of what happened since, in a stale answer
 
 Fact = Any  # a line of the answer as stored: `fact(words)`, or one of the game facts (module docstring)
 
