@@ -152,9 +152,8 @@ class _Answer:
         game, names = self.mail.game, self.mail.names
         position = positions.build(self.session, game, self.seat, seq=upto, since_seq=since, players=self.mail.players,
                                    language=self.language)
-        partners = [s for team in position.teams if self.seat in team for s in team if s != self.seat]
         shown, hidden = since_lines(position.since_events, self.seat, names,
-                                    headline_of(game.name, self.seat, names, partners, self.language), MAX_SINCE,
+                                    headline_of(game.name, self.seat, names, position.partners, self.language), MAX_SINCE,
                                     self.language)
         lines = [_("Since that email:"), *(f"- {line}" for line in shown)]
         if hidden:

@@ -166,8 +166,7 @@ def context(session: Session, kind: Kind, mail: Mail) -> dict[str, Any]:
     events = _since(session, mail, position, since)
     found = adapter(game.name)
 
-    partners = [seat for team in position.teams if player.seat in team for seat in team if seat != player.seat]
-    headline = headline_of(game.name, player.seat, mail.names, partners, language)
+    headline = headline_of(game.name, player.seat, mail.names, position.partners, language)
 
     shown, hidden = since_lines(events, player.seat, mail.names, headline, MAX_SINCE_LINES, language)
     context: dict[str, Any] = dict(

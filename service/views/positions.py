@@ -146,6 +146,11 @@ class Position:
         return self.rules.teams(self._state) if self._state else []
 
     @property
+    def partners(self) -> list[int]:
+        """The viewer's teammates ("your partner" in the game's words; [] without teams or a seat)."""
+        return partners_of(self.rules, self._state, self.seat)
+
+    @property
     def settings(self) -> dict[str, list[LegalMove]]:
         """Standing settings by name, in the order the engine lists them."""
         out: dict[str, list[LegalMove]] = {}
@@ -199,8 +204,7 @@ class Position:
         without a message catalog.  Boards and a game's follow-up templates use it."""
         if adapter(self.game.name).catalog is None:
             return None
-        return Wording(self.game.name, self.language, self.seat, self.names,
-                       partners_of(self.rules, self._state, self.seat))
+        return Wording(self.game.name, self.language, self.seat, self.names, self.partners)
 
     def board(self, email: bool = False) -> tuple[str, dict[str, Any]]:
         """The board as data: the template that draws it (the game's own board template when its
