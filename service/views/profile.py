@@ -27,7 +27,7 @@ import sqlalchemy as sa
 from sqlmodel import Session, col
 
 from service.games import adapter
-from service.lang import ENGLISH, Words, in_language, translations
+from service.lang import ENGLISH, Words, and_list, in_language, translations
 from service.store.inboxes import key as inbox_key
 from service.store.models import Event, Game, Player, TurnStart, as_utc
 from service.views.leaderboard import ratings_of
@@ -62,7 +62,7 @@ class Profile:
         said = translations(language)
         if not self.played:
             return said.gettext("%(name)s: no games played here yet") % {"name": name}
-        games = ", ".join(f"{title} {count}" for title, count in self.per_game)
+        games = listed([f"{title} {count}" for title, count in self.per_game], language)
         parts = [said.ngettext("%(name)s: %(num)d game (%(finished)d finished; %(games)s)",
                                "%(name)s: %(num)d games (%(finished)d finished; %(games)s)", self.played)
                  % {"name": name, "num": self.played, "finished": self.finished, "games": games},
@@ -73,10 +73,17 @@ class Profile:
             parts.append(said.gettext("usually moves within %(span)s")
                          % {"span": span_words(self.median_move.total_seconds(), language)})
         if self.ratings:
-            parts.append(said.gettext("rated %(ratings)s") % {"ratings": ", ".join(
+            parts.append(said.gettext("rated %(ratings)s") % {"ratings": listed([
                 said.gettext("%(rating)d in %(game)s") % {"rating": rating, "game": in_language(game, language)}
-                for game, rating, _ in self.ratings)})
+                for game, rating, _ in self.ratings], language)})
         return ("，" if language.startswith("zh") else ", ").join(parts)
+
+
+def listed(items: list[str], language: str) -> str:
+    """The profile's lists (its games, its ratings): English as before ("Riftforce 8, Riftwalker 4"), the
+    others by the language's list pattern (lang.and_list: "Riftforce 8、Riftwalker 4", never an ASCII ", "
+    in Chinese)."""
+    return ", ".join(items) if language == ENGLISH else and_list(items, language)
 
 
 def profile(session: Session, email: str) -> Profile:
