@@ -40,6 +40,15 @@ SAID = {
         "rules beyond-the-rift": "敵人階段",
     },
 }
+# The selects of the bots' stars narrower than their widest option (measured at width: max-content).
+SELECTS_CUT = """() => [...document.querySelectorAll('select[name^="stars"]')].filter(select => {
+  const shown = select.getBoundingClientRect().width;
+  const [width, minWidth, maxWidth] = [select.style.width, select.style.minWidth, select.style.maxWidth];
+  select.style.width = "max-content"; select.style.minWidth = "0"; select.style.maxWidth = "none";
+  const needed = select.getBoundingClientRect().width;
+  select.style.width = width; select.style.minWidth = minWidth; select.style.maxWidth = maxWidth;
+  return shown < needed - 0.5;
+}).map(select => select.name)"""
 
 
 @pytest.mark.parametrize("viewport", WIDTHS, ids=["phone", "desktop"])
@@ -64,6 +73,8 @@ def test_the_start_pages_lobby_and_home_fit_and_read(live, context, page, viewpo
     for mode in ("team", "solo"):  # Riftforce's other modes' own fields (the trainer's guilds, its bots' stars)
         page.goto(f"{base}/games/new/riftforce?mode={mode}")
         page.locator("details.advanced summary").click()
+        if mode == "solo":  # the bots' stars: each select as wide as its words ("1 зірка", never "1 зірк")
+            assert page.evaluate(SELECTS_CUT) == [], (language, width)
         look(page, language, f"form-riftforce-{mode}-{language}-{width}")
     page.goto(base + "/games/new/riftwalker")
     page.locator("#email0").fill("ann@example.org")
