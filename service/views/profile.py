@@ -27,7 +27,7 @@ import sqlalchemy as sa
 from sqlmodel import Session, col
 
 from service.games import adapter
-from service.lang import ENGLISH, Words, in_language, translations
+from service.lang import ENGLISH, Words, and_list, in_language, translations
 from service.store.inboxes import key as inbox_key
 from service.store.models import Event, Game, Player, TurnStart, as_utc
 from service.views.leaderboard import ratings_of
@@ -49,11 +49,15 @@ class Profile:
     ratings: tuple[tuple[str, int, int], ...] = ()
 
     def public(self) -> dict[str, Any]:
-        return {"played": self.played, "finished": self.finished,
-                "per_game": [{"game": name, "played": count} for name, count in self.per_game],
-                "recent_games": self.recent, "timeouts_recent": self.timeouts,
-                "median_move_seconds": round(self.median_move.total_seconds()) if self.median_move else None,
-                "ratings": [{"game": name, "rating": rating, "games": games} for name, rating, games in self.ratings]}
+        return {
+            "played": self.played,
+            "finished": self.finished,
+            "per_game": [{"game": name, "played": count} for name, count in self.per_game],
+            "recent_games": self.recent,
+            "timeouts_recent": self.timeouts,
+            "median_move_seconds": round(self.median_move.total_seconds()) if self.median_move else None,
+            "ratings": [{"game": name, "rating": rating, "games": games} for name, rating, games in self.ratings],
+        }
 
     def line(self, name: str, language: str = ENGLISH) -> str:
         """The profile in one line of neutral words (no pronoun is guessed): "Ann: 12 games (9 finished:
@@ -62,21 +66,48 @@ class Profile:
         said = translations(language)
         if not self.played:
             return said.gettext("%(name)s: no games played here yet") % {"name": name}
-        games = ", ".join(f"{title} {count}" for title, count in self.per_game)
-        parts = [said.ngettext("%(name)s: %(num)d game (%(finished)d finished; %(games)s)",
-                               "%(name)s: %(num)d games (%(finished)d finished; %(games)s)", self.played)
-                 % {"name": name, "num": self.played, "finished": self.finished, "games": games},
-                 said.ngettext("%(num)d timed-out turn in the last %(recent)d",
-                               "%(num)d timed-out turns in the last %(recent)d", self.timeouts)
-                 % {"num": self.timeouts, "recent": self.recent}]
+        games = listed([f"{title} {count}" for title, count in self.per_game], language)
+        parts = [
+            said.ngettext(
+                "%(name)s: %(num)d game (%(finished)d finished; %(games)s)",
+                "%(name)s: %(num)d games (%(finished)d finished; %(games)s)",
+                self.played,
+            )
+            % {"name": name, "num": self.played, "finished": self.finished, "games": games},
+            said.ngettext(
+                "%(num)d timed-out turn in the last %(recent)d",
+                "%(num)d timed-out turns in the last %(recent)d",
+                self.timeouts,
+            )
+            % {"num": self.timeouts, "recent": self.recent},
+        ]
         if self.median_move is not None:
-            parts.append(said.gettext("usually moves within %(span)s")
-                         % {"span": span_words(self.median_move.total_seconds(), language)})
+            parts.append(
+                said.gettext("usually moves within %(span)s")
+                % {"span": span_words(self.median_move.total_seconds(), language)}
+            )
         if self.ratings:
-            parts.append(said.gettext("rated %(ratings)s") % {"ratings": ", ".join(
-                said.gettext("%(rating)d in %(game)s") % {"rating": rating, "game": in_language(game, language)}
-                for game, rating, _ in self.ratings)})
+            parts.append(
+                said.gettext("rated %(ratings)s")
+                % {
+                    "ratings": listed(
+                        [
+                            said.gettext("%(rating)d in %(game)s")
+                            % {"rating": rating, "game": in_language(game, language)}
+                            for game, rating, _ in self.ratings
+                        ],
+                        language,
+                    )
+                }
+            )
         return ("，" if language.startswith("zh") else ", ").join(parts)
+
+
+def listed(items: list[str], language: str) -> str:
+    """The profile's lists (its games, its ratings): English as before ("Riftforce 8, Riftwalker 4"), the
+    others by the language's list pattern (lang.and_list: "Riftforce 8、Riftwalker 4", never an ASCII ", "
+    in Chinese)."""
+    return ", ".join(items) if language == ENGLISH else and_list(items, language)
 
 
 def profile(session: Session, email: str) -> Profile:
@@ -85,8 +116,9 @@ def profile(session: Session, email: str) -> Profile:
     seats = session.execute(
         sa.select(Game.id, Game.name, Game.status, Player.seat)  # type: ignore[call-overload]
         .join(Player, col(Player.game_id) == col(Game.id))
-        .where(col(Player.address_key) == me, col(Player.consent) == "",
-               col(Game.status).in_(("active", "finished")))  # not a lobby's game waiting for players
+        .where(
+            col(Player.address_key) == me, col(Player.consent) == "", col(Game.status).in_(("active", "finished"))
+        )  # not a lobby's game waiting for players
         .order_by(col(Game.id).desc())
     ).all()
     per_game = Counter(title_of(row.name) for row in seats)
@@ -95,9 +127,15 @@ def profile(session: Session, email: str) -> Profile:
     if recent:
         timeouts = _timed_out_turns(session, me, list(recent))
         median = _median_move(session, me, recent)
-    return Profile(per_game=sorted(per_game.items(), key=lambda item: (-item[1], item[0])), played=len(seats),
-                   finished=sum(1 for row in seats if row.status == "finished"), recent=len(recent),
-                   timeouts=timeouts, median_move=median, ratings=tuple(_ratings(session, me)))
+    return Profile(
+        per_game=sorted(per_game.items(), key=lambda item: (-item[1], item[0])),
+        played=len(seats),
+        finished=sum(1 for row in seats if row.status == "finished"),
+        recent=len(recent),
+        timeouts=timeouts,
+        median_move=median,
+        ratings=tuple(_ratings(session, me)),
+    )
 
 
 def _ratings(session: Session, me: str) -> list[tuple[str, int, int]]:
@@ -115,10 +153,12 @@ def _ratings(session: Session, me: str) -> list[tuple[str, int, int]]:
 
 def _own_events(me: str, ids: list[int], kind: str) -> sa.Select[Any]:
     """(game_id, seq, created_at) of the events of one kind the person's seat caused in these games."""
-    return (sa.select(Event.game_id, Event.seq, Event.created_at)  # type: ignore[call-overload]
-            .join(Player, sa.and_(col(Player.game_id) == col(Event.game_id), col(Player.seat) == col(Event.actor)))
-            .where(col(Event.game_id).in_(ids), col(Event.kind) == kind, col(Player.address_key) == me)
-            .order_by(col(Event.game_id), col(Event.seq)))
+    return (
+        sa.select(Event.game_id, Event.seq, Event.created_at)  # type: ignore[call-overload]
+        .join(Player, sa.and_(col(Player.game_id) == col(Event.game_id), col(Player.seat) == col(Event.actor)))
+        .where(col(Event.game_id).in_(ids), col(Event.kind) == kind, col(Player.address_key) == me)
+        .order_by(col(Event.game_id), col(Event.seq))
+    )
 
 
 def _timed_out_turns(session: Session, me: str, ids: list[int]) -> int:
@@ -133,9 +173,11 @@ def _timed_out_turns(session: Session, me: str, ids: list[int]) -> int:
 def _median_move(session: Session, me: str, seats: dict[int, int]) -> timedelta | None:
     starts: dict[int, list[tuple[int, Any, list[Any]]]] = {}
     for row in session.execute(
-            sa.select(TurnStart.game_id, TurnStart.seq, TurnStart.seats, Event.created_at, Event.actor)  # type: ignore[call-overload]
-            .join(Event, sa.and_(col(Event.game_id) == col(TurnStart.game_id), col(Event.seq) == col(TurnStart.seq)))
-            .where(col(TurnStart.game_id).in_(list(seats))).order_by(col(TurnStart.game_id), col(TurnStart.seq))):
+        sa.select(TurnStart.game_id, TurnStart.seq, TurnStart.seats, Event.created_at, Event.actor)  # type: ignore[call-overload]
+        .join(Event, sa.and_(col(Event.game_id) == col(TurnStart.game_id), col(Event.seq) == col(TurnStart.seq)))
+        .where(col(TurnStart.game_id).in_(list(seats)))
+        .order_by(col(TurnStart.game_id), col(TurnStart.seq))
+    ):
         # A turn the seat's own decision began (a game counting a new turn inside the seat's own run of
         # decisions) is no wait of theirs: it counts for the seat only when another's doing began it.
         seats_now = [seat for seat in row.seats or [] if seat != row.actor]

@@ -8,6 +8,8 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 
 import engine
+from service import lang
+from service.web import language
 from service.web.games import adapter_or_none, no_such_game
 
 bp = Blueprint("rules", __name__)
@@ -19,10 +21,29 @@ def page(game: str) -> ResponseReturnValue:
     if found is None:
         return no_such_game(game)
     if found.rules_template is None:  # a game without a summary of its own (a new one, the tests' toy game)
-        return render_template("error.html", status=404, title="No rules page",
-                               message=f"{found.rules.title or game} has no rules summary here yet.",
-                               back=url_for("games.create"), back_words=gettext("Choose a game")), 404
-    return render_template("rules.html", adapter=found, title=found.rules.title or found.name)
+        return render_template(
+            "error.html",
+            status=404,
+            title="No rules page",
+            message=f"{found.rules.title or game} has no rules summary here yet.",
+            back=url_for("games.create"),
+            back_words=gettext("Choose a game"),
+        ), 404
+    return render_template(
+        "rules.html",
+        adapter=found,
+        title=found.rules.title or found.name,
+        rules_templates=in_language(found.rules_template, language.current()),
+    )
+
+
+def in_language(template: str, reader: str) -> list[str]:
+    """The rules text in the reader's language: "rules.uk.html" beside "rules.html" (one template a
+    language: the prose is long), the English one where the language has none."""
+    if reader == lang.ENGLISH:
+        return [template]
+    stem, dot, suffix = template.rpartition(".")
+    return [f"{stem}.{reader}.{suffix}", template]
 
 
 @bp.app_template_global()

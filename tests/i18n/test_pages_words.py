@@ -9,8 +9,8 @@ words not wired yet, docs/i18n.md "What remains"):
 - the board: `<div class="board-now">` on the player page, the board section of the spectator and
   history pages (`position.board_html()`: the game's own template and words);
 - the standing orders' `<form class="setting">` (their section headings are English);
-- the included rules text of the rules page (`<div class="rules-text">`: the game's rules template), but
-  for its `<h2>` headings, which are checked.
+The rules pages' text (a rules template a language beside the English one) is worded in the page's
+language and checked, headings and prose.
 The adapters' summary and modes on the start form (the adapter's `<p>` under the title, the mode buttons'
 titles and counts, the mode's summary) and a game's start-form fields (`game-options`: every mode's) are
 worded in the page's language (issue #26) and checked; Beyond the Rift's scenario titles are names (as
@@ -46,26 +46,49 @@ LANGUAGES = ["uk", "zh_Hant"]
 KEYS = {"Page Up", "Page Down", "Home", "End"}  # the keys' names, as the keyboard prints them (history)
 # A word of each page in each language, to see which language a page speaks.
 SAID = {
-    "en": {"board": "Board and your hand", "start": "Start the game and email the invitations",
-           "history": "Step through the game", "error": "Page not found", "notifications": "Quiet hours",
-           "channels": "Calendar and feed", "deliveries": "What we sent you", "talk": "Update table talk emails",
-           "invitation": "Accept and play", "spectator": "(public view)"},
-    "uk": {"board": "Поле й ваша рука", "start": "Почати гру й надіслати запрошення",
-           "history": "Перегляд гри крок за кроком", "error": "Сторінку не знайдено", "notifications": "Тихі години",
-           "channels": "Календар і стрічка", "deliveries": "Що ми вам надіслали",
-           "talk": "Оновити листи про розмову за столом", "invitation": "Прийняти й грати",
-           "spectator": "(публічний вигляд)"},
-    "zh_Hant": {"board": "盤面與你的手牌", "start": "開始遊戲並寄出邀請", "history": "逐步瀏覽遊戲",
-                "error": "找不到頁面", "notifications": "勿擾時段", "channels": "行事曆與訂閱源",
-                "deliveries": "我們寄給你的內容", "talk": "更新牌桌聊天信件設定", "invitation": "接受並開始玩",
-                "spectator": "（公開檢視）"},
+    "en": {
+        "board": "Board and your hand",
+        "start": "Start the game and email the invitations",
+        "history": "Step through the game",
+        "error": "Page not found",
+        "notifications": "Quiet hours",
+        "channels": "Calendar and feed",
+        "deliveries": "What we sent you",
+        "talk": "Update table talk emails",
+        "invitation": "Accept and play",
+        "spectator": "(public view)",
+    },
+    "uk": {
+        "board": "Поле й ваша рука",
+        "start": "Почати гру й надіслати запрошення",
+        "history": "Перегляд гри крок за кроком",
+        "error": "Сторінку не знайдено",
+        "notifications": "Тихі години",
+        "channels": "Календар і стрічка",
+        "deliveries": "Що ми вам надіслали",
+        "talk": "Оновити листи про розмову за столом",
+        "invitation": "Прийняти й грати",
+        "spectator": "(публічний вигляд)",
+    },
+    "zh_Hant": {
+        "board": "盤面與你的手牌",
+        "start": "開始遊戲並寄出邀請",
+        "history": "逐步瀏覽遊戲",
+        "error": "找不到頁面",
+        "notifications": "勿擾時段",
+        "channels": "行事曆與訂閱源",
+        "deliveries": "我們寄給你的內容",
+        "talk": "更新牌桌聊天信件設定",
+        "invitation": "接受並開始玩",
+        "spectator": "（公開檢視）",
+    },
 }
 # The game words' markup (see the module's words): each pattern takes out one element and its content.
 GAME_WORDS = [
     r'(?s)<div class="board-now">.*?</div></section>',
     r'(?s)<section aria-labelledby="board-h">.*?</section>',
     r'(?s)<form method="post" action="[^"]*" class="setting">.*?</form>',
-    r'(?s)<kbd>.*?</kbd>',
+    r"(?s)<kbd>.*?</kbd>",
 ]
 
 
@@ -75,9 +98,6 @@ def scenario_titles() -> set[str]:
 
 
 def without_game_words(page: str) -> str:
-    # The rules text goes, but for its headings (worded in the page's language: checked).
-    page = re.sub(r'(?s)<div class="rules-text">.*?</div><!-- rules-text -->',
-                  lambda found: " ".join(re.findall(r"(?s)<h2>.*?</h2>", found.group(0))), page)
     # A game page's heading ("Riftforce #3: Ann проти Bo"), the choices, the last moves, the history's
     # lines and turns are worded in the page's language (issue #26): checked, not taken out.
     for pattern in GAME_WORDS:
@@ -126,8 +146,9 @@ def test_the_game_pages_and_forms_follow_accept_language_and_hold_no_english(lan
     pages = {
         "player (Riftforce)": text(get(client, duel, headers=headers)),
         "player (Riftwalker)": text(get(client, player_path(games["walker"], 0), headers=headers)),
-        "player, not their turn": text(get(client, player_path(games["duel"], 1 - games["duel_seat"]),
-                                           headers=headers)),
+        "player, not their turn": text(
+            get(client, player_path(games["duel"], 1 - games["duel_seat"]), headers=headers)
+        ),
         "spectator": text(get(client, f"/games/{games['duel']}", headers=headers)),
         "history": text(get(client, duel + "/history", headers=headers)),
         "start form": text(get(client, "/games/new/riftforce", headers=headers)),
@@ -154,16 +175,26 @@ def test_the_game_pages_and_forms_follow_accept_language_and_hold_no_english(lan
 
 def test_english_pages_without_a_header_and_a_setting_beats_the_header(client, games):
     duel = player_path(games["duel"], games["duel_seat"])
-    for path, word in ((duel, "board"), ("/games/new/riftforce", "start"), (duel + "/history", "history"),
-                       ("/no/such/page", "error")):
+    for path, word in (
+        (duel, "board"),
+        ("/games/new/riftforce", "start"),
+        (duel + "/history", "history"),
+        ("/no/such/page", "error"),
+    ):
         assert SAID["en"][word] in text(get(client, path)), path
         assert SAID["uk"][word] in text(get(client, path, headers=HEADERS["uk"])), path
     sign_in_as(client, ANN[1])
     with client.application.app_context():
         languages.choose(ANN[1], "zh_Hant", datetime.now(UTC))
-    for path, word in ((duel, "board"), ("/games/new/riftforce", "start"), (duel + "/history", "history"),
-                       ("/no/such/page", "error"), ("/settings/notifications", "notifications"),
-                       ("/settings/channels", "channels"), ("/settings/deliveries", "deliveries")):
+    for path, word in (
+        (duel, "board"),
+        ("/games/new/riftforce", "start"),
+        (duel + "/history", "history"),
+        ("/no/such/page", "error"),
+        ("/settings/notifications", "notifications"),
+        ("/settings/channels", "channels"),
+        ("/settings/deliveries", "deliveries"),
+    ):
         assert SAID["zh_Hant"][word] in text(get(client, path, headers=HEADERS["uk"])), path
 
 
@@ -181,9 +212,14 @@ def test_the_settings_subpages_hold_no_english(language, client, games):
     sign_in_as(client, ANN[1])
     with client.application.app_context():
         languages.choose(ANN[1], language, datetime.now(UTC))
-    pages = {name: text(get(client, path)) for name, path in (
-        ("notifications", "/settings/notifications"), ("channels", "/settings/channels"),
-        ("deliveries", "/settings/deliveries"))}
+    pages = {
+        name: text(get(client, path))
+        for name, path in (
+            ("notifications", "/settings/notifications"),
+            ("channels", "/settings/channels"),
+            ("deliveries", "/settings/deliveries"),
+        )
+    }
     said = SAID[language]
     assert said["talk"] in pages["notifications"] and said["channels"] in pages["channels"]
     assert 'class="delivery' in pages["deliveries"]  # the games' emails are listed, in the reader's words
@@ -227,17 +263,38 @@ def test_the_invitation_page_speaks_the_inviters_language_before_english(app, cl
 # A start form's mistakes, each said in the reader's language (issue #26): the adapter's own (a mode's
 # player count, a solo option), the form's (repeated address, a game's player count, an option line).
 FORM_MISTAKES = [
-    ("riftforce", {"mode": "duel", "email0": "ann@example.org", "email1": "bo@example.org", "email2": "cy@example.org"},
-     {"uk": "Дуель — для 2 гравців; ви ввели 3 адреси електронної пошти.",
-      "zh_Hant": "對決限 2 位玩家；你填了 3 個電子郵件地址。"}),
-    ("riftforce", {"mode": "solo", "email0": "ann@example.org", "stars5": "9"},
-     {"uk": "Рівень випробування ботів 5 має бути від 1 до 4 зірок.", "zh_Hant": "5 號機器人的挑戰等級必須是 1 到 4 星。"}),
-    ("riftwalker", {"email0": "ann@example.org", "email1": "bo@example.org", "email2": "ANN@example.org"},
-     {"uk": "ann@example.org введено для гравців 1 і 3; кожному гравцеві потрібна власна адреса.",
-      "zh_Hant": "ann@example.org 被填給了玩家 1和3；每位玩家都需要自己的地址。"}),
-    ("riftwalker", {"email0": "ann@example.org"},
-     {"uk": "Riftwalker: потрібно від 2 до 4 гравців; ви ввели 1 адресу електронної пошти.",
-      "zh_Hant": "Riftwalker 需要 2 到 4 位玩家；你填了 1 個電子郵件地址。"}),
+    (
+        "riftforce",
+        {"mode": "duel", "email0": "ann@example.org", "email1": "bo@example.org", "email2": "cy@example.org"},
+        {
+            "uk": "Дуель — для 2 гравців; ви ввели 3 адреси електронної пошти.",
+            "zh_Hant": "對決限 2 位玩家；你填了 3 個電子郵件地址。",
+        },
+    ),
+    (
+        "riftforce",
+        {"mode": "solo", "email0": "ann@example.org", "stars5": "9"},
+        {
+            "uk": "Рівень випробування ботів 5 має бути від 1 до 4 зірок.",
+            "zh_Hant": "5 號機器人的挑戰等級必須是 1 到 4 星。",
+        },
+    ),
+    (
+        "riftwalker",
+        {"email0": "ann@example.org", "email1": "bo@example.org", "email2": "ANN@example.org"},
+        {
+            "uk": "ann@example.org введено для гравців 1 і 3; кожному гравцеві потрібна власна адреса.",
+            "zh_Hant": "ann@example.org 被填給了玩家 1和3；每位玩家都需要自己的地址。",
+        },
+    ),
+    (
+        "riftwalker",
+        {"email0": "ann@example.org"},
+        {
+            "uk": "Riftwalker: потрібно від 2 до 4 гравців; ви ввели 1 адресу електронної пошти.",
+            "zh_Hant": "Riftwalker 需要 2 到 4 位玩家；你填了 1 個電子郵件地址。",
+        },
+    ),
 ]
 
 
@@ -247,8 +304,9 @@ def test_a_start_forms_mistakes_are_said_in_the_readers_language(language, game,
     headers = HEADERS[language]
     form = text(get(client, f"/games/new/{game}", headers=headers))
     with client.application.app_context():
-        response = client.post("/games/new", data={"csrf_token": csrf_token(form), "game": game, **data},
-                               headers=headers)
+        response = client.post(
+            "/games/new", data={"csrf_token": csrf_token(form), "game": game, **data}, headers=headers
+        )
     page = text(response)
     assert response.status_code == 422
     assert said[language] in html.unescape(page)

@@ -57,3 +57,29 @@ def test_the_english_is_as_before():
             texts += [m.title for m in found.modes()] if len(found.modes()) > 1 else []
             for text in texts:
                 assert lang.in_language(text, language) != text, (found.name, language, text)
+
+
+@pytest.mark.parametrize(
+    ("language", "games", "ratings"),
+    [
+        ("en", "Riftforce 3, Riftwalker 2", "1500 in Riftforce duel, 1480 in Riftforce team play"),
+        ("uk", "Riftforce 3 і Riftwalker 2", " і "),
+        ("zh_Hant", "Riftforce 3和Riftwalker 2", "和"),
+    ],
+)
+def test_a_profiles_lists_are_joined_by_the_languages_pattern(language, games, ratings):
+    """An inviter's games and ratings: English as before, the others by CLDR's list (no ASCII ", " in Chinese)."""
+    rf = adapter("riftforce")
+    profile = Profile(
+        per_game=[("Riftforce", 3), ("Riftwalker", 2)],
+        played=5,
+        finished=5,
+        recent=5,
+        timeouts=0,
+        median_move=None,
+        ratings=((lang.Words(rf.mode("duel").rated), 1500, 3), (lang.Words(rf.mode("team").rated), 1480, 2)),
+    )
+    line = profile.line("Ann", language)
+    assert games in line and ratings in line.split(games)[-1]
+    if language == "zh_Hant":
+        assert ", " not in line

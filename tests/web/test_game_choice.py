@@ -12,9 +12,11 @@ import re
 
 import pytest
 
+from service.games import adapter as game_adapter
 from service.games import every
 from service.play import new_game
 from tests import tokens
+from tests.i18n.test_no_english import HEADERS, get
 from tests.service import toygame
 from tests.service.helpers import current, outbox_rows
 from tests.web.pages import START_FORM, csrf_token, start_form, text
@@ -22,13 +24,40 @@ from tests.web.pages import START_FORM, csrf_token, start_form, text
 GAMES = ["riftforce", "riftwalker", "beyond-the-rift"]
 # What a rules page must tell, by game: its setup, a turn, how to win, its modes.
 RULES_WORDS = {
-    "riftforce": ["Setup", "A turn: exactly one action", "Play", "Activate", "Check &amp; Draw", "12 Riftforce",
-                  "Duel (2 players)", "Team play (3 or 4 players)", "Solo (1 player, against the trainer)",
-                  "fewer than 7"],
-    "riftwalker": ["Setup", "A turn, in four steps", "Element", "Rift", "Burst", "Refresh", "3 by 3 grid",
-                   "7, 6 or 5 rifts"],
-    "beyond-the-rift": ["Setup", "A round, in five phases", "Heroes", "Enemies", "Quest", "Draw", "End",
-                        "How to win, how to lose", "Old Friends", "threat"],
+    "riftforce": [
+        "Setup",
+        "A turn: exactly one action",
+        "Play",
+        "Activate",
+        "Check &amp; Draw",
+        "12 Riftforce",
+        "Duel (2 players)",
+        "Team play (3 or 4 players)",
+        "Solo (1 player, against the trainer)",
+        "fewer than 7",
+    ],
+    "riftwalker": [
+        "Setup",
+        "A turn, in four steps",
+        "Element",
+        "Rift",
+        "Burst",
+        "Refresh",
+        "3 by 3 grid",
+        "7, 6 or 5 rifts",
+    ],
+    "beyond-the-rift": [
+        "Setup",
+        "A round, in five phases",
+        "Heroes",
+        "Enemies",
+        "Quest",
+        "Draw",
+        "End",
+        "How to win, how to lose",
+        "Old Friends",
+        "threat",
+    ],
 }
 
 
@@ -42,7 +71,7 @@ def test_the_games_are_listed_with_their_line_player_counts_rules_and_form(clien
     assert 'name="email0"' not in page  # no form yet: the game first
     for adapter in every():
         title = adapter.rules.title or adapter.name
-        assert f"<h2 id=\"game-{adapter.name}\">{title}</h2>" in page
+        assert f'<h2 id="game-{adapter.name}">{title}</h2>' in page
         assert f'href="{start_form(adapter.name)}"' in page
     words = visible(page)
     for game in GAMES:
@@ -62,7 +91,7 @@ def test_a_link_naming_the_game_leads_to_its_form(client):
 def test_a_games_form_shows_only_its_modes_and_options_with_the_rest_folded(client):
     duel = text(client.get("/games/new/riftforce"))
     assert "<h1>Start Riftforce</h1>" in duel and 'href="/rules/riftforce"' in duel
-    folded = duel[duel.index('<details class="advanced">'):duel.index("</details>")]
+    folded = duel[duel.index('<details class="advanced">') : duel.index("</details>")]
     assert 'name="policy"' in folded and 'name="deadline"' not in folded
     assert "Beyond the Rift" not in visible(duel) and 'name="btr_scenario"' not in duel
     walker = text(client.get("/games/new/riftwalker"))
@@ -71,13 +100,13 @@ def test_a_games_form_shows_only_its_modes_and_options_with_the_rest_folded(clie
     beyond = text(client.get("/games/new/beyond-the-rift"))
     assert 'name="btr_scenario"' in beyond and 'name="btr_hero3"' in beyond and 'name="guilds"' not in beyond
     # Its free options have no field of their own: the KEY=VALUE box, folded.
-    folded = beyond[beyond.index('<details class="advanced">'):beyond.index("</details>")]
+    folded = beyond[beyond.index('<details class="advanced">') : beyond.index("</details>")]
     assert 'name="options"' in folded
     solo = text(client.get("/games/new/riftforce?mode=solo"))
-    folded = solo[solo.index('<details class="advanced">'):solo.index("</details>")]
+    folded = solo[solo.index('<details class="advanced">') : solo.index("</details>")]
     assert 'name="and_number"' in folded and 'name="stars5"' not in folded and 'name="stars5"' in solo
     # Enter in a field submits with the form's first button: the hidden "Start", never a mode's.
-    assert solo.index("<button type=\"submit\" hidden") < solo.index('name="show_mode"')
+    assert solo.index('<button type="submit" hidden') < solo.index('name="show_mode"')
 
 
 def test_an_unknown_game_is_a_404_that_names_the_games(client):
@@ -102,6 +131,51 @@ def test_each_game_has_a_rules_page_with_its_key_words(client, game):
     assert f'href="{start_form(game)}"' in page
 
 
+# The same rules in the reader's language (issue #26): a word of each language's own template, by game.
+RULES_SAID = {
+    ("riftforce", "uk"): ["Захопити території й взяти карти", "12 сил розлому", "Соло (1 гравець, проти тренера)"],
+    ("riftforce", "zh_Hant"): ["檢查並抽牌", "12 點裂隙之力", "單人（1 位玩家，對抗訓練師）"],
+    ("riftwalker", "uk"): ["Вітер, Вогонь, Життя, Буря, Земля й Вода", "сіткою 3 на 3", "Підрив"],
+    ("riftwalker", "zh_Hant"): ["空氣、火、生命、閃電、土和水", "3 × 3 的矩陣", "爆破"],
+    ("beyond-the-rift", "uk"): ["«Вихід через бічні двері»", "Фаза ворогів", "Зоні завдання"],
+    ("beyond-the-rift", "zh_Hant"): ["「從側門脫身」", "敵人階段", "任務區"],
+}
+
+
+def rules_text(page: str) -> str:
+    return re.search(r'(?s)<div class="rules-text">(.*?)</div><!-- rules-text -->', page).group(1)
+
+
+def markup(page: str) -> list[str]:
+    """The rules text's tags, in order (its words left out): one structure in every language."""
+    return re.findall(r"</?[a-z0-9]+", rules_text(page))
+
+
+@pytest.mark.parametrize(("game", "language"), sorted(RULES_SAID))
+def test_a_rules_page_is_in_the_readers_language_with_the_english_ones_markup(client, game, language):
+    english = text(get(client, f"/rules/{game}"))
+    answer = get(client, f"/rules/{game}", headers=HEADERS[language])
+    assert answer.status_code == 200
+    page = text(answer)
+    for words in RULES_SAID[(game, language)]:
+        assert words in page, words
+    for words in RULES_WORDS[game][1:]:  # the English prose is gone ("Setup" is a heading, translated too)
+        assert words not in rules_text(page), words
+    assert markup(page) == markup(english)
+    if language == "zh_Hant":  # no line break of the template between two Chinese characters (a space on the page)
+        assert not re.search(r"[\u3000-\u9fff\uff00-\uffef]\s+[\u3000-\u9fff\uff00-\uffef]", rules_text(page))
+
+
+def test_a_rules_template_without_the_readers_language_is_shown_in_english(client, app, monkeypatch, tmp_path):
+    (tmp_path / "toy").mkdir()
+    (tmp_path / "toy" / "rules.html").write_text("<p>Toss the coin.</p>")
+    monkeypatch.setattr(app.jinja_loader, "searchpath", [*app.jinja_loader.searchpath, str(tmp_path)])
+    monkeypatch.setattr(game_adapter(toygame.NAME), "rules_template", "toy/rules.html", raising=False)
+    answer = get(client, f"/rules/{toygame.NAME}", headers=HEADERS["uk"])
+    assert answer.status_code == 200
+    assert "<p>Toss the coin.</p>" in rules_text(text(answer)) and '<html lang="uk">' in text(answer)
+
+
 def test_the_pages_of_a_game_link_its_rules(client, app):
     game_id = new_game("riftforce", [("Ann", "ann@example.org"), ("Bob", "bob@example.org")], seed=3)
     for url in (f"/p/{tokens.page(1)}", f"/games/{game_id}"):
@@ -113,8 +187,15 @@ def _form(client, **fields) -> dict[str, str]:
 
 
 def test_a_modes_button_shows_that_mode_with_what_was_typed_and_starts_nothing(client):
-    typed = {"name0": "Ann", "email0": "ann@example.org", "name1": "Bob", "email1": "bob@example.org",
-             "name2": "Cy", "email2": "cy@example.org", "deadline": "24"}
+    typed = {
+        "name0": "Ann",
+        "email0": "ann@example.org",
+        "name1": "Bob",
+        "email1": "bob@example.org",
+        "name2": "Cy",
+        "email2": "cy@example.org",
+        "deadline": "24",
+    }
     answer = client.post("/games/new", data=_form(client, mode="team", show_mode="solo", **typed))
     assert answer.status_code == 200
     page = text(answer)
@@ -130,9 +211,23 @@ def test_a_modes_button_shows_that_mode_with_what_was_typed_and_starts_nothing(c
 
 
 def test_a_mistake_comes_back_with_what_was_typed(client):
-    answer = client.post("/games/new", data=_form(
-        client, mode="solo", name0="Ann", email0="ann@example.org", stars5="3", stars6="9", and_number="6",
-        and_end="B", trainer="named", trainer_fire="on", deadline="12", policy="skip"))
+    answer = client.post(
+        "/games/new",
+        data=_form(
+            client,
+            mode="solo",
+            name0="Ann",
+            email0="ann@example.org",
+            stars5="3",
+            stars6="9",
+            and_number="6",
+            and_end="B",
+            trainer="named",
+            trainer_fire="on",
+            deadline="12",
+            policy="skip",
+        ),
+    )
     assert answer.status_code == 422
     page = text(answer)
     assert "The challenge level of the 6s must be 1 to 4 stars." in visible(page)
@@ -142,8 +237,9 @@ def test_a_mistake_comes_back_with_what_was_typed(client):
     assert 'name="trainer" value="named" checked' in page
     assert '<option value="skip" selected>' in page and '<details class="advanced" open>' in page
     # An options box typed into (the command line's words) is shown again though the form has no box.
-    typed = client.post("/games/new", data=_form(client, email0="a@example.org", email1="b@example.org",
-                                                 options="colour"))
+    typed = client.post(
+        "/games/new", data=_form(client, email0="a@example.org", email1="b@example.org", options="colour")
+    )
     assert typed.status_code == 422 and ">colour</textarea>" in text(typed)
     assert outbox_rows() == []
 
