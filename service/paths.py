@@ -3,8 +3,10 @@ web's endpoint names, and absolute URLs built from BASE_URL without the web app 
 
 The web registers these routes from the same data (`@bp.get(paths.rule("play.page"))`), so a path is
 written once: renaming one here renames the page and every link to it.  The worker builds its links
-here and never loads Flask (tests/worker/test_lean_processes.py); links are built as Flask's `url_for`
-builds them (werkzeug's routing: the same quoting, extra values as the query string in their order).
+here and never loads Flask nor werkzeug (tests/worker/test_lean_processes.py: werkzeug's routing is ~3 MB
+of the worker's memory); links are built as Flask's `url_for` builds them with werkzeug's routing, byte for
+byte: the same quoting of the rule's values and of the host, extra values as the query string in their order,
+None left out (tests/service/test_paths.py compares the two).
 
 To link a new page from an email (or a feed, or a webhook):
 1. add its endpoint and rule to RULES below (the endpoint is `<blueprint>.<view>`, as `url_for` names it);
@@ -18,11 +20,10 @@ the mail code is here, and that the web app builds each path the same.
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from typing import Any
-from urllib.parse import urlsplit
-
-from werkzeug.routing import BuildError, Map, MapAdapter, Rule
+from urllib.parse import quote, urlencode, urlsplit
 
 from service import running
 
@@ -61,16 +62,40 @@ def rule(endpoint: str) -> str:
                               "view with paths.rule()") from None
 
 
-@cache
-def _map() -> Map:
-    return Map([Rule(path, endpoint=endpoint) for endpoint, path in RULES.items()])
+# What werkzeug's routing quotes: a rule's values and static text as a path segment
+# (https://url.spec.whatwg.org/#url-path-segment-string), the query string's keys and values.
+_SEGMENT_SAFE = "!$&'()*+,/:;=@"
+_QUERY_SAFE = "!$'()*,/:;?@"
+_VARIABLE = re.compile(r"<(?:[a-zA-Z_][a-zA-Z0-9_]*:)?([a-zA-Z_][a-zA-Z0-9_]*)>")
 
 
 @cache
-def _adapter(base_url: str) -> MapAdapter:
-    """Links under BASE_URL: its scheme, host and path (a service mounted below the root)."""
+def _parts(endpoint: str) -> tuple[tuple[bool, str], ...]:
+    """The rule as (is a value's name, text) pieces, its static text already quoted."""
+    pieces: list[tuple[bool, str]] = []
+    at = 0
+    source = rule(endpoint)
+    for found in _VARIABLE.finditer(source):
+        if found.start() > at:
+            pieces.append((False, quote(source[at:found.start()], safe=_SEGMENT_SAFE)))
+        pieces.append((True, found.group(1)))
+        at = found.end()
+    if at < len(source):
+        pieces.append((False, quote(source[at:], safe=_SEGMENT_SAFE)))
+    return tuple(pieces)
+
+
+@cache
+def _base(base_url: str) -> tuple[str, str, str]:
+    """BASE_URL as werkzeug binds it: scheme (http or https), host (lower case, IDNA), script name
+    (ending in a slash: a service mounted below the root)."""
     parts = urlsplit(base_url)
-    return _map().bind(parts.netloc, script_name=parts.path or "/", url_scheme=parts.scheme or "http")
+    name, colon, port = parts.netloc.lower().partition(":")
+    host = name.encode("idna").decode("ascii") + colon + port
+    script = parts.path or "/"
+    if not script.endswith("/"):
+        script += "/"
+    return ("https" if parts.scheme in ("https", "wss") else "http"), host, script
 
 
 def url(endpoint: str, /, *, base_url: str | None = None, **values: Any) -> str:
@@ -85,9 +110,20 @@ def path(endpoint: str, /, *, base_url: str | None = None, **values: Any) -> str
 
 
 def _build(endpoint: str, values: dict[str, Any], base_url: str | None, external: bool) -> str:
-    rule(endpoint)  # an unknown endpoint says where to add it
+    pieces = _parts(endpoint)  # an unknown endpoint says where to add it
     base = base_url if base_url is not None else str(running.config()["BASE_URL"])
-    try:
-        return _adapter(base).build(endpoint, values, force_external=external)
-    except BuildError as error:  # a value the rule needs is missing
-        raise UnknownEndpoint(f"cannot build {endpoint!r} from {sorted(values)}: {error}") from None
+    given = {key: value for key, value in values.items() if value is not None}
+    names = {text for named, text in pieces if named}
+    if not names <= given.keys():  # a value the rule needs is missing
+        raise UnknownEndpoint(f"cannot build {endpoint!r} from {sorted(values)}: "
+                              f"{sorted(names - given.keys())} missing")
+    built = "".join(quote(str(given[text]), safe=_SEGMENT_SAFE) if named else text for named, text in pieces)
+    query = urlencode([(key, each) for key, value in given.items() if key not in names
+                       for each in (value if isinstance(value, (list, tuple, set)) else (value,))
+                       if each is not None], safe=_QUERY_SAFE)
+    if query:
+        built += "?" + query
+    scheme, host, script = _base(base)
+    if not external:
+        return f"{script.rstrip('/')}/{built.lstrip('/')}"
+    return f"{scheme}://{host}{script[:-1]}/{built.lstrip('/')}"

@@ -333,7 +333,8 @@ def deliver(row_id: int) -> str:
         return _deliver_webhook(row_id, attempt, rules, deadline)
     carried: list[tuple[int, int]] = []  # (row id, attempt) of the rows this delivery claimed besides its own
     try:
-        with read_session(get_engine()) as session:
+        # The rows read by key are kept: the person's settings and the game's clock are asked for twice.
+        with read_session(get_engine(), keep_rows=True) as session:
             row = session.get(Outbox, row_id)
             assert row is not None
             mail = compose.mail_of(session, row)

@@ -26,17 +26,28 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import Any
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
-from openskill.models import PlackettLuce
 from sqlmodel import Session, col
 
 from service.games import adapter
 from service.store.models import Game, Player, RatedGame, Rating
 from service.views.leaderboard import display
 
-MODEL = PlackettLuce()
+if TYPE_CHECKING:
+    from openskill.models import PlackettLuce
+
+
+@cache
+def model() -> PlackettLuce:
+    """The rating model, openskill loaded when a game is first rated: the worker that sends emails and the
+    web that shows leaderboards never need it (~1 MB; tests/worker/test_lean_processes.py)."""
+    from openskill.models import PlackettLuce
+
+    return PlackettLuce()
+
 COOPERATIVE, SOLO, BOT = "cooperative", "solo", "bot"
 
 
@@ -102,10 +113,11 @@ def rate(session: Session, game: Game, players: Sequence[Player], result: Mappin
                             {"k": f"rating:{game.name}:{mode}:{person}"})
     found = {row.person: row for row in session.execute(sa.select(Rating).where(
         col(Rating.game) == game.name, col(Rating.mode) == mode, col(Rating.person).in_(people))).scalars()}
-    current = {person: (MODEL.rating(mu=found[person].mu, sigma=found[person].sigma) if person in found
-                        else MODEL.rating()) for person in people}
+    rater = model()
+    current = {person: (rater.rating(mu=found[person].mu, sigma=found[person].sigma) if person in found
+                        else rater.rating()) for person in people}
     teams = [[current[by_seat[seat]] for seat in side] for side in groups]
-    after = MODEL.rate(teams, ranks=[float(place) for place in ranks(result, groups)])
+    after = rater.rate(teams, ranks=[float(place) for place in ranks(result, groups)])
     changes: dict[str, Any] = {}
     for side, rated_side in zip(groups, after):
         for seat, new in zip(side, rated_side):

@@ -108,9 +108,35 @@ def _maybe_closed(dbapi_connection: Any) -> bool:
 
 
 @contextmanager
-def read_session(engine: sa.Engine) -> Iterator[Session]:
-    with Session(engine, expire_on_commit=False) as session:
+def read_session(engine: sa.Engine, *, keep_rows: bool = False) -> Iterator[Session]:
+    """A session for reads.  `keep_rows`: the rows its `get(Model, key)` found stay in its identity map,
+    and the keys it found no row for are remembered, till its transaction ends (or it flushes): the
+    identity map holds rows weakly, so a row read by key, used and dropped was read again by the next
+    `get`.  An email's reads ask for the person's settings and the game's clock twice each (two of its
+    ~15 statements; service/mail/outbox.py)."""
+    with (_KeepsRows if keep_rows else Session)(engine, expire_on_commit=False) as session:
         yield session
+
+
+class _KeepsRows(Session):
+    """A session whose plain `get(Model, key)` keeps what it found (a row, or that there is none) for the
+    rest of its transaction."""
+
+    def get(self, entity: Any, ident: Any, *args: Any, **kwargs: Any) -> Any:
+        if args or kwargs or not isinstance(ident, (str, int)):
+            return super().get(entity, ident, *args, **kwargs)
+        kept: dict[tuple[Any, Any], Any] = self.info.setdefault("riftpost_kept", {})
+        key = (entity, ident)
+        if key in kept:  # a row: the identity map's (no statement); none: still none
+            return None if kept[key] is None else super().get(entity, ident)
+        found = kept[key] = super().get(entity, ident)
+        return found
+
+
+@event.listens_for(_KeepsRows, "after_transaction_end")
+@event.listens_for(_KeepsRows, "after_flush")
+def _forget_kept(session: Session, *_: Any) -> None:
+    session.info.pop("riftpost_kept", None)
 
 
 def writer(engine: sa.Engine) -> sa.Engine:

@@ -297,3 +297,63 @@ def test_the_first_turn_email_is_an_invitation_and_goes_out_even_after_an_unsubs
     with write_session(get_engine()) as session:
         session.execute(sa.update(Player).where(Player.id == first.player_id).values(turn_emails=False))
     assert outbox.deliver(first.id) == "sent"
+
+
+def test_a_turn_email_reads_the_persons_settings_and_the_games_clock_once_each(tmp_path, backend_url, sink):
+    """The rows an email reads by key are kept for its delivery's read (store.read_session keep_rows):
+    the person's settings (asked by the "never" skip, the bounce mark, the clock line) and the game's
+    clock (the position, the clock line) are each one statement, on both backends."""
+    from tests.conftest import app_on
+
+    with app_on(tmp_path, backend_url, SMTP_URL=sink.url):
+        preconsent(*[email for _, email in PLAYERS])
+        game_id = new_game(toygame.NAME, PLAYERS, {"target": 5}, seed=3)
+        play_one(game_id)
+        play_one(game_id)  # Bob's turn: his turn email names his deadline
+        with write_session(get_engine()) as session:
+            for _, email in PLAYERS:  # the person has a settings row (a time zone) and the game a clock
+                store.person_for_update(session, email).time_zone = "Europe/Kyiv"
+        statements: list[str] = []
+
+        def count(_conn, _cursor, statement, *_args):
+            statements.append(" ".join(statement.split()))
+
+        sa.event.listen(get_engine(), "before_cursor_execute", count)
+        try:
+            for row in outbox_rows(game_id):
+                assert outbox.deliver(row.id) == "sent"
+        finally:
+            sa.event.remove(get_engine(), "before_cursor_execute", count)
+        assert len(sink.wait_for(3)) == 3
+        people = [s for s in statements if "FROM people" in s]
+        clocks = [s for s in statements if "FROM game_clocks" in s]
+        assert len(people) == 3 and len(clocks) <= 3, (people, clocks)
+
+
+def test_a_kept_rows_session_remembers_found_and_absent_rows_till_its_transaction_ends(app):
+    from service.store.models import Person
+
+    with write_session(get_engine()) as session:
+        store.person_for_update(session, "kept@example.org")
+    statements: list[str] = []
+
+    def count(_conn, _cursor, statement, *_args):
+        statements.append(statement)
+
+    sa.event.listen(get_engine(), "before_cursor_execute", count)
+    try:
+        with read_session(get_engine(), keep_rows=True) as session:
+            assert session.get(Person, "kept@example.org").email == "kept@example.org"
+            assert session.get(Person, "kept@example.org").email == "kept@example.org"  # dropped, kept
+            assert session.get(Person, "none@example.org") is None
+            assert session.get(Person, "none@example.org") is None
+            assert len([s for s in statements if "FROM people" in s]) == 2
+            session.rollback()  # a new transaction reads again
+            assert session.get(Person, "none@example.org") is None
+            assert len([s for s in statements if "FROM people" in s]) == 3
+        with read_session(get_engine()) as session:  # a plain session: the identity map's weak hold
+            session.get(Person, "kept@example.org")
+            session.get(Person, "kept@example.org")
+            assert len([s for s in statements if "FROM people" in s]) == 5
+    finally:
+        sa.event.remove(get_engine(), "before_cursor_execute", count)
