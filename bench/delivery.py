@@ -2,7 +2,8 @@
 
     .venv/bin/python bench/delivery.py [--emails 600] [--runs 3] [--broker redis|sqlite|both]
 
-The worker runs as the Procfile runs it (`celery -A worker worker --pool=solo`), on the Redis broker
+The worker runs as the Procfile runs it (`python -m worker --pool=solo`; `--pool threads --concurrency
+N`: one process of N threads, each sending on an SMTP connection of its own), on the Redis broker
 and on the embedded SQLite broker (`sqla+sqlite:`), with SQLite as the database; it delivers to a local
 aiosmtpd sink (`service.mailsink.start`, a Maildir, as in the embedded mode).  The outbox rows
 (the emails new Riftforce games queue to two players who played before: rendering with Jinja and css-inline
@@ -78,7 +79,8 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def run(label: str, broker: str, emails: int, spy: str | None = None) -> tuple[float, float, int]:
+def run(label: str, broker: str, emails: int, spy: str | None = None, pool: str = "solo",
+        concurrency: int = 1) -> tuple[float, float, int]:
     tmp = Path(tempfile.mkdtemp(prefix="riftpost-bench-delivery-"))
     url = f"sqlite:///{tmp / 'app.sqlite'}"
     upgrade(url)
@@ -87,7 +89,7 @@ def run(label: str, broker: str, emails: int, spy: str | None = None) -> tuple[f
     env = dict(os.environ, RIFTPOST_INSTANCE=str(tmp), DATABASE_URL=url, CELERY_BROKER_URL=broker,
                SMTP_URL=f"smtp://127.0.0.1:{port}", SECRET_KEY=SECRET, BASE_URL="http://bench.local")
     worker = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "worker", "worker", "--pool=solo", "--loglevel=WARNING",
+        [sys.executable, "-m", "worker", f"--pool={pool}", f"--concurrency={concurrency}", "--loglevel=WARNING",
          "--without-heartbeat", "--without-mingle", "--without-gossip"],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     app = create_app({"INSTANCE_PATH": str(tmp), "DATABASE_URL": url, "SECRET_KEY": SECRET,
@@ -130,8 +132,9 @@ def run(label: str, broker: str, emails: int, spy: str | None = None) -> tuple[f
                 spying.send_signal(signal.SIGINT)
                 spying.wait(30)
             with read_session(get_engine()) as session:
+                # (the enqueued rows only: a row the games queued while the worker started is no part of it)
                 sent = session.exec(sa.select(sa.func.count()).select_from(Outbox)
-                                    .where(Outbox.status == "sent")).scalars().one()
+                                    .where(Outbox.status == "sent", Outbox.id.in_(ids))).scalars().one()
             if sent != len(ids):
                 raise SystemExit(f"only {sent} of {len(ids)} emails were sent")
         rate, per_email = len(ids) / elapsed, cpu / len(ids) * 1000
@@ -153,8 +156,12 @@ def main() -> None:
     parser.add_argument("--broker", choices=("redis", "sqlite", "both"), default="both")
     parser.add_argument("--spy", metavar="FILE", help="record the worker with py-spy (collapsed stacks, on-CPU "
                         "frames included) into FILE while it delivers (needs py-spy: pip install py-spy)")
+    parser.add_argument("--pool", choices=("solo", "threads"), default="solo", help="the worker's pool (the "
+                        "Procfile's: solo)")
+    parser.add_argument("--concurrency", type=int, default=1, help="threads of a --pool threads worker")
     args = parser.parse_args()
-    print(f"one worker (--pool=solo), SQLite database, aiosmtpd sink; load average now "
+    print(f"one worker (--pool={args.pool}, concurrency {args.concurrency}), SQLite database, aiosmtpd sink; "
+          f"load average now "
           f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
     brokers = []
     if args.broker in ("redis", "both"):
@@ -166,7 +173,7 @@ def main() -> None:
         rates, cpus = [], []
         for _ in range(args.runs):
             url = broker()
-            rate, per_email, _ = run(label, url, args.emails, args.spy)
+            rate, per_email, _ = run(label, url, args.emails, args.spy, args.pool, args.concurrency)
             rates.append(rate)
             cpus.append(per_email)
             if url.startswith("sqla+sqlite:///"):

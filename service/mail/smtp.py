@@ -4,9 +4,11 @@ A connection costs a TCP (and TLS) handshake, the greeting, EHLO, STARTTLS and t
 more round trips than a message itself.  So each process keeps its connection to a server open after
 a message, and sends the next one on it:
 
-- **One per process.**  Connections are kept per `os.getpid()`: a process forked by Celery's prefork
-  pool never writes to its parent's socket (two processes interleaving commands on one SMTP session
-  would corrupt both).  A connection is taken out while it sends, so two threads never share one.
+- **Per process, one per sending thread.**  Connections are kept per `os.getpid()`: a process forked
+  by Celery's prefork pool never writes to its parent's socket (two processes interleaving commands on
+  one SMTP session would corrupt both).  A connection is taken out while it sends, so two threads never
+  share one; a worker of several threads (`--pool=threads`) keeps up to MAX_KEPT idle, one for each
+  thread that sends at once, the most recently used taken first.
 - **Trusted only while fresh.**  One idle for longer than SMTP_IDLE_SECONDS (60 s by default) is
   closed and a new one opened: servers drop idle clients (Postfix after 300 s, many relays sooner).
 - **Discarded after any error**, and after the deadline's cut: whatever state the session is in, the
@@ -79,8 +81,10 @@ class _Connection:
     messages: int = 0
 
 
-# The kept connections, by (process, SMTP_URL); a connection is in here only while nobody uses it.
-_kept: dict[tuple[int, str], _Connection] = {}
+# The kept connections, by (process, SMTP_URL), the most recently used last; a connection is in here
+# only while nobody uses it.  MAX_KEPT: as many as a worker's threads send at once (its concurrency).
+_kept: dict[tuple[int, str], list[_Connection]] = {}
+MAX_KEPT = 8
 _kept_lock = threading.Lock()
 
 
@@ -277,7 +281,8 @@ def _take(url: str) -> _Connection | None:
     """This process's kept connection to `url`, if it is fresh enough to trust (out of the store:
     the caller owns it until `_keep` or `_discard`)."""
     with _kept_lock:
-        connection = _kept.pop((os.getpid(), url), None)
+        idle = _kept.get((os.getpid(), url))
+        connection = idle.pop() if idle else None
     if connection is not None and time.monotonic() - connection.idle_since > idle_limit():
         _discard(connection)  # no QUIT: the server has likely dropped it; a new one is opened
         return None
@@ -289,11 +294,11 @@ def _keep(connection: _Connection) -> None:
     if connection.client.sock is not None:
         connection.client.sock.settimeout(OPERATION_TIMEOUT)
     with _kept_lock:
-        key = (connection.pid, connection.url)
-        if key not in _kept:
-            _kept[key] = connection
+        idle = _kept.setdefault((connection.pid, connection.url), [])
+        if len(idle) < MAX_KEPT:
+            idle.append(connection)
             return
-    _quit(connection)  # another thread kept one meanwhile: one per process is enough
+    _quit(connection)  # more threads sent at once than a worker runs: this one is not needed
 
 
 def _discard(connection: _Connection) -> None:
@@ -320,7 +325,7 @@ def close_all() -> int:
     pid = os.getpid()
     with _kept_lock:
         mine = [key for key in _kept if key[0] == pid]
-        connections = [_kept.pop(key) for key in mine]
+        connections = [connection for key in mine for connection in _kept.pop(key)]
     for connection in connections:
         _quit(connection)
     return len(connections)

@@ -100,6 +100,27 @@ def test_many_messages_go_over_one_connection(server):
     assert smtp.close_all() == 0
 
 
+def test_threads_sending_at_once_each_keep_a_connection_and_no_more_are_opened(server):
+    """A worker of several threads (`--pool=threads`): each thread that sends at once takes a kept
+    connection of its own and keeps it for its next message, so four threads sending 60 messages open
+    at most four connections, not one per message (one kept per process closed the others after each)."""
+    barrier = threading.Barrier(4)
+
+    def sender(first: int) -> None:
+        barrier.wait()
+        for number in range(first, first + 15):
+            smtp.send(message(number), server.url, deadline=time.monotonic() + 10)
+
+    threads = [threading.Thread(target=sender, args=(n * 15,)) for n in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert len(server.peers) == 60
+    assert 1 <= server.connections <= 4, server.connections
+    assert smtp.close_all() == server.connections  # all kept (at most MAX_KEPT), all closed at shutdown
+
+
 def test_a_connection_the_server_closed_while_idle_is_reopened_and_the_message_sent():
     server = Server(timeout=0.3)  # aiosmtpd hangs up on a client idle this long
     try:
