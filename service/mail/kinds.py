@@ -47,6 +47,7 @@ import sqlalchemy as sa
 from sqlmodel import Session, col
 
 from service import links, paths, running, store
+from service.lang import sentences
 from service.names import unlinkable
 from service.store import signins
 from service.store.inboxes import key
@@ -245,7 +246,7 @@ def due_sentence(context: Context, due: str, undated: str) -> str:
     clock = context.get("clock") or {}
     if clock.get("due_local"):
         return due % {"time": clock["due_local"]}
-    return " ".join(part for part in (undated, clock.get("stopped_words") or "") if part)
+    return sentences((undated, clock.get("stopped_words") or ""), locale())
 
 
 # ---- turn emails: what happened since, and what is asked -------------------------------------------
@@ -273,12 +274,12 @@ def _asked(context: Context) -> str:
 
 
 def _with(summary: str, sentence: str) -> str:
-    return f"{summary} {sentence}" if summary else sentence
+    return sentences((summary, sentence), locale())
 
 
 def _turn_line(context: Context) -> str:
     if context["params"].get("invite"):
-        return f"{context['invited']} {_asked(context)}"
+        return sentences((context["invited"], _asked(context)), locale())
     return _with(_game_said(context, context["summary"]), _asked(context))
 
 
@@ -321,7 +322,7 @@ def _invite_line(context: Context) -> str:
                           names=and_list(starters))
     else:
         starts = _("We will email you when it is your turn.")
-    return f"{context['invited']} {starts}"
+    return sentences((context["invited"], starts), locale())
 
 
 # ---- the end ---------------------------------------------------------------------------------------
@@ -390,7 +391,7 @@ def _timed_out_line(context: Context) -> str:
         waiting = [context["names"].get(seat, _("another player")) for seat in position.to_act]
         after = (_("Now it is %(names)s's turn; we will email you when it is yours.", names=and_list(waiting))
                  if waiting else _("We will email you when it is your turn."))
-    return f"{what} {after}"
+    return sentences((what, after), locale())
 
 
 def _partner(session: Session, mail: Mail) -> Context:

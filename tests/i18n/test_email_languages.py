@@ -134,7 +134,7 @@ def test_the_two_players_of_one_duel_read_its_emails_each_in_their_own_language(
     assert "Сторінка вашої гри:" in ann_text and "Ніколи не надсилати мені листів:" in ann_text
     assert 'lang="uk"' in body(ann, "html") and "Сторінка вашої гри" in body(ann, "html")
     # Bo waits: the game's first email to him, in Traditional Chinese.
-    assert bo_text.splitlines()[0] == "Ann 邀請你玩一局 Riftforce。 由 Ann 先出牌；輪到你時，我們會寄信給你。"
+    assert bo_text.splitlines()[0] == "Ann 邀請你玩一局 Riftforce。由 Ann 先出牌；輪到你時，我們會寄信給你。"
     assert "你的遊戲頁面：" in bo_text and "永遠不要寄信給我：" in bo_text
     assert 'lang="zh-Hant"' in body(bo, "html")
     # The thread's subject names the game and its players, each reader's "vs" in their language (the
