@@ -91,7 +91,9 @@ def item_cards(item: str, words: Any) -> list[tuple[int, str, str]]:
     name, rules text), the text as `card_words` says it (the HTML board's "Item to place", the
     follow-up's stash choices and this text board)."""
     gettext = gettext_of(words.language)
-    return [(c["count"], words.card_named(c["name"]), card_words(c, words, gettext)) for c in CONTENT.items[item]["cards"]]
+    return [
+        (c["count"], words.card_named(c["name"]), card_words(c, words, gettext)) for c in CONTENT.items[item]["cards"]
+    ]
 
 
 def render(v: Mapping[str, Any], words: Any, names: Mapping[int, str]) -> str:

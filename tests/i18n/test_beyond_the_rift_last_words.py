@@ -37,19 +37,35 @@ ITEM = next(iter(CONTENT.items))  # an item with cards of more than one kind wou
 def draw(app, view: dict, language: str, seat: int = 0) -> str:
     names = {s: name for s, (name, _) in enumerate(NAMES)}
     with app.test_request_context(), force_locale(language):
-        board = render_template(TEMPLATE, view=view, seat=seat, names=names, email=False, over=None, rules=None,
-                                game=None, words=Wording("beyond-the-rift", language, seat, names),
-                                language=language, **ADAPTER.board_words(view))
+        board = render_template(
+            TEMPLATE,
+            view=view,
+            seat=seat,
+            names=names,
+            email=False,
+            over=None,
+            rules=None,
+            game=None,
+            words=Wording("beyond-the-rift", language, seat, names),
+            language=language,
+            **ADAPTER.board_words(view),
+        )
     return html.unescape(re.sub(r"<[^>]+>", " ", board))
 
 
 def rewarding(view: dict, item: str) -> dict:
     """The view with seat 0 asked where `item` goes (as engine/beyond_the_rift/views.py shows it)."""
     d = CONTENT.items[item]
-    view["prompt"] = {"kind": "reward", "seats": [0],
-                      "item": {"id": item, "name": d["name"], "part": d["part"],
-                               "cards": [{"name": c["name"], "count": c["count"], "text": card_text(c)}
-                                         for c in d["cards"]]}}
+    view["prompt"] = {
+        "kind": "reward",
+        "seats": [0],
+        "item": {
+            "id": item,
+            "name": d["name"],
+            "part": d["part"],
+            "cards": [{"name": c["name"], "count": c["count"], "text": card_text(c)} for c in d["cards"]],
+        },
+    }
     return view
 
 
@@ -112,16 +128,20 @@ def when_said(language: str) -> str:
     for event in rules.start(1, {}, 1):
         state = rules.evolve(state, event)
     enemy = next(iter(CONTENT.enemies.values()))["name"]
-    state["heroes"][0]["plan"]["when"] = [{"if": {"attack_at_least": 3, "enemy": enemy}, "margin": 1},
-                                          {"if": {"damage_at_least": 3}, "margin": 2}, {"if": {}, "margin": 0}]
+    state["heroes"][0]["plan"]["when"] = [
+        {"if": {"attack_at_least": 3, "enemy": enemy}, "margin": 1},
+        {"if": {"damage_at_least": 3}, "margin": 2},
+        {"if": {}, "margin": 0},
+    ]
     said = next(o for o in rules.view(state, 0)["orders_said"] if o["key"] == "when")
     return Wording("beyond-the-rift", language).arg(Message.from_json(said["value"]))
 
 
 def test_the_when_lines_keep_their_english():
     enemy = next(iter(CONTENT.enemies.values()))["name"]
-    assert when_said("en") == (f"attack_at_least 3, enemy {enemy}: attack + 1; damage_at_least 3: attack + 2; "
-                               "any: attack + 0")
+    assert when_said("en") == (
+        f"attack_at_least 3, enemy {enemy}: attack + 1; damage_at_least 3: attack + 2; any: attack + 0"
+    )
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
