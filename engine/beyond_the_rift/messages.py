@@ -431,11 +431,31 @@ def orders_messages(s: dict, seat: int) -> list[tuple[str, Message]]:
         ("hound_target", value_message("hound_target", party["hound_target"], s)),
     ]
     other = [ln for ln in plan["when"] if ln.get("if") != {"damage_at_least": HEAVY}]
-    if other:  # WHEN lines of a plan typed by hand: their conditions as they are (keys and numbers)
-        lines = tuple(msg("value.when", cond=Term("id", ", ".join(f"{k} {v}" for k, v in ln.get("if", {}).items())
-                                                  or "any"), n=Number(ln["margin"])) for ln in other)
+    if other:  # WHEN lines of a plan typed by hand: their conditions in words (English: as typed)
+        lines = tuple(msg("value.when", cond=when_condition(ln.get("if", {})), n=Number(ln["margin"])) for ln in other)
         current.insert(2, ("when", msg("value.list", items=Joined(lines, "sep.semicolon"))))
     return current
+
+
+WHEN_KEYS = ("damage_at_least", "attack_at_least", "enemy")  # setup.CONDITION_KEYS, in a stable order
+
+
+def when_condition(cond: dict) -> Arg:
+    """A WHEN line's condition (setup.CONDITION_KEYS) in words: each part `when.<key>` (English says it
+    as typed, "attack_at_least 3, enemy Goblin Archer"), `when.any` for none; a part with no value (null)
+    stays as typed."""
+    if not cond:
+        return msg("when.any")
+    enemies = {e["name"]: t for t, e in CONTENT.enemies.items()}
+    parts = []
+    for k, v in cond.items():
+        if k == "enemy" and v in enemies:
+            parts.append(msg("when.enemy", enemy=Card(enemies[v])))
+        elif k in WHEN_KEYS[:2] and isinstance(v, int):
+            parts.append(msg(f"when.{k}", n=Number(v)))
+        else:
+            parts.append(msg("value.term", word=Term("id", f"{k} {v}")))
+    return Joined(tuple(parts), "sep.comma")
 
 
 def setting_message(mv: dict, state: dict | None) -> Message:
@@ -478,7 +498,7 @@ KEYS = frozenset({
     "value.discard_first", "value.discard_first.ap", "value.cards", "value.hand_size", "value.ap",
     # the standing orders in a view (orders_messages)
     "value.list", "value.none", "value.card", "value.aid", "value.hero", "value.tiebreak.rotate",
-    "value.tiebreak.fixed", "value.when", "sep.semicolon",
+    "value.tiebreak.fixed", "value.when", "sep.semicolon", "when.any", *(f"when.{k}" for k in WHEN_KEYS),
 })
 
 

@@ -194,8 +194,9 @@ class BeyondTheRift(Adapter):
 
     def board_words(self, view: Mapping[str, Any]) -> dict[str, Any]:
         """What the board draws beside the view's data: each card's face (`look`, see `board_look`) and
-        why the scenario ended (the result holds a reason code)."""
-        words: dict[str, Any] = {"look": board_look(view)}
+        why the scenario ended (the result holds a reason code); `item_cards(item, words)`, an item's cards
+        with their rules text in the reader's language (beyond_the_rift_text.item_cards)."""
+        words: dict[str, Any] = {"look": board_look(view), "item_cards": text_board.item_cards}
         result = view.get("result")
         if result:
             words["end_reason"] = reason_message(dict(result), view["scenario"]["id"], view["threat"],
@@ -247,7 +248,9 @@ class BeyondTheRift(Adapter):
             played=scenario, played_carry=game_options.get("carry"),
             part=target, title=CONTENT.scenarios[target]["title"], carry=carry or None,
             options=options, rewards=rewards,
-            details={"heroes": heroes, "drawn": _drawn(rewards), "equipment": _equipment(heroes, carry)},
+            details={"heroes": heroes, "drawn": _drawn(rewards), "equipment": _equipment(heroes, carry),
+                     # an item's cards with their rules text in the reader's language (the stash's choices)
+                     "item_cards": text_board.item_cards},
         )
 
     def follow_up_options(self, offer: FollowUp, form: FormData) -> dict[str, Any]:
@@ -500,8 +503,6 @@ def _equipment(heroes: list[tuple[str, str]], carry: Mapping[str, Any] | None) -
         equipped = carry.get("equipped", {}).get(hero, {})
         parts = [{"part": part, "label": part.replace("_", " ").capitalize(),
                   "now": item_name(equipped[part]) if equipped.get(part) else None, "now_id": equipped.get(part),
-                  "cards": {item: [(c["count"], c["name"]) for c in CONTENT.items[item]["cards"]]
-                            for item in carry.get("stash", [])},
                   "choices": [(item, item_words(item)) for item in carry.get("stash", [])
                               if CONTENT.items[item]["part"] == part and CONTENT.item_allowed(item, hero)]}
                  for part in PARTS]

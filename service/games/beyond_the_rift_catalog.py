@@ -224,6 +224,11 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "value.tiebreak.rotate": "{heroes} (rotates each round)",
     "value.tiebreak.fixed": "{heroes} (fixed)",
     "value.when": "{cond}: attack + {n}",
+    # a WHEN line's condition, English as a plan types it (engine/beyond_the_rift/messages.py when_condition)
+    "when.any": "any",
+    "when.damage_at_least": "damage_at_least {n}",
+    "when.attack_at_least": "attack_at_least {n}",
+    "when.enemy": "enemy {enemy}",
     "sep.semicolon": "; ",
 }
 

@@ -75,14 +75,32 @@ def card_words(d: Mapping[str, Any], words: Any, gettext: Callable[..., str]) ->
     return (gettext(" or ") if d.get("choose_one") else gettext(" and ")).join(parts)
 
 
-def render(v: Mapping[str, Any], words: Any, names: Mapping[int, str]) -> str:
-    """The text board of view `v` for its seat's reader (`words`: their Wording; `names`: the players by
-    seat)."""
-    catalog = lang.translations(words.language)
+def gettext_of(language: str) -> Callable[..., str]:
+    """The service's gettext (`messages` domain) in `language`, its values given by name."""
+    catalog = lang.translations(language)
 
     def gettext(message: str, **values: Any) -> str:
         found = catalog.gettext(message)
         return found % values if values else found
+
+    return gettext
+
+
+def item_cards(item: str, words: Any) -> list[tuple[int, str, str]]:
+    """The cards an item puts into a deck, in the reader's language (`words`: their Wording): (count,
+    name, rules text), the text as `card_words` says it (the HTML board's "Item to place", the
+    follow-up's stash choices and this text board)."""
+    gettext = gettext_of(words.language)
+    return [
+        (c["count"], words.card_named(c["name"]), card_words(c, words, gettext)) for c in CONTENT.items[item]["cards"]
+    ]
+
+
+def render(v: Mapping[str, Any], words: Any, names: Mapping[int, str]) -> str:
+    """The text board of view `v` for its seat's reader (`words`: their Wording; `names`: the players by
+    seat)."""
+    catalog = lang.translations(words.language)
+    gettext = gettext_of(words.language)
 
     def ngettext(singular: str, plural: str, n: int, **values: Any) -> str:
         return catalog.ngettext(singular, plural, n) % {"num": n, **values}
@@ -296,13 +314,8 @@ def render(v: Mapping[str, Any], words: Any, names: Mapping[int, str]) -> str:
     if prompt.get("kind") == "reward":
         it = prompt["item"]
         cards = comma.join(
-            gettext(
-                "%(count)sx %(name)s (%(text)s)",
-                count=c["count"],
-                name=card(c["name"]),
-                text=card_words(c, words, gettext),
-            )
-            for c in CONTENT.items[it["id"]]["cards"]
+            gettext("%(count)sx %(name)s (%(text)s)", count=count, name=name, text=text)
+            for count, name, text in item_cards(it["id"], words)
         )
         lines.append(
             gettext(
