@@ -9,8 +9,9 @@ person's games can be worded in that person's language without knowing about req
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Any
 
 from babel import Locale
 from babel.lists import format_list
@@ -49,6 +50,22 @@ def translations(language: str, domain: str = DOMAIN) -> NullTranslations:
     if not isinstance(found, Translations):
         raise RuntimeError(f"No compiled {domain} catalog for {language} in {CATALOGS}: run `make i18n-compile`.")
     return found
+
+
+def speaker(language: str, domain: str = DOMAIN) -> tuple[Callable[..., str], Callable[..., str]]:
+    """gettext and ngettext of `domain` in `language` with their placeholders filled from keywords
+    (`gettext("Hi %(name)s", name=...)`; ngettext fills `%(num)d` with its count too): what the text boards
+    (service/games/<game>_text.py) word their own lines with."""
+    catalog = translations(language, domain)
+
+    def gettext(message: str, **values: Any) -> str:
+        found = catalog.gettext(message)
+        return found % values if values else found
+
+    def ngettext(singular: str, plural: str, num: int, **values: Any) -> str:
+        return catalog.ngettext(singular, plural, num) % {"num": num, **values}
+
+    return gettext, ngettext
 
 
 def N_(message: str) -> str:

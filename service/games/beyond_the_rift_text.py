@@ -75,22 +75,11 @@ def card_words(d: Mapping[str, Any], words: Any, gettext: Callable[..., str]) ->
     return (gettext(" or ") if d.get("choose_one") else gettext(" and ")).join(parts)
 
 
-def gettext_of(language: str) -> Callable[..., str]:
-    """The service's gettext (`messages` domain) in `language`, its values given by name."""
-    catalog = lang.translations(language)
-
-    def gettext(message: str, **values: Any) -> str:
-        found = catalog.gettext(message)
-        return found % values if values else found
-
-    return gettext
-
-
 def item_cards(item: str, words: Any) -> list[tuple[int, str, str]]:
     """The cards an item puts into a deck, in the reader's language (`words`: their Wording): (count,
     name, rules text), the text as `card_words` says it (the HTML board's "Item to place", the
     follow-up's stash choices and this text board)."""
-    gettext = gettext_of(words.language)
+    gettext = lang.speaker(words.language)[0]
     return [
         (c["count"], words.card_named(c["name"]), card_words(c, words, gettext)) for c in CONTENT.items[item]["cards"]
     ]
@@ -99,11 +88,7 @@ def item_cards(item: str, words: Any) -> list[tuple[int, str, str]]:
 def render(v: Mapping[str, Any], words: Any, names: Mapping[int, str]) -> str:
     """The text board of view `v` for its seat's reader (`words`: their Wording; `names`: the players by
     seat)."""
-    catalog = lang.translations(words.language)
-    gettext = gettext_of(words.language)
-
-    def ngettext(singular: str, plural: str, n: int, **values: Any) -> str:
-        return catalog.ngettext(singular, plural, n) % {"num": n, **values}
+    gettext, ngettext = lang.speaker(words.language)
 
     comma = gettext(", ")
     hero = [words.term("hero", f"{h['hero']}/{h['side']}") for h in v["heroes"]]

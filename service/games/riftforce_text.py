@@ -34,12 +34,9 @@ class _Board:
         found = lang.translations(words.language)
         self._ = found.gettext
         self.ngettext = found.ngettext
+        self.gettext = lang.speaker(words.language)[0]  # its placeholders filled from keywords
 
     # ---- pieces ------------------------------------------------------------------------------------
-
-    def gettext(self, message: str, **values: Any) -> str:
-        text = self._(message)
-        return text % values if values else text
 
     def label(self, seat: int) -> str:
         """A player: "You" for the viewer, the trainer, the player's name, "Player N"."""

@@ -12,7 +12,7 @@ columns, a CJK character counting two, and never inside a card's name.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.messages import Seat
@@ -55,24 +55,10 @@ def _wrap(line: str, indent: int = 2, first: str = "") -> list[str]:
     return [piece.replace(_GLUE, " ") for piece in out]
 
 
-def _speaker(t: Any) -> tuple[Callable[..., str], Callable[..., str]]:
-    """gettext and ngettext of the translations `t`, their placeholders filled."""
-
-    def gettext(message: str, **values: Any) -> str:
-        found = t.gettext(message)
-        return found % values if values else found
-
-    def ngettext(singular: str, plural: str, num: int, **values: Any) -> str:
-        return t.ngettext(singular, plural, num) % {"num": num, **values}
-
-    return gettext, ngettext
-
-
 def render(view: Mapping[str, Any], words: Wording) -> str:
     """The board as plain text for `words`' reader, in `words`' language."""
     language = words.language
-    t = lang.translations(language)
-    _, ngettext = _speaker(t)
+    _, ngettext = lang.speaker(language)
 
     viewer = view["viewer"]
     turn = view["turn"]
@@ -95,7 +81,7 @@ def render(view: Mapping[str, Any], words: Wording) -> str:
         winners = lang.and_list([who(s) for s in res["winners"]], language)
         out.append(ngettext("Riftwalker, game over. Winner: %(names)s (decided by %(how)s).",
                       "Riftwalker, game over. Winners: %(names)s (decided by %(how)s).", len(res["winners"]),
-                      names=winners, how=_decided(t, res["decided_by"])))
+                      names=winners, how=_decided(language, res["decided_by"])))
     elif turn:
         whose = _("your turn") if turn["seat"] == viewer else _("%(name)s’s turn", name=who(turn["seat"]))
         head = _("Riftwalker, turn %(number)s: %(whose)s, %(step)s", number=turn["number"], whose=whose,
@@ -108,7 +94,7 @@ def render(view: Mapping[str, Any], words: Wording) -> str:
             out.append(_("%(head)s; waiting for %(names)s.", head=head, names=waiting))
         else:
             out.append(_("%(head)s.", head=head))
-            out.append(_("Now: %(what)s (waiting for %(names)s).", what=_pending(t, words, turn, pending, who),
+            out.append(_("Now: %(what)s (waiting for %(names)s).", what=_pending(language, words, turn, pending, who),
                          names=waiting))
         end = view["end"]
         if end["triggered_by"] is not None:
@@ -147,10 +133,10 @@ def render(view: Mapping[str, Any], words: Wording) -> str:
             points = ngettext("%(num)d point", "%(num)d points", s["points"])
         out.append(_("%(name)s: %(points)s, %(done)s of %(all)s rifts burst, %(hand)s in hand.", name=name,
                      points=points, done=s["bursts"], all=view["threshold"], hand=s["hand_size"]))
-        explored = [_chip(t, words, r, viewer, who) for r in s["explored"]] or [_("none")]
+        explored = [_chip(language, words, r, viewer, who) for r in s["explored"]] or [_("none")]
         out.extend(_labelled(_("explored"), explored, _(", ")))
         if s["score_pile"]:
-            out.extend(_labelled(_("score pile"), [_chip(t, words, r, viewer, who, scored=True)
+            out.extend(_labelled(_("score pile"), [_chip(language, words, r, viewer, who, scored=True)
                                                    for r in s["score_pile"]], _(", ")))
     for s in view["seats"]:
         if "hand" in s:
@@ -179,15 +165,15 @@ def render(view: Mapping[str, Any], words: Wording) -> str:
     return "\n".join(fitted for line in out for fitted in (_wrap(line) if line else [""])) + "\n"
 
 
-def _decided(t: Any, how: str) -> str:
-    _, _n = _speaker(t)
+def _decided(language: str, how: str) -> str:
+    _, _n = lang.speaker(language)
     return {"points": _("points"), "bursts": _("the most rifts burst (a tie on points)"),
             "explored": _("the value of the explored rifts still in play (a tie on points and bursts)"),
             "shared": _("nothing: a shared win")}.get(how, how)
 
 
-def _pending(t: Any, words: Wording, turn, pending, who) -> str:
-    _, _n = _speaker(t)
+def _pending(language: str, words: Wording, turn, pending, who) -> str:
+    _, _n = lang.speaker(language)
     if pending["op"] == "discard" and pending["seat"] != turn["seat"]:
         return _("%(card)s: %(name)s chooses a card to discard", card=words.card(pending["rift"]),
                  name=who(pending["seat"]))
@@ -200,10 +186,10 @@ def _elements(words: Wording, card) -> str:
     return "+".join(words.term("element", e) for e in card["elements"])
 
 
-def _chip(t: Any, words: Wording, rift, viewer, who, scored: bool = False) -> str:
+def _chip(language: str, words: Wording, rift, viewer, who, scored: bool = False) -> str:
     """A rift in play: its name, element(s), value now and, while it can still be shifted, after the
     next shift, and what lies beneath it as the view shows it; glued (no line breaks inside)."""
-    _, ngettext = _speaker(t)
+    _, ngettext = lang.speaker(language)
     nxt = f"->{rift['track'][rift['rot'] + 1]}" if not scored and rift["rot"] < 2 else ""
     known = [_("%(card)s (face down)", card=words.card(b["id"])) if b["face"] == "down" else words.card(b["id"])
              for b in rift["beneath"] if b["id"]]

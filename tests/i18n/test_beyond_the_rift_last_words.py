@@ -21,8 +21,9 @@ import engine
 from engine.beyond_the_rift.content import CONTENT
 from engine.beyond_the_rift.words import card_text
 from engine.messages import Message
+from service import lang
 from service.games.beyond_the_rift import ADAPTER
-from service.games.beyond_the_rift_text import card_words, gettext_of
+from service.games.beyond_the_rift_text import card_words
 from service.views.wording import Wording
 from tests.i18n.test_no_english import HEADERS, get
 from tests.i18n.test_no_english_beyond_the_rift import SCRIPT, shown_english
@@ -75,7 +76,7 @@ def test_the_item_to_place_names_its_cards_rules_in_the_readers_language(app, la
     words = Wording("beyond-the-rift", language)
     line = next(ln for ln in board.splitlines() if words.term("item", ITEM) in ln and ":" in ln)
     for c in CONTENT.items[ITEM]["cards"]:
-        said = card_words(c, words, gettext_of(language))
+        said = card_words(c, words, lang.speaker(language)[0])
         assert said in line and SCRIPT[language].search(said), (said, line)
         assert card_text(c) not in line
     assert shown_english(line) == [], shown_english(line)
@@ -89,7 +90,7 @@ def test_the_item_to_place_keeps_its_english(app):
 
 def choice(board: str, language: str, kind: str) -> str:
     """What the board's "Your choice" line offers."""
-    gettext = gettext_of(language)
+    gettext = lang.speaker(language)[0]
     head = gettext("Your choice (%(kind)s):", kind=gettext(kind))
     line = next(ln for ln in board.splitlines() if head in ln)
     return line.split(head, 1)[1].strip()
@@ -166,5 +167,5 @@ def test_the_follow_ups_stash_choices_name_their_cards_rules(app, client, langua
     for item, said in stash.items():
         said = html.unescape(said)
         for c in CONTENT.items[item]["cards"]:
-            assert card_words(c, words, gettext_of(language)) in said, (item, said)
+            assert card_words(c, words, lang.speaker(language)[0]) in said, (item, said)
         assert shown_english(said) == [], shown_english(said)
