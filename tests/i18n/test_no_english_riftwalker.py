@@ -50,7 +50,7 @@ def play(game_id: int, least: int, most: int) -> dict:
 
 def players(game_id: int) -> list[Player]:
     with read_session(get_engine()) as session:
-        return list(session.exec(select(Player).where(Player.game_id == game_id).order_by(Player.seat)))
+        return store.players_of(session, game_id)
 
 
 def email(game_id: int, player: Player, kind: str, language: str):
