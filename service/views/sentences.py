@@ -28,7 +28,7 @@ from service.games import adapter
 from service.lang import ENGLISH, N_, translations
 from service.names import unlinkable
 from service.store.models import JournalEntry
-from service.views.wording import Wording, word
+from service.views.wording import Wording, seat_name, word
 
 # Events that engines never see (kind "system"): type -> sentence.  {who} is the seat's player.
 # "game_finished" is the recorded end of a game (service/play/ending.py); its payload holds the result.
@@ -88,9 +88,7 @@ def who(seat: int | None, viewer: int | None, names: Names, language: str = lang
         return words.gettext("Someone")
     if viewer is not None and seat == viewer:
         return words.gettext("You")
-    if names and seat in names:
-        return names[seat]
-    return words.gettext("Player %(n)s") % {"n": seat + 1}
+    return seat_name(seat, language, names)
 
 
 _PLAYER = re.compile(r"\b(?:[Pp]layer|[Ss]eat) (\d{1,2})\b")
@@ -169,6 +167,8 @@ def _finished(result: Mapping[str, Any], viewer: int | None, names: Names, langu
     text = named[0] if len(named) == 1 else lang.and_list(named, language)
     return words.ngettext("%(start)s: %(names)s won.", "%(start)s: %(names)s won.", len(named)) % {
         "start": start, "names": text}
+
+
 def event_sentence(
     rules: engine.Game, payload: dict[str, Any], kind: str, actor: int | None, viewer: int | None,
     state: dict[str, Any] | None, names: Names = None, language: str = lang.ENGLISH,

@@ -78,7 +78,7 @@ class Wording:
 
     def card(self, cid: str) -> str:
         english = self.catalog.card_names.get(cid)
-        return cid if english is None else str(self.words.pgettext("card", english))
+        return cid if english is None else self.card_named(english)
 
     def card_named(self, english: str) -> str:
         """A card by its English name (a view that carries names, not ids: a board's discard pile): the
