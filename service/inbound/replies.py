@@ -39,10 +39,9 @@ from sqlmodel import Session, col
 import engine
 from service import lang, links, running, store
 from service.errors import IllegalMoveAt, Invalid, StaleState
-from service.games import adapter
 from service.lang import Nf_, Words
 from service.mail import answers, outbox, reader
-from service.mail.compose import one_click
+from service.mail.compose import choices_of
 from service.play import handle
 from service.play.batch import MAX_MOVES, MAX_TEXT
 from service.store import read_session, write_session
@@ -203,15 +202,13 @@ def _is_move(seat: Seat, line: str) -> bool:
 
 
 def _choices_now(session: Session, game: Game, seat: Seat) -> tuple[positions.Position, list[positions.Step]]:
-    """The position now and the choices a turn email of it lists, in its order (compose.one_click),
+    """The position now and the choices a turn email of it lists, in its order (compose.choices_of),
     numbered as the seat's turn emails number them: in the player's language (a step's label may read
     alike for two steps in one language and not in another, and one_click lists each label once)."""
     player = session.get(Player, seat.player_id)
     language = reader.setting(session, player.address_key if player is not None else None) or lang.ENGLISH
     position = positions.build(session, game, seat.seat, language=language)
-    if not position.my_turn:
-        return position, []
-    return position, one_click(position.first_steps(), adapter(game.name).first_moves)
+    return position, choices_of(position)
 
 
 def numbered(steps: list[positions.Step]) -> list[list[Any]]:

@@ -26,8 +26,7 @@ from typing import Any
 from sqlmodel import Session
 
 from service import lang
-from service.games import adapter
-from service.mail.compose import one_click
+from service.mail.compose import choices_of
 from service.mail.kinds import Context, Kind, Mail, quoted, register
 from service.mail.talk_email import unlinked
 from service.mail.threads import thread_root
@@ -93,8 +92,7 @@ class _Answer:
             game = self.mail.game
             position = positions.build(self.session, game, self.seat, seq=seq, players=self.mail.players,
                                        language=self.language)
-            steps = one_click(position.first_steps(), adapter(game.name).first_moves) if position.my_turn else []
-            self._at[seq] = (position, steps)
+            self._at[seq] = (position, choices_of(position))
         return self._at[seq]
 
     def step(self, seq: int, ref: int | str) -> positions.Step | None:
@@ -135,9 +133,8 @@ class _Answer:
         if isinstance(fact, Mapping) and "since" in fact:
             return [(line, self.game_english) for line in self._since(*(int(seq) for seq in fact["since"]))]
         if isinstance(fact, Mapping) and "moves_of" in fact:
-            seq, ref = fact["moves_of"]
-            found = self.step(int(seq), ref)
-            seq = int(seq)
+            seq, ref = int(fact["moves_of"][0]), fact["moves_of"][1]
+            found = self.step(seq, ref)
             if found is None:
                 return []
             position = self.choices_at(seq)[0]

@@ -102,6 +102,15 @@ def one_click(steps: list[positions.Step], first: Collection[str] = ()) -> list[
     return sorted(unique.values(), key=order)[:MAX_MOVE_LINKS]
 
 
+def choices_of(position: positions.Position) -> list[positions.Step]:
+    """The choices a turn email of `position` lists, numbered in this order (one_click with the game's
+    `first_moves`); none when it is not the viewer's turn.  The reply door and its answers number a
+    reply's choice by the same list."""
+    if not position.my_turn:
+        return []
+    return one_click(position.first_steps(), adapter(position.game.name).first_moves)
+
+
 def subject(game: Game, players: list[Player], teams: list[list[int]], language: str = "en") -> str:
     """The one subject of every email of a game's thread: the game and who plays ("Riftforce #12: Ana
     vs Bo"; the adapter words it, in the reader's `language`: "Ana проти Bo")."""
@@ -159,8 +168,7 @@ def context(session: Session, kind: Kind, mail: Mail) -> dict[str, Any]:
                                language=language)
     # The player's current generation: an email rendered after a "fresh link" reset carries live links.
     player_token = links.player_token(player.id, player.row_key, player.link_generation)
-    choices = (one_click(position.first_steps(), adapter(game.name).first_moves)
-               if kind.move_links and position.my_turn else [])
+    choices = choices_of(position) if kind.move_links else []
     move_links = [(step.label, paths.url("play.page", token=player_token, step=step.key))
                   for step in choices]
     events = _since(session, mail, position, since)
