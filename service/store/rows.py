@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
 import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
@@ -9,6 +12,9 @@ from service.errors import GameNotFound, NotFound
 from service.names import player_name
 from service.store.inboxes import key as inbox_key
 from service.store.models import Game, Person, Player
+
+if TYPE_CHECKING:  # (current imports this module)
+    from service.store.current import PlayerRow
 
 MAX_ID = 2**62  # above any id, and above what the databases' integers hold
 
@@ -67,6 +73,6 @@ def person_for_update(session: Session, email: str) -> Person:
     return found
 
 
-def seat_names(players: list[Player]) -> dict[int, str]:
+def seat_names(players: Iterable[Player | PlayerRow]) -> dict[int, str]:
     """Each seat's name as shown to others (service/names.py: no link can pass)."""
     return {player.seat: player_name(player.name, player.seat) for player in players}

@@ -18,6 +18,7 @@ import engine
 from engine.kit import plural
 from service import lang, store
 from service.games import adapter
+from service.store.current import AnyGame
 from service.store.log import LogRow
 from service.store.models import Game, GameClock, Player
 from service.views.sentences import event_sentence, move_words, named, partners_of
@@ -93,7 +94,7 @@ class SinceEvent:
 
 @dataclass
 class Position:
-    game: Game
+    game: AnyGame  # an ORM row, or the move path's (the JSON play API's answer to a move)
     rules: engine.Game
     seq: int
     seat: int | None  # None: a spectator
@@ -331,7 +332,7 @@ def _recorded_result(game: Game, seq: int) -> dict[str, Any] | None:
     return game.result if game.status == "finished" and seq == game.seq else None
 
 
-def title(game: Game) -> str:
+def title(game: AnyGame) -> str:
     rules = engine.get(game.name)
     return rules.title or rules.name
 
@@ -348,7 +349,7 @@ def subject_prefix(game: Game) -> str:
     return f"[{title(game)} #{game.id}]"
 
 
-def result_words(game: Game, result: Mapping[str, Any] | None, names: dict[int, str], viewer: int | None = None,
+def result_words(game: AnyGame, result: Mapping[str, Any] | None, names: dict[int, str], viewer: int | None = None,
                  language: str = lang.ENGLISH) -> str:
     """The end in words, to `viewer` ("You won."; None: to anyone), in `language`: the adapter's words,
     and why the game ended (the adapter's `end_message`) worded here."""
@@ -373,7 +374,7 @@ def text_board(rules: engine.Game, view: dict[str, Any], names: Mapping[int, str
     return named(rules.render_text(view), dict(names), seat)
 
 
-def at_state(game: Game, state: dict[str, Any], seat: int | None, seq: int, names: dict[int, str], *,
+def at_state(game: AnyGame, state: dict[str, Any], seat: int | None, seq: int, names: dict[int, str], *,
              decisions: bool = True, result: Mapping[str, Any] | None = None,
              deadline_hours: int | None = None, language: str = lang.ENGLISH) -> Position:
     """The position of `state` (recorded, or a preview of moves not recorded) as `seat` sees it;
