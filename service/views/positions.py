@@ -7,6 +7,8 @@ state)`, never from the raw state, so another seat's hidden cards cannot reach a
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -113,6 +115,8 @@ class Position:
     language: str = "en"  # the reader's: the game's messages are worded in it (service/views/wording.py)
     # The full state, for describe_move only: templates get `view`, never this.
     _state: dict[str, Any] = field(default_factory=dict, repr=False)
+    # The page's board once drawn (`board_html()`), shared by the copies `kept` hands out.
+    _drawn: dict[bool, Markup] = field(default_factory=dict, repr=False)
 
     def describe_move(self, move: dict[str, Any]) -> str:
         return move_words(self.rules, move, self._state, self.names, self.seat, self.language)
@@ -231,6 +235,8 @@ class Position:
     def board_html(self, email: bool = False) -> Markup:
         """The board drawn: for a page by the web's environment (Flask's, in a request), for an email by
         email's own (service/views/email_render.py: in the locale of the email being rendered)."""
+        if not email and False in self._drawn:
+            return self._drawn[False]
         template, context = self.board(email)
         if email:
             from service.views import email_render
@@ -238,7 +244,8 @@ class Position:
             return Markup(email_render.render(template, context, email_render.locale()))
         from flask import render_template  # the web's pages only: the worker never loads Flask
 
-        return Markup(render_template(template, **context))
+        drawn = self._drawn[False] = Markup(render_template(template, **context))
+        return drawn
 
 
 def _repeats_the_end(events: list[SinceEvent], payload: Mapping[str, Any], text: str | None) -> bool:
@@ -324,6 +331,59 @@ def build(
     position.since = [(event.seq, event.text) for event in events if event.text]
     position.since_events = events
     return position
+
+
+class _Kept:
+    """A small least-recently-used map, safe across a worker's threads."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._items: OrderedDict[tuple[Any, ...], Position] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[Any, ...]) -> Position | None:
+        with self._lock:
+            found = self._items.get(key)
+            if found is not None:
+                self._items.move_to_end(key)
+            return found
+
+    def put(self, key: tuple[Any, ...], position: Position) -> None:
+        with self._lock:
+            self._items[key] = position
+            self._items.move_to_end(key)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
+
+# Positions the player page showed lately, per process (a reload, the steps of a turn composed without
+# JavaScript, a stale form's answer show the same position again).  What a position shows never changes
+# once written (the log is append-only), so the key is what it is made from: the game's identity in its
+# database, its seq and status, the seat (hidden information: each seat's own entry, never another's),
+# the language, the names and the clock's hours (which change without a move).  Each entry holds a full
+# state and its board: a few hundred kilobytes at most, so a few dozen are kept.
+KEPT = _Kept(48)
+
+
+def kept(session: Session, game: Game, seat: int | None, *, recent: int, players: list[Player],
+         language: str = lang.ENGLISH) -> Position:
+    """`build(session, game, seat, recent=..., players=..., language=...)` of the position now, from
+    the positions kept when shown lately: then nothing more is read, nothing described, and the board
+    is drawn already.  The copy handed out holds the caller's `game` row."""
+    clock = session.get(GameClock, game.id)  # (build's own read of it: from the session's identity map)
+    names = store.seat_names(players)
+    key = (str(session.get_bind().engine.url), game.id, game.commitment, str(game.created_at), game.rules_version,
+           game.seq, game.status, seat, recent, language, tuple(sorted(names.items())),
+           clock.deadline_hours if clock is not None else None)
+    found = KEPT.get(key)
+    if found is None:
+        found = build(session, game, seat, recent=recent, players=players, language=language)
+        KEPT.put(key, found)
+    return replace(found, game=game)
 
 
 def _recorded_result(game: Game, seq: int) -> dict[str, Any] | None:
