@@ -103,7 +103,6 @@ class Position:
     view: dict[str, Any]
     to_act: list[int]
     result: Mapping[str, Any] | None
-    board_text: str
     moves: list[LegalMove] = field(default_factory=list)  # the viewer's legal moves now
     since: list[tuple[int, str]] = field(default_factory=list)  # (seq, sentence)
     # seq -> (the seat whose decision caused it or None, the event's kind) for each line of `since`
@@ -117,6 +116,19 @@ class Position:
     _state: dict[str, Any] = field(default_factory=dict, repr=False)
     # The page's board once drawn (`board_html()`), shared by the copies `kept` hands out.
     _drawn: dict[bool, Markup] = field(default_factory=dict, repr=False)
+    _text: str | None = field(default=None, repr=False)  # `board_text` once made
+
+    @property
+    def board_text(self) -> str:
+        """The board as plain text (`text_board`), made when first asked for: the emails' plain part and
+        a game drawn as text ask, the JSON API never does (about three quarters of its position's CPU)."""
+        if self._text is None:
+            self._text = text_board(self.rules, self.view, self.names, self.seat, self.language, self._state or None)
+        return self._text
+
+    @board_text.setter
+    def board_text(self, text: str) -> None:
+        self._text = text
 
     def describe_move(self, move: dict[str, Any]) -> str:
         return move_words(self.rules, move, self._state, self.names, self.seat, self.language)
@@ -444,9 +456,7 @@ def at_state(game: AnyGame, state: dict[str, Any], seat: int | None, seq: int, n
     rules = engine.get(game.name)
     view = rules.view(state, seat)
     position = Position(game=game, rules=rules, seq=seq, seat=seat, view=view, to_act=rules.to_act(state),
-                        result=rules.result(state) or result,
-                        board_text=text_board(rules, view, names, seat, language, state), _state=state,
-                        names=names,
+                        result=rules.result(state) or result, _state=state, names=names,
                         deadline_hours=deadline_hours, language=language)
     if decisions and seat is not None and position.result is None:
         position.moves = [LegalMove(move, move_words(rules, move, state, names, seat, language), rules.move_section(move))
