@@ -68,8 +68,8 @@ def page_talk(session: Session, player: Any, since: list[tuple[int, str]] | None
         "recent_talk": sum(entry.said is not None for entry in recent),
         # When each was written, in the reader's zone ("Sun 29 Nov, 09:40"): "away until Monday" needs it.
         "when": {said.id: soon_time(said.created_at, zone_name, now, language.current()) for said in seen},
-        "channels": messages.channels(session, viewer),
-        "team": [names[s] for s in messages.team_of(session, game, viewer.seat) if s != viewer.seat],
+        "channels": messages.channels(session, viewer, len(players)),
+        "team": [names[s] for s in messages.team_of(session, game, viewer.seat, len(players)) if s != viewer.seat],
         "muted": [(p.seat, names[p.seat]) for p in players if inbox_key(p.email) in muted and p.id != viewer.id],
         "open": session.get(TalkOpen, game.id) is not None,
         "max_chars": messages.MAX_CHARS,
