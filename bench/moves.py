@@ -6,9 +6,10 @@ For each backend (SQLite with the embedded `sqla+sqlite:` broker; PostgreSQL wit
 throwaway instance:
 
 1. Latency, one gunicorn worker: p50/p95 of `GET /healthz` (the do-nothing baseline), the form move
-   `POST /p/<token>/move`, the page GET it redirects to, the JSON API move `POST /api/play/<token>` and
-   the emailed link's confirm `POST /m/<move token>`, in Riftforce games grown to about 50 and 500
-   events; each beside its ratio to /healthz.  Targets of the issue "A lean write path": a move POST
+   `POST /p/<token>/move`, the page GET it redirects to, the JSON API move `POST /api/play/<token>`,
+   the emailed link's confirm `POST /m/<move token>` and a JSON client's whole loop per move (the POST,
+   and a GET of the position after it where the POST's answer lacks it: servers before issue #27), in
+   Riftforce games grown to about 50 and 500 events; each beside its ratio to /healthz.  Targets of the issue "A lean write path": a move POST
    within 2x /healthz on SQLite, within 4 ms on PostgreSQL.
 2. Throughput, two gunicorn workers: moves/s (`POST /api/play/<token>`, one move each) with 1, 4 and
    16 concurrent clients, each a thread with its own connection and its own games.  Target: 500 moves/s
@@ -74,6 +75,7 @@ KINDS = [
     ("page", "GET /p/<t> (after 303)"),
     ("api", "POST /api/play/<t> (JSON)"),
     ("confirm", "POST /m/<move token>"),
+    ("loop", "client loop (JSON, per turn)"),
 ]
 
 
@@ -205,6 +207,27 @@ def api_move(client: Client, game: Mirror, seat: int, move: dict, meter: Meter |
     assert status == 200, (status, data[:300])
     game.play(seat, move)
     answer = json.loads(data)
+    assert answer["seq"] == game.seq, f"the local game diverged from the server's: {answer['seq']} != {game.seq}"
+    return elapsed
+
+
+def client_loop(client: Client, game: Mirror, seat: int, move: dict, meter: Meter) -> float:
+    """What a client of the JSON API does per move to go on: POST the move, then know its position
+    (view, decisions) after it.  A server whose POST answers the position (issue #27) needs no more;
+    one that answers only the new seq is asked again (GET /api/play/<t>): the loop's time and the
+    server's CPU are both requests' together."""
+    token = game.tokens[seat]
+    meter.start("loop")
+    status, _, data, elapsed = client.request("POST", f"/api/play/{token}",
+                                              json.dumps({"seq": game.seq, "moves": [move]}).encode(),
+                                              {"Content-Type": "application/json"})
+    assert status == 200, (status, data[:300])
+    answer = json.loads(data)
+    if "view" not in answer or "decisions" not in answer:
+        status, _, data, more = client.request("GET", f"/api/play/{token}", headers={"Accept": "application/json"})
+        assert status == 200, (status, data[:300])
+        answer, elapsed = json.loads(data), elapsed + more
+    game.play(seat, move)
     assert answer["seq"] == game.seq, f"the local game diverged from the server's: {answer['seq']} != {game.seq}"
     return elapsed
 
@@ -380,6 +403,10 @@ def latency(instance: Instance, server: Server, size: int, games: int, rounds: i
             meter.wall["confirm"].append(elapsed)
             game.play(seat, move)
             meter.wall["page"].append(follow(seats[seat], response, meter))  # it shows (and so clears) the flash
+            if game.over:
+                break
+            seat, move = game.next_move()
+            meter.wall["loop"].append(client_loop(seats[seat].client, game, seat, move, meter))
         time.sleep(0.05)  # the last request's background work
         meter.finish()
         for browser in seats.values():

@@ -48,6 +48,13 @@ class Outcome:
     # read for the emails when the turn changed hands; a bot that goes on deciding, or a co-op phase
     # where a person's move leaves the same seats to act, is the bot task's own to follow.
     bots_to_act: list[int] = field(default_factory=list)
+    # The position just written, for an answer that shows it without reading it back (the JSON play
+    # API): the game row as moved on, the state after the moves (the full state: a caller shows it
+    # only through the engine's `view` of one seat), the clock read with the game, the seats if read.
+    game: current.GameRow | None = field(default=None, repr=False)
+    state: dict[str, Any] | None = field(default=None, repr=False)
+    clock: current.ClockRow | None = field(default=None, repr=False)
+    players: list[current.PlayerRow] | None = field(default=None, repr=False)
 
 
 def _snapshot_due(snapshot_seq: int, new_seq: int, before: Collection[int], after: Collection[int],
@@ -144,7 +151,8 @@ def apply(
     # The turn emails state the deadlines just started (none: the game is untimed or paused).
     rows = emails.on_change(session, game, players, seat, before, after, starts, due=due) if mailed else []
     return Outcome(game_id, game.seq, list(new_events), after, game.status, result, outbox.ids(session, rows),
-                   walk.played, [p.seat for p in players if p.seat in after and bots.is_seat(p.consent)])
+                   walk.played, [p.seat for p in players if p.seat in after and bots.is_seat(p.consent)],
+                   game=game, state=state, clock=loaded.clock, players=players or None)
 
 
 def new_game(

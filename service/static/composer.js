@@ -4,14 +4,19 @@
  * one decision per POST.  With it, the list gives way to the composer: the first steps as buttons, then
  * the chosen step's choices; each step is previewed through the JSON play API (POST .../preview, which
  * writes nothing) and the predicted board replaces the board above; "Undo last step" takes one back;
- * "Confirm turn" POSTs every step at once (all or nothing).  The API is authenticated by the token in
+ * "Confirm turn" POSTs every step at once (all or nothing); its answer is the position the turn led to,
+ * kept for the reloaded page to start from without asking again.  The API is authenticated by the token in
  * its address alone: no cookie is sent.
  */
 (function () {
   "use strict";
 
   var noteKey = "riftpost-composer-note:" + location.pathname;
+  // The answer of the turn just confirmed: the position it led to, as GET answers it (the play API's
+  // POST answers the same fields), so the reloaded page starts from it without asking again.
+  var answerKey = "riftpost-composer-answer:" + location.pathname;
   showKeptNote();  // after a reload, whether or not there is anything to compose now
+  var keptAnswer = takeKeptAnswer();
 
   var root = document.getElementById("composer");
   if (!root || !window.fetch || !window.JSON || !root.dataset.api) {
@@ -108,6 +113,19 @@
     if (heading) { heading.insertAdjacentElement("afterend", note); }
   }
 
+  function keepAnswer(data) {
+    try { sessionStorage.setItem(answerKey, JSON.stringify(data)); } catch (e) { /* the reload asks again */ }
+  }
+
+  function takeKeptAnswer() {
+    // Read once and gone: it holds the player's hand, and only the reload just after the turn may use it.
+    try {
+      var text = sessionStorage.getItem(answerKey);
+      sessionStorage.removeItem(answerKey);
+      return text ? JSON.parse(text) : null;
+    } catch (e) { return null; }
+  }
+
   function reloadWith(text) {
     keepNote(text);
     // The page itself, without the email link's `?step=`: that step was this turn's first, so after
@@ -187,6 +205,7 @@
     render();
     call(api, {seq: pageSeq, moves: moves}).then(function (got) {
       if (got.status === 200) {
+        keepAnswer(got.data);
         reloadWith(w("recorded", "Your turn was recorded (" + moves.length + (moves.length === 1 ? " step)." : " steps)."),
           {n: moves.length}));
         return;
@@ -409,7 +428,11 @@
     if (heading) { heading.setAttribute("tabindex", "-1"); heading.focus(); }
   });
 
-  call(api).then(function (got) {
+  // The position now: the confirmed turn's answer when this page shows the position it led to (one
+  // request per turn), else the API's GET.
+  var start = keptAnswer && keptAnswer.seq === pageSeq && keptAnswer.decisions ?
+    Promise.resolve({status: 200, data: keptAnswer}) : call(api);
+  start.then(function (got) {
     if (got.status !== 200 || !got.data.decisions) {
       return;  // the plain list stays
     }

@@ -24,6 +24,7 @@ from service.store.log import (
 from service.store.rows import (
     get_game,
     get_player,
+    people_of,
     person_for_update,
     person_of,
     player_names,
@@ -47,6 +48,7 @@ __all__ = [
     "last_snapshot_seq",
     "load_state",
     "make_engine",
+    "people_of",
     "person_for_update",
     "person_of",
     "player_names",

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING
+
 import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
@@ -9,6 +12,9 @@ from service.errors import GameNotFound, NotFound
 from service.names import player_name
 from service.store.inboxes import key as inbox_key
 from service.store.models import Game, Person, Player
+
+if TYPE_CHECKING:  # (current imports this module)
+    from service.store.current import PlayerRow
 
 MAX_ID = 2**62  # above any id, and above what the databases' integers hold
 
@@ -42,11 +48,23 @@ def player_names(session: Session, game_id: int) -> dict[int, str]:
     return {row.seat: player_name(row.name, row.seat) for row in rows}
 
 
-def person_of(session: Session, email: str) -> Person:
+def person_of(session: Session, email: str, people: Mapping[str, Person] | None = None) -> Person:
     """For reads (pages, emails): a person's stored settings, or an unsaved row with the defaults.  Any
-    spelling of the address finds its inbox's row (service/store/inboxes.py)."""
+    spelling of the address finds its inbox's row (service/store/inboxes.py).  `people`: the rows of the
+    addresses concerned, read already (`people_of`): no statement, an address without a row included."""
     email = inbox_key(email)
+    if people is not None:
+        return people.get(email) or Person(email=email)
     return session.get(Person, email) or Person(email=email)
+
+
+def people_of(session: Session, emails: Iterable[str]) -> dict[str, Person]:
+    """The stored people of these addresses (any spelling), by inbox key, in one statement; an address
+    without a row is not in it (`person_of` gives its defaults)."""
+    keys = sorted({inbox_key(email) for email in emails})
+    if not keys:
+        return {}
+    return {person.email: person for person in session.exec(select(Person).where(col(Person.email).in_(keys)))}
 
 
 def person_for_update(session: Session, email: str) -> Person:
@@ -67,6 +85,6 @@ def person_for_update(session: Session, email: str) -> Person:
     return found
 
 
-def seat_names(players: list[Player]) -> dict[int, str]:
+def seat_names(players: Iterable[Player | PlayerRow]) -> dict[int, str]:
     """Each seat's name as shown to others (service/names.py: no link can pass)."""
     return {player.seat: player_name(player.name, player.seat) for player in players}

@@ -69,10 +69,11 @@ def tidy(text: str) -> str:
     return _BLANK_LINES.sub("\n\n", text).strip()
 
 
-def channels(session: Session, player: Player) -> list[str]:
-    """The channels this seat may write to and read: "all", and "team" when it has teammates."""
+def channels(session: Session, player: Player, seats: int | None = None) -> list[str]:
+    """The channels this seat may write to and read: "all", and "team" when it has teammates (`seats`:
+    the game's count of seats, when the caller read them already)."""
     game = store.get_game(session, player.game_id)
-    return [ALL, TEAM] if team_of(session, game, player.seat) else [ALL]
+    return [ALL, TEAM] if team_of(session, game, player.seat, seats) else [ALL]
 
 
 def post(session: Session, player: Player, text: str, *, channel: str = ALL, source: str = "page",

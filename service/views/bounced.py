@@ -4,6 +4,7 @@ page shows one), so a player is named as the game names them."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from datetime import datetime
 
 from sqlmodel import Session, col, select
@@ -44,24 +45,30 @@ def words(status: str | None) -> str:
     return N_("it cannot be delivered")
 
 
-def undeliverable(session: Session, emails: list[str]) -> dict[str, Person]:
+def undeliverable(session: Session, emails: list[str], people: Mapping[str, Person] | None = None) -> dict[str, Person]:
     """The people among `emails` whose address (any spelling: service/store/inboxes.py) is marked
-    undeliverable, by address as given."""
+    undeliverable, by address as given.  `people`: the stored people of these addresses by inbox key,
+    read already (a page reads its game's people once); else they are read here."""
     if not emails:
         return {}
     keys = {inbox_key(email): email for email in emails}
-    found = session.exec(select(Person).where(col(Person.email).in_(list(keys)), col(Person.bounced_at).is_not(None)))
+    if people is not None:
+        found: Iterable[Person] = [person for k in keys if (person := people.get(k)) is not None
+                                   and person.bounced_at is not None]
+    else:
+        found = session.exec(select(Person).where(col(Person.email).in_(list(keys)), col(Person.bounced_at).is_not(None)))
     by_key = {person.email: person for person in found}
     return {email: by_key[k] for email in emails if (k := inbox_key(email)) in by_key}
 
 
-def notices(session: Session, game: Game, players: list[Player], reader: AnyPlayer) -> list[str]:
+def notices(session: Session, game: Game, players: list[Player], reader: AnyPlayer,
+            people: Mapping[str, Person] | None = None) -> list[str]:
     """What `reader` is told about the other players of an active game whose mail bounces (marked
-    `Words`: the page says them in its reader's language)."""
+    `Words`: the page says them in its reader's language); `people` as for `undeliverable`."""
     if game.status != "active":
         return []
     others = [p for p in players if p.address_key != reader.address_key]
-    dead = undeliverable(session, sorted({p.email for p in others}))
+    dead = undeliverable(session, sorted({p.email for p in others}), people)
     lines: list[str] = []
     for player in others:
         person = dead.get(player.email)
@@ -75,10 +82,10 @@ def notices(session: Session, game: Game, players: list[Player], reader: AnyPlay
     return lines
 
 
-def own(session: Session, reader: AnyPlayer) -> dict[str, object] | None:
+def own(session: Session, reader: AnyPlayer, people: Mapping[str, Person] | None = None) -> dict[str, object] | None:
     """What a player whose own address bounces is told on their page: when (`since` in English, `at`)
-    and why (marked: the page words it), or None."""
-    person = undeliverable(session, [reader.email]).get(reader.email)
+    and why (marked: the page words it), or None; `people` as for `undeliverable`."""
+    person = undeliverable(session, [reader.email], people).get(reader.email)
     if person is None:
         return None
     assert person.bounced_at is not None

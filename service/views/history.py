@@ -339,8 +339,7 @@ def position_at(session: Session, game: Game, viewer: int | None, at: int,
     names = store.player_names(session, game.id)  # boards name the players, as on the live page
     return positions.Position(
         game=game, rules=rules, seq=at, seat=viewer, view=view, to_act=rules.to_act(state),
-        result=rules.result(state), board_text=positions.text_board(rules, view, names, viewer, language, state),
-        _state=state, names=names, language=language,
+        result=rules.result(state), _state=state, names=names, language=language,
     )
 
 

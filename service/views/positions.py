@@ -7,6 +7,8 @@ state)`, never from the raw state, so another seat's hidden cards cannot reach a
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -18,6 +20,7 @@ import engine
 from engine.kit import plural
 from service import lang, store
 from service.games import adapter
+from service.store.current import AnyGame
 from service.store.log import LogRow
 from service.store.models import Game, GameClock, Player
 from service.views.sentences import event_sentence, move_words, named, partners_of
@@ -93,14 +96,13 @@ class SinceEvent:
 
 @dataclass
 class Position:
-    game: Game
+    game: AnyGame  # an ORM row, or the move path's (the JSON play API's answer to a move)
     rules: engine.Game
     seq: int
     seat: int | None  # None: a spectator
     view: dict[str, Any]
     to_act: list[int]
     result: Mapping[str, Any] | None
-    board_text: str
     moves: list[LegalMove] = field(default_factory=list)  # the viewer's legal moves now
     since: list[tuple[int, str]] = field(default_factory=list)  # (seq, sentence)
     # seq -> (the seat whose decision caused it or None, the event's kind) for each line of `since`
@@ -112,6 +114,21 @@ class Position:
     language: str = "en"  # the reader's: the game's messages are worded in it (service/views/wording.py)
     # The full state, for describe_move only: templates get `view`, never this.
     _state: dict[str, Any] = field(default_factory=dict, repr=False)
+    # The page's board once drawn (`board_html()`), shared by the copies `kept` hands out.
+    _drawn: dict[bool, Markup] = field(default_factory=dict, repr=False)
+    _text: str | None = field(default=None, repr=False)  # `board_text` once made
+
+    @property
+    def board_text(self) -> str:
+        """The board as plain text (`text_board`), made when first asked for: the emails' plain part and
+        a game drawn as text ask, the JSON API never does (about three quarters of its position's CPU)."""
+        if self._text is None:
+            self._text = text_board(self.rules, self.view, self.names, self.seat, self.language, self._state or None)
+        return self._text
+
+    @board_text.setter
+    def board_text(self, text: str) -> None:
+        self._text = text
 
     def describe_move(self, move: dict[str, Any]) -> str:
         return move_words(self.rules, move, self._state, self.names, self.seat, self.language)
@@ -230,6 +247,8 @@ class Position:
     def board_html(self, email: bool = False) -> Markup:
         """The board drawn: for a page by the web's environment (Flask's, in a request), for an email by
         email's own (service/views/email_render.py: in the locale of the email being rendered)."""
+        if not email and False in self._drawn:
+            return self._drawn[False]
         template, context = self.board(email)
         if email:
             from service.views import email_render
@@ -237,7 +256,8 @@ class Position:
             return Markup(email_render.render(template, context, email_render.locale()))
         from flask import render_template  # the web's pages only: the worker never loads Flask
 
-        return Markup(render_template(template, **context))
+        drawn = self._drawn[False] = Markup(render_template(template, **context))
+        return drawn
 
 
 def _repeats_the_end(events: list[SinceEvent], payload: Mapping[str, Any], text: str | None) -> bool:
@@ -325,13 +345,67 @@ def build(
     return position
 
 
+class _Kept:
+    """A small least-recently-used map, safe across a worker's threads."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._items: OrderedDict[tuple[Any, ...], Position] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[Any, ...]) -> Position | None:
+        with self._lock:
+            found = self._items.get(key)
+            if found is not None:
+                self._items.move_to_end(key)
+            return found
+
+    def put(self, key: tuple[Any, ...], position: Position) -> None:
+        with self._lock:
+            self._items[key] = position
+            self._items.move_to_end(key)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
+
+# Positions the player page showed lately, per process (a reload, the steps of a turn composed without
+# JavaScript, a stale form's answer show the same position again).  What a position shows never changes
+# once written (the log is append-only), so the key is what it is made from: the game's identity in its
+# database, its seq and status, the seat (hidden information: each seat's own entry, never another's),
+# the language, the names and the clock's hours (which change without a move).  Each entry holds a full
+# state, the view, the worded moves and the drawn board: ~35 KiB for a Riftforce duel mid-game, so 48
+# entries are ~2 MB a worker.
+KEPT = _Kept(48)
+
+
+def kept(session: Session, game: Game, seat: int | None, *, recent: int, players: list[Player],
+         language: str = lang.ENGLISH) -> Position:
+    """`build(session, game, seat, recent=..., players=..., language=...)` of the position now, from
+    the positions kept when shown lately: then nothing more is read, nothing described, and the board
+    is drawn already.  The copy handed out holds the caller's `game` row."""
+    clock = session.get(GameClock, game.id)  # (build's own read of it: from the session's identity map)
+    names = store.seat_names(players)
+    key = (str(session.get_bind().engine.url), game.id, game.commitment, str(game.created_at), game.rules_version,
+           game.seq, game.status, seat, recent, language, tuple(sorted(names.items())),
+           clock.deadline_hours if clock is not None else None)
+    found = KEPT.get(key)
+    if found is None:
+        found = build(session, game, seat, recent=recent, players=players, language=language)
+        KEPT.put(key, found)
+    return replace(found, game=game)
+
+
 def _recorded_result(game: Game, seq: int) -> dict[str, Any] | None:
     """The result the service recorded where the engine has none: a forfeit on timeout
     (service/play/ending.py) ends a game the engine still considers running."""
     return game.result if game.status == "finished" and seq == game.seq else None
 
 
-def title(game: Game) -> str:
+def title(game: AnyGame) -> str:
     rules = engine.get(game.name)
     return rules.title or rules.name
 
@@ -348,7 +422,7 @@ def subject_prefix(game: Game) -> str:
     return f"[{title(game)} #{game.id}]"
 
 
-def result_words(game: Game, result: Mapping[str, Any] | None, names: dict[int, str], viewer: int | None = None,
+def result_words(game: AnyGame, result: Mapping[str, Any] | None, names: dict[int, str], viewer: int | None = None,
                  language: str = lang.ENGLISH) -> str:
     """The end in words, to `viewer` ("You won."; None: to anyone), in `language`: the adapter's words,
     and why the game ended (the adapter's `end_message`) worded here."""
@@ -373,7 +447,7 @@ def text_board(rules: engine.Game, view: dict[str, Any], names: Mapping[int, str
     return named(rules.render_text(view), dict(names), seat)
 
 
-def at_state(game: Game, state: dict[str, Any], seat: int | None, seq: int, names: dict[int, str], *,
+def at_state(game: AnyGame, state: dict[str, Any], seat: int | None, seq: int, names: dict[int, str], *,
              decisions: bool = True, result: Mapping[str, Any] | None = None,
              deadline_hours: int | None = None, language: str = lang.ENGLISH) -> Position:
     """The position of `state` (recorded, or a preview of moves not recorded) as `seat` sees it;
@@ -383,9 +457,7 @@ def at_state(game: Game, state: dict[str, Any], seat: int | None, seq: int, name
     rules = engine.get(game.name)
     view = rules.view(state, seat)
     position = Position(game=game, rules=rules, seq=seq, seat=seat, view=view, to_act=rules.to_act(state),
-                        result=rules.result(state) or result,
-                        board_text=text_board(rules, view, names, seat, language, state), _state=state,
-                        names=names,
+                        result=rules.result(state) or result, _state=state, names=names,
                         deadline_hours=deadline_hours, language=language)
     if decisions and seat is not None and position.result is None:
         position.moves = [LegalMove(move, move_words(rules, move, state, names, seat, language), rules.move_section(move))

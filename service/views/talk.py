@@ -49,15 +49,19 @@ class Said:
                 "deleted": self.deleted, "mine": self.mine}
 
 
-def teams(session: Session, game: Game) -> list[list[int]]:
-    """The game's teams as its adapter knows them from the start options and the player count."""
-    count = session.execute(sa.select(sa.func.count()).select_from(Player).where(col(Player.game_id) == game.id)).scalar_one()
-    return adapter(game.name).teams_of(game.options or {}, int(count))
+def teams(session: Session, game: Game, seats: int | None = None) -> list[list[int]]:
+    """The game's teams as its adapter knows them from the start options and the player count
+    (`seats`: the count, when the caller read the seats already)."""
+    if seats is None:
+        seats = int(session.execute(
+            sa.select(sa.func.count()).select_from(Player).where(col(Player.game_id) == game.id)).scalar_one())
+    return adapter(game.name).teams_of(game.options or {}, seats)
 
 
-def team_of(session: Session, game: Game, seat: int) -> list[int]:
-    """The seats of `seat`'s team, itself included, when it shares one with someone; else []."""
-    for team in teams(session, game):
+def team_of(session: Session, game: Game, seat: int, seats: int | None = None) -> list[int]:
+    """The seats of `seat`'s team, itself included, when it shares one with someone; else [] (`seats`
+    as for `teams`)."""
+    for team in teams(session, game, seats):
         if seat in team and len(team) > 1:
             return sorted(team)
     return []

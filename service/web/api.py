@@ -4,6 +4,7 @@ N events (`?at=N`), and its event list with private contents removed."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from flask import Blueprint, jsonify, request
@@ -14,8 +15,8 @@ from service import store
 from service.errors import BadRequest
 from service.lang import N_
 from service.store import deal, read_session
+from service.store.current import AnyGame, AnyPlayer
 from service.store.db import get_engine
-from service.store.models import Game, Player
 from service.views import history, positions
 from service.views.history import TITLE
 from service.web.history import public_game
@@ -41,7 +42,7 @@ def game(game_id: int) -> ResponseReturnValue:
     )
 
 
-def identity(game: Game, players: list[Player]) -> dict[str, Any]:
+def identity(game: AnyGame, players: Sequence[AnyPlayer]) -> dict[str, Any]:
     """What names a game in every answer; players by seat and name, never their email addresses.
     With the deal check (service/store/deal.py): `commitment`, "sha256:<hex>" of the game's secret
     (null while a game dealt from a seed runs), and `secret` once the game is over."""

@@ -12,6 +12,7 @@ answers JSON (the script updates the page in place); every other choice is a for
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from flask import Blueprint, flash, jsonify, redirect, render_template, request, url_for
@@ -69,10 +70,11 @@ def zone_panel(who: Person) -> dict[str, Any]:
             "world": zones.region(who.time_zone) is None, "nearby": zones.nearby(who.time_zone, utcnow())}
 
 
-def panel(session: Session, player: AnyPlayer) -> dict[str, Any]:
-    """What the player page shows: the seat's deadline in the person's zone, vacation, allowance."""
+def panel(session: Session, player: AnyPlayer, known: Mapping[str, Person] | None = None) -> dict[str, Any]:
+    """What the player page shows: the seat's deadline in the person's zone, vacation, allowance
+    (`known`: the game's people, read already: store.people_of)."""
     now = utcnow()
-    who = store.person_of(session, player.email)
+    who = store.person_of(session, player.email, known)
     status = status_for(session, player.game_id, player.seat)
     info: dict[str, Any] = {
         "time_zone": who.time_zone, "zone": zone_panel(who), "on_vacation": who.vacation_since is not None,

@@ -2,7 +2,8 @@
 signed-in browser): the same answers as the player-link API (service/web/play_api.py), by game id.
 
 - GET  /api/me/games/<game_id>          the seat's position (as GET /api/play/<token>)
-- POST /api/me/games/<game_id>/moves    {"seq", "moves"}: play a whole turn (as POST /api/play/<token>)
+- POST /api/me/games/<game_id>/moves    {"seq", "moves"}: play a whole turn (as POST /api/play/<token>:
+                                        the answer is the position after it, with `played`)
 
 A person holding several seats of one game (one address playing each side) names the seat: `?seat=N`.
 Who the person is: service/web/auth.py `require_api_email` (a bearer token; or the session cookie, whose
@@ -29,7 +30,8 @@ bp = Blueprint("me_api", __name__, url_prefix="/api/me/games")
 bp.after_request(play_api.private)
 
 
-def _seat(game_id: int) -> PlayerRow:
+def _seat(game_id: int) -> tuple[PlayerRow, list[PlayerRow]]:
+    """The person's seat of the game, and the game's seats (read to find it: the answer names them)."""
     email = auth.require_api_email()
     with single_reads(get_engine()).connect() as conn:
         seats = current.players(conn, game_id) if 0 < game_id < MAX_ID else []
@@ -44,16 +46,16 @@ def _seat(game_id: int) -> PlayerRow:
     if len(mine) > 1:
         raise BadRequest(gettext("You hold seats %(seats)s in game %(game)s: say which with ?seat=N.",
                                  seats=", ".join(str(p.seat) for p in mine), game=game_id), N_("Which seat?"))
-    return mine[0]
+    return mine[0], seats
 
 
 @bp.get("/<int:game_id>")
 def position(game_id: int) -> ResponseReturnValue:
-    return play_api.position_of(_seat(game_id))
+    return play_api.position_of(*_seat(game_id))
 
 
 @bp.post("/<int:game_id>/moves")
 def play(game_id: int) -> Response:
-    player = _seat(game_id)
+    player, seats = _seat(game_id)
     seq, moves = play_api.read_turn(empty=False)
-    return play_api.play_as(player, seq, moves)
+    return play_api.play_as(player, seq, moves, seats)

@@ -33,7 +33,7 @@ from service.play.rematch import rematch_of
 from service.store import deal, read_session, write_session
 from service.store.current import AnyPlayer
 from service.store.db import get_engine
-from service.store.models import utcnow
+from service.store.models import GameClock, utcnow
 from service.views import bounced, followups, history, invitations, positions
 from service.views.positions import Position
 from service.views.times import local_time
@@ -52,10 +52,24 @@ def _composer_words() -> dict[str, Any]:
     return {"composer_words": composer_words}
 
 
+# composer_words by locale: the same words for every page in a language, so made once per language
+# (about a tenth of a player page's CPU otherwise).  At most one entry per language the site speaks:
+# the locale is one of those (service/web/language.py).
+_COMPOSER_WORDS: dict[str, dict[str, Any]] = {}
+
+
 def composer_words() -> dict[str, Any]:
     """What static/composer.js says, in the page's language (issue #26): the page carries it in the
     composer's `data-words`.  "{step}" and "{reason}" are filled in by the script; a count's words
     come for every count a turn can have (1 to MAX_MOVES), each in its language's plural form."""
+    locale = str(get_locale())
+    found = _COMPOSER_WORDS.get(locale)
+    if found is None:
+        found = _COMPOSER_WORDS[locale] = _composer_words_now()
+    return found
+
+
+def _composer_words_now() -> dict[str, Any]:
     counts = range(1, MAX_MOVES + 1)
     return {
         "working": gettext("Working out the board after this step…"),
@@ -177,25 +191,31 @@ def _render_page(player: AnyPlayer, status: int = 200, error: str | None = None,
     with read_session(get_engine()) as session:
         game = store.get_game(session, player.game_id)
         players = store.players_of(session, game.id)
+        # Rows the parts below need again: the game's people (the clock's and the talk's time zone, the
+        # mail notices' bounces) read once and handed down; the clock (the position's and the clock
+        # panel's) held for the session's life, so the session's identity map answers it again.
+        people = store.people_of(session, [p.email for p in players])
+        held = session.get(GameClock, game.id)
         names = store.seat_names(players)
-        position = positions.build(session, game, player.seat, recent=RECENT_EVENTS, players=players,
-                                   language=language.current())
+        position = positions.kept(session, game, player.seat, recent=RECENT_EVENTS, players=players,
+                                  language=language.current())
         offer = followups.offer(session, game)
         extra.setdefault("rematch_of", rematch_of(session, game.id))  # the link back to the game it replays
         chart = history.chart(session, game, names, language=language.current()) if position.finished else None
-        clock = panel(session, player)
-        mail_notices = bounced.notices(session, game, players, player)
-        own_bounce = bounced.own(session, player)
+        clock = panel(session, player, people)
+        mail_notices = bounced.notices(session, game, players, player, people)
+        own_bounce = bounced.own(session, player, people)
         # Who has not accepted an invitation (or declined) tells whether an address has played here:
         # only the creator, who typed the addresses, reads it.
         notes = invitations.notes(session, players) if player.seat == 0 else {}
         # Only here, on the player's own page (the token is theirs): their address and what their mail
         # server said are nobody else's business.
         trouble = outbox.trouble(session, player)
-        talk = page_talk(session, player, position.since)  # the table's talk and its forms (service/web/talk.py)
+        talk = page_talk(session, player, position.since, players=players, people=people)  # the table's talk and its forms (service/web/talk.py)
         # Seats the others may hand over (issue #25): shown only to those who decide.
         extra.setdefault("handover", [_handover_said(drop) for drop in handover.panel(session, game, players, player)])
         extra.setdefault("handover_me", handover.own_warning(session, game, players, player))
+        del held
     # Words made below the request (marked there) in the reader's language.
     mail_notices = [said(line) for line in mail_notices]
     notes = {seat: said(words) for seat, words in notes.items()}

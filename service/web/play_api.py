@@ -4,7 +4,17 @@ played in one request (the page's turn composer uses it; so can a bot).
 Authenticated by the player's signed page token alone (service/links.py): no cookie, so no ambient
 authority and no CSRF token.  POSTs must say `Content-Type: application/json`.  Answers:
 
-- 200: the answer (GET; a preview; `seq` after the moves were recorded)
+- 200: the answer (GET; a preview; after the moves were recorded, the position they led to)
+
+GET /api/play/<token> answers the seat's game now: the game's identity (`id`, `game`, `title`,
+`rules_version`, `players`, the deal check), `seat`, `name`, `seq`, `status`, `to_act`, `your_turn`,
+`result`, `deadline` (null: untimed), `view` (the engine's view for this seat alone: never another
+seat's hidden cards), `decisions`, `steps` and `settings`.  POST /api/play/<token> answers the same
+fields for the position the moves led to, plus `played` (each move's `index`, `move`, `text`, `label`),
+so a client goes on from its answer without a second request: while `your_turn` holds (a turn of
+several requests, a co-op phase) its `decisions` are the next ones; once it does not, the client waits
+for its turn (an email, a poll of GET).  POST .../preview answers a position not recorded (`after_seq`,
+`moves`, `hidden`, `complete`, `board_html`, the view and decisions).
 - 400: a body that is not JSON, too large or too deeply nested, or without a whole-number `seq` and a
   list of `moves`
 - 403: a token that is not a valid player link (another purpose's, tampered, of another database)
@@ -18,6 +28,7 @@ Every error under /api is JSON (service/web/errors.py).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
@@ -33,9 +44,9 @@ from service.names import player_name
 from service.play import handle
 from service.play.batch import MAX_MOVES, Played
 from service.play.preview import preview as preview_moves
-from service.store import read_session
-from service.store.current import PlayerRow
-from service.store.db import get_engine
+from service.store import current, read_session
+from service.store.current import AnyPlayer, ClockRow, GameRow, PlayerRow
+from service.store.db import get_engine, single_reads
 from service.store.models import as_utc
 from service.views import positions
 from service.views.positions import Position
@@ -155,19 +166,38 @@ def _played(played: list[Played]) -> list[dict[str, Any]]:
     return [{"index": p.index, "move": p.move, "text": p.text, "label": p.label} for p in played]
 
 
-def _deadline(player: PlayerRow) -> dict[str, Any] | None:
-    """The seat's clock in a timed game (None: untimed): `due` in UTC (None while stopped)."""
+def _deadline(player: PlayerRow, clock: ClockRow | None) -> dict[str, Any] | None:
+    """The seat's clock in a timed game (None: untimed, known from the clock read with the game, so
+    an untimed game reads nothing more): `due` in UTC (None while stopped)."""
+    if clock is None or clock.deadline_hours is None:
+        return None
     with read_session(get_engine()) as session:
         status = status_for(session, player.game_id, player.seat)
     if status is None:
         return None
-    clock, row = status["clock"], status["deadline"]
+    now, row = status["clock"], status["deadline"]  # the clock as it stands (the read one is before the move)
     due = row.due_at if row is not None else None
     return {
         "due": as_utc(due).isoformat().replace("+00:00", "Z") if due is not None else None,
-        "hours": clock.deadline_hours, "policy": clock.policy, "paused": clock.paused_at is not None,
+        "hours": now.deadline_hours, "policy": now.policy, "paused": now.paused_at is not None,
         "stopped": row is not None and due is None,
     }
+
+
+def _answer(player: PlayerRow, game: GameRow, state: dict[str, Any], players: Sequence[AnyPlayer],
+            clock: ClockRow | None, **extra: Any) -> Response:
+    """The seat's game at `state` (the state after `game.seq`), as GET answers it: its own view only
+    (the engine's `view` for that seat), its decisions, the game's identity and clock; `extra` after."""
+    names = store.seat_names(players)
+    shown = positions.at_state(game, state, player.seat, game.seq, names,
+                               result=game.result if game.status == "finished" else None,  # a recorded forfeit
+                               deadline_hours=clock.deadline_hours if clock is not None else None,
+                               language=language.for_api())
+    return jsonify(
+        **identity(game, players), seat=player.seat, name=player_name(player.name, player.seat), seq=shown.seq,
+        status=game.status, to_act=shown.to_act, your_turn=shown.my_turn, result=game.result,
+        deadline=_deadline(player, clock), view=shown.view, **_choices(shown), **extra,
+    )
 
 
 @bp.get("/<token>")
@@ -176,17 +206,16 @@ def position(token: str) -> ResponseReturnValue:
     return position_of(_player(token))
 
 
-def position_of(player: PlayerRow) -> Response:
-    """A seat's game now, as GET answers it (also /api/me's)."""
+def position_of(player: PlayerRow, players: Sequence[PlayerRow] | None = None) -> Response:
+    """A seat's game now, as GET answers it (also /api/me's; `players`: the game's seats, if read):
+    the game with its state row and clock in one statement, the seats in another."""
     with read_session(get_engine()) as session:
-        game = store.get_game(session, player.game_id)
-        players = store.players_of(session, game.id)
-        shown = positions.build(session, game, player.seat, players=players, language=language.for_api())
-    return jsonify(
-        **identity(game, players), seat=player.seat, name=player_name(player.name, player.seat), seq=shown.seq, status=game.status,
-        to_act=shown.to_act, your_turn=shown.my_turn, result=game.result, deadline=_deadline(player),
-        view=shown.view, **_choices(shown),
-    )
+        conn = session.connection()
+        loaded = current.read(conn, player.game_id)
+        players = players if players is not None else current.players(conn, player.game_id)
+        # (a game whose state row is missing or stale: from its snapshots and events)
+        state = loaded.state if loaded.state is not None else store.load_state(session, loaded.game)[0]
+    return _answer(player, loaded.game, state, players, loaded.clock)
 
 
 @bp.post("/<token>/preview")
@@ -210,16 +239,25 @@ def preview(token: str) -> ResponseReturnValue:
 
 @bp.post("/<token>")
 def play(token: str) -> ResponseReturnValue:
-    """Play `moves` from `seq`, all of them or none; the new `seq`."""
+    """Play `moves` from `seq`, all of them or none; the answer is the position after them, as GET
+    answers it, with the moves `played`: a client needs no second request to go on."""
     player, seq, moves = _request(token, empty=False)
     return play_as(player, seq, moves)
 
 
-def play_as(player: PlayerRow, seq: int, moves: list[dict[str, Any] | str]) -> Response:
-    """Play `moves` from `seq` for the seat (also /api/me's)."""
+def play_as(player: PlayerRow, seq: int, moves: list[dict[str, Any] | str],
+            players: Sequence[PlayerRow] | None = None) -> Response:
+    """Play `moves` from `seq` for the seat (also /api/me's; `players`: the game's seats, if read).
+
+    The answer is made from the position the move just wrote, as the move path holds it (its Outcome:
+    the game row moved on, the state after the moves, the clock read with the game), not read back."""
     try:
         outcome = handle(player.game_id, player.seat, moves, seq, language=language.for_api())
     except StaleState as exc:
         raise _current(player.game_id, exc) from None
-    return jsonify(seq=outcome.seq, status=outcome.status, to_act=outcome.to_act,
-                   your_turn=player.seat in outcome.to_act, played=_played(outcome.played))
+    assert outcome.game is not None and outcome.state is not None  # (handle's own path sets them)
+    seats = outcome.players if outcome.players is not None else players
+    if seats is None:
+        with single_reads(get_engine()).connect() as conn:
+            seats = current.players(conn, player.game_id)
+    return _answer(player, outcome.game, outcome.state, seats, outcome.clock, played=_played(outcome.played))

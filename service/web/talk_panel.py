@@ -9,6 +9,7 @@ older ones are the panel's "earlier talk"."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -17,7 +18,7 @@ from sqlmodel import Session
 
 from service import store
 from service.store.inboxes import key as inbox_key
-from service.store.models import Player, TalkOpen, utcnow
+from service.store.models import Person, Player, TalkOpen, utcnow
 from service.talk import messages
 from service.views.times import soon_time
 from service.web import language
@@ -47,16 +48,18 @@ def interleaved(since: list[tuple[int, str]], talk: list[messages.Said]) -> tupl
     return entries, [said for said in talk if said.seq < first]
 
 
-def page_talk(session: Session, player: Any, since: list[tuple[int, str]] | None = None) -> dict[str, Any]:
-    """What the player page shows of the talk (`since`: the page's last moves, (seq, sentence))."""
+def page_talk(session: Session, player: Any, since: list[tuple[int, str]] | None = None, *,
+              players: list[Player] | None = None, people: Mapping[str, Person] | None = None) -> dict[str, Any]:
+    """What the player page shows of the talk (`since`: the page's last moves, (seq, sentence));
+    `players`, `people`: the game's seats and people, read already (store.people_of)."""
     viewer = session.get(Player, player.id)
     assert viewer is not None
     game = store.get_game(session, player.game_id)
     muted = messages.muted_by(session, viewer)
-    players = store.players_of(session, game.id)
+    players = players if players is not None else store.players_of(session, game.id)
     names = store.seat_names(players)
     seen = messages.visible(session, game.id, viewer)
-    zone_name, now = store.person_of(session, viewer.email).time_zone, utcnow()
+    zone_name, now = store.person_of(session, viewer.email, people).time_zone, utcnow()
     recent, earlier = interleaved(since or [], seen)
     return {
         "messages": seen,
@@ -65,8 +68,8 @@ def page_talk(session: Session, player: Any, since: list[tuple[int, str]] | None
         "recent_talk": sum(entry.said is not None for entry in recent),
         # When each was written, in the reader's zone ("Sun 29 Nov, 09:40"): "away until Monday" needs it.
         "when": {said.id: soon_time(said.created_at, zone_name, now, language.current()) for said in seen},
-        "channels": messages.channels(session, viewer),
-        "team": [names[s] for s in messages.team_of(session, game, viewer.seat) if s != viewer.seat],
+        "channels": messages.channels(session, viewer, len(players)),
+        "team": [names[s] for s in messages.team_of(session, game, viewer.seat, len(players)) if s != viewer.seat],
         "muted": [(p.seat, names[p.seat]) for p in players if inbox_key(p.email) in muted and p.id != viewer.id],
         "open": session.get(TalkOpen, game.id) is not None,
         "max_chars": messages.MAX_CHARS,

@@ -292,3 +292,31 @@ def test_without_javascript_a_step_link_puts_that_steps_choices_first(app, brows
     assert page.get_by_text("Your turn was recorded (1 step).").is_visible()
     assert current(game_id)[0].seq > game.seq
     context.close()
+
+
+def test_a_confirmed_step_whose_turn_goes_on_reloads_from_its_answer_without_asking_again(app, page):
+    """Issue #27: the play API's POST answers the position after the moves, so the reloaded page's
+    composer starts from that answer (no GET /api/play/<token>); the kept answer (it holds the hand)
+    is gone once read."""
+    game_id = new_game("beyond-the-rift", PLAYERS, {"scenario": "tutorial", "heroes": ["brannoc", "isolde"]}, seed=3)
+    game, state = current(game_id)
+    seat = game.to_act[0]
+    steps = plan(BEYOND, state, seat, game.secret, game.seq,
+                 lambda s, seat, legal: next(m for m in legal if m["type"] not in ("done", "end_turn")))[:1]
+    after_state, events = steps[0][0], steps[0][2]
+    for event in events:
+        after_state = BEYOND.apply(after_state, event)
+    assert seat in BEYOND.to_act(after_state) and decisions(BEYOND, after_state, seat)  # the turn goes on
+    asked: list[str] = []
+    open_composer(page, page_url(app, game_id, seat), DESKTOP)
+    compose(page, BEYOND, steps, seat)
+    page.on("request", lambda request: asked.append(f"{request.method} {request.url}"))
+    with page.expect_navigation():
+        page.locator(".composer-confirm").click()
+    page.wait_for_selector("#composer:not([hidden])")
+    page.wait_for_selector(".composer-choices button")
+    assert current(game_id)[0].seq == game.seq + len(events)
+    api_gets = [line for line in asked if line.startswith("GET ") and "/api/play/" in line]
+    assert api_gets == [], asked
+    kept = page.evaluate("() => Object.keys(sessionStorage).filter(k => k.indexOf('riftpost-composer-answer') === 0)")
+    assert kept == []

@@ -363,3 +363,75 @@ def test_a_riftwalker_card_discarded_face_down_from_ones_own_hand_is_previewed(c
     got = post(client, seat_url(game_id, seat, "/preview"), {"seq": game.seq, "moves": [discard]}).json
     assert got["hidden"] is None and got["view"] == rules.view(now, seat)
     assert {"type": "done"} in [d["move"] for d in got["decisions"]]
+
+
+# ---- one request per turn: the POST answers what a GET after it would -----------------------------------
+
+
+def _same_as_get(client, path: str, answer: dict) -> dict:
+    """`answer` (a POST's) without `played` equals a GET's answer just after it; the GET's answer."""
+    got = client.get(path).json
+    assert {k: v for k, v in answer.items() if k != "played"} == got
+    return got
+
+
+def test_the_post_answers_the_position_after_its_moves_while_the_seats_turn_goes_on(client, toy):
+    """Issue #27: a client goes on from the POST's answer (its view, decisions, steps) with no GET."""
+    game, state = current(toy)
+    card = state["hands"][0][0]
+    response = post(client, seat_url(toy, 0), {"seq": game.seq, "moves": [f"play card={card}"]})
+    assert response.status_code == 200 and response.headers["Cache-Control"] == "private, no-store"
+    got = response.json
+    assert got["your_turn"] is True and got["to_act"] == [0] and got["seq"] == game.seq + 1
+    assert [p["text"] for p in got["played"]] == [f"play card={card}"]
+    _same_as_get(client, seat_url(toy, 0), got)
+    game, state = current(toy)
+    assert got["view"] == toygame.GAME.view(state, 0)  # the seat's own view, of the state just written
+    assert [d["move"] for d in got["decisions"]] == toygame.GAME.legal_moves(state, 0)
+    # and on from it: the answer's decisions and seq are the next request's
+    again = post(client, seat_url(toy, 0), {"seq": got["seq"], "moves": [got["decisions"][0]["text"]]})
+    assert again.status_code == 200 and again.json["your_turn"] is False
+
+
+def test_the_post_answers_the_position_after_a_turn_that_passed_and_shows_no_other_hand(client, toy):
+    game, state = current(toy)
+    card = state["hands"][0][0]
+    response = post(client, seat_url(toy, 0), {"seq": game.seq, "moves": [f"play card={card}", "draw"]})
+    assert response.status_code == 200, response.json
+    got = response.json
+    assert got["your_turn"] is False and got["to_act"] == [1] and got["decisions"] == [] and got["steps"] == []
+    _same_as_get(client, seat_url(toy, 0), got)
+    _, state = current(toy)
+    # The acting seat's hand (with the card it drew) and the card it played, never the other seat's
+    # nor the deck's.
+    assert toygame.cards_in(answer_text(response)) == set(state["hands"][0]) | {card}
+
+
+def test_the_post_answers_as_get_in_riftforce_a_timed_game_and_through_api_me(client, app):
+    """The state the move holds in memory answers as the state read back does (a real engine's own
+    state, a deadline running), through the player link and through /api/me alike."""
+    from tests.people.helpers import send_csrf_header, sign_in_as
+
+    game_id = new_game("riftforce", PLAYERS, seed=5, deadline_hours=48, policy="skip")
+    game, state, seat = drive(game_id, lambda s, seat, legal: legal[0]["type"] != "pick")
+    rules = engine.get("riftforce")
+    response = post(client, seat_url(game_id, seat), {"seq": game.seq, "moves": [decisions(rules, state, seat)[0]]})
+    assert response.status_code == 200, response.json
+    got = response.json
+    assert got["deadline"] is not None and got["deadline"]["hours"] == 48
+    _same_as_get(client, seat_url(game_id, seat), got)
+    game, state = current(game_id)
+    assert got["view"] == json.loads(json.dumps(rules.view(state, seat)))  # the seat's own view alone
+    other_hand = {json.dumps(card, sort_keys=True) for card in state["hand"][1 - seat]}
+    assert not other_hand & {json.dumps(card, sort_keys=True) for card in got["view"]["hand"] or []}
+    # The same through /api/me (the person's session; the game's seats read once, to find theirs).
+    me = app.test_client()
+    sign_in_as(me, PLAYERS[game.to_act[0]][1])
+    send_csrf_header(me)
+    path = f"/api/me/games/{game_id}"
+    mine = me.get(path).json
+    assert mine["your_turn"], mine
+    answer = me.post(f"{path}/moves", json={"seq": mine["seq"], "moves": [mine["decisions"][0]["move"]]})
+    assert answer.status_code == 200, answer.json
+    assert answer.json["played"] and answer.json["seq"] > mine["seq"]
+    _same_as_get(me, path, answer.json)

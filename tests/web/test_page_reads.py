@@ -1,0 +1,120 @@
+"""The player page's reads (issue #27): the rows several of its parts need (the game's people, its
+clock, its seats) read once; a position shown again (a reload, a step composed without JavaScript, a
+stale form's answer) drawn from the positions kept, each seat's its own, in a bounded memory."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+import sqlalchemy as sa
+
+import engine
+from service import store
+from service.play import handle, new_game
+from service.store import get_engine, read_session
+from service.views import positions
+from tests import tokens
+from tests.service import toygame
+from tests.turns import decisions, drive
+from tests.web.pages import csrf_token
+
+PLAYERS = [("Ann", "ann@example.org"), ("Bob", "bob@example.org")]
+
+
+@pytest.fixture(autouse=True)
+def nothing_kept():
+    positions.KEPT.clear()
+    yield
+    positions.KEPT.clear()
+
+
+def page_path(game_id: int, seat: int) -> str:
+    with read_session(get_engine()) as session:
+        player = next(p for p in store.players_of(session, game_id) if p.seat == seat)
+    return f"/p/{tokens.page(player.id)}"
+
+
+def selects(client, path: str) -> tuple[list[str], str]:
+    """The SELECT statements of a GET of `path`, and its page."""
+    seen: list[str] = []
+
+    def listen(*args):
+        seen.append(args[2])
+
+    sa.event.listen(get_engine(), "before_cursor_execute", listen)
+    try:
+        response = client.get(path)
+    finally:
+        sa.event.remove(get_engine(), "before_cursor_execute", listen)
+    assert response.status_code == 200
+    return [s for s in seen if s.lstrip().upper().startswith("SELECT")], response.get_data(as_text=True)
+
+
+def reading(statements: list[str], table: str) -> list[str]:
+    return [s for s in statements if re.search(rf"\bFROM {table}\b", s)]
+
+
+def test_the_page_after_a_form_move_reads_people_clock_and_seats_once_and_at_most_13_selects(client, app):
+    """Before: 20 SELECTs (people 4 times, the clock twice, the seats 3 times and counted twice)."""
+    game_id = new_game("riftforce", PLAYERS, seed=5)
+    game, state, seat = drive(game_id, lambda s, seat, legal: legal[0]["type"] != "pick")
+    path = page_path(game_id, seat)
+    form = csrf_token(client.get(path).get_data(as_text=True))
+    move = decisions(engine.get("riftforce"), state, seat)[0]
+    answer = client.post(f"{path}/move", data={"csrf_token": form, "seq": str(game.seq), "move": json.dumps(move)})
+    assert answer.status_code == 303
+    found, _ = selects(client, answer.headers["Location"])
+    assert len(reading(found, "people")) == 1 and len(reading(found, "game_clocks")) == 1, found
+    assert len(reading(found, "games")) == 1
+    assert len(reading(found, "players")) == 2, found  # the link's seat, the game's seats
+    assert len(found) <= 13, found
+
+
+def test_a_position_shown_again_reads_no_events_and_draws_the_same_board(client, app):
+    game_id = new_game("riftforce", PLAYERS, seed=5)
+    _, _, seat = drive(game_id, lambda s, seat, legal: legal[0]["type"] != "pick")
+    path = page_path(game_id, seat)
+    first, page = selects(client, path)
+    again, page_again = selects(client, path)
+    assert reading(first, "events") and not reading(again, "events") and not reading(again, "snapshots")
+    assert len(again) <= 11, again
+
+    def board(text: str) -> str:
+        return text[text.index('<div class="board-now">'):text.index("</section>", text.index('<div class="board-now">'))]
+
+    assert board(page) == board(page_again)
+    game, state = store_game(game_id)
+    handle(game_id, game.to_act[0], decisions(engine.get("riftforce"), state, game.to_act[0])[0], game.seq)
+    moved, _ = selects(client, path)  # a move since: the new position, read and drawn anew
+    assert reading(moved, "events")
+
+
+def store_game(game_id: int):
+    from tests.service.helpers import current
+
+    return current(game_id)
+
+
+def test_kept_positions_are_each_seats_own(client, app):
+    """Hidden information: a seat's kept position (its hand on the board) is never another seat's."""
+    game_id = new_game(toygame.NAME, PLAYERS, {"target": 6}, seed=21)
+    _, state = store_game(game_id)
+    for _ in range(2):  # drawn, then from the positions kept
+        for seat in (0, 1):
+            shown = toygame.cards_in(client.get(page_path(game_id, seat)).get_data(as_text=True))
+            assert set(state["hands"][seat]) <= shown
+            assert not shown & set(state["hands"][1 - seat]) and not shown & set(state["deck"])
+
+
+def test_the_positions_kept_are_bounded_least_recently_shown_first():
+    kept = positions._Kept(3)
+    shown = [object() for _ in range(5)]
+    for number, position in enumerate(shown[:3]):
+        kept.put((number,), position)  # type: ignore[arg-type]
+    assert kept.get((0,)) is shown[0]  # shown again: the most recent now
+    kept.put((3,), shown[3])  # type: ignore[arg-type]
+    kept.put((4,), shown[4])  # type: ignore[arg-type]
+    assert [kept.get((n,)) for n in range(5)] == [shown[0], None, None, shown[3], shown[4]]
+    assert positions.KEPT.size <= 64  # each entry holds a whole state and its board
