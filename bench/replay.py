@@ -14,7 +14,8 @@ writes), on SQLite and on PostgreSQL:
 
 The database's share is the part of a replay's time not spent in the engine.  Each figure is the
 median of --repeat rounds, the best beside it (the machine is shared: the runs take turns within a
-round, so load falls on all alike; repeat the bench and compare medians).
+round, so load falls on all alike; repeat the bench and compare medians), and the median by this
+thread's CPU time (`cpu`: steadier on a busy machine; without PostgreSQL's own work).
 """
 
 from __future__ import annotations
@@ -93,16 +94,21 @@ def longest(name: str, players: int, options: dict, wanted: int, seed: int, trie
     return best
 
 
-def rates(events: int, repeat: int, runs: dict) -> dict[str, tuple[float, float]]:
-    """Events/s of each run, (median, best) over `repeat` rounds; the runs take turns within a round,
-    so the load of a shared machine falls on all of them alike."""
+def rates(events: int, repeat: int, runs: dict) -> dict[str, tuple[float, float, float]]:
+    """Events/s of each run, (median, best, median by this thread's CPU time) over `repeat` rounds; the
+    runs take turns within a round, so the load of a shared machine falls on all of them alike.  The CPU
+    figure is what a busy machine disturbs least; it leaves out the database server's own work
+    (PostgreSQL's process), which the elapsed time includes."""
     times: dict[str, list[float]] = {name: [] for name in runs}
+    cpu: dict[str, list[float]] = {name: [] for name in runs}
     for _ in range(repeat):
         for name, run in runs.items():
-            started = time.perf_counter()
+            started, started_cpu = time.perf_counter(), time.thread_time()
             run()
+            cpu[name].append(time.thread_time() - started_cpu)
             times[name].append(time.perf_counter() - started)
-    return {name: (events / statistics.median(spent), events / min(spent)) for name, spent in times.items()}
+    return {name: (events / statistics.median(spent), events / min(spent), events / statistics.median(cpu[name]))
+            for name, spent in times.items()}
 
 
 def measure(game_id: int, repeat: int) -> None:
@@ -126,7 +132,7 @@ def measure(game_id: int, repeat: int) -> None:
                                           "replay": replay})
     share = 1 - found["replay"][0] / found["engine"][0]
     print(f"  {game.name:16} {len(payloads):5} events   " + "   ".join(
-        f"{label} {found[name][0]:9,.0f} /s (best {found[name][1]:9,.0f})"
+        f"{label} {found[name][0]:9,.0f} /s (best {found[name][1]:9,.0f}, cpu {found[name][2]:9,.0f})"
         for name, label in (("engine", "engine"), ("read", "read"), ("replay", "replay from the database")))
         + f"   database share {share:4.0%}")
 
