@@ -19,17 +19,22 @@ from sqlalchemy import event
 from sqlmodel import Session
 
 from service import config, running
+from service.store import jsondecode
 
 
 def make_engine(url: str, *, sqlite_synchronous: str = "NORMAL") -> sa.Engine:
-    """The engine for DATABASE_URL; `sqlite_synchronous` is SQLITE_SYNCHRONOUS (service/config.py)."""
+    """The engine for DATABASE_URL; `sqlite_synchronous` is SQLITE_SYNCHRONOUS (service/config.py).
+
+    Its JSON columns read through `jsondecode.loads` (the values json.loads gives, in about half the
+    time; on PostgreSQL SQLAlchemy hands it to psycopg's JSON loader) and are written by json.dumps."""
     if url.startswith("sqlite"):
         return _sqlite_engine(url, config.sqlite_synchronous(sqlite_synchronous))
     return _server_engine(url)
 
 
 def _sqlite_engine(url: str, synchronous: str) -> sa.Engine:
-    engine = sa.create_engine(url, connect_args={"timeout": 30, "check_same_thread": False})
+    engine = sa.create_engine(url, connect_args={"timeout": 30, "check_same_thread": False},
+                              json_deserializer=jsondecode.loads)
 
     @event.listens_for(engine, "connect")
     def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
@@ -74,7 +79,8 @@ def _server_engine(url: str) -> sa.Engine:
     connect_args: dict[str, Any] = {}
     if sa.make_url(url).get_driver_name() == "psycopg":
         connect_args["prepare_threshold"] = PREPARE_THRESHOLD
-    engine = sa.create_engine(url, pool_size=10, max_overflow=20, pool_recycle=1800, connect_args=connect_args)
+    engine = sa.create_engine(url, pool_size=10, max_overflow=20, pool_recycle=1800, connect_args=connect_args,
+                              json_deserializer=jsondecode.loads)
 
     @event.listens_for(engine, "checkout")
     def _checkout(dbapi_connection: Any, _record: Any, _proxy: Any) -> None:
