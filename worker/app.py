@@ -84,10 +84,9 @@ class Riftpost(Celery):
         # SQLAlchemy: beat's is worker/broker.py, everyone else's kombu's, tuned before its first use.
         url = url or self.conf.broker_url
         if isinstance(url, str) and url.startswith("sqla+"):
-            lean = broker.lean(url) if self.publishes_with_sqlite3 and transport is None else (url, None)
-            if lean[1] is not None:
-                url, transport = lean
-            else:
+            if self.publishes_with_sqlite3 and transport is None:
+                url, transport = broker.lean(url)
+            if transport is None:
                 _tune_sqlalchemy_transport()
         return super()._connection(url, userid, password, virtual_host, port, ssl, connect_timeout, transport,
                                    *args, **kwargs)

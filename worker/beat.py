@@ -1,5 +1,5 @@
-"""Celery beat for Riftpost (`beat_scheduler` in worker/app.py): the Procfile's `beat` process, or the
-beat child of a `celery -A worker worker -B`.
+"""Celery beat for Riftpost (`beat_scheduler` in worker/app.py): the Procfile's `beat` process
+(`python -m worker.beat`, `main` below), or the beat child of a `celery -A worker worker -B`.
 
 Beat only publishes three small periodic tasks (the outbox scan, the deadline sweep, the broker purge),
 but if it stops, emails stay pending and reminders, timeouts and game ends stop, silently.  Three
@@ -81,7 +81,7 @@ def _embedding_worker() -> int | None:
 
 def _backend_and_database(url: str) -> tuple[str, str | None]:
     """The backend ("sqlite", "postgresql"...) of a SQLAlchemy URL and a SQLite URL's database, as
-    sa.make_url reads them (tests/worker/test_beat.py), without loading SQLAlchemy (~20 MB of beat's
+    sa.make_url reads them (tests/worker/test_beat.py), without loading SQLAlchemy (~13 MB of beat's
     memory): `sqlite://` (in memory), `sqlite:///relative`, `sqlite:////absolute`, options after `?`."""
     scheme, _, rest = url.partition("://")
     backend = scheme.partition("+")[0]
