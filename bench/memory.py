@@ -296,6 +296,11 @@ def main() -> None:
         both = [statistics.median(r[phase]["web"][i] + r[phase]["worker"][i] for r in runs) / 1024 for i in (0, 1)]
         label = "after start" if phase == "start" else f"after {args.moves} moves, {args.emails} emails"
         print(f"  {label:<30} " + "   ".join(cells) + f"   web+worker {both[0]:5.1f} / {both[1]:5.1f}")
+    after = {role: statistics.median(r["moves"][role][0] for r in runs) / 1024 for role in ("web", "worker", "beat")}
+    targets = [("web+worker", after["web"] + after["worker"], 120), ("beat", after["beat"], 40),
+               ("worker", after["worker"], 90)]
+    print("targets (RSS after the moves and emails): " + ", ".join(
+        f"{name} {value:.1f} MB {'<=' if value <= limit else '>'} {limit}" for name, value, limit in targets))
 
 
 if __name__ == "__main__":
