@@ -20,6 +20,7 @@ from celery import Celery, Task, signals
 
 from service import config as service_config
 from service.running import Host
+from worker import broker
 
 if TYPE_CHECKING:
     from service.running import App
@@ -71,6 +72,24 @@ class Riftpost(Celery):
             self.bind(Host(self.settings, {"riftpost.db": engine}))
         assert self._host is not None
         return self._host
+
+    # Beat's (worker/beat.py `main`): publish to the embedded SQLite broker through sqlite3.
+    publishes_with_sqlite3 = False
+
+    def _connection(self, url: Any, userid: Any = None, password: Any = None, virtual_host: Any = None,
+                    port: Any = None, ssl: Any = None, connect_timeout: Any = None, transport: Any = None,
+                    *args: Any, **kwargs: Any) -> Any:
+        # Every broker connection of the app is made here (connection_for_write/read, the pool).  The
+        # embedded broker's transport is chosen here, not as the app is made, so that beat never imports
+        # SQLAlchemy: beat's is worker/broker.py, everyone else's kombu's, tuned before its first use.
+        url = url or self.conf.broker_url
+        if isinstance(url, str) and url.startswith("sqla+"):
+            if self.publishes_with_sqlite3 and transport is None:
+                url, transport = broker.lean(url)
+            if transport is None:
+                _tune_sqlalchemy_transport()
+        return super()._connection(url, userid, password, virtual_host, port, ssl, connect_timeout, transport,
+                                   *args, **kwargs)
 
     def bind(self, app: App) -> None:
         """Run the tasks in `app` (a Host, or a test's Flask app: its settings and engine shared)."""
@@ -150,8 +169,6 @@ def create_celery(app: App | None = None) -> Celery:
         # One beat per deployment, reconnecting after a failed publish, dying with a `-B` worker.
         beat_scheduler="worker.beat:Scheduler",
     )
-    if broker.startswith("sqla+"):
-        _tune_sqlalchemy_transport()
     celery_app.set_default()
     if app is not None:
         celery_app.bind(app)

@@ -1,5 +1,5 @@
-"""Celery beat for Riftpost (`beat_scheduler` in worker/app.py): the Procfile's `beat` process, or the
-beat child of a `celery -A worker worker -B`.
+"""Celery beat for Riftpost (`beat_scheduler` in worker/app.py): the Procfile's `beat` process
+(`python -m worker.beat`, `main` below), or the beat child of a `celery -A worker worker -B`.
 
 Beat only publishes three small periodic tasks (the outbox scan, the deadline sweep, the broker purge),
 but if it stops, emails stay pending and reminders, timeouts and game ends stop, silently.  Three
@@ -30,6 +30,7 @@ things keep it going:
 
 from __future__ import annotations
 
+import argparse
 import ctypes
 import errno
 import fcntl
@@ -40,11 +41,13 @@ import sys
 import time
 import zlib
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import sqlalchemy as sa
 from billiard.process import current_process
 from celery.beat import PersistentScheduler
+
+if TYPE_CHECKING:
+    import sqlalchemy as sa
 
 log = logging.getLogger(__name__)
 
@@ -76,6 +79,17 @@ def _embedding_worker() -> int | None:
     return getattr(process, "_parent_pid", None) if process.name == "Beat" else None
 
 
+def _backend_and_database(url: str) -> tuple[str, str | None]:
+    """The backend ("sqlite", "postgresql"...) of a SQLAlchemy URL and a SQLite URL's database, as
+    sa.make_url reads them (tests/worker/test_beat.py), without loading SQLAlchemy (~13 MB of beat's
+    memory): `sqlite://` (in memory), `sqlite:///relative`, `sqlite:////absolute`, options after `?`."""
+    scheme, _, rest = url.partition("://")
+    backend = scheme.partition("+")[0]
+    if backend != "sqlite":
+        return backend, None
+    return backend, rest.partition("?")[0].partition("/")[2] or None
+
+
 class BeatLock:
     """The one-beat lock of a deployment, held until `release` or the holder's death."""
 
@@ -84,14 +98,14 @@ class BeatLock:
         self._engine: sa.Engine | None = None
         self._connection: sa.Connection | None = None
         self._fd: int | None = None
-        url = sa.make_url(database_url)
-        if url.get_backend_name() == "postgresql":
+        backend, database = _backend_and_database(database_url)
+        if backend == "postgresql":
             self.where = f"PostgreSQL advisory lock {ADVISORY_KEY}"
             self._path = None
         else:
             # A SQLite database lives on one machine: a file beside it (the instance folder for an
             # in-memory one) is seen by every process of the deployment.
-            database = url.database if url.get_backend_name() == "sqlite" else None
+            database = database if backend == "sqlite" else None
             path = Path(f"{database}.beat-lock") if database and database != ":memory:" else \
                 Path(instance_path) / "beat-lock"
             self.where = str(path)
@@ -117,6 +131,8 @@ class BeatLock:
         return True
 
     def _try_advisory(self) -> bool:
+        import sqlalchemy as sa  # PostgreSQL's alone: beat on SQLite never loads SQLAlchemy
+
         if self._engine is None:
             # One connection, kept open for beat's life: the session-level lock is released when
             # it closes, which the server notices when the process dies.
@@ -207,3 +223,28 @@ class Scheduler(PersistentScheduler):
             super().close()
         finally:
             self.beat_lock.release()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """The Procfile's beat: `python -m worker.beat [--loglevel INFO]`, the same beat as `celery -A worker
+    beat` (celery/bin/beat.py: `app.Beat(...).run()`), without loading Celery's command line (its
+    interactive shell's libraries, ~9 MB) and, with the embedded broker, publishing through sqlite3
+    rather than SQLAlchemy (worker/broker.py): beat loads neither the tasks, the database layer, the
+    templates nor the engines (bench/memory.py; tests/worker/test_lean_processes.py)."""
+    parser = argparse.ArgumentParser(prog="python -m worker.beat", description="Riftpost's Celery beat")
+    parser.add_argument("-l", "--loglevel", default="WARNING")
+    args = parser.parse_args(argv)
+
+    from worker.app import celery
+
+    celery.publishes_with_sqlite3 = True
+    celery.Beat(loglevel=args.loglevel).run()  # type: ignore[attr-defined]  # Celery's subclass property
+    return 0
+
+
+if __name__ == "__main__":
+    # Run as `python -m worker.beat`, this file is __main__; the scheduler celery loads by name
+    # (`beat_scheduler`) is worker.beat, imported as usual, so main runs from there too.
+    from worker.beat import main as run
+
+    sys.exit(run())

@@ -6,11 +6,12 @@ from __future__ import annotations
 import logging
 import threading
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
-
-from celery import Celery
+from typing import TYPE_CHECKING, Any
 
 from service import running
+
+if TYPE_CHECKING:
+    from celery import Celery
 
 log = logging.getLogger(__name__)
 
@@ -27,6 +28,10 @@ def celery_client() -> Celery:
         app = running.extensions().get("riftpost.celery")
         if app is not None:
             return app
+        # Imported at the first publish: a web on the embedded broker publishes only for bots (publish
+        # below), and Celery's app is ~6 MB of the web's memory (bench/memory.py).
+        from celery import Celery
+
         app = Celery("riftpost-web", set_as_current=False)
         app.conf.update(
             broker_url=running.config()["CELERY_BROKER_URL"],

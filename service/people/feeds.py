@@ -17,9 +17,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-import icalendar
 import sqlalchemy as sa
-from feedgen.feed import FeedGenerator
 from sqlmodel import Session, col
 
 from service import links, paths, running, store
@@ -51,6 +49,10 @@ def calendar(session: Session, email: str, self_url: str, now: datetime) -> byte
         .where(col(Player.address_key) == email, col(Deadline.due_at).is_not(None), col(Game.status) == "active")
         .order_by(col(Deadline.due_at))
     ).all()
+    # Imported here, by the first feed asked for: icalendar and feedgen (with lxml) are ~8 MB of a web
+    # process that may never serve a feed (bench/memory.py; tests/worker/test_lean_processes.py).
+    import icalendar
+
     domain = running.config()["MAIL_DOMAIN"]
     cal = icalendar.Calendar()
     cal.add("prodid", PRODID)
@@ -89,6 +91,8 @@ def turns(session: Session, email: str, self_url: str, zone: str, now: datetime)
     due = {(row.game_id, row.seat): as_utc(row.due_at) for row in session.execute(
         sa.select(Deadline).where(col(Deadline.player_id).in_([player.id for player, _ in seats]),
                                   col(Deadline.due_at).is_not(None))).scalars()}
+    from feedgen.feed import FeedGenerator  # on first use, as icalendar above
+
     domain = running.config()["MAIL_DOMAIN"]
     feed = FeedGenerator()
     feed.id(self_url)

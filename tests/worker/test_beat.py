@@ -45,11 +45,11 @@ def procfile() -> dict[str, str]:
 def test_the_procfile_runs_one_beat_of_its_own_and_workers_without_one():
     """Scaling the Procfile's worker (N workers at scale) must not add beats: beat is its own process."""
     processes = procfile()
-    assert processes["beat"].split()[:4] == ["celery", "-A", "worker", "beat"]
+    assert processes["beat"].split()[:3] == ["python", "-m", "worker.beat"]  # `celery -A worker beat`, leaner
     worker = processes["worker"].split()
     assert worker[:3] == ["python", "-m", "worker"]  # worker/__main__.py: `celery -A worker worker`, leaner
     assert "-B" not in worker and "--beat" not in worker
-    assert [name for name, command in processes.items() if " beat" in command] == ["beat"]
+    assert [name for name, command in processes.items() if " beat" in command or "worker.beat" in command] == ["beat"]
 
 
 # ---- one beat per deployment ---------------------------------------------------------------------
@@ -101,6 +101,56 @@ def test_a_second_beat_of_the_deployment_waits_until_the_first_one_dies(database
             holder.wait(10)
 
 
+@pytest.mark.parametrize("url", [
+    "sqlite://", "sqlite:///:memory:", "sqlite:///app.sqlite", "sqlite:////srv/riftpost/app.sqlite",
+    "sqlite+pysqlite:////srv/app.sqlite?timeout=20", "sqlite:///relative/dir/app.sqlite",
+    "postgresql://riftpost@localhost/riftpost", "postgresql+psycopg://u:p%40w@db:5432/riftpost?sslmode=require",
+    "mysql+pymysql://u@h/db",
+])
+def test_the_beat_lock_reads_a_database_url_as_sqlalchemy_does(url, tmp_path):
+    """Beat reads DATABASE_URL without SQLAlchemy (worker/beat.py): the lock of a deployment must be the
+    same file (SQLite) or the advisory lock (PostgreSQL) whichever process takes it."""
+    from worker.beat import BeatLock, _backend_and_database
+
+    parsed = sa.make_url(url)
+    backend, database = _backend_and_database(url)
+    assert backend == parsed.get_backend_name()
+    if backend == "sqlite":
+        assert database == parsed.database
+    lock = BeatLock(url, str(tmp_path))
+    assert lock.where == (f"{parsed.database}.beat-lock" if backend == "sqlite" and parsed.database not in (None, ":memory:")
+                          else str(tmp_path / "beat-lock") if backend != "postgresql" else lock.where)
+
+
+def test_beat_publishing_to_a_locked_embedded_broker_fails_as_a_lost_connection_and_recovers(tmp_path):
+    """worker/broker.py (beat's way into the embedded broker): a locked database is a connection error,
+    which kombu retries and after which beat's scheduler opens a new connection; once the lock is gone
+    the new connection publishes, and the worker's transport takes the message."""
+    from kombu import Connection, Producer
+
+    url = f"sqla+sqlite:///{tmp_path / 'broker.sqlite'}"
+    options = {"connect_args": {"timeout": 0.2}}  # the busy timeout (5 s by default)
+    lean = Connection(url.removeprefix("sqla+"), transport="worker.broker:Transport", transport_options=options)
+    Producer(lean.default_channel).publish({"n": 1}, routing_key="beat", declare=[])  # the tables are made
+    lock = sqlite3.connect(tmp_path / "broker.sqlite", isolation_level=None)
+    lock.execute("BEGIN EXCLUSIVE")
+    try:
+        with pytest.raises(lean.connection_errors):
+            Producer(lean.default_channel).publish({"n": 2}, routing_key="beat")
+    finally:
+        lock.execute("COMMIT")
+        lock.close()
+    lean.release()
+    again = Connection(url.removeprefix("sqla+"), transport="worker.broker:Transport", transport_options=options)
+    Producer(again.default_channel).publish({"n": 3}, routing_key="beat")
+    again.release()
+    with Connection(url) as kombu:
+        queue = kombu.SimpleQueue("beat")
+        taken = [queue.get(timeout=1).payload for _ in range(2)]
+        queue.close()
+    assert taken == [{"n": 1}, {"n": 3}]
+
+
 class BeatProcess:
     """The Procfile's `beat` command, configured through the environment only."""
 
@@ -109,8 +159,9 @@ class BeatProcess:
                    CELERY_BROKER_URL=broker_url, SECRET_KEY=SECRET, RIFTPOST_DISPATCH_SECONDS="1",
                    PYTHONUNBUFFERED="1")
         command = procfile()["beat"].split()
+        assert command[0] == "python"
         self.log: list[str] = []
-        self.process = subprocess.Popen([sys.executable, "-m", *command], cwd=ROOT, env=env,
+        self.process = subprocess.Popen([sys.executable, *command[1:]], cwd=ROOT, env=env,
                                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         threading.Thread(target=self._read, daemon=True).start()
 
@@ -130,7 +181,7 @@ class BeatProcess:
 
 @pytest.mark.slow
 def test_two_procfile_beats_on_one_deployment_publish_one_at_a_time(tmp_path, migrated_sqlite):
-    """Two `celery -A worker beat` of one deployment (a second `make run`, a beat scaled to 2): the
+    """Two Procfile beats (`python -m worker.beat`) of one deployment (a second `make run`, a beat scaled to 2): the
     second waits, saying why, and takes over only when the first is gone (here: SIGKILLed)."""
     db = tmp_path / "app.sqlite"
     shutil.copy(migrated_sqlite, db)

@@ -13,33 +13,134 @@ from pathlib import Path
 from tests.worker.processes import ROOT
 
 
-def loaded(tmp_path: Path, code: str, modules: list[str], **environ: str) -> dict[str, bool]:
-    """Run `code` in a new interpreter; which of `modules` it imported (at least one, by prefix)."""
+def run(tmp_path: Path, code: str, **environ: str) -> str:
+    """Run `code` in a new interpreter configured like the Procfile's processes; its last line of output."""
     env = dict(os.environ, RIFTPOST_INSTANCE=str(tmp_path), SECRET_KEY="lean",
                DATABASE_URL=f"sqlite:///{tmp_path / 'app.sqlite'}",
                CELERY_BROKER_URL=f"sqla+sqlite:///{tmp_path / 'broker.sqlite'}")
     env.update(environ)
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done.stdout.strip().splitlines()[-1]
+
+
+def loaded(tmp_path: Path, code: str, modules: list[str], **environ: str) -> dict[str, bool]:
+    """Run `code` in a new interpreter; which of `modules` it imported (at least one, by prefix)."""
     report = (f"import json, sys; print(json.dumps({{m: any(k == m or k.startswith(m + '.') "
               f"for k in sys.modules) for m in {modules!r}}}))")
-    done = subprocess.run([sys.executable, "-c", f"{code}\n{report}"], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=120, check=True)
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return json.loads(run(tmp_path, f"{code}\n{report}", **environ))
 
 
 def test_the_web_app_loads_no_migrations_no_email_inliner_no_unused_dialect(tmp_path):
+    """Nor, until first needed, what only some requests use: Celery (a kick or a bot's move to publish:
+    service/mail/queue.py, ~6 MB) and the feeds' icalendar and feedgen with lxml (~8 MB:
+    service/people/feeds.py)."""
+    later = ["celery", "kombu", "icalendar", "feedgen", "lxml"]
     found = loaded(tmp_path, "import service; service.create_app()",
-                   ["alembic", "css_inline", "sqlalchemy.dialects.postgresql", "flask_wtf"])
+                   ["alembic", "css_inline", "sqlalchemy.dialects.postgresql", "flask_wtf", *later])
     assert found == {"alembic": False, "css_inline": False, "sqlalchemy.dialects.postgresql": False,
-                     "flask_wtf": True}
+                     "flask_wtf": True, **dict.fromkeys(later, False)}, found
 
 
-def test_beat_loads_neither_the_tasks_nor_the_flask_app(tmp_path):
-    # What `celery -A worker beat` runs before its scheduler: the app module, then the loader's
-    # default modules (celery/apps/beat.py, init_loader).
-    code = ("import worker; worker.celery.loader.init_worker(); "
-            "assert worker.celery.settings['DATABASE_URL'].endswith('app.sqlite')")
-    found = loaded(tmp_path, code, ["worker.tasks", "service.app", "service.web", "service.mail", "flask"])
+# The Procfile's beat (worker/beat.py `main`) up to its scheduler, which then publishes every entry of
+# the schedule once and stops: `held` is the schedule it held, `transport` its broker connection's.
+BEAT_ONCE = """
+from celery import beat
+held = transport = None
+def once(service):
+    global held, transport
+    scheduler = service.get_scheduler()
+    for entry in scheduler.schedule.values():
+        scheduler.apply_entry(entry, producer=scheduler.producer)
+    held = {name: [e.task, repr(e.schedule), e.options] for name, e in scheduler.schedule.items()}
+    transport = scheduler.connection.transport_cls
+    scheduler.close()
+beat.Service.start = once
+{start}
+assert held is not None
+import sys; sys.stdout = sys.__stdout__  # beat's logging took it over (worker_redirect_stdouts)
+"""
+LEAN_BEAT = BEAT_ONCE.replace("{start}", "import worker.beat; worker.beat.main(['--loglevel=WARNING'])")
+# What `celery -A worker beat` ran (celery/bin/beat.py) before beat was made lean.
+CELERY_BEAT = BEAT_ONCE.replace("{start}", "from worker.app import celery; celery.Beat(loglevel='WARNING').run()")
+REPORT = "import json; print(json.dumps({'held': held, 'transport': transport}))"
+# What beat never loads: the tasks (it publishes them by name), the web, the database layer (it writes
+# the embedded broker with sqlite3: worker/broker.py), the templates, the engines, Celery's command line.
+BEAT_NEVER = ["worker.tasks", "service.app", "service.web", "service.mail", "service.store", "flask", "sqlalchemy",
+              "sqlmodel", "pydantic", "jinja2", "engine", "babel", "celery.bin.celery", "click_repl", "prompt_toolkit"]
+# The schedule of worker/app.py with the embedded broker's defaults (service/config.py).
+SCHEDULE = {
+    "dispatch-outbox": ["riftpost.dispatch_outbox", "<freq: 2.00 seconds>", {}],
+    "sweep-deadlines": ["riftpost.sweep_deadlines", "<freq: 1.00 minute>", {}],
+    "send-digests": ["riftpost.send_digests", "<freq: 5.00 minutes>", {}],
+    "bots-due": ["riftpost.bots_due", "<freq: 1.00 minute>", {}],
+    "purge-embedded-broker": ["riftpost.purge_broker", "<freq: 1.00 hour>", {}],
+    # Celery's own (result_expires: a no-op without a result backend)
+    "celery.backend_cleanup": ["celery.backend_cleanup", "<crontab: 0 4 * * * (m/h/dM/MY/d)>", {"expires": 43200}],
+}
+
+
+def test_beat_loads_neither_the_tasks_nor_the_web_nor_the_database_layer(tmp_path):
+    """Beat (~35 MB, from 66: bench/memory.py) publishes a schedule: nothing else of the service."""
+    found = loaded(tmp_path, LEAN_BEAT, BEAT_NEVER)
     assert not any(found.values()), found
+
+
+def consumed(broker_url: str) -> list[dict]:
+    """Every message waiting in the broker's `celery` queue, taken as a worker takes it (kombu's SQLAlchemy
+    transport for the embedded broker), without what differs per message and process (ids, times)."""
+    from kombu import Connection
+
+    found = []
+    with Connection(broker_url) as connection:
+        queue = connection.SimpleQueue("celery")
+        while True:
+            try:
+                message = queue.get(timeout=0.2)
+            except queue.Empty:
+                break
+            message.ack()
+            headers = {k: v for k, v in message.headers.items() if k not in ("id", "root_id", "origin")}
+            headers["expires"] = headers["expires"] is not None  # a time
+            properties = {k: v for k, v in message.properties.items()
+                          if k not in ("correlation_id", "delivery_tag", "reply_to")}  # ids, the process's
+            found.append({"headers": headers, "properties": properties, "body": message.body,
+                          "content_type": message.content_type, "routing_key": message.delivery_info["routing_key"],
+                          "exchange": message.delivery_info["exchange"]})
+        queue.close()
+    return sorted(found, key=lambda m: m["headers"]["task"])
+
+
+def test_beat_publishes_the_same_schedule_as_the_same_messages_to_the_same_queue(tmp_path):
+    """The lean beat (sqlite3 into the embedded broker) holds the schedule beat held before, and the
+    worker takes from the broker the very messages that Celery's beat on kombu's SQLAlchemy transport
+    published (task, arguments, queue, exchange, routing key, headers, properties)."""
+    brokers = {name: f"sqla+sqlite:///{tmp_path / name / 'broker.sqlite'}" for name in ("lean", "celery")}
+    lean = json.loads(run(tmp_path / "lean", LEAN_BEAT + REPORT, CELERY_BROKER_URL=brokers["lean"]))
+    before = json.loads(run(tmp_path / "celery", CELERY_BEAT + REPORT, CELERY_BROKER_URL=brokers["celery"]))
+    assert lean["held"] == before["held"] == SCHEDULE
+    assert (lean["transport"], before["transport"]) == ("worker.broker:Transport", "sqla")
+    published = consumed(brokers["lean"])
+    assert [m["headers"]["task"] for m in published] == sorted(task for task, _, _ in SCHEDULE.values())
+    assert {m["routing_key"] for m in published} == {"celery"}  # the default queue, as before
+    assert published == consumed(brokers["celery"])
+
+
+def test_beat_writes_only_the_embedded_sqlite_broker_itself(tmp_path):
+    """Redis (production) and any other broker get kombu's transport with the URL as configured; the
+    embedded SQLite broker gets worker/broker.py, on the same file."""
+    code = ("from worker.app import celery; celery.publishes_with_sqlite3 = True; "
+            "c = celery.connection_for_write(); print(c.transport_cls, c.as_uri(include_password=True))")
+    url = "redis://127.0.0.1:6399/5"
+    assert run(tmp_path, code, CELERY_BROKER_URL=url) == f"redis {url}"
+    url = "sqla+postgresql://u:p@127.0.0.1/broker"
+    assert run(tmp_path, code, CELERY_BROKER_URL=url).split()[0] == "sqla"
+    url = f"sqla+sqlite:///{tmp_path / 'broker.sqlite'}"
+    assert run(tmp_path, code, CELERY_BROKER_URL=url) == f"worker.broker:Transport {url.removeprefix('sqla+')}"
+    # The worker's and the web's stay kombu's
+    code = code.replace("= True", "= False")
+    assert run(tmp_path, code, CELERY_BROKER_URL=url) == f"sqla {url}"
 
 
 WORKER_START = ("import types, worker; from celery import signals; "
