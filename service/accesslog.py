@@ -35,9 +35,10 @@ TOKEN_IN_PATH = re.compile(r"(/(?:p|m|u|i|a|never|api/play|signin(?!/code\b))/)[
 PERSONAL_TOKEN = re.compile(r"\brpt_[A-Za-z0-9_-]+")  # service/people/tokens.py PREFIX
 TOKEN_IN_QUERY = re.compile(r"((?:^|[?&])(?:token|t)=)[^&#\s\"]+")
 PLACEHOLDER = "<token>"
-# Each free-form field (the URL, the Referer, the User-Agent) at most this long: a line stays under
-# PIPE_BUF (4,096 bytes), so one write is atomic and lines of several threads never mix.
-FIELD = 1000
+# Each free-form field (the URL, the Referer, the User-Agent) at most this long, before its quotes are
+# escaped (at most twice as long after): a line stays under PIPE_BUF (4,096 bytes), so one write is
+# atomic and lines of several threads never mix.
+FIELD = 600
 # A body of a known length up to this many bytes is handed to the server as one piece (see __call__).
 WHOLE = 1 << 20
 
@@ -54,7 +55,7 @@ def _field(text: str) -> str:
     arrives percent-decoded: "%0A" would start a forged line), and its quotes escaped."""
     text = text[:FIELD]
     if not (text.isascii() and text.isprintable()):
-        text = text.encode("unicode_escape").decode("ascii")
+        text = text.encode("unicode_escape").decode("ascii")[:FIELD]
     return text.replace('"', '\\"')
 
 
@@ -112,7 +113,7 @@ class AccessLog:
         referer = environ.get("HTTP_REFERER")
         agent = environ.get("HTTP_USER_AGENT")
         line = (f'{environ.get("REMOTE_ADDR") or "-"} - - [{self._now()}] '
-                f'"{environ.get("REQUEST_METHOD", "-")} {_field(redact(url))} {environ.get("SERVER_PROTOCOL", "-")}" '
+                f'"{_field(environ.get("REQUEST_METHOD", "-")[:20])} {_field(redact(url))} {environ.get("SERVER_PROTOCOL", "-")}" '
                 f'{status} {length} "{_field(redact(referer)) if referer else "-"}" '
                 f'"{_field(redact(agent)) if agent else "-"}"\n')
         try:  # noqa: SIM105 - contextlib.suppress would cost a context manager per request

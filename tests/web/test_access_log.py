@@ -156,3 +156,11 @@ def test_an_app_that_raises_is_logged_as_500():
         os.close(read)
         os.close(write)
     assert '"GET /p/<token> -" 500 -' in line and "secret" not in line
+
+
+def test_a_line_stays_one_atomic_write_however_long_the_request():
+    """Below PIPE_BUF (4,096 bytes) a write to the log's pipe is atomic: lines of several threads never mix."""
+    long = '"\u00e9\n' * 5000
+    line, _, _ = _logged(_answer(), {"PATH_INFO": "/" + long, "QUERY_STRING": long, "HTTP_REFERER": long,
+                                     "HTTP_USER_AGENT": long, "REQUEST_METHOD": "X" * 5000})
+    assert len(line.encode()) < 4096 and line.count("\n") == 1, len(line.encode())
