@@ -1,5 +1,5 @@
-"""The signed-in start page ("my games", service/web/home.py) over real HTTP: gunicorn serving
-`service:create_app()` as the Procfile does, one worker, a person with 50 games of every game and mode
+"""The signed-in start page ("my games", service/web/home.py) over real HTTP: the Procfile's web
+server serving the app as the Procfile does, one process, a person with 50 games of every game and mode
 (Riftforce duel, team and solo, Riftwalker, Beyond the Rift; timed and untimed; a fifth finished).
 
 Prints p50/p95 of `GET /healthz` (the do-nothing baseline) and of `GET /` signed in, alternated, with
@@ -19,7 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from moves import REDIS, Client, Server, instance_for, percentile  # bench/moves.py: the same gunicorn and client
+from moves import REDIS, Client, Server, instance_for, percentile  # bench/moves.py: the same web server and client
 from pgdb import drop, postgres_url  # bench/pgdb.py
 
 from service.play import new_game
@@ -52,7 +52,7 @@ def measure(label: str, url: str, broker: str, games: int, samples: int) -> None
     load(instance.app, games)
     with instance.app.app_context():
         cookie = session_cookie(instance.app, ANN[1])
-    server = Server(instance, 1, "gthread")
+    server = Server(instance, 1)
     try:
         client = Client(server.port)
         client.cookies["session"] = cookie
@@ -71,7 +71,7 @@ def measure(label: str, url: str, broker: str, games: int, samples: int) -> None
     finally:
         server.stop()
     base = percentile(times["GET /healthz"], .5)
-    print(f"{label}: {games} games of one person, {samples} samples each, gunicorn 1 gthread worker")
+    print(f"{label}: {games} games of one person, {samples} samples each, the Procfile's web, 1 process")
     print(f"  {'request':<22}{'p50 ms':>8}{'p95 ms':>8}{'x healthz':>11}")
     for what, found in times.items():
         p50 = percentile(found, .5)
@@ -80,7 +80,7 @@ def measure(label: str, url: str, broker: str, games: int, samples: int) -> None
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description="Riftpost's signed-in start page over real HTTP (gunicorn)")
+    parser = argparse.ArgumentParser(description="Riftpost's signed-in start page over real HTTP")
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--samples", type=int, default=300)
     parser.add_argument("--backend", choices=("sqlite", "postgres"), action="append",

@@ -9,7 +9,7 @@ the Rift: every engine the service serves), plays `--moves` moves through HTTP w
 (`POST /api/play/<token>`, whose answer has the decisions after it; `GET /api/play/<token>` when the
 turn passed to another seat), waits until the worker has sent every email, and prints per process RSS
 and PSS (/proc/PID/smaps_rollup; PSS splits each shared page between the processes that map it, so the
-PSS of gunicorn's master and workers adds up to what the web really costs) and the totals of web
+PSS of the web server's main process and workers adds up to what the web really costs) and the totals of web
 (master + workers), worker and beat.
 After the moves, new games are started (each emails its seats) until the outbox holds `--emails` emails
 to send, so the worker has sent at least that many when it is measured.

@@ -1,20 +1,21 @@
-"""Move-path benchmark over real HTTP: gunicorn serving `service:create_app()` as the Procfile does.
+"""Move-path benchmark over real HTTP: the Procfile's web server serving the app as the Procfile does.
 
     .venv/bin/python bench/moves.py [--games 3] [--rounds 15] [--moves 336] [--backend sqlite|postgres]
+                                    [--server procfile|gthread|sync|granian]
 
 For each backend (SQLite with the embedded `sqla+sqlite:` broker; PostgreSQL with the Redis broker) on a
 throwaway instance:
 
-1. Latency, one gunicorn worker: p50/p95 of `GET /healthz` (the do-nothing baseline), the form move
+1. Latency, one web server process: p50/p95 of `GET /healthz` (the do-nothing baseline), the form move
    `POST /p/<token>/move`, the page GET it redirects to, the JSON API move `POST /api/play/<token>`,
    the emailed link's confirm `POST /m/<move token>` and a JSON client's whole loop per move (the POST,
    and a GET of the position after it where the POST's answer lacks it: servers before issue #27), in
    Riftforce games grown to about 50 and 500 events; each beside its ratio to /healthz.  Targets of the issue "A lean write path": a move POST
    within 2x /healthz on SQLite, within 4 ms on PostgreSQL.
-2. Throughput, two gunicorn workers: moves/s (`POST /api/play/<token>`, one move each) with 1, 4 and
+2. Throughput, two web server processes: moves/s (`POST /api/play/<token>`, one move each) with 1, 4 and
    16 concurrent clients, each a thread with its own connection and its own games.  Target: 500 moves/s
    on 2 cores.
-3. The RSS of each gunicorn process after those moves (1,008 by default).
+3. The RSS of each web server process (the main one and its workers) after those moves (1,008 by default).
 
 The client (this process) knows every legal move without asking the server: it plays each game along
 locally with the engine and the server's own RNG per position (service/play/batch.py `rng`), so the
@@ -22,9 +23,12 @@ only requests are the measured ones.  No Celery worker runs: the outbox rows a m
 while the kick to the broker after each commit happens as in production (with Redis; the embedded
 broker gets none: service/config.py).
 
-gunicorn runs with the Procfile's gunicorn.conf.py (the gthread worker, 4 threads), which keeps a
-client's connection open; `--worker-class sync` closes it after each response, and the client then
-reconnects, so those figures include a loopback TCP connect per request.
+`--server` picks the web server (`server_command`): the Procfile's line by default (granian, 4 threads
+a process), or to compare, gunicorn's gthread worker (4 threads, the Procfile's before issue #27) or its
+sync worker, or granian with the bench's own options.  Each keeps a client's connection open but the
+sync worker, which closes it after each response: the client then reconnects, so those figures include
+a loopback TCP connect per request.  The CPU per request is the server processes' (every thread, the
+kernel's work on their behalf included), which on a shared machine varies less than the wall-clock.
 The machine is shared: the load average is printed before and after; repeat a run and take medians.
 """
 
@@ -264,17 +268,42 @@ class Instance:
         return made
 
 
-class Server:
-    """gunicorn as the Procfile runs it (its access log included), on a port of its own."""
+# The web servers the bench can run (`--server`), each serving the app behind its access log
+# (`service:create_web_app`): "procfile" is the Procfile's own `web` line (WEB_CONCURRENCY gives the
+# processes); the others are there to compare: gunicorn's threaded worker with 4 threads as the
+# Procfile ran it until issue #27, its one-request-at-a-time sync worker, and granian as the Procfile
+# runs it but for the processes.
+SERVERS = ("procfile", "gthread", "sync", "granian")
 
-    def __init__(self, instance: Instance, workers: int, worker_class: str) -> None:
+
+def server_command(server: str, port: int, workers: int) -> tuple[list[str], dict[str, str]]:
+    """(argv, extra environment) of `server` listening on 127.0.0.1:`port` with `workers` processes."""
+    if server == "procfile":
+        line = next(line for line in (ROOT / "Procfile").read_text().splitlines() if line.startswith("web:"))
+        return (["sh", "-c", "exec " + line.removeprefix("web:").strip()],
+                {"PORT": str(port), "WEB_CONCURRENCY": str(workers),
+                 "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"})
+    if server in ("gthread", "sync"):  # gunicorn is a dev dependency, for this comparison
+        return ([sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}", "--workers", str(workers),
+                 "--worker-class", server, "--threads", "4", "service:create_web_app()"], {})
+    if server == "granian":
+        return ([sys.executable, "-m", "granian", "--interface", "wsgi", "--factory", "--host", "127.0.0.1",
+                 "--port", str(port), "--workers", str(workers), "--blocking-threads", "4", "--no-ws",
+                 "service:create_web_app"], {})
+    raise SystemExit(f"unknown server {server!r}: one of {', '.join(SERVERS)}")
+
+
+class Server:
+    """A web server serving the app (the Procfile's by default, its access log included), on a port of
+    its own."""
+
+    def __init__(self, instance: Instance, workers: int, server: str = "procfile") -> None:
         self.port = free_port()
-        self.log = open(instance.tmp / f"gunicorn-{self.port}.log", "wb")  # noqa: SIM115
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "--bind", f"127.0.0.1:{self.port}",
-             "--workers", str(workers), "--worker-class", worker_class, "--access-logfile", "-",
-             "service:create_app()"],
-            cwd=ROOT, env=instance.env, stdout=self.log, stderr=subprocess.STDOUT)
+        self.name = server
+        self.log = open(instance.tmp / f"{server}-{self.port}.log", "wb")  # noqa: SIM115
+        argv, env = server_command(server, self.port, workers)
+        self.process = subprocess.Popen(argv, cwd=ROOT, env={**instance.env, **env}, stdout=self.log,
+                                        stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 60
         while True:
             try:
@@ -285,14 +314,18 @@ class Server:
             except OSError:
                 pass
             if self.process.poll() is not None or time.monotonic() > deadline:
-                raise SystemExit(f"gunicorn did not start; see {self.log.name}")
+                raise SystemExit(f"{server} did not start; see {self.log.name}")
             time.sleep(0.1)
-        while len(self.children()) < workers:  # each worker imports the app itself
+        while len(self.workers()) < workers:  # each worker imports the app itself
             time.sleep(0.1)
         warm = Client(self.port)
         for _ in range(20 * workers):  # first requests of a fresh worker are slower (imports, pools)
             warm.request("GET", "/healthz")
         warm.close()
+
+    def workers(self) -> list[int]:
+        """The processes that serve requests: the master's children."""
+        return self.children()
 
     def children(self) -> list[int]:
         path = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children")
@@ -473,7 +506,7 @@ def throughput(instance: Instance, server: Server, clients: int, total: int) -> 
     threads = [threading.Thread(target=run, args=(i,)) for i in range(clients)]
     for thread in threads:
         thread.start()
-    workers = server.children()
+    workers = server.workers()
     start.wait()
     began, server_cpu, client_cpu = time.perf_counter(), cpu_seconds(workers), time.process_time()
     for thread in threads:
@@ -488,25 +521,26 @@ def throughput(instance: Instance, server: Server, clients: int, total: int) -> 
 
 @dataclass
 class Usage:
-    server: float  # CPU seconds of the gunicorn workers
+    server: float  # CPU seconds of the web server's worker processes
     client: float  # CPU seconds of this process (the clients)
 
 
 def run_backend(instance: Instance, args: argparse.Namespace) -> None:
     print(f"\n== {instance.label}")
-    server = Server(instance, 1, args.worker_class)
+    server = Server(instance, 1, args.server)
     try:
         by_size = {size: latency(instance, server, size, args.games, args.rounds) for size in (50, 500)}
-        print(f"latency, gunicorn 1 {args.worker_class} worker ({args.games} games per size, "
+        print(f"latency, {args.server}, 1 process ({args.games} games per size, "
               f"{args.rounds} rounds each; games grown over the API beforehand):")
         report_latency(by_size)
     finally:
         server.stop()
 
-    server = Server(instance, 2, args.worker_class)
+    processes = 2
+    server = Server(instance, processes, args.server)
     total = 0
     try:
-        print(f"throughput, gunicorn 2 {args.worker_class} workers, POST /api/play/<t> one move each:")
+        print(f"throughput, {args.server}, {processes} processes, POST /api/play/<t> one move each:")
         throughput(instance, server, 2, 40)  # not counted: the workers' first moves (lazy imports, templates)
         for clients in (1, 4, 16):
             moves, seconds, samples, usage = throughput(instance, server, clients, args.moves)
@@ -617,7 +651,7 @@ def instance_for(label: str, url: str, broker: str) -> Instance:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description="Riftpost move path over real HTTP (gunicorn)")
+    parser = argparse.ArgumentParser(description="Riftpost move path over real HTTP")
     parser.add_argument("--games", type=int, default=3, help="games per size for the latencies")
     parser.add_argument("--rounds", type=int, default=15, help="rounds (3 moves each) per game")
     parser.add_argument("--moves", type=int, default=336, help="moves per throughput level (1, 4, 16 clients)")
@@ -626,8 +660,9 @@ def main() -> None:
     parser.add_argument("--settings", type=int, default=1000,
                         help="transactions per PostgreSQL engine setting compared (0: skip)")
     parser.add_argument("--settings-only", action="store_true", help="only the PostgreSQL settings compared")
-    parser.add_argument("--worker-class", default="gthread",
-                        help="gunicorn worker class (the Procfile's gunicorn.conf.py: gthread, 4 threads)")
+    parser.add_argument("--server", choices=SERVERS, default="procfile",
+                        help="the web server: the Procfile's web line (default), gunicorn's gthread or sync worker "
+                             "(4 threads) or granian (bench/moves.py server_command)")
     args = parser.parse_args()
     backends = ["postgres"] if args.settings_only else args.backend or ["sqlite", "postgres"]
 

@@ -3,7 +3,7 @@
     .venv/bin/python bench/scale.py [--games 200] [--webs 3] [--workers 3] [--beats 2] [--clients 12]
                                     [--late 0.02] [--race 0.5] [--keep]
 
-Three gunicorn web processes (the Procfile's gunicorn.conf.py), three Celery workers and two beats at once
+Three web processes (the Procfile's `web`: granian), three Celery workers and two beats at once
 against one throwaway PostgreSQL database and one Redis database, mailing a recording SMTP sink.  The
 games (every game and mode: Riftforce duel, team of 3 and 4 with the draft, solo; Riftwalker 2-4;
 Beyond the Rift 1-4 heroes), each seat a person with a personal API token, are played to the end by
@@ -41,7 +41,7 @@ def main() -> None:
     layout = Layout()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=layout.games)
-    parser.add_argument("--webs", type=int, default=layout.webs, help="gunicorn processes")
+    parser.add_argument("--webs", type=int, default=layout.webs, help="web processes (the Procfile's granian)")
     parser.add_argument("--workers", type=int, default=layout.workers, help="celery workers (--pool=solo)")
     parser.add_argument("--beats", type=int, default=layout.beats, help="celery beats, all started at once")
     parser.add_argument("--clients", type=int, default=layout.clients, help="bot client threads")

@@ -2,7 +2,7 @@
 
     flask --app service db-upgrade
     flask --app service new-game GAME ann@example.org bob@example.org
-    gunicorn 'service:create_app()'
+    granian --interface wsgi --factory service:create_web_app    (the Procfile's web, with its settings)
 
 The layers, each importing only those below it (pyproject.toml's import-linter contract checks it):
 web and cli -> play -> clocks -> mail -> views -> games -> store -> engine; service/app.py puts them
@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from _typeshed.wsgi import WSGIApplication
     from flask import Flask
 
 
@@ -23,3 +24,11 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     from service.app import create_app as make
 
     return make(overrides)
+
+
+def create_web_app() -> WSGIApplication:
+    """The app as the Procfile's web server serves it: behind the access log, which leaves out the
+    links' tokens (service/accesslog.py).  The server's own access log stays off."""
+    from service.accesslog import AccessLog
+
+    return AccessLog(create_app())

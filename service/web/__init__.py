@@ -22,6 +22,7 @@ from service.web import (
     invitations,
     language,
     leaderboard,
+    limits,
     lobby,
     me_api,
     notify,
@@ -31,7 +32,6 @@ from service.web import (
     settings,
     signin,
 )
-from service.web.limits import limiter
 
 csrf = CSRFProtect()
 
@@ -49,7 +49,7 @@ def register(app: Flask) -> None:
     csrf.exempt(notify.seen)  # the page's visit beacon: the signed link in the path is the proof
     csrf.exempt(notify.notifications_json_change)  # JSON: auth.require_api_email checks the CSRF header
     csrf.exempt(language.api_choose)  # JSON: auth.require_api_email checks the CSRF header
-    limiter.init_app(app)
+    limits.init_app(app)
     auth.register(app)
     language.register(app)
     channels.register(app)

@@ -12,6 +12,7 @@ import urllib.request
 
 import pytest
 import sqlalchemy as sa
+from flask import request
 
 from service.store import read_session
 from service.store.db import get_engine
@@ -137,4 +138,40 @@ def test_a_post_that_starts_no_game_gives_its_place_back(tmp_path, migrated_sqli
         assert _post(client, "198.51.100.4", 7, options="target=99") == 422  # refused by the game
         assert [_post(client, "198.51.100.4", n) for n in range(10, 13)] == [303, 303, 429]
         assert _games() == 2
+    app.extensions["riftpost.db"].dispose()
+
+
+def test_only_the_routes_with_limits_pay_for_them(tmp_path, migrated_sqlite, monkeypatch):
+    """The limits are decorators on their views (service/web/limits.py init_app): a request to a route
+    without one never enters Flask-Limiter's check (the before-request check that resolved every
+    route's limits is off), while a limited route is still counted and refused past its limit."""
+    from flask_limiter import Limiter
+
+    checks: list[str] = []
+    original = Limiter._check_request_limit
+
+    def counted(self, *args, **kwargs):
+        checks.append(request.path)
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(Limiter, "_check_request_limit", counted)
+    app = _limited(tmp_path, migrated_sqlite)
+    with app.app_context():
+        client = app.test_client()
+        assert client.get("/healthz").status_code == 200 and client.get(START_FORM).status_code == 200
+        assert checks == []
+        assert [_post(client, "192.0.2.9", n) for n in range(3)] == [303, 303, 429]
+        assert checks == ["/games/new"] * 3
+    app.extensions["riftpost.db"].dispose()
+
+
+def test_a_limit_for_every_route_keeps_the_check_before_each_request(tmp_path, migrated_sqlite):
+    """Should the configuration name a limit for every route (RATELIMIT_DEFAULT), the before-request
+    check that counts it stays: an undecorated route is limited too."""
+    db = tmp_path / "app.sqlite"
+    shutil.copy(migrated_sqlite, db)
+    app = make_app(tmp_path, f"sqlite:///{db}", RATELIMIT_DEFAULT="2 per minute")
+    with app.app_context():
+        client = app.test_client()
+        assert [client.get("/healthz").status_code for _ in range(3)] == [200, 200, 429]
     app.extensions["riftpost.db"].dispose()

@@ -1,6 +1,6 @@
 """The scale drill (issue #25): the production layout on one machine, played by outside bot clients.
 
-Several gunicorn web processes (the Procfile's gunicorn.conf.py), several Celery workers and two beats
+Several web processes (the Procfile's `web`: granian), several Celery workers and two beats
 at once against one PostgreSQL database and one Redis database, mailing a recording SMTP sink; games
 of every game and mode, each seat a person with a personal API token, played to the end by client
 threads over the JSON play API (`GET /api/me/games/<id>`, `POST /api/me/games/<id>/moves`), each
@@ -43,6 +43,8 @@ from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
+
+from tests.procfile import procfile_web
 
 ROOT = Path(__file__).resolve().parents[2]
 SECRET = "scale-drill-secret"
@@ -148,8 +150,7 @@ class Stack:
         try:
             for i in range(layout.webs):
                 port = _free_port()
-                self._start(f"web{i + 1}", base, [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py",
-                                                  "--bind", f"127.0.0.1:{port}", "service:create_app()"])
+                self._start(f"web{i + 1}", base, procfile_web(port))
                 self.ports.append(port)
             for i in range(layout.workers):
                 self._start(f"worker{i + 1}", base, [sys.executable, "-m", "celery", "-A", "worker", "worker",

@@ -4,6 +4,7 @@ environment like the Procfile's processes, since this test process has imported 
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import subprocess
@@ -182,14 +183,16 @@ def test_the_worker_renders_every_kind_of_email_without_flask(tmp_path):
 
 
 def test_the_procfile_web_is_one_process_with_threads():
-    """One copy of the app (each gunicorn worker process holds its own), threads for concurrency; and
-    the default in-memory rate limits (RATELIMIT_STORAGE_URL=memory://) count for the whole web only
-    in one process."""
-    web = next(line for line in (ROOT / "Procfile").read_text().splitlines() if line.startswith("web:"))
-    assert "-c gunicorn.conf.py" in web and "--workers" not in web and "--preload" not in web
-    settings: dict = {}
-    exec((ROOT / "gunicorn.conf.py").read_text(), settings)
-    assert settings["workers"] == 1 and settings["threads"] > 1
+    """One copy of the app (each web server process holds its own), threads for concurrency; and the
+    default in-memory rate limits (RATELIMIT_STORAGE_URL=memory://) count for the whole web only in one
+    process.  A process that dies is started again, and stopping waits a bounded time for requests."""
+    from tests.procfile import procfile_web
+
+    words = procfile_web(5000)
+    options = dict(itertools.pairwise(words))
+    assert options["--workers"] == "1" and int(options["--blocking-threads"]) > 1
+    assert "--respawn-failed-workers" in words and int(options["--workers-kill-timeout"]) > 0
+    assert words[-1] == "service:create_web_app" and "--factory" in words and "--access-log" not in words
 
 
 def test_the_procfile_worker_starts_without_celerys_command_line_and_warmed_up(tmp_path):
