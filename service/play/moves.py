@@ -131,7 +131,13 @@ def apply(
                        snapshot_seq=snapshot_seq)
     restart = starts | (set(after) - set(before))
     mailed = result is None and bool(set(before) ^ set(after) or starts)
-    players = current.players(conn, game_id) if mailed or result is not None or not loaded.clock_idle else []
+    clock = loaded.clock
+    # The seats, only when something asks for them: the emails, the end, and of the clocks
+    # (clocks.after_move) one that (re)starts, resumes from a pause or counts a timeout; a decision that
+    # keeps the turn in a timed game reads no seat, as in an untimed one (issue #27: a statement less).
+    clock_needs_seats = clock is not None and not loaded.clock_idle and (
+        bool(restart) or kind == "timeout" or clock.paused_at is not None)
+    players = current.players(conn, game_id) if mailed or result is not None or clock_needs_seats else []
     due: dict[int, datetime] = {}
     if result is not None or not loaded.clock_idle:
         # The clocks follow the turns (service/clocks).  A result stops them and marks the end as due:

@@ -10,6 +10,11 @@ seq and rules_version are the game's, and rebuilt from the log when not.
 
 The rows come back as small dataclasses (`GameRow`, `PlayerRow`) with the attributes of the ORM
 classes they stand for, so the functions that word emails and move clocks take either.
+
+The statements of every move (the read, the writes, the seats, a link's player) run on the DB-API cursor
+(service/store/prepared.py): SQLAlchemy's Python around each execution cost more than their SQL.  The
+sweep's batch read (`read_due`, a list of ids and a row lock) stays a Core statement: it runs once per
+batch, not per move.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ import sqlalchemy as sa
 import engine
 from service.errors import GameNotFound, StaleState
 from service.store.models import Deadline, Event, Game, GameClock, GameState, Player, Snapshot, TurnStart
+from service.store.prepared import Conn, Prepared
 from service.store.rows import MAX_ID
 
 GAMES = Game.__table__  # type: ignore[attr-defined]
@@ -109,12 +115,13 @@ _LOADED_COLUMNS = [
     CLOCKS.c.game_id.label("clock"), *[CLOCKS.c[name] for name in ClockRow.__slots__],
 ]
 _LOADED_FROM = GAMES.outerjoin(STATES, STATES.c.game_id == GAMES.c.id).outerjoin(CLOCKS, CLOCKS.c.game_id == GAMES.c.id)
-_READ = sa.select(*_LOADED_COLUMNS).select_from(_LOADED_FROM).where(GAMES.c.id == sa.bindparam("game_id"))
-_PLAYERS = (
+_READ = Prepared(sa.select(*_LOADED_COLUMNS).select_from(_LOADED_FROM).where(GAMES.c.id == sa.bindparam("game_id")))
+_PLAYERS = Prepared(
     sa.select(*[PLAYERS.c[name] for name in PlayerRow.__slots__])
     .where(PLAYERS.c.game_id == sa.bindparam("game_id"))
     .order_by(PLAYERS.c.seat)
 )
+_GAME_WIDTH, _CLOCK_WIDTH = len(_GAME_COLUMNS), len(ClockRow.__slots__)
 
 
 def read(conn: sa.Connection, game_id: int) -> Loaded:
@@ -122,18 +129,20 @@ def read(conn: sa.Connection, game_id: int) -> Loaded:
     state after the game's seq made by today's engine."""
     if not 0 < game_id < MAX_ID:
         raise GameNotFound(game_id)
-    row = conn.execute(_READ, {"game_id": game_id}).first()
-    if row is None:
+    rows = _READ.rows(conn, {"game_id": game_id})
+    if not rows:
         raise GameNotFound(game_id)
-    return _loaded(row)
+    return _loaded(rows[0])
 
 
-def _loaded(row: sa.Row[Any], start: int = 0) -> Loaded:
-    """`row` holds the game's columns from position `start` on, then the state's and clock's by name."""
-    game = GameRow(*row[start:start + len(_GAME_COLUMNS)])
-    fresh = row.state_seq == game.seq and row.state_version == engine.get(game.name).rules_version
-    clock = None if row.clock is None else ClockRow(*(row._mapping[name] for name in ClockRow.__slots__))
-    return Loaded(game, row.state if fresh else None, row.state_seq is not None, row.snapshot_seq or 0, clock)
+def _loaded(row: Sequence[Any], start: int = 0) -> Loaded:
+    """`row` holds `_LOADED_COLUMNS` from position `start` on: the game's, the state's, the clock's."""
+    end = start + _GAME_WIDTH
+    game = GameRow(*row[start:end])
+    state_seq, state_version, state, snapshot_seq, has_clock = row[end:end + 5]
+    fresh = state_seq == game.seq and state_version == engine.get(game.name).rules_version
+    clock = None if has_clock is None else ClockRow(*row[end + 5:end + 5 + _CLOCK_WIDTH])
+    return Loaded(game, state if fresh else None, state_seq is not None, snapshot_seq or 0, clock)
 
 
 @dataclass(slots=True)
@@ -182,17 +191,18 @@ def read_due(conn: sa.Connection, deadline_ids: Sequence[int]) -> list[Due]:
     return found
 
 
-_PLAYER = sa.select(*[PLAYERS.c[name] for name in PlayerRow.__slots__]).where(PLAYERS.c.id == sa.bindparam("player_id"))
+_PLAYER = Prepared(sa.select(*[PLAYERS.c[name] for name in PlayerRow.__slots__])
+                   .where(PLAYERS.c.id == sa.bindparam("player_id")))
 
 
-def player(conn: sa.Connection, player_id: int) -> PlayerRow | None:
+def player(conn: Conn, player_id: int) -> PlayerRow | None:
     """The seat a signed link names (None: no such player here)."""
-    row = conn.execute(_PLAYER, {"player_id": player_id}).first() if 0 < player_id < MAX_ID else None
-    return None if row is None else PlayerRow(*row)
+    rows = _PLAYER.rows(conn, {"player_id": player_id}) if 0 < player_id < MAX_ID else []
+    return PlayerRow(*rows[0]) if rows else None
 
 
 def players(conn: sa.Connection, game_id: int) -> list[PlayerRow]:
-    return [PlayerRow(*row) for row in conn.execute(_PLAYERS, {"game_id": game_id})]
+    return [PlayerRow(*row) for row in _PLAYERS.rows(conn, {"game_id": game_id})]
 
 
 _FRESH = sa.select(STATES.c.state, STATES.c.snapshot_seq).where(
@@ -207,21 +217,21 @@ def fresh_state(conn: sa.Connection, game_id: int, seq: int, rules_version: str)
     return None if row is None else (row.state, row.snapshot_seq)
 
 
-_MOVE_ON = (
+_MOVE_ON = Prepared(
     sa.update(GAMES)
     .where(GAMES.c.id == sa.bindparam("b_game_id"), GAMES.c.seq == sa.bindparam("b_seq"))
     .values(seq=sa.bindparam("new_seq"), updated_at=sa.bindparam("at"), to_act=sa.bindparam("to_act"),
             status=sa.bindparam("status"), result=sa.bindparam("result"))
 )
-_APPEND = sa.insert(EVENTS)
-_STATE_UPDATE = (
+_APPEND = Prepared(sa.insert(EVENTS), ["game_id", "seq", "type", "payload", "actor", "kind", "created_at"])
+_STATE_UPDATE = Prepared(
     sa.update(STATES).where(STATES.c.game_id == sa.bindparam("b_game_id"))
     .values(seq=sa.bindparam("seq"), rules_version=sa.bindparam("rules_version"), state=sa.bindparam("state"),
             snapshot_seq=sa.bindparam("snapshot_seq"))
 )
-_STATE_INSERT = sa.insert(STATES)
-_SNAPSHOT = sa.insert(SNAPSHOTS)
-_TURN = sa.insert(TURNS)
+_STATE_INSERT = Prepared(sa.insert(STATES), ["game_id", "seq", "rules_version", "state", "snapshot_seq"])
+_SNAPSHOT = Prepared(sa.insert(SNAPSHOTS), ["game_id", "seq", "state", "created_at", "rules_version"])
+_TURN = Prepared(sa.insert(TURNS), ["game_id", "seq", "number", "seats"])
 
 
 def advance(
@@ -232,12 +242,14 @@ def advance(
     `result`), or raise StaleState; `game` follows (its seq and read model are the new ones)."""
     new_seq = expected_seq + len(new_events)
     status = "active" if result is None else "finished"
-    moved = conn.execute(_MOVE_ON, {"b_game_id": game.id, "b_seq": expected_seq, "new_seq": new_seq, "at": at,
-                                    "to_act": to_act, "status": status, "result": result})
-    if moved.rowcount != 1:
+    moved = _MOVE_ON.run(conn, {"b_game_id": game.id, "b_seq": expected_seq, "new_seq": new_seq, "at": at,
+                                "to_act": to_act, "status": status, "result": result})
+    count = moved.rowcount
+    moved.close()
+    if count != 1:
         raise StaleState(game.id, expected_seq)
     try:
-        conn.execute(_APPEND, [
+        _APPEND.run_many(conn, [
             {"game_id": game.id, "seq": expected_seq + offset, "type": str(event.get("type", "event"))[:60],
              "payload": event, "actor": actor, "kind": kind, "created_at": at}
             for offset, event in enumerate(new_events, start=1)
@@ -252,16 +264,16 @@ def keep_state(conn: sa.Connection, game_id: int, seq: int, rules_version: str, 
     """Write the game's state row: `state` is the state after `seq`."""
     values = {"seq": seq, "rules_version": rules_version, "state": state, "snapshot_seq": snapshot_seq}
     if exists:
-        conn.execute(_STATE_UPDATE, {"b_game_id": game_id, **values})
+        _STATE_UPDATE.run(conn, {"b_game_id": game_id, **values}).close()
     else:
-        conn.execute(_STATE_INSERT, {"game_id": game_id, **values})
+        _STATE_INSERT.run(conn, {"game_id": game_id, **values}).close()
 
 
 def snapshot(conn: sa.Connection, game_id: int, seq: int, rules_version: str, state: dict[str, Any],
              at: datetime) -> None:
-    conn.execute(_SNAPSHOT, {"game_id": game_id, "seq": seq, "state": state, "created_at": at,
-                             "rules_version": rules_version})
+    _SNAPSHOT.run(conn, {"game_id": game_id, "seq": seq, "state": state, "created_at": at,
+                         "rules_version": rules_version}).close()
 
 
 def turn_began(conn: sa.Connection, game_id: int, seq: int, number: int, seats: list[int]) -> None:
-    conn.execute(_TURN, {"game_id": game_id, "seq": seq, "number": number, "seats": seats})
+    _TURN.run(conn, {"game_id": game_id, "seq": seq, "number": number, "seats": seats}).close()

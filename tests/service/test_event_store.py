@@ -18,6 +18,7 @@ from service.store.models import Event, GameState, Snapshot
 from tests.conftest import app_on
 from tests.service import toygame
 from tests.service.helpers import current, play_one, play_to_end
+from tests.service.statements import counted
 
 PLAYERS = [("Ann", "ann@example.org"), ("Bob", "bob@example.org")]
 
@@ -199,22 +200,14 @@ class TestCurrentStateRow:
         events, a turn start, a snapshot, the state row and the outbox rows; a follow-up decision of the
         same turn reads one row and writes three."""
         game_id = new_game(toygame.NAME, PLAYERS, {"target": 30}, seed=2)
-        statements: list[str] = []
-
-        def count(_conn, _cursor, statement, *_args):
-            statements.append(statement.split()[0].upper())
-
-        sa.event.listen(get_engine(), "before_cursor_execute", count)
-        try:
-            game, state = current(game_id)
-            statements.clear()
+        # counted at the driver: the move path runs its statements on the DB-API cursor
+        game, state = current(game_id)
+        with counted(get_engine()) as sent:
             handle(game_id, 0, toygame.GAME.legal_moves(state, 0)[0], game.seq)  # a card: the seat decides on
-            same_turn = [s for s in statements if s not in ("BEGIN", "COMMIT")]
-            game, state = current(game_id)
-            statements.clear()
+        same_turn = sent.transactions()
+        game, state = current(game_id)
+        with counted(get_engine()) as sent:
             handle(game_id, 0, {"type": "end_turn"}, game.seq)
-            passing = [s for s in statements if s not in ("BEGIN", "COMMIT")]
-        finally:
-            sa.event.remove(get_engine(), "before_cursor_execute", count)
-        assert same_turn == ["SELECT", "UPDATE", "INSERT", "UPDATE"]
+        [passing] = sent.transactions()
+        assert same_turn == [["SELECT", "UPDATE", "INSERT", "UPDATE"]]
         assert passing.count("SELECT") == 2 and len(passing) <= 8, passing
