@@ -117,18 +117,17 @@ def apply(
     state, before, new_events = walk.state, walk.before, walk.events
     after = rules.to_act(state)
     result = rules.result(state)
-    current.advance(conn, game, expected_seq, new_events, actor=seat, kind=kind, to_act=after, result=result,
-                    at=utcnow())
     turn = rules.turn(state)
-    starts: set[int] = set()
-    if walk.turn_began is not None:  # the seq after which the turn in progress at the end began
-        current.turn_began(conn, game_id, walk.turn_began, turn.number, list(turn.seats))
-        starts = set(turn.seats)
-    if result is not None or _snapshot_due(snapshot_seq, game.seq, before, after, running.config()["SNAPSHOT_EVERY"]):
-        current.snapshot(conn, game_id, game.seq, rules.rules_version, state, utcnow())
-        snapshot_seq = game.seq
-    current.keep_state(conn, game_id, game.seq, rules.rules_version, state, exists=loaded.kept,
-                       snapshot_seq=snapshot_seq)
+    new_seq = expected_seq + len(new_events)
+    starts = set(turn.seats) if walk.turn_began is not None else set()
+    snapshot = result is not None or _snapshot_due(snapshot_seq, new_seq, before, after,
+                                                   running.config()["SNAPSHOT_EVERY"])
+    snapshot_seq = new_seq if snapshot else snapshot_seq
+    # the turn start: the seq after which the turn in progress at the end began
+    began = None if walk.turn_began is None else (walk.turn_began, turn.number, list(turn.seats))
+    current.advance(conn, game, expected_seq, new_events, actor=seat, kind=kind, to_act=after, result=result,
+                    at=utcnow(), written=current.Written(rules.rules_version, state, loaded.kept, snapshot_seq,
+                                                         snapshot, began))
     restart = starts | (set(after) - set(before))
     mailed = result is None and bool(set(before) ^ set(after) or starts)
     clock = loaded.clock

@@ -29,7 +29,7 @@ import sqlalchemy as sa
 import engine
 from service.errors import GameNotFound, StaleState
 from service.store.models import Deadline, Event, Game, GameClock, GameState, Player, Snapshot, TurnStart
-from service.store.prepared import Conn, Prepared
+from service.store.prepared import Conn, Prepared, together
 from service.store.rows import MAX_ID
 
 GAMES = Game.__table__  # type: ignore[attr-defined]
@@ -234,12 +234,32 @@ _SNAPSHOT = Prepared(sa.insert(SNAPSHOTS), ["game_id", "seq", "state", "created_
 _TURN = Prepared(sa.insert(TURNS), ["game_id", "seq", "number", "seats"])
 
 
+@dataclass(slots=True)
+class Written:
+    """What a move writes besides its events: the state after it (`kept`: whether the game has a state
+    row to update), the snapshot of that state when one is due, the turn start when a turn began."""
+
+    rules_version: str
+    state: dict[str, Any]
+    kept: bool
+    snapshot_seq: int  # the latest snapshot's, this move's own when `snapshot`
+    snapshot: bool
+    turn: tuple[int, int, list[int]] | None  # (the seq after which it began, its number, its seats)
+
+
 def advance(
     conn: sa.Connection, game: GameRow, expected_seq: int, new_events: list[dict[str, Any]], *,
     actor: int | None, kind: str, to_act: list[int], result: Mapping[str, Any] | None, at: datetime,
+    written: Written,
 ) -> None:
-    """Append events after `expected_seq` and move the read model on (the seats `to_act`, the
-    `result`), or raise StaleState; `game` follows (its seq and read model are the new ones)."""
+    """Append events after `expected_seq`, move the read model on (the seats `to_act`, the `result`)
+    and write what `written` holds, or raise StaleState having written nothing; `game` follows (its seq
+    and read model are the new ones).
+
+    The compare-and-set UPDATE runs first, on its own: only once it moved the games row from
+    `expected_seq` does anything else go out, so a stale move writes nothing whatever its caller then
+    does (the sweep's batch goes on in the same transaction).  The rest, the events and the state row
+    always and the turn start and snapshot when due, then goes to PostgreSQL in one round trip."""
     new_seq = expected_seq + len(new_events)
     status = "active" if result is None else "finished"
     moved = _MOVE_ON.run(conn, {"b_game_id": game.id, "b_seq": expected_seq, "new_seq": new_seq, "at": at,
@@ -249,14 +269,34 @@ def advance(
     if count != 1:
         raise StaleState(game.id, expected_seq)
     try:
-        _APPEND.run_many(conn, [
-            {"game_id": game.id, "seq": expected_seq + offset, "type": str(event.get("type", "event"))[:60],
-             "payload": event, "actor": actor, "kind": kind, "created_at": at}
-            for offset, event in enumerate(new_events, start=1)
-        ])
-    except sa.exc.IntegrityError as exc:  # a writer that bypassed the games row; the UNIQUE holds anyway
+        with together(conn):
+            _APPEND.run_many(conn, [
+                {"game_id": game.id, "seq": expected_seq + offset, "type": str(event.get("type", "event"))[:60],
+                 "payload": event, "actor": actor, "kind": kind, "created_at": at}
+                for offset, event in enumerate(new_events, start=1)
+            ])
+            if written.turn is not None:
+                turn_began(conn, game.id, *written.turn)
+            if written.snapshot:
+                snapshot(conn, game.id, new_seq, written.rules_version, written.state, at)
+            keep_state(conn, game.id, new_seq, written.rules_version, written.state, exists=written.kept,
+                       snapshot_seq=written.snapshot_seq)
+    except sa.exc.IntegrityError as exc:
+        if _table_of(exc) not in ("events", None):
+            raise
+        # a writer that bypassed the games row; the UNIQUE holds anyway
         raise StaleState(game.id, expected_seq) from exc
     game.seq, game.to_act, game.status, game.result = new_seq, to_act, status, result
+
+
+def _table_of(exc: sa.exc.IntegrityError) -> str | None:
+    """The table whose constraint failed, when the driver says (psycopg's diagnostics; SQLite's message
+    names it after "failed: ")."""
+    diag = getattr(exc.orig, "diag", None)
+    if diag is not None:
+        return diag.table_name  # type: ignore[no-any-return]
+    text = str(exc.orig)
+    return text.partition("failed: ")[2].partition(".")[0] or None
 
 
 def keep_state(conn: sa.Connection, game_id: int, seq: int, rules_version: str, state: dict[str, Any], *,
@@ -264,16 +304,16 @@ def keep_state(conn: sa.Connection, game_id: int, seq: int, rules_version: str, 
     """Write the game's state row: `state` is the state after `seq`."""
     values = {"seq": seq, "rules_version": rules_version, "state": state, "snapshot_seq": snapshot_seq}
     if exists:
-        _STATE_UPDATE.run(conn, {"b_game_id": game_id, **values}).close()
+        _STATE_UPDATE.run(conn, {"b_game_id": game_id, **values})
     else:
-        _STATE_INSERT.run(conn, {"game_id": game_id, **values}).close()
+        _STATE_INSERT.run(conn, {"game_id": game_id, **values})
 
 
 def snapshot(conn: sa.Connection, game_id: int, seq: int, rules_version: str, state: dict[str, Any],
              at: datetime) -> None:
     _SNAPSHOT.run(conn, {"game_id": game_id, "seq": seq, "state": state, "created_at": at,
-                         "rules_version": rules_version}).close()
+                         "rules_version": rules_version})
 
 
 def turn_began(conn: sa.Connection, game_id: int, seq: int, number: int, seats: list[int]) -> None:
-    _TURN.run(conn, {"game_id": game_id, "seq": seq, "number": number, "seats": seats}).close()
+    _TURN.run(conn, {"game_id": game_id, "seq": seq, "number": number, "seats": seats})

@@ -17,7 +17,8 @@ same exceptions either way.
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -108,7 +109,6 @@ class Prepared:
         try:
             cursor = driver.cursor()  # type: ignore[union-attr]
             cursor.executemany(compiled.sql, params)
-            cursor.close()
         except conn.dialect.loaded_dbapi.Error as exc:
             raise _translated(conn, compiled.sql, params, exc) from exc
 
@@ -127,6 +127,22 @@ class Prepared:
         procs = compiled.columns
         return [tuple(value if proc is None or value is None else proc(value)
                       for proc, value in zip(procs, row, strict=True)) for row in found]
+
+
+@contextmanager
+def together(conn: Conn) -> Iterator[None]:
+    """The statements run inside go to the server in one round trip on PostgreSQL (psycopg's pipeline:
+    sent at once, their results read at the end, so a rowcount is known only after this block and an
+    error is raised at its end); on SQLite, in the process, one by one as anywhere else."""
+    if conn.dialect.name == "sqlite":
+        yield
+        return
+    driver: Any = conn.connection.driver_connection
+    try:
+        with driver.pipeline():
+            yield
+    except conn.dialect.loaded_dbapi.Error as exc:
+        raise _translated(conn, "(pipeline)", None, exc) from exc
 
 
 def _translated(conn: Conn, sql: str, params: Any, exc: Exception) -> Exception:
