@@ -129,6 +129,14 @@ class Prepared:
                       for proc, value in zip(procs, row, strict=True)) for row in found]
 
 
+def execute_text(conn: Conn, sql: str) -> None:
+    """Run `sql`, without parameters or rows (a BEGIN), on the DB-API connection."""
+    try:
+        conn.connection.driver_connection.execute(sql)  # type: ignore[union-attr]
+    except conn.dialect.loaded_dbapi.Error as exc:
+        raise _translated(conn, sql, None, exc) from exc
+
+
 @contextmanager
 def together(conn: Conn) -> Iterator[None]:
     """The statements run inside go to the server in one round trip on PostgreSQL (psycopg's pipeline:
