@@ -97,7 +97,8 @@ def apply(
     the compare-and-set UPDATE, so a move made since makes this StaleState.
 
     The lean path (service/store/current.py): one read of the game with its state row, the seats only
-    when an email or a clock needs them, Core writes.  A game whose state row is missing or stale (made
+    when an email or a clock needs them, then the compare-and-set and the rest of the move's rows, all
+    on the DB-API cursor (a decision that keeps the turn: four statements in all).  A game whose state row is missing or stale (made
     before the row existed, or by an older engine) is rebuilt from its snapshots and events once."""
     conn = session.connection()
     loaded = loaded or current.read(conn, game_id)

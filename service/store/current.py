@@ -1,12 +1,13 @@
-"""The move path's reads and writes: SQLAlchemy Core on the caller's connection, no ORM objects.
+"""The move path's reads and writes: Core statements on the caller's connection, no ORM objects.
 
 A move reads one row (the game, its current state and whether its clock needs work, joined) and the
-seats when it needs them, then writes a handful: the compare-and-set UPDATE of `games`, the events in
-one statement, the `game_states` row, and a turn start, snapshot, outbox rows when due.  Everything
-runs in the caller's transaction, so the guarantees of service/store/log.py hold unchanged: of two
-writers that read seq N exactly one appends N+1 (the UPDATE's `WHERE seq = N`, backed by
-UNIQUE(game_id, seq)), and the state row, like the snapshots, is only a cache: it is trusted while its
-seq and rules_version are the game's, and rebuilt from the log when not.
+seats when it needs them, then writes a handful: the compare-and-set UPDATE of `games`, and once it
+moved the game, the events in one statement, the `game_states` row, and a turn start and snapshot when
+due (on PostgreSQL these go in one round trip: `advance`).  Everything runs in the caller's
+transaction, so the guarantees of service/store/log.py hold unchanged: of two writers that read seq
+N exactly one appends N+1 (the UPDATE's `WHERE seq = N`, backed by UNIQUE(game_id, seq)), and the
+state row, like the snapshots, is only a cache: it is trusted while its seq and rules_version are the
+game's, and rebuilt from the log when not.
 
 The rows come back as small dataclasses (`GameRow`, `PlayerRow`) with the attributes of the ORM
 classes they stand for, so the functions that word emails and move clocks take either.
