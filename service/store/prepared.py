@@ -141,8 +141,10 @@ def execute_text(conn: Conn, sql: str) -> None:
 def together(conn: Conn) -> Iterator[None]:
     """The statements run inside go to the server in one round trip on PostgreSQL (psycopg's pipeline:
     sent at once, their results read at the end, so a rowcount is known only after this block and an
-    error is raised at its end); on SQLite, in the process, one by one as anywhere else."""
-    if conn.dialect.name == "sqlite":
+    error is raised at its end); on SQLite, in the process, one by one as anywhere else (and so on a
+    PostgreSQL client library too old for pipelines)."""
+    pipeline = getattr(conn.dialect.loaded_dbapi, "Pipeline", None)  # psycopg's; None: SQLite's module
+    if pipeline is None or not pipeline.is_supported():  # (psycopg's needs libpq 14 or later)
         yield
         return
     driver: Any = conn.connection.driver_connection
