@@ -104,7 +104,8 @@ def apply(
     the compare-and-set UPDATE, so a move made since makes this StaleState.
 
     The lean path (service/store/current.py): one read of the game with its state row, the seats only
-    when an email or a clock needs them, Core writes.  A game whose state row is missing or stale (made
+    when an email or a clock needs them, then the compare-and-set and the rest of the move's rows, all
+    on the DB-API cursor (a decision that keeps the turn: four statements in all).  A game whose state row is missing or stale (made
     before the row existed, or by an older engine) is rebuilt from its snapshots and events once."""
     conn = session.connection()
     loaded = loaded or current.read(conn, game_id)
@@ -124,21 +125,26 @@ def apply(
     state, before, new_events = walk.state, walk.before, walk.events
     after = rules.to_act(state)
     result = rules.result(state)
-    current.advance(conn, game, expected_seq, new_events, actor=seat, kind=kind, to_act=after, result=result,
-                    at=utcnow())
     turn = rules.turn(state)
-    starts: set[int] = set()
-    if walk.turn_began is not None:  # the seq after which the turn in progress at the end began
-        current.turn_began(conn, game_id, walk.turn_began, turn.number, list(turn.seats))
-        starts = set(turn.seats)
-    if result is not None or _snapshot_due(snapshot_seq, game.seq, before, after, running.config()["SNAPSHOT_EVERY"]):
-        current.snapshot(conn, game_id, game.seq, rules.rules_version, state, utcnow())
-        snapshot_seq = game.seq
-    current.keep_state(conn, game_id, game.seq, rules.rules_version, state, exists=loaded.kept,
-                       snapshot_seq=snapshot_seq)
+    new_seq = expected_seq + len(new_events)
+    starts = set(turn.seats) if walk.turn_began is not None else set()
+    snapshot = result is not None or _snapshot_due(snapshot_seq, new_seq, before, after,
+                                                   running.config()["SNAPSHOT_EVERY"])
+    snapshot_seq = new_seq if snapshot else snapshot_seq
+    # the turn start: the seq after which the turn in progress at the end began
+    began = None if walk.turn_began is None else (walk.turn_began, turn.number, list(turn.seats))
+    current.advance(conn, game, expected_seq, new_events, actor=seat, kind=kind, to_act=after, result=result,
+                    at=utcnow(), written=current.Written(rules.rules_version, state, loaded.kept, snapshot_seq,
+                                                         snapshot, began))
     restart = starts | (set(after) - set(before))
     mailed = result is None and bool(set(before) ^ set(after) or starts)
-    players = current.players(conn, game_id) if mailed or result is not None or not loaded.clock_idle else []
+    clock = loaded.clock
+    # The seats, only when something asks for them: the emails, the end, and of the clocks
+    # (clocks.after_move) one that (re)starts, resumes from a pause or counts a timeout; a decision that
+    # keeps the turn in a timed game reads no seat, as in an untimed one (issue #27: a statement less).
+    clock_needs_seats = clock is not None and not loaded.clock_idle and (
+        bool(restart) or kind == "timeout" or clock.paused_at is not None)
+    players = current.players(conn, game_id) if mailed or result is not None or clock_needs_seats else []
     due: dict[int, datetime] = {}
     if result is not None or not loaded.clock_idle:
         # The clocks follow the turns (service/clocks).  A result stops them and marks the end as due:

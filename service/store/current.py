@@ -1,15 +1,21 @@
-"""The move path's reads and writes: SQLAlchemy Core on the caller's connection, no ORM objects.
+"""The move path's reads and writes: Core statements on the caller's connection, no ORM objects.
 
 A move reads one row (the game, its current state and whether its clock needs work, joined) and the
-seats when it needs them, then writes a handful: the compare-and-set UPDATE of `games`, the events in
-one statement, the `game_states` row, and a turn start, snapshot, outbox rows when due.  Everything
-runs in the caller's transaction, so the guarantees of service/store/log.py hold unchanged: of two
-writers that read seq N exactly one appends N+1 (the UPDATE's `WHERE seq = N`, backed by
-UNIQUE(game_id, seq)), and the state row, like the snapshots, is only a cache: it is trusted while its
-seq and rules_version are the game's, and rebuilt from the log when not.
+seats when it needs them, then writes a handful: the compare-and-set UPDATE of `games`, and once it
+moved the game, the events in one statement, the `game_states` row, and a turn start and snapshot when
+due (on PostgreSQL these go in one round trip: `advance`).  Everything runs in the caller's
+transaction, so the guarantees of service/store/log.py hold unchanged: of two writers that read seq
+N exactly one appends N+1 (the UPDATE's `WHERE seq = N`, backed by UNIQUE(game_id, seq)), and the
+state row, like the snapshots, is only a cache: it is trusted while its seq and rules_version are the
+game's, and rebuilt from the log when not.
 
 The rows come back as small dataclasses (`GameRow`, `PlayerRow`) with the attributes of the ORM
 classes they stand for, so the functions that word emails and move clocks take either.
+
+The statements of every move (the read, the writes, the seats, a link's player) run on the DB-API cursor
+(service/store/prepared.py): SQLAlchemy's Python around each execution cost more than their SQL.  The
+sweep's batch read (`read_due`, a list of ids and a row lock) stays a Core statement: it runs once per
+batch, not per move.
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ import sqlalchemy as sa
 import engine
 from service.errors import GameNotFound, StaleState
 from service.store.models import Deadline, Event, Game, GameClock, GameState, Player, Snapshot, TurnStart
+from service.store.prepared import Conn, Prepared, together
 from service.store.rows import MAX_ID
 
 GAMES = Game.__table__  # type: ignore[attr-defined]
@@ -109,12 +116,13 @@ _LOADED_COLUMNS = [
     CLOCKS.c.game_id.label("clock"), *[CLOCKS.c[name] for name in ClockRow.__slots__],
 ]
 _LOADED_FROM = GAMES.outerjoin(STATES, STATES.c.game_id == GAMES.c.id).outerjoin(CLOCKS, CLOCKS.c.game_id == GAMES.c.id)
-_READ = sa.select(*_LOADED_COLUMNS).select_from(_LOADED_FROM).where(GAMES.c.id == sa.bindparam("game_id"))
-_PLAYERS = (
+_READ = Prepared(sa.select(*_LOADED_COLUMNS).select_from(_LOADED_FROM).where(GAMES.c.id == sa.bindparam("game_id")))
+_PLAYERS = Prepared(
     sa.select(*[PLAYERS.c[name] for name in PlayerRow.__slots__])
     .where(PLAYERS.c.game_id == sa.bindparam("game_id"))
     .order_by(PLAYERS.c.seat)
 )
+_GAME_WIDTH, _CLOCK_WIDTH = len(_GAME_COLUMNS), len(ClockRow.__slots__)
 
 
 def read(conn: sa.Connection, game_id: int) -> Loaded:
@@ -122,18 +130,20 @@ def read(conn: sa.Connection, game_id: int) -> Loaded:
     state after the game's seq made by today's engine."""
     if not 0 < game_id < MAX_ID:
         raise GameNotFound(game_id)
-    row = conn.execute(_READ, {"game_id": game_id}).first()
-    if row is None:
+    rows = _READ.rows(conn, {"game_id": game_id})
+    if not rows:
         raise GameNotFound(game_id)
-    return _loaded(row)
+    return _loaded(rows[0])
 
 
-def _loaded(row: sa.Row[Any], start: int = 0) -> Loaded:
-    """`row` holds the game's columns from position `start` on, then the state's and clock's by name."""
-    game = GameRow(*row[start:start + len(_GAME_COLUMNS)])
-    fresh = row.state_seq == game.seq and row.state_version == engine.get(game.name).rules_version
-    clock = None if row.clock is None else ClockRow(*(row._mapping[name] for name in ClockRow.__slots__))
-    return Loaded(game, row.state if fresh else None, row.state_seq is not None, row.snapshot_seq or 0, clock)
+def _loaded(row: Sequence[Any], start: int = 0) -> Loaded:
+    """`row` holds `_LOADED_COLUMNS` from position `start` on: the game's, the state's, the clock's."""
+    end = start + _GAME_WIDTH
+    game = GameRow(*row[start:end])
+    state_seq, state_version, state, snapshot_seq, has_clock = row[end:end + 5]
+    fresh = state_seq == game.seq and state_version == engine.get(game.name).rules_version
+    clock = None if has_clock is None else ClockRow(*row[end + 5:end + 5 + _CLOCK_WIDTH])
+    return Loaded(game, state if fresh else None, state_seq is not None, snapshot_seq or 0, clock)
 
 
 @dataclass(slots=True)
@@ -182,17 +192,18 @@ def read_due(conn: sa.Connection, deadline_ids: Sequence[int]) -> list[Due]:
     return found
 
 
-_PLAYER = sa.select(*[PLAYERS.c[name] for name in PlayerRow.__slots__]).where(PLAYERS.c.id == sa.bindparam("player_id"))
+_PLAYER = Prepared(sa.select(*[PLAYERS.c[name] for name in PlayerRow.__slots__])
+                   .where(PLAYERS.c.id == sa.bindparam("player_id")))
 
 
-def player(conn: sa.Connection, player_id: int) -> PlayerRow | None:
+def player(conn: Conn, player_id: int) -> PlayerRow | None:
     """The seat a signed link names (None: no such player here)."""
-    row = conn.execute(_PLAYER, {"player_id": player_id}).first() if 0 < player_id < MAX_ID else None
-    return None if row is None else PlayerRow(*row)
+    rows = _PLAYER.rows(conn, {"player_id": player_id}) if 0 < player_id < MAX_ID else []
+    return PlayerRow(*rows[0]) if rows else None
 
 
 def players(conn: sa.Connection, game_id: int) -> list[PlayerRow]:
-    return [PlayerRow(*row) for row in conn.execute(_PLAYERS, {"game_id": game_id})]
+    return [PlayerRow(*row) for row in _PLAYERS.rows(conn, {"game_id": game_id})]
 
 
 _FRESH = sa.select(STATES.c.state, STATES.c.snapshot_seq).where(
@@ -207,44 +218,86 @@ def fresh_state(conn: sa.Connection, game_id: int, seq: int, rules_version: str)
     return None if row is None else (row.state, row.snapshot_seq)
 
 
-_MOVE_ON = (
+_MOVE_ON = Prepared(
     sa.update(GAMES)
     .where(GAMES.c.id == sa.bindparam("b_game_id"), GAMES.c.seq == sa.bindparam("b_seq"))
     .values(seq=sa.bindparam("new_seq"), updated_at=sa.bindparam("at"), to_act=sa.bindparam("to_act"),
             status=sa.bindparam("status"), result=sa.bindparam("result"))
 )
-_APPEND = sa.insert(EVENTS)
-_STATE_UPDATE = (
+_APPEND = Prepared(sa.insert(EVENTS), ["game_id", "seq", "type", "payload", "actor", "kind", "created_at"])
+_STATE_UPDATE = Prepared(
     sa.update(STATES).where(STATES.c.game_id == sa.bindparam("b_game_id"))
     .values(seq=sa.bindparam("seq"), rules_version=sa.bindparam("rules_version"), state=sa.bindparam("state"),
             snapshot_seq=sa.bindparam("snapshot_seq"))
 )
-_STATE_INSERT = sa.insert(STATES)
-_SNAPSHOT = sa.insert(SNAPSHOTS)
-_TURN = sa.insert(TURNS)
+_STATE_INSERT = Prepared(sa.insert(STATES), ["game_id", "seq", "rules_version", "state", "snapshot_seq"])
+_SNAPSHOT = Prepared(sa.insert(SNAPSHOTS), ["game_id", "seq", "state", "created_at", "rules_version"])
+_TURN = Prepared(sa.insert(TURNS), ["game_id", "seq", "number", "seats"])
+
+
+@dataclass(slots=True)
+class Written:
+    """What a move writes besides its events: the state after it (`kept`: whether the game has a state
+    row to update), the snapshot of that state when one is due, the turn start when a turn began."""
+
+    rules_version: str
+    state: dict[str, Any]
+    kept: bool
+    snapshot_seq: int  # the latest snapshot's, this move's own when `snapshot`
+    snapshot: bool
+    turn: tuple[int, int, list[int]] | None  # (the seq after which it began, its number, its seats)
 
 
 def advance(
     conn: sa.Connection, game: GameRow, expected_seq: int, new_events: list[dict[str, Any]], *,
     actor: int | None, kind: str, to_act: list[int], result: Mapping[str, Any] | None, at: datetime,
+    written: Written,
 ) -> None:
-    """Append events after `expected_seq` and move the read model on (the seats `to_act`, the
-    `result`), or raise StaleState; `game` follows (its seq and read model are the new ones)."""
+    """Append events after `expected_seq`, move the read model on (the seats `to_act`, the `result`)
+    and write what `written` holds, or raise StaleState having written nothing; `game` follows (its seq
+    and read model are the new ones).
+
+    The compare-and-set UPDATE runs first, on its own: only once it moved the games row from
+    `expected_seq` does anything else go out, so a stale move writes nothing whatever its caller then
+    does (the sweep's batch goes on in the same transaction).  The rest, the events and the state row
+    always and the turn start and snapshot when due, then goes to PostgreSQL in one round trip."""
     new_seq = expected_seq + len(new_events)
     status = "active" if result is None else "finished"
-    moved = conn.execute(_MOVE_ON, {"b_game_id": game.id, "b_seq": expected_seq, "new_seq": new_seq, "at": at,
-                                    "to_act": to_act, "status": status, "result": result})
-    if moved.rowcount != 1:
+    moved = _MOVE_ON.run(conn, {"b_game_id": game.id, "b_seq": expected_seq, "new_seq": new_seq, "at": at,
+                                "to_act": to_act, "status": status, "result": result})
+    count = moved.rowcount
+    moved.close()
+    if count != 1:
         raise StaleState(game.id, expected_seq)
     try:
-        conn.execute(_APPEND, [
-            {"game_id": game.id, "seq": expected_seq + offset, "type": str(event.get("type", "event"))[:60],
-             "payload": event, "actor": actor, "kind": kind, "created_at": at}
-            for offset, event in enumerate(new_events, start=1)
-        ])
-    except sa.exc.IntegrityError as exc:  # a writer that bypassed the games row; the UNIQUE holds anyway
+        with together(conn):
+            _APPEND.run_many(conn, [
+                {"game_id": game.id, "seq": expected_seq + offset, "type": str(event.get("type", "event"))[:60],
+                 "payload": event, "actor": actor, "kind": kind, "created_at": at}
+                for offset, event in enumerate(new_events, start=1)
+            ])
+            if written.turn is not None:
+                turn_began(conn, game.id, *written.turn)
+            if written.snapshot:
+                snapshot(conn, game.id, new_seq, written.rules_version, written.state, at)
+            keep_state(conn, game.id, new_seq, written.rules_version, written.state, exists=written.kept,
+                       snapshot_seq=written.snapshot_seq)
+    except sa.exc.IntegrityError as exc:
+        if _table_of(exc) not in ("events", None):
+            raise
+        # a writer that bypassed the games row; the UNIQUE holds anyway
         raise StaleState(game.id, expected_seq) from exc
     game.seq, game.to_act, game.status, game.result = new_seq, to_act, status, result
+
+
+def _table_of(exc: sa.exc.IntegrityError) -> str | None:
+    """The table whose constraint failed, when the driver says (psycopg's diagnostics; SQLite's message
+    names it after "failed: ")."""
+    diag = getattr(exc.orig, "diag", None)
+    if diag is not None:
+        return diag.table_name  # type: ignore[no-any-return]
+    text = str(exc.orig)
+    return text.partition("failed: ")[2].partition(".")[0] or None
 
 
 def keep_state(conn: sa.Connection, game_id: int, seq: int, rules_version: str, state: dict[str, Any], *,
@@ -252,16 +305,16 @@ def keep_state(conn: sa.Connection, game_id: int, seq: int, rules_version: str, 
     """Write the game's state row: `state` is the state after `seq`."""
     values = {"seq": seq, "rules_version": rules_version, "state": state, "snapshot_seq": snapshot_seq}
     if exists:
-        conn.execute(_STATE_UPDATE, {"b_game_id": game_id, **values})
+        _STATE_UPDATE.run(conn, {"b_game_id": game_id, **values})
     else:
-        conn.execute(_STATE_INSERT, {"game_id": game_id, **values})
+        _STATE_INSERT.run(conn, {"game_id": game_id, **values})
 
 
 def snapshot(conn: sa.Connection, game_id: int, seq: int, rules_version: str, state: dict[str, Any],
              at: datetime) -> None:
-    conn.execute(_SNAPSHOT, {"game_id": game_id, "seq": seq, "state": state, "created_at": at,
-                             "rules_version": rules_version})
+    _SNAPSHOT.run(conn, {"game_id": game_id, "seq": seq, "state": state, "created_at": at,
+                         "rules_version": rules_version})
 
 
 def turn_began(conn: sa.Connection, game_id: int, seq: int, number: int, seats: list[int]) -> None:
-    conn.execute(_TURN, {"game_id": game_id, "seq": seq, "number": number, "seats": seats})
+    _TURN.run(conn, {"game_id": game_id, "seq": seq, "number": number, "seats": seats})

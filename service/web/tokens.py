@@ -16,7 +16,7 @@ from service.people.access import masked
 from service.play import handover
 from service.store import current
 from service.store.current import AnyPlayer, PlayerRow
-from service.store.db import get_engine, single_reads
+from service.store.db import get_engine, unbound
 from service.store.models import Player
 
 REPLACED = N_("This link was replaced")
@@ -31,9 +31,9 @@ def current_player(session: Session, link: Link) -> Player:
 
 
 def seat_of(link: Link) -> PlayerRow:
-    """The player as a plain row read in a connection of its own (for pages and moves: they change
-    no player), if the link still stands for them."""
-    with single_reads(get_engine()).connect() as conn:
+    """The player as a plain row read in a connection of its own, outside any transaction (for pages
+    and moves: they change no player), if the link still stands for them."""
+    with unbound(get_engine()) as conn:
         player = current.player(conn, link.player_id)
     if player is None:
         raise NotFound(NO_GAME, CANNOT)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import threading
 
 import pytest
@@ -13,11 +14,14 @@ import engine
 from service import store
 from service.errors import StaleState
 from service.play import handle, new_game
+from service.play.moves import apply
+from service.store import current as current_store
 from service.store import get_engine, read_session, write_session
-from service.store.models import Event, GameState, Snapshot
+from service.store.models import Event, GameState, Snapshot, utcnow
 from tests.conftest import app_on
 from tests.service import toygame
 from tests.service.helpers import current, play_one, play_to_end
+from tests.service.statements import counted
 
 PLAYERS = [("Ann", "ann@example.org"), ("Bob", "bob@example.org")]
 
@@ -86,6 +90,28 @@ class TestEventStoreContract:
         with pytest.raises(StaleState):
             handle(game_id, 0, move, game.seq)
         assert current(game_id)[0].seq == after.seq
+
+    def test_a_stale_move_in_a_transaction_that_goes_on_writes_nothing(self, backend_app):
+        """The sweep's batch catches StaleState and goes on in the same transaction: the compare-and-set
+        must have refused before anything else of the move went out (no event, no state row, no
+        snapshot or turn start), not merely leave it to a rollback."""
+        game_id = new_game(toygame.NAME, PLAYERS, {"target": 30}, seed=8)
+        game, state = current(game_id)
+        card = toygame.GAME.legal_moves(state, 0)[0]
+        with write_session(get_engine()) as session:
+            old = copy.deepcopy(current_store.read(session.connection(), game_id))
+            moved = apply(session, game_id, 0, [card], game.seq, kind="move", now=utcnow())
+            # a whole turn (a turn start and a snapshot due) from the position before the card
+            with pytest.raises(StaleState):
+                apply(session, game_id, 0, [toygame.GAME.legal_moves(state, 0)[-1], {"type": "end_turn"}], game.seq,
+                      kind="move", now=utcnow(), loaded=old)
+        after, live = current(game_id)
+        assert after.seq == moved.seq and after.to_act == [0]
+        with read_session(get_engine()) as session:
+            assert [row.seq for row in store.stored_events(session, game_id)][-1] == moved.seq
+            assert store.last_snapshot_seq(session, game_id) == old.snapshot_seq
+            row = session.get(GameState, game_id)
+            assert row.seq == moved.seq and row.state == live == store.replay_from_start(session, after)
 
     def test_the_unique_constraint_refuses_a_second_event_at_a_seq(self, backend_app):
         game_id = new_game(toygame.NAME, PLAYERS, seed=8)
@@ -199,22 +225,14 @@ class TestCurrentStateRow:
         events, a turn start, a snapshot, the state row and the outbox rows; a follow-up decision of the
         same turn reads one row and writes three."""
         game_id = new_game(toygame.NAME, PLAYERS, {"target": 30}, seed=2)
-        statements: list[str] = []
-
-        def count(_conn, _cursor, statement, *_args):
-            statements.append(statement.split()[0].upper())
-
-        sa.event.listen(get_engine(), "before_cursor_execute", count)
-        try:
-            game, state = current(game_id)
-            statements.clear()
+        # counted at the driver: the move path runs its statements on the DB-API cursor
+        game, state = current(game_id)
+        with counted(get_engine()) as sent:
             handle(game_id, 0, toygame.GAME.legal_moves(state, 0)[0], game.seq)  # a card: the seat decides on
-            same_turn = [s for s in statements if s not in ("BEGIN", "COMMIT")]
-            game, state = current(game_id)
-            statements.clear()
+        same_turn = sent.transactions()
+        game, state = current(game_id)
+        with counted(get_engine()) as sent:
             handle(game_id, 0, {"type": "end_turn"}, game.seq)
-            passing = [s for s in statements if s not in ("BEGIN", "COMMIT")]
-        finally:
-            sa.event.remove(get_engine(), "before_cursor_execute", count)
-        assert same_turn == ["SELECT", "UPDATE", "INSERT", "UPDATE"]
+        [passing] = sent.transactions()
+        assert same_turn == [["SELECT", "UPDATE", "INSERT", "UPDATE"]]
         assert passing.count("SELECT") == 2 and len(passing) <= 8, passing

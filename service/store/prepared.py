@@ -1,0 +1,165 @@
+"""Statements the move path runs straight on the DB-API connection, compiled once by SQLAlchemy.
+
+A move runs the same few statements on every request, and SQLAlchemy's Core spends ~90 µs of Python on
+each execution (its statement cache key, execution context, result object and events), more than the
+SQL itself costs SQLite (issue #27).  A `Prepared` statement is compiled by SQLAlchemy once per dialect,
+with SQLAlchemy's own parameter and column conversions, then runs on the connection's DB-API cursor:
+the SQL text and the values written (JSON text, datetimes, booleans) are the ones SQLAlchemy itself
+would send, so every other reader of these tables, through SQLAlchemy, reads them back unchanged; and
+the driver's own statement cache (pysqlite's; psycopg's server-side prepare) still applies.
+
+It runs in the caller's transaction (the SQLAlchemy connection's; on PostgreSQL psycopg begins it at the
+first statement, as it does for SQLAlchemy's).  A driver error is raised as SQLAlchemy would raise it
+(`sa.exc.IntegrityError` and so on, the connection invalidated on a disconnect), so callers catch the
+same exceptions either way.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Dialect
+from sqlalchemy.pool import PoolProxiedConnection
+
+Processor = Callable[[Any], Any] | None
+
+
+class Conn(Protocol):
+    """What a statement runs on: a SQLAlchemy connection, or a pooled DB-API connection with its dialect
+    (service/store/db.py `unbound`)."""
+
+    @property
+    def dialect(self) -> Dialect: ...
+
+    @property
+    def connection(self) -> PoolProxiedConnection: ...
+
+    def invalidate(self, exception: BaseException | None = None) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class _Compiled:
+    sql: str
+    names: tuple[str, ...]  # the parameters in the order the driver takes them (qmark) ...
+    named: bool  # ... or by name (pyformat: psycopg)
+    binds: tuple[tuple[str, Processor], ...]  # the parameters with a conversion
+    columns: tuple[Processor, ...]  # each result column's conversion (None: as the driver gives it)
+    convert: bool  # whether any result column has one
+
+
+class Prepared:
+    """A Core statement, run on the DB-API cursor of a SQLAlchemy connection."""
+
+    __slots__ = ("_by_dialect", "column_keys", "statement")
+
+    def __init__(self, statement: sa.Executable, column_keys: Sequence[str] | None = None) -> None:
+        self.statement = statement
+        self.column_keys = list(column_keys) if column_keys is not None else None  # an INSERT's columns
+        self._by_dialect: weakref.WeakKeyDictionary[Dialect, _Compiled] = weakref.WeakKeyDictionary()
+
+    def _compiled(self, dialect: Dialect) -> _Compiled:
+        found = self._by_dialect.get(dialect)
+        if found is None:
+            found = self._by_dialect[dialect] = self._compile(dialect)
+        return found
+
+    def _compile(self, dialect: Dialect) -> _Compiled:
+        # for_executemany: an INSERT without the RETURNING of its new id that SQLAlchemy adds to one
+        # row's INSERT on PostgreSQL (nothing here reads it back)
+        compiled = self.statement.compile(dialect=dialect, column_keys=self.column_keys,  # type: ignore[attr-defined]
+                                          for_executemany=self.column_keys is not None)
+        named = compiled.positiontup is None
+        names = tuple(compiled.positiontup or compiled.binds)
+        binds = tuple((name, proc) for name in names
+                      if (proc := compiled.binds[name].type.dialect_impl(dialect).bind_processor(dialect)) is not None)
+        selected = getattr(self.statement, "selected_columns", ())  # (none: an UPDATE or INSERT)
+        columns = tuple(column.type.dialect_impl(dialect).result_processor(dialect, None) for column in selected)
+        return _Compiled(compiled.string, names, named, binds, columns, any(p is not None for p in columns))
+
+    def _params(self, compiled: _Compiled, values: Mapping[str, Any]) -> Any:
+        if compiled.binds:
+            values = dict(values)
+            for name, proc in compiled.binds:
+                values[name] = proc(values[name])  # type: ignore[misc]
+        return values if compiled.named else tuple(values[name] for name in compiled.names)
+
+    def run(self, conn: Conn, values: Mapping[str, Any]) -> Any:
+        """Execute with one set of `values`; the DB-API cursor (its rowcount, its rows: see `rows`)."""
+        compiled = self._compiled(conn.dialect)
+        params = self._params(compiled, values)
+        driver = conn.connection.driver_connection
+        try:
+            cursor = driver.cursor()  # type: ignore[union-attr]
+            cursor.execute(compiled.sql, params)
+        except conn.dialect.loaded_dbapi.Error as exc:
+            raise _translated(conn, compiled.sql, params, exc) from exc
+        return cursor
+
+    def run_many(self, conn: Conn, rows: Iterable[Mapping[str, Any]]) -> None:
+        """Execute once for each of `rows` (the driver's executemany: one statement prepared once; one
+        round trip on PostgreSQL, whose psycopg pipelines them)."""
+        compiled = self._compiled(conn.dialect)
+        params = [self._params(compiled, values) for values in rows]
+        driver = conn.connection.driver_connection
+        try:
+            cursor = driver.cursor()  # type: ignore[union-attr]
+            cursor.executemany(compiled.sql, params)
+        except conn.dialect.loaded_dbapi.Error as exc:
+            raise _translated(conn, compiled.sql, params, exc) from exc
+
+    def rows(self, conn: Conn, values: Mapping[str, Any]) -> list[tuple[Any, ...]]:
+        """The result rows, each column converted as SQLAlchemy converts it."""
+        compiled = self._compiled(conn.dialect)
+        cursor = self.run(conn, values)
+        try:
+            found = cursor.fetchall()
+        except conn.dialect.loaded_dbapi.Error as exc:
+            raise _translated(conn, compiled.sql, None, exc) from exc
+        finally:
+            cursor.close()
+        if not compiled.convert:
+            return list(found)
+        procs = compiled.columns
+        return [tuple(value if proc is None or value is None else proc(value)
+                      for proc, value in zip(procs, row, strict=True)) for row in found]
+
+
+def execute_text(conn: Conn, sql: str) -> None:
+    """Run `sql`, without parameters or rows (a BEGIN), on the DB-API connection."""
+    try:
+        conn.connection.driver_connection.execute(sql)  # type: ignore[union-attr]
+    except conn.dialect.loaded_dbapi.Error as exc:
+        raise _translated(conn, sql, None, exc) from exc
+
+
+@contextmanager
+def together(conn: Conn) -> Iterator[None]:
+    """The statements run inside go to the server in one round trip on PostgreSQL (psycopg's pipeline:
+    sent at once, their results read at the end, so a rowcount is known only after this block and an
+    error is raised at its end); on SQLite, in the process, one by one as anywhere else (and so on a
+    PostgreSQL client library too old for pipelines)."""
+    pipeline = getattr(conn.dialect.loaded_dbapi, "Pipeline", None)  # psycopg's; None: SQLite's module
+    if pipeline is None or not pipeline.is_supported():  # (psycopg's needs libpq 14 or later)
+        yield
+        return
+    driver: Any = conn.connection.driver_connection
+    try:
+        with driver.pipeline():
+            yield
+    except conn.dialect.loaded_dbapi.Error as exc:
+        raise _translated(conn, "(pipeline)", None, exc) from exc
+
+
+def _translated(conn: Conn, sql: str, params: Any, exc: Exception) -> Exception:
+    """The driver's error as SQLAlchemy raises it (its `sa.exc` class; a lost connection invalidated,
+    so the pool never hands it out again)."""
+    disconnect = conn.dialect.is_disconnect(exc, conn.connection.dbapi_connection, None)  # type: ignore[arg-type]
+    if disconnect:
+        conn.invalidate(exc)
+    return sa.exc.DBAPIError.instance(sql, params, exc, conn.dialect.loaded_dbapi.Error,
+                                      connection_invalidated=disconnect, dialect=conn.dialect)
