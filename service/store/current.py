@@ -202,6 +202,50 @@ def player(conn: Conn, player_id: int) -> PlayerRow | None:
     return PlayerRow(*rows[0]) if rows else None
 
 
+# The seats of the game of the seat a link names, in seat order: a JSON move or GET answers with every
+# seat's name, so the link's read brings them all in its one statement.
+_TABLE_OF = Prepared(
+    sa.select(*[PLAYERS.c[name] for name in PlayerRow.__slots__])
+    .where(PLAYERS.c.game_id == sa.select(PLAYERS.c.game_id).where(PLAYERS.c.id == sa.bindparam("player_id"))
+           .scalar_subquery())
+    .order_by(PLAYERS.c.seat)
+)
+
+
+def table_of(conn: Conn, player_id: int) -> tuple[PlayerRow | None, list[PlayerRow]]:
+    """The seat a signed link names (None: no such player here) and every seat of its game."""
+    seats = [PlayerRow(*row) for row in _TABLE_OF.rows(conn, {"player_id": player_id})] if 0 < player_id < MAX_ID else []
+    return next((seat for seat in seats if seat.id == player_id), None), seats
+
+
+# A seat's clock as the play API answers it: the game's time control and the seat's deadline row (its
+# due time; NULL while stopped), or no row at all (untimed, or no deadline) — one statement.
+_SEAT_CLOCK = Prepared(
+    sa.select(CLOCKS.c.deadline_hours, CLOCKS.c.policy, CLOCKS.c.paused_at, DEADLINES.c.id, DEADLINES.c.due_at)
+    .select_from(CLOCKS.outerjoin(DEADLINES, sa.and_(DEADLINES.c.game_id == CLOCKS.c.game_id,
+                                                     DEADLINES.c.seat == sa.bindparam("seat"))))
+    .where(CLOCKS.c.game_id == sa.bindparam("game_id"))
+)
+
+
+@dataclass(slots=True)
+class SeatClock:
+    deadline_hours: int | None
+    policy: str
+    paused_at: datetime | None
+    deadline: bool  # whether the seat has a deadline row
+    due_at: datetime | None  # None with a row: the seat's clock is stopped
+
+
+def seat_clock(conn: Conn, game_id: int, seat: int) -> SeatClock | None:
+    """The game's time control with the seat's deadline (None: the game has no clock row)."""
+    rows = _SEAT_CLOCK.rows(conn, {"game_id": game_id, "seat": seat})
+    if not rows:
+        return None
+    hours, policy, paused_at, deadline_id, due_at = rows[0]
+    return SeatClock(hours, policy, paused_at, deadline_id is not None, due_at)
+
+
 def players(conn: sa.Connection, game_id: int) -> list[PlayerRow]:
     return [PlayerRow(*row) for row in _PLAYERS.rows(conn, {"game_id": game_id})]
 

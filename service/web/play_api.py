@@ -37,7 +37,6 @@ from flask_babel import gettext
 from werkzeug.exceptions import RequestEntityTooLarge, UnsupportedMediaType
 
 from service import jsontext, links, store
-from service.clocks.seats import status_for
 from service.errors import BadRequest, Forbidden, NotFound, StaleState
 from service.lang import N_
 from service.names import player_name
@@ -46,13 +45,13 @@ from service.play.batch import MAX_MOVES, Played
 from service.play.preview import preview as preview_moves
 from service.store import current, read_session
 from service.store.current import AnyPlayer, ClockRow, GameRow, PlayerRow
-from service.store.db import get_engine, single_reads
+from service.store.db import get_engine, single_reads, unbound
 from service.store.models import as_utc
 from service.views import positions
 from service.views.positions import Position
 from service.web import language
 from service.web.api import identity
-from service.web.tokens import seat_of
+from service.web.tokens import table_of
 
 bp = Blueprint("play_api", __name__, url_prefix="/api/play")
 
@@ -69,8 +68,13 @@ def private(response: Response) -> Response:
 
 
 def _player(token: str) -> PlayerRow:
+    return _table(token)[0]
+
+
+def _table(token: str) -> tuple[PlayerRow, list[PlayerRow]]:
+    """The seat the token names and every seat of its game (the answers name them all), in one read."""
     try:
-        return seat_of(links.read_player_token(token))  # a replaced link: 410
+        return table_of(links.read_player_token(token))  # a replaced link: 410
     except (BadRequest, NotFound):
         raise Forbidden(N_("This is not a valid player link: use the address of your game page."),
                         "Not a player link") from None
@@ -102,11 +106,11 @@ def _body() -> dict[str, Any]:
     return body
 
 
-def _request(token: str, *, empty: bool) -> tuple[PlayerRow, int, list[dict[str, Any] | str]]:
-    """What both POSTs read: the token's player, then the JSON body's `seq` and `moves` (`empty`: an
-    empty list of moves is allowed)."""
-    player = _player(token)
-    return player, *read_turn(empty=empty)
+def _request(token: str, *, empty: bool) -> tuple[PlayerRow, list[PlayerRow], int, list[dict[str, Any] | str]]:
+    """What both POSTs read: the token's player and its game's seats, then the JSON body's `seq` and
+    `moves` (`empty`: an empty list of moves is allowed)."""
+    player, seats = _table(token)
+    return player, seats, *read_turn(empty=empty)
 
 
 def read_turn(*, empty: bool) -> tuple[int, list[dict[str, Any] | str]]:
@@ -171,16 +175,17 @@ def _deadline(player: PlayerRow, clock: ClockRow | None) -> dict[str, Any] | Non
     an untimed game reads nothing more): `due` in UTC (None while stopped)."""
     if clock is None or clock.deadline_hours is None:
         return None
-    with read_session(get_engine()) as session:
-        status = status_for(session, player.game_id, player.seat)
-    if status is None:
+    # The clock as it stands (the one read with the game is from before the move), in one statement
+    # outside any transaction.
+    with unbound(get_engine()) as conn:
+        now = current.seat_clock(conn, player.game_id, player.seat)
+    if now is None or now.deadline_hours is None:
         return None
-    now, row = status["clock"], status["deadline"]  # the clock as it stands (the read one is before the move)
-    due = row.due_at if row is not None else None
+    due = now.due_at
     return {
         "due": as_utc(due).isoformat().replace("+00:00", "Z") if due is not None else None,
         "hours": now.deadline_hours, "policy": now.policy, "paused": now.paused_at is not None,
-        "stopped": row is not None and due is None,
+        "stopped": now.deadline and due is None,
     }
 
 
@@ -203,7 +208,7 @@ def _answer(player: PlayerRow, game: GameRow, state: dict[str, Any], players: Se
 @bp.get("/<token>")
 def position(token: str) -> ResponseReturnValue:
     """The player's game now: their own view, `seq`, who is to act, the deadline, their decisions."""
-    return position_of(_player(token))
+    return position_of(*_table(token))
 
 
 def position_of(player: PlayerRow, players: Sequence[PlayerRow] | None = None) -> Response:
@@ -221,7 +226,7 @@ def position_of(player: PlayerRow, players: Sequence[PlayerRow] | None = None) -
 @bp.post("/<token>/preview")
 def preview(token: str) -> ResponseReturnValue:
     """The position after `moves` from `seq`, with the decisions then; writes nothing."""
-    player, seq, moves = _request(token, empty=True)
+    player, _, seq, moves = _request(token, empty=True)
     try:
         found = preview_moves(player.game_id, player.seat, moves, seq, language.for_api())
     except StaleState as exc:
@@ -241,8 +246,8 @@ def preview(token: str) -> ResponseReturnValue:
 def play(token: str) -> ResponseReturnValue:
     """Play `moves` from `seq`, all of them or none; the answer is the position after them, as GET
     answers it, with the moves `played`: a client needs no second request to go on."""
-    player, seq, moves = _request(token, empty=False)
-    return play_as(player, seq, moves)
+    player, seats, seq, moves = _request(token, empty=False)
+    return play_as(player, seq, moves, seats)
 
 
 def play_as(player: PlayerRow, seq: int, moves: list[dict[str, Any] | str],

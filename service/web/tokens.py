@@ -40,6 +40,15 @@ def seat_of(link: Link) -> PlayerRow:
     return _standing(player, link)
 
 
+def table_of(link: Link) -> tuple[PlayerRow, list[PlayerRow]]:
+    """`seat_of`, with every seat of the player's game, read in the same one statement."""
+    with unbound(get_engine()) as conn:
+        player, seats = current.table_of(conn, link.player_id)
+    if player is None:
+        raise NotFound(NO_GAME, CANNOT)
+    return _standing(player, link), seats
+
+
 P = TypeVar("P", Player, PlayerRow)
 
 

@@ -8,7 +8,6 @@ import json
 import re
 
 import pytest
-import sqlalchemy as sa
 
 import engine
 from service import store
@@ -17,6 +16,7 @@ from service.store import get_engine, read_session
 from service.views import positions
 from tests import tokens
 from tests.service import toygame
+from tests.service.statements import counted
 from tests.turns import decisions, drive
 from tests.web.pages import csrf_token
 
@@ -37,19 +37,12 @@ def page_path(game_id: int, seat: int) -> str:
 
 
 def selects(client, path: str) -> tuple[list[str], str]:
-    """The SELECT statements of a GET of `path`, and its page."""
-    seen: list[str] = []
-
-    def listen(*args):
-        seen.append(args[2])
-
-    sa.event.listen(get_engine(), "before_cursor_execute", listen)
-    try:
+    """The SELECT statements of a GET of `path`, counted at the driver (the link's read and the move
+    path's run on the DB-API cursor), and its page."""
+    with counted(get_engine()) as sent:
         response = client.get(path)
-    finally:
-        sa.event.remove(get_engine(), "before_cursor_execute", listen)
     assert response.status_code == 200
-    return [s for s in seen if s.lstrip().upper().startswith("SELECT")], response.get_data(as_text=True)
+    return [s for s in sent.texts if s.lstrip().upper().startswith("SELECT")], response.get_data(as_text=True)
 
 
 def reading(statements: list[str], table: str) -> list[str]:
