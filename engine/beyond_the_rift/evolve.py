@@ -6,6 +6,16 @@ applying them needs no randomness and no validation.  Each handler mutates the s
 Turns are counted here too (`_count_turn`), from the events alone, so a log of any rules version counts
 them the same way: a turn begins at the first moment someone is waited on after a moment nobody was
 (the automatic phases between two hero phases, the stretch of the enemy phase between two prompts).
+
+Whole records: the state takes the event's own value, uncopied, for records that are only ever replaced
+whole, never changed in place, by evolve or by anyone holding a state: a hero's plan and the party's
+settings (orders.py builds a new record for each setting; copy_live shares them between state copies),
+the task queue, prompt and action (Ctx works on its own copies and writes them back as a new "flow"
+event), an attack and a defense (hero_phase.py and enemy_phase.py build the next one with dict(old, ...)).
+The event keeps its value too (in the log, in a move's answer): neither side changes it, so sharing is
+safe, and a replay does not pay for copying it (a plan copied per standing-order change was ~80% of a
+replay of a game whose players change their orders often).  Everything else an event hands over is
+copied (spawn's enemy record, allies, results), or is a scalar: those records change in place later.
 """
 
 from __future__ import annotations
@@ -53,6 +63,11 @@ def copy_live(s: dict) -> dict:
     for key in ("attack", "defense", "prompt", "action", "tasks", "result", "reward"):
         out[key] = jcopy(s[key])
     return out
+
+
+# Keys of "set" events whose value is a whole record (module doc): the party's settings; and those of
+# the setup (never set today, but copy_live shares them the same way)
+_WHOLE = frozenset({"party", "options", "campaign"})
 
 
 def _home(s: dict, cid: str) -> list:
@@ -163,21 +178,23 @@ def evolve(s: dict | None, ev: dict) -> dict:
     elif t == "ap":
         h["ap"] = ev["ap"]
     elif t == "hero_set":
-        h[ev["key"]] = jcopy(ev["value"])
-        if ev["key"] == "status":
+        key = ev["key"]
+        h[key] = ev["value"] if key == "plan" else jcopy(ev["value"])  # a plan: a whole record (module doc)
+        if key == "status":
             _count_turn(s)
     elif t == "set":
-        s[ev["key"]] = jcopy(ev["value"])
+        key = ev["key"]
+        s[key] = ev["value"] if key in _WHOLE else jcopy(ev["value"])
     elif t == "flow":
-        s["tasks"] = jcopy(ev["tasks"])
-        s["prompt"] = jcopy(ev["prompt"])
-        s["action"] = jcopy(ev["action"])
+        s["tasks"] = ev["tasks"]
+        s["prompt"] = ev["prompt"]
+        s["action"] = ev["action"]
         _count_turn(s)
     elif t == "attack_state":
-        s["attack"] = jcopy(ev["attack"])
+        s["attack"] = ev["attack"]
         _count_turn(s)
     elif t == "defense_state":
-        s["defense"] = jcopy(ev["defense"])
+        s["defense"] = ev["defense"]
     elif t == "draw":
         for c in ev["cards"]:
             _rm(h["deck"], c)
