@@ -222,8 +222,9 @@ def from_env(instance: Path | None = None) -> dict:
         "BACKUP_DIR": os.environ.get("RIFTPOST_BACKUP_DIR") or str(instance / "backups"),
         "BACKUP_KEEP": int(os.environ.get("RIFTPOST_BACKUP_KEEP") or 10),
         # Rate limits (Flask-Limiter, service/web/limits.py).  Its counters live in this storage: the
-        # process's memory by default (the embedded mode's one web process); with several gunicorn
-        # workers or machines point it at Redis (redis://host:6379/2), or each worker counts alone.
+        # process's memory by default (the embedded mode's one web process); with several web
+        # processes (WEB_CONCURRENCY) or machines point it at Redis (redis://host:6379/2), or each
+        # process counts alone.
         "RATELIMIT_STORAGE_URI": os.environ.get("RATELIMIT_STORAGE_URL") or "memory://",
         # New games from one client (IP address): the public form emails the addresses typed into it.
         "RATELIMIT_NEW_GAMES": os.environ.get("RATELIMIT_NEW_GAMES") or "5 per minute;20 per hour;50 per day",

@@ -5,8 +5,9 @@ they put in X-Forwarded-For (service/app.py installs werkzeug's ProxyFix for tha
 client cannot forge the header past them).  An IPv6 client counts by its /64: one home or one server
 is given a whole /64 and may use any of its 2^64 addresses, so counting each address apart counts
 nothing.  The counters live in RATELIMIT_STORAGE_URI: the process's memory by default (the embedded
-mode runs one web process), Redis with several workers; should Redis be unreachable, each process
-counts in its own memory meanwhile rather than failing or letting all through.  How many invitations
+mode runs one web process), Redis with several web processes or machines; should Redis be
+unreachable, each process counts in its own memory meanwhile rather than failing or letting all
+through.  How many invitations
 one address may get is the service's own check (service/play/consent.py), in the database, whoever
 sends them.
 
