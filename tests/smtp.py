@@ -63,11 +63,13 @@ class StallingHandler(mailsink.MaildirHandler):
         self.stalls = stalls
         self.stalled = threading.Event()
         self.release = threading.Event()
+        self.stalled_peer: tuple[str, int] | None = None  # the client's address of the stalled session
 
     async def handle_DATA(self, server, session, envelope):
         reply = await super().handle_DATA(server, session, envelope)
         if self.stalls > 0:
             self.stalls -= 1
+            self.stalled_peer = session.peer
             self.stalled.set()
             while not self.release.is_set():
                 await asyncio.sleep(0.05)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import gc
 import importlib
 import logging
+import os
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -57,6 +58,7 @@ class Riftpost(Celery):
 
     settings: Mapping[str, Any]
     _host: Host | None = None
+    _host_pid: int | None = None  # the process that made (or bound) it: a forked child did not
 
     @property
     def host(self) -> Host:
@@ -96,6 +98,7 @@ class Riftpost(Celery):
         # Kicks from inside tasks (service/mail/queue.py) reuse this Celery app.
         app.extensions["riftpost.celery"] = self
         self._host = app if isinstance(app, Host) else Host(app.config, app.extensions)
+        self._host_pid = os.getpid()
 
 
 # The worker's SQLite page cache per connection, in KiB (SQLite's default: 2,000).  Its reads are a
@@ -185,6 +188,18 @@ def start_worker(instance: Any = None, **_: Any) -> None:
     if isinstance(app, Riftpost):
         app.host  # noqa: B018 - made on first use
     warm_up()
+
+
+@signals.worker_process_init.connect
+def start_pool_process(**_: Any) -> None:
+    """A process of the pool starting (each prefork child, forked from the worker after `start_worker`
+    made the app; the solo pool sends it too, in the worker's own process): a child's database
+    connections are its parent's, and are left to it (SQLAlchemy's `dispose(close=False)`): two
+    processes on one connection would interleave their statements.  The child opens its own as it
+    first needs them."""
+    host = celery._host
+    if host is not None and celery._host_pid != os.getpid():
+        host.extensions["riftpost.db"].dispose(close=False)
 
 
 def warm_up() -> None:

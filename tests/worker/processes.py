@@ -54,6 +54,25 @@ class WorkerProcess:
             os.killpg(self.process.pid, signal.SIGKILL)
         self.process.wait(10)
 
+    def sender_on(self, client_port: int) -> int | None:
+        """The pid of the worker's process (itself, or a prefork child) holding the TCP connection
+        whose own end is 127.0.0.1:`client_port` (what an SMTP server sees as its peer), or None."""
+        wanted = set()  # the inode of that socket (Linux /proc/net/tcp: local address, remote, ..., inode)
+        for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+            with contextlib.suppress(OSError), open(table) as rows:
+                for row in list(rows)[1:]:
+                    fields = row.split()
+                    if int(fields[1].rsplit(":", 1)[1], 16) == client_port:
+                        wanted.add(fields[9])
+        for pid in descendants(self.process.pid):
+            with contextlib.suppress(OSError):
+                for fd in os.listdir(f"/proc/{pid}/fd"):
+                    with contextlib.suppress(OSError):
+                        link = os.readlink(f"/proc/{pid}/fd/{fd}")
+                        if link.startswith("socket:[") and link[8:-1] in wanted:
+                            return pid
+        return None
+
     def stop(self) -> None:
         if self.process.poll() is None:
             self.process.terminate()
@@ -62,6 +81,23 @@ class WorkerProcess:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait(5)
+
+
+def procfile_concurrency() -> int:
+    """The Procfile worker's --concurrency (its pool's processes; 0 when it names none: solo)."""
+    line = next(line for line in (ROOT / "Procfile").read_text().splitlines() if line.startswith("worker:"))
+    return next((int(word.split("=", 1)[1]) for word in line.split() if word.startswith("--concurrency=")), 0)
+
+
+def descendants(pid: int) -> list[int]:
+    """A process and all its descendants (a prefork worker's children, its embedded beat)."""
+    found = [pid]
+    with contextlib.suppress(OSError):
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with contextlib.suppress(OSError), open(f"/proc/{pid}/task/{task}/children") as children:
+                for child in children.read().split():
+                    found += descendants(int(child))
+    return found
 
 
 def wait_until(predicate, timeout: float = 30.0, interval: float = 0.05):

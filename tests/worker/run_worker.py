@@ -1,12 +1,28 @@
 """A real Celery worker (with embedded beat) for the tests: `python -m tests.worker.run_worker`.
 
 The same app as `celery -A worker worker -B`, plus the test-only toy game registered in this
-process, configured only through the environment like the Procfile's worker.
+process, configured only through the environment like the Procfile's worker, and with the Procfile's
+pool (its --pool and --concurrency), so that the drills prove the outbox's guarantees with the pool
+that sends the mail; RIFTPOST_TEST_WORKER_POOL=solo|threads|prefork picks another.
 """
+
+import os
+from pathlib import Path
 
 from tests.service import toygame  # noqa: F401 - the worker must know the test game's rules
 from worker import celery
 
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def procfile_pool() -> list[str]:
+    """The Procfile worker's --pool and --concurrency options."""
+    line = next(line for line in (ROOT / "Procfile").read_text().splitlines() if line.startswith("worker:"))
+    return [word for word in line.split() if word.startswith(("--pool=", "--concurrency="))]
+
+
 if __name__ == "__main__":
-    celery.worker_main(["worker", "-B", "--pool=solo", "--loglevel=INFO", "--without-heartbeat",
+    pool = os.environ.get("RIFTPOST_TEST_WORKER_POOL")
+    options = [f"--pool={pool}"] if pool else procfile_pool()
+    celery.worker_main(["worker", "-B", *options, "--loglevel=INFO", "--without-heartbeat",
                         "--without-mingle", "--without-gossip"])

@@ -29,7 +29,7 @@ from tests.conftest import SECRET, make_app
 from tests.consent import preconsent
 from tests.deadlines.helpers import timed_game
 from tests.service import toygame
-from tests.worker.processes import ROOT, WorkerProcess, wait_until
+from tests.worker.processes import ROOT, WorkerProcess, procfile_concurrency, wait_until
 
 PLAYERS = [("Ann", "ann@example.org"), ("Bob", "bob@example.org"), ("Cy", "cy@example.org")]
 
@@ -256,19 +256,23 @@ def embedded_stack(tmp_path, migrated_sqlite, sink):
 @pytest.mark.slow
 def test_a_sigkilled_worker_leaves_no_beat_behind(embedded_stack):
     """`worker -B` forks beat; SIGKILL the worker and the beat child must go too (it used to run on with
-    parent PID 1, beside the beat of the restarted worker)."""
+    parent PID 1, beside the beat of the restarted worker), and so must the processes of its pool
+    (prefork, the Procfile's: each holds an SMTP connection and database connections)."""
     app, start, _ = embedded_stack
     worker = start()
     wait_until(lambda: any("beat: Starting" in line for line in worker.log), timeout=30)
-    beats = wait_until(lambda: children_of(worker.process.pid), timeout=30)
-    assert len(beats) == 1
+    pool = procfile_concurrency()
+    children = wait_until(lambda: (found := children_of(worker.process.pid)) and len(found) >= 1 + pool and found,
+                          timeout=30)
+    assert len(children) == 1 + pool  # beat, and the pool's processes
     try:
         worker.process.send_signal(signal.SIGKILL)
         worker.process.wait(10)
-        wait_until(lambda: not running(beats[0]), timeout=30, interval=0.1)
+        wait_until(lambda: not any(running(child) for child in children), timeout=30, interval=0.1)
     finally:
-        if running(beats[0]):
-            os.kill(beats[0], signal.SIGKILL)
+        for child in children:
+            if running(child):
+                os.kill(child, signal.SIGKILL)
 
 
 # ---- beat through a locked broker ----------------------------------------------------------------

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import os
 import shutil
+import signal
 import time
 from datetime import timedelta
 
@@ -111,11 +113,18 @@ def test_an_smtp_outage_loses_no_email(tmp_path, migrated_sqlite, sink, broker, 
 # The default lease (60 s) is the same code with a longer wait: tests/service/test_outbox_mail.py
 # (test_rows_of_workers_that_died_mid_send_are_claimed_again_after_the_lease) proves it without one.
 @pytest.mark.parametrize("lease", [pytest.param(6.0, id="lease-6s")])
-def test_a_worker_killed_mid_send_loses_nothing_and_duplicates_at_most_once(tmp_path, migrated_sqlite, broker, lease):
+@pytest.mark.parametrize("victim", ["worker", "pool-process"])
+def test_a_worker_killed_mid_send_loses_nothing_and_duplicates_at_most_once(tmp_path, migrated_sqlite, broker, lease,
+                                                                            victim):
     """The SMTP server stalls after DATA (it has the whole message, the worker waits for its reply);
     the worker is SIGKILLed then.  Its row stays "sending" until the lease runs out, then another
     worker sends it again: none lost, at most one duplicate, with the same Message-ID (the stalled
-    server here keeps the message it never confirmed: the worst case)."""
+    server here keeps the message it never confirmed: the worst case).
+
+    "pool-process": only the pool's process that sends is killed (the OOM killer's pick, or the
+    task's hard time limit): the worker lives on, the broker's message comes back (acks late, rejected
+    on a lost process) and is taken at once, finds the row leased ("not due"), and the same worker
+    sends the row again once the lease ran out."""
     server = StallingSink(tmp_path / "stall", stalls=1)
     app, worker = start(tmp_path, migrated_sqlite, server.url, broker, outbox_lease=lease)
     second = None
@@ -124,17 +133,34 @@ def test_a_worker_killed_mid_send_loses_nothing_and_duplicates_at_most_once(tmp_
             preconsent(*[email for _, email in PLAYERS])  # the game's own emails, not invitations
             game_id = new_game(toygame.NAME, PLAYERS, seed=1)
             assert server.stalled.wait(30), "".join(worker.log[-30:])
-            stuck = wait_until(lambda: [row for row in outbox_rows(game_id) if row.status == "sending"])
-            assert len(stuck) == 1
+            stalled_id = server.messages()[0]["Message-ID"]  # kept before the stall: the first one
+            stuck = wait_until(lambda: [row for row in outbox_rows(game_id)
+                                        if row.status == "sending" and row.message_id == stalled_id])
+            # A pool of several processes (or threads) sends the others meanwhile: the kill comes once
+            # they are sent (the solo pool leaves them waiting behind the stalled send).
+            with contextlib.suppress(AssertionError):
+                wait_until(lambda: all(row.status == "sent" for row in outbox_rows(game_id)
+                                       if row.message_id != stalled_id), timeout=5)
+            stalled_sender = worker.sender_on(server.handler.stalled_peer[1])
+            in_one_process = stalled_sender == worker.process.pid
             first_claim = as_utc(stuck[0].claimed_at)
-            worker.kill()
+            if victim == "worker":
+                worker.kill()
+            else:
+                pool = os.environ.get("RIFTPOST_TEST_WORKER_POOL") or "prefork"  # (run_worker: the Procfile's)
+                if pool != "prefork" or in_one_process:
+                    pytest.skip("the worker's pool sends in the worker's own process (not prefork)")
+                assert stalled_sender is not None
+                os.kill(stalled_sender, signal.SIGKILL)
             server.handler.release.set()
             killed_at = time.monotonic()
-            _, second = start(tmp_path, migrated_sqlite, server.url, broker, outbox_lease=lease)
+            if victim == "worker":
+                _, second = start(tmp_path, migrated_sqlite, server.url, broker, outbox_lease=lease)
             wait_until(lambda: settled(outbox_rows(game_id)), timeout=lease + 60, interval=0.25)
             took = time.monotonic() - killed_at
             rows = outbox_rows(game_id)
             received = collections.Counter(m["Message-ID"] for m in server.wait_for(len(rows) + 1, timeout=10))
+            survived = worker.process.poll() is None
     finally:
         worker.stop()
         if second is not None:
@@ -142,7 +168,7 @@ def test_a_worker_killed_mid_send_loses_nothing_and_duplicates_at_most_once(tmp_
         server.stop()
     resent = [row for row in rows if row.id == stuck[0].id][0]
     duplicated = sum(count - 1 for count in received.values())
-    print(f"\nkill drill, lease {lease:.0f}s: {len(rows)} emails, "
+    print(f"\nkill drill ({victim}), lease {lease:.0f}s: {len(rows)} emails, "
           f"{len([r for r in rows if r.status != 'sent'])} lost, {duplicated} duplicated, the killed send "
           f"re-claimed {(as_utc(resent.claimed_at) - first_claim).total_seconds():.1f}s after its first claim, "
           f"all sent {took:.0f}s after the kill")
@@ -153,3 +179,5 @@ def test_a_worker_killed_mid_send_loses_nothing_and_duplicates_at_most_once(tmp_
     # Claimed again only once its lease had run out: no live send was ever duplicated.
     assert as_utc(resent.claimed_at) - first_claim >= timedelta(seconds=lease)
     assert resent.attempts == 2
+    if victim == "pool-process":
+        assert survived, "".join(worker.log[-30:])  # the worker replaced its process, and sent the row
