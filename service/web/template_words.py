@@ -45,6 +45,8 @@ def _catalog() -> NullTranslations:
 @pass_eval_context
 def gettext(eval_ctx: EvalContext, string: str, **variables: Any) -> str:
     found = _catalog().ugettext(string)
+    if not variables and "%" not in found:  # what `%` would give back unchanged: most words of a page
+        return Markup(found) if eval_ctx.autoescape else found
     if eval_ctx.autoescape:
         found = Markup(found)
     return found % variables  # always a format string, as Jinja's newstyle gettext ("%%" is "%")

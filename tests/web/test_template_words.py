@@ -53,3 +53,4 @@ def test_the_templates_words_are_escaped_as_jinja_newstyle_gettext_escapes_them(
     with app.test_request_context():
         said = render_template_string("{{ _('%(name)s left', name='<b>') }}")
         assert said == "&lt;b&gt; left"
+        assert render_template_string("{{ _('100%% sure') }}|{{ _('<i>') }}") == "100% sure|<i>"  # a msgid is markup
