@@ -20,6 +20,7 @@ from service.web import (
     history,
     home,
     invitations,
+    jinja_lookup,
     language,
     leaderboard,
     limits,
@@ -52,6 +53,7 @@ def register(app: Flask) -> None:
     limits.init_app(app)
     auth.register(app)
     language.register(app)
+    jinja_lookup.install(app)
     channels.register(app)
     for blueprint in (games.bp, play.bp, api.bp, clock.bp, history.bp, campaign.bp, account.bp, health.bp,
                       invitations.bp, rules.bp, signin.bp, settings.bp, me_api.bp, channels.bp, channels.feeds_bp,

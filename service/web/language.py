@@ -54,7 +54,7 @@ from service import lang
 from service.errors import BadRequest
 from service.people import languages
 from service.store.models import utcnow
-from service.web import auth
+from service.web import auth, template_words
 
 bp = Blueprint("language", __name__)
 _CHOSEN = "lang"  # the session key of a signed-out browser's choice
@@ -66,6 +66,7 @@ SIMPLIFIED = frozenset({"hans", "cn", "sg"})
 
 def register(app: Flask) -> None:
     Babel(app, locale_selector=select, default_translation_directories=str(lang.CATALOGS))
+    template_words.install(app)
     app.register_blueprint(bp)
 
     # "{{ names|words_list }}": a list in the page's language, by CLDR ("Bo, Cy and Di", "Bo, Cy і Di", "Bo、Cy和Di").
