@@ -16,7 +16,7 @@ from service.mail import smtp
 TRIM_EVERY = 100
 
 
-# worker_shutdown: the main process (the Procfile's --pool=solo sends mail there); worker_process_shutdown:
+# worker_shutdown: the main process (a solo or threads pool sends mail there); worker_process_shutdown:
 # each child of a prefork pool, which kept a connection of its own.
 @worker_shutdown.connect
 @worker_process_shutdown.connect
