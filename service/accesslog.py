@@ -29,9 +29,12 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
 
-# The segment that follows a prefix of a link that stands for a person; a query parameter named
-# token or t, should a link ever carry one there.
-TOKEN_IN_PATH = re.compile(r"(/(?:p|m|u|i|a|never|api/play|signin(?!/code\b))/)[^/?#\s\"]+")
+# The segment that follows a prefix of a link that stands for a person (a seat, a feed of all of a
+# person's seats, a lobby confirmation) or opens something not listed (an open game's key, a dev mail);
+# slashes doubled or not, as a client may send them; a query parameter named token or t, should a link
+# ever carry one there.  tests/web/test_access_log.py checks every route of the app with such a part.
+TOKEN_IN_PATH = re.compile(
+    r"(/(?:p|m|u|i|a|never|api/+play|signin(?!/code\b)|feeds|lobby/+confirm|lobby/+\d+|dev/+mail)/+)[^/?#\s\"]+")
 PERSONAL_TOKEN = re.compile(r"\brpt_[A-Za-z0-9_-]+")  # service/people/tokens.py PREFIX
 TOKEN_IN_QUERY = re.compile(r"((?:^|[?&])(?:token|t)=)[^&#\s\"]+")
 PLACEHOLDER = "<token>"

@@ -21,6 +21,7 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
 import engine
+from service.accesslog import redact
 from service.errors import GameNotFound, IllegalMoveAt, RiftpostError, StaleState, TooMany
 from service.lang import N_, Words
 from service.web.limits import retry_after
@@ -132,5 +133,5 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(Exception)
     def unexpected(exc: Exception) -> ResponseReturnValue:  # a bug: log it, show nothing of its internals
-        log.exception("unhandled error on %s %s", request.method, request.path)
+        log.exception("unhandled error on %s %s", request.method, redact(request.path))  # a link is its token
         return error_page(500, HTTP_WORDS[500][0], HTTP_WORDS[500][1])

@@ -4,6 +4,7 @@ of a player's link (service/accesslog.py)."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import time
@@ -84,6 +85,25 @@ def test_redact_keeps_the_route_and_drops_only_the_token():
     assert redact("/never/x1") == "/never/<token>" and redact("/api/play/x1/preview") == "/api/play/<token>/preview"
     assert redact("/games/12/history?at=3&by=turn") == "/games/12/history?at=3&by=turn"
     assert redact("/dev/mail/?t=abc&token=def") == "/dev/mail/?t=<token>&token=<token>"
+
+
+def test_every_route_with_a_token_or_key_in_its_path_is_logged_without_it(app):
+    """Each route whose path carries a link's token (a seat, a feed of all of a person's seats, a lobby
+    confirmation) or an unlisted key (an open game's, a dev mail's): the log keeps the route, never the
+    value, also with the slashes doubled."""
+    secret = "SECRETabc123"
+    checked = 0
+    for rule in app.url_map.iter_rules():
+        if not {"token", "key"} & set(rule.arguments):
+            continue
+        path = rule.rule
+        for name, converter in (("token", ""), ("key", ""), ("game", "riftforce")):
+            path = path.replace(f"<{name}>", converter or secret)
+        path = re.sub(r"<int:\w+>", "7", path)
+        for sent in (path, path.replace("/", "//")):
+            assert secret not in redact(sent), (rule.rule, redact(sent))
+        checked += 1
+    assert checked >= 40  # (the player pages, the feeds, the lobby, the API, the dev mail...)
 
 
 def _logged(app, environ: dict) -> tuple[str, list[bytes], str]:
