@@ -42,8 +42,10 @@ def _catalog() -> NullTranslations:
     return found
 
 
+# The parameters are positional-only, as Jinja's own (`__string`...): a template's placeholder may be
+# named `string`, `plural`, `num`'s neighbours or `context` without colliding with them.
 @pass_eval_context
-def gettext(eval_ctx: EvalContext, string: str, **variables: Any) -> str:
+def gettext(eval_ctx: EvalContext, string: str, /, **variables: Any) -> str:
     found = _catalog().ugettext(string)
     if not variables and "%" not in found:  # what `%` would give back unchanged: most words of a page
         return Markup(found) if eval_ctx.autoescape else found
@@ -53,7 +55,7 @@ def gettext(eval_ctx: EvalContext, string: str, **variables: Any) -> str:
 
 
 @pass_eval_context
-def ngettext(eval_ctx: EvalContext, singular: str, plural: str, num: int, **variables: Any) -> str:
+def ngettext(eval_ctx: EvalContext, singular: str, plural: str, num: int, /, **variables: Any) -> str:
     variables.setdefault("num", num)
     found = _catalog().ungettext(singular, plural, num)
     if eval_ctx.autoescape:
@@ -62,7 +64,7 @@ def ngettext(eval_ctx: EvalContext, singular: str, plural: str, num: int, **vari
 
 
 @pass_eval_context
-def pgettext(eval_ctx: EvalContext, context: str, string: str, **variables: Any) -> str:
+def pgettext(eval_ctx: EvalContext, context: str, string: str, /, **variables: Any) -> str:
     variables.setdefault("context", context)
     found = _catalog().upgettext(context, string)
     if eval_ctx.autoescape:
@@ -71,7 +73,8 @@ def pgettext(eval_ctx: EvalContext, context: str, string: str, **variables: Any)
 
 
 @pass_eval_context
-def npgettext(eval_ctx: EvalContext, context: str, singular: str, plural: str, num: int, **variables: Any) -> str:
+def npgettext(eval_ctx: EvalContext, context: str, singular: str, plural: str, num: int, /,
+              **variables: Any) -> str:
     variables.setdefault("context", context)
     variables.setdefault("num", num)
     found = _catalog().unpgettext(context, singular, plural, num)

@@ -54,3 +54,14 @@ def test_the_templates_words_are_escaped_as_jinja_newstyle_gettext_escapes_them(
         said = render_template_string("{{ _('%(name)s left', name='<b>') }}")
         assert said == "&lt;b&gt; left"
         assert render_template_string("{{ _('100%% sure') }}|{{ _('<i>') }}") == "100% sure|<i>"  # a msgid is markup
+
+
+def test_a_placeholder_may_be_named_as_the_functions_own_parameters(app):
+    """Jinja's own gettext takes its text positionally only: a word's placeholders named `string`,
+    `plural`, `singular` or `context` are the word's, not a second value for the text (a 500 else)."""
+    with app.test_request_context():
+        assert render_template_string("{{ _('a %(string)s', string='b') }}") == "a b"
+        assert render_template_string("{% trans string='b' %}a {{ string }}{% endtrans %}") == "a b"
+        assert render_template_string(
+            "{{ ngettext('%(num)d %(plural)s', '%(num)d %(plural)ss', 2, plural='day') }}") == "2 days"
+        assert render_template_string("{{ pgettext('c', 'x %(context)s %(singular)s', singular='s') }}") == "x c s"
