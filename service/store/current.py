@@ -298,13 +298,16 @@ def advance(
     written: Written,
 ) -> None:
     """Append events after `expected_seq`, move the read model on (the seats `to_act`, the `result`)
-    and write what `written` holds, or raise StaleState having written nothing; `game` follows (its seq
-    and read model are the new ones).
+    and write what `written` holds, or raise StaleState; `game` follows (its seq and read model are the
+    new ones).
 
     The compare-and-set UPDATE runs first, on its own: only once it moved the games row from
     `expected_seq` does anything else go out, so a stale move writes nothing whatever its caller then
     does (the sweep's batch goes on in the same transaction).  The rest, the events and the state row
-    always and the turn start and snapshot when due, then goes to PostgreSQL in one round trip."""
+    always and the turn start and snapshot when due, then goes to PostgreSQL in one round trip.  An
+    event already at one of the new seqs (a writer that bypassed the games row: nothing of ours does)
+    raises StaleState after the UPDATE went out: the caller's transaction must then be rolled back
+    (PostgreSQL has aborted it already)."""
     new_seq = expected_seq + len(new_events)
     status = "active" if result is None else "finished"
     moved = _MOVE_ON.run(conn, {"b_game_id": game.id, "b_seq": expected_seq, "new_seq": new_seq, "at": at,
