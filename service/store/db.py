@@ -78,7 +78,9 @@ def _server_engine(url: str) -> sa.Engine:
       connection whose socket has something to read while idle (`_maybe_closed`): the server ended
       it (a restart, pg_terminate_backend); a dead one is replaced before the request uses it.  A
       connection lost in the middle of a transaction fails that request, and SQLAlchemy then
-      invalidates every pooled connection older than it.  pool_recycle retires connections before
+      invalidates every pooled connection older than it (a loss met by the move path's statements on
+      the DB-API cursor, service/store/prepared.py, invalidates only its own: the others are found by
+      this checkout's check when the server closed them).  pool_recycle retires connections before
       a firewall's or server's idle timeout can cut them silently.
     """
     connect_args: dict[str, Any] = {}

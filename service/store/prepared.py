@@ -92,25 +92,14 @@ class Prepared:
         """Execute with one set of `values`; the DB-API cursor (its rowcount, its rows: see `rows`)."""
         compiled = self._compiled(conn.dialect)
         params = self._params(compiled, values)
-        driver = conn.connection.driver_connection
-        try:
-            cursor = driver.cursor()  # type: ignore[union-attr]
-            cursor.execute(compiled.sql, params)
-        except conn.dialect.loaded_dbapi.Error as exc:
-            raise _translated(conn, compiled.sql, params, exc) from exc
-        return cursor
+        return _executed(conn, compiled.sql, params, many=False)
 
     def run_many(self, conn: Conn, rows: Iterable[Mapping[str, Any]]) -> None:
         """Execute once for each of `rows` (the driver's executemany: one statement prepared once; one
         round trip on PostgreSQL, whose psycopg pipelines them)."""
         compiled = self._compiled(conn.dialect)
         params = [self._params(compiled, values) for values in rows]
-        driver = conn.connection.driver_connection
-        try:
-            cursor = driver.cursor()  # type: ignore[union-attr]
-            cursor.executemany(compiled.sql, params)
-        except conn.dialect.loaded_dbapi.Error as exc:
-            raise _translated(conn, compiled.sql, params, exc) from exc
+        _executed(conn, compiled.sql, params, many=True).close()
 
     def rows(self, conn: Conn, values: Mapping[str, Any]) -> list[tuple[Any, ...]]:
         """The result rows, each column converted as SQLAlchemy converts it."""
@@ -155,9 +144,25 @@ def together(conn: Conn) -> Iterator[None]:
         raise _translated(conn, "(pipeline)", None, exc) from exc
 
 
+def _executed(conn: Conn, sql: str, params: Any, *, many: bool) -> Any:
+    """A new DB-API cursor that ran `sql` (with `params`, or each of them when `many`); a driver error
+    is raised as SQLAlchemy's, its cursor closed."""
+    cursor = conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
+    try:
+        if many:
+            cursor.executemany(sql, params)
+        else:
+            cursor.execute(sql, params)
+    except conn.dialect.loaded_dbapi.Error as exc:
+        cursor.close()
+        raise _translated(conn, sql, params, exc) from exc
+    return cursor
+
+
 def _translated(conn: Conn, sql: str, params: Any, exc: Exception) -> Exception:
     """The driver's error as SQLAlchemy raises it (its `sa.exc` class; a lost connection invalidated,
-    so the pool never hands it out again)."""
+    so the pool never hands it out again).  Unlike SQLAlchemy, the pool's older connections are not
+    retired with it: the checkout's check finds those the server closed (service/store/db.py)."""
     disconnect = conn.dialect.is_disconnect(exc, conn.connection.dbapi_connection, None)  # type: ignore[arg-type]
     if disconnect:
         conn.invalidate(exc)

@@ -102,3 +102,11 @@ def test_stored_events_read_back_as_written_on_every_path(backend_app):
         assert typed(_engine_payloads(session, game, first, game.seq)) == expected
         assert typed([row.payload for row in store.events(session, game, after=first)]) == expected
         assert typed([row.payload for row in store.stored_events(session, game_id, after=first)]) == expected
+
+
+def test_loads_all_never_shifts_rows_when_a_text_is_not_one_whole_value():
+    """The texts are decoded joined into one array: a stored text holding two values ("1,2") must not
+    give every later row its neighbour's value, it fails as json.loads would fail on it."""
+    assert jsondecode.loads_all(['{"a": 1}', "[2]", "3"]) == [{"a": 1}, [2], 3]
+    with pytest.raises(ValueError):
+        jsondecode.loads_all(["1,2", "3"])
