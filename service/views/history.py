@@ -23,8 +23,6 @@ from __future__ import annotations
 
 import logging
 import re
-import threading
-from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -42,6 +40,7 @@ from service.store import deal
 from service.store.log import LogRow
 from service.store.models import Game, JournalEntry, as_utc
 from service.views import charts, positions, sentences
+from service.views.recent import Recent, game_key
 from service.views.talk import Said
 from service.views.wording import Wording
 
@@ -159,26 +158,16 @@ def neighbours(steps: list[int], at: int) -> dict[str, int | None]:
 # is keyed by the game's identity (database, id, commitment, creation time) and its seq, and a new move
 # simply makes a new key.  Small and per process; only a speed-up.
 
-_CACHE: OrderedDict[tuple, Any] = OrderedDict()
-_CACHE_SIZE = 96
-_CACHE_LOCK = threading.Lock()
-
-
-def _game_key(session: Session, game: Game) -> tuple:
-    return (str(session.get_bind().engine.url), game.id, game.commitment, str(game.created_at))
+_CACHE: Recent[Any] = Recent(96)
+_MISSING = object()
 
 
 def _cached(key: tuple, build):
-    with _CACHE_LOCK:
-        if key in _CACHE:
-            _CACHE.move_to_end(key)
-            return _CACHE[key]
-    value = build()
-    with _CACHE_LOCK:
-        _CACHE[key] = value
-        while len(_CACHE) > _CACHE_SIZE:
-            _CACHE.popitem(last=False)
-    return value
+    found = _CACHE.get(key, _MISSING)
+    if found is _MISSING:
+        found = build()
+        _CACHE.put(key, found)
+    return found
 
 
 # ---- building the timeline -----------------------------------------------------------------------------
@@ -243,7 +232,7 @@ def timeline(session: Session, game: Game, viewer: int | None, names: dict[int, 
         turns = _turns([(row.seq, row.actor, row.kind) for row in rows])
         return Timeline(game.id, viewer, upto, lines, turns, dict(names))
 
-    key = (*_game_key(session, game), "timeline", viewer, upto, language,
+    key = (*game_key(session, game), "timeline", viewer, upto, language,
            journal_count(session, game.id), tuple(sorted(names.items())))
     return _cached(key, build)
 
@@ -282,7 +271,7 @@ def shown_seq(session: Session, game: Game, at: int) -> int:
     a position inside the setup is drawn as the game was once set up."""
     # The setup is written once, with the game: its end never changes (and its query reads every row
     # of the game's log, so a page asks it once per process, not once per view).
-    setup_end = _cached((*_game_key(session, game), "setup_end"), lambda: store.setup_end(session, game))
+    setup_end = _cached((*game_key(session, game), "setup_end"), lambda: store.setup_end(session, game))
     return max(at, min(setup_end, game.seq))
 
 
@@ -292,25 +281,17 @@ def shown_seq(session: Session, game: Game, at: int) -> int:
 # evolve made it; a new engine makes new entries rather than reading its predecessor's states).
 # The entries are never handed out: every caller gets its own copy (`copy_state` is cheap next to
 # a load), since a state is a mutable dict and the move path's habit is to evolve states in place.
-_STATES: OrderedDict[tuple, dict[str, Any]] = OrderedDict()
-_STATES_SIZE = 64
-_STATES_LOCK = threading.Lock()
+_STATES: Recent[dict[str, Any]] = Recent(64)
 
 
 def state_at(session: Session, game: Game, at: int) -> dict[str, Any]:
     """The state after the first `at` events, the caller's own (from the cache when looked at lately)."""
     rules = engine.get(game.name)
-    key = (*_game_key(session, game), game.name, game.rules_version, rules.rules_version, at)
-    with _STATES_LOCK:
-        state = _STATES.get(key)
-        if state is not None:
-            _STATES.move_to_end(key)
+    key = (*game_key(session, game), game.name, game.rules_version, rules.rules_version, at)
+    state = _STATES.get(key)
     if state is None:
         state, _ = store.load_state(session, game, at)
-        with _STATES_LOCK:
-            _STATES[key] = state
-            while len(_STATES) > _STATES_SIZE:
-                _STATES.popitem(last=False)
+        _STATES.put(key, state)
     own = rules.copy_state(state)
     assert own is not None
     return own
@@ -482,7 +463,7 @@ def score_series(session: Session, game: Game) -> list[tuple[int, list[float]]] 
                 series.append((row.seq, [float(scores[seat]) for seat in sorted(scores)]))
         return series or None
 
-    return _cached((*_game_key(session, game), "scores", game.seq), build)
+    return _cached((*game_key(session, game), "scores", game.seq), build)
 
 
 def chart(session: Session, game: Game, names: dict[int, str], *, marker: int | None = None,

@@ -7,8 +7,6 @@ state)`, never from the raw state, so another seat's hidden cards cannot reach a
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -23,6 +21,7 @@ from service.games import adapter
 from service.store.current import AnyGame
 from service.store.log import LogRow
 from service.store.models import Game, GameClock, Player
+from service.views.recent import Recent, game_key
 from service.views.sentences import event_sentence, move_words, named, partners_of
 from service.views.wording import Wording, word
 
@@ -345,33 +344,6 @@ def build(
     return position
 
 
-class _Kept:
-    """A small least-recently-used map, safe across a worker's threads."""
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self._items: OrderedDict[tuple[Any, ...], Position] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key: tuple[Any, ...]) -> Position | None:
-        with self._lock:
-            found = self._items.get(key)
-            if found is not None:
-                self._items.move_to_end(key)
-            return found
-
-    def put(self, key: tuple[Any, ...], position: Position) -> None:
-        with self._lock:
-            self._items[key] = position
-            self._items.move_to_end(key)
-            while len(self._items) > self.size:
-                self._items.popitem(last=False)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._items.clear()
-
-
 # Positions the player page showed lately, per process (a reload, the steps of a turn composed without
 # JavaScript, a stale form's answer show the same position again).  What a position shows never changes
 # once written (the log is append-only), so the key is what it is made from: the game's identity in its
@@ -379,7 +351,7 @@ class _Kept:
 # the language, the names and the clock's hours (which change without a move).  Each entry holds a full
 # state, the view, the worded moves and the drawn board: ~35 KiB for a Riftforce duel mid-game, so 48
 # entries are ~2 MB a worker.
-KEPT = _Kept(48)
+KEPT: Recent[Position] = Recent(48)
 
 
 def kept(session: Session, game: Game, seat: int | None, *, recent: int, players: list[Player],
@@ -389,9 +361,8 @@ def kept(session: Session, game: Game, seat: int | None, *, recent: int, players
     is drawn already.  The copy handed out holds the caller's `game` row."""
     clock = session.get(GameClock, game.id)  # (build's own read of it: from the session's identity map)
     names = store.seat_names(players)
-    key = (str(session.get_bind().engine.url), game.id, game.commitment, str(game.created_at), game.rules_version,
-           game.seq, game.status, seat, recent, language, tuple(sorted(names.items())),
-           clock.deadline_hours if clock is not None else None)
+    key = (*game_key(session, game), game.rules_version, game.seq, game.status, seat, recent, language,
+           tuple(sorted(names.items())), clock.deadline_hours if clock is not None else None)
     found = KEPT.get(key)
     if found is None:
         found = build(session, game, seat, recent=recent, players=players, language=language)

@@ -14,6 +14,7 @@ from service import store
 from service.play import handle, new_game
 from service.store import get_engine, read_session
 from service.views import positions
+from service.views.recent import Recent
 from tests import tokens
 from tests.service import toygame
 from tests.service.statements import counted
@@ -102,12 +103,13 @@ def test_kept_positions_are_each_seats_own(client, app):
 
 
 def test_the_positions_kept_are_bounded_least_recently_shown_first():
-    kept = positions._Kept(3)
+    kept = Recent(3)
     shown = [object() for _ in range(5)]
     for number, position in enumerate(shown[:3]):
-        kept.put((number,), position)  # type: ignore[arg-type]
+        kept.put((number,), position)
     assert kept.get((0,)) is shown[0]  # shown again: the most recent now
-    kept.put((3,), shown[3])  # type: ignore[arg-type]
-    kept.put((4,), shown[4])  # type: ignore[arg-type]
+    kept.put((3,), shown[3])
+    kept.put((4,), shown[4])
     assert [kept.get((n,)) for n in range(5)] == [shown[0], None, None, shown[3], shown[4]]
+    assert kept.get((9,), "none") == "none" and kept.get((1,), "none") == "none"  # (a default for a key not kept)
     assert positions.KEPT.size <= 64  # each entry holds a whole state and its board
