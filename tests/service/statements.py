@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import re
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -60,27 +60,37 @@ def counted(engine: sa.Engine) -> Iterator[Sent]:
     connection used is one this sees from its start)."""
     sent = Sent()
     engine.dispose()
-    if engine.dialect.name == "sqlite":
-        def trace(text: str) -> None:
-            sent.statements.append(text.split(None, 1)[0].upper())
-            sent.texts.append(text)
+    on_connect, finish = _sqlite_trace(sent) if engine.dialect.name == "sqlite" else _libpq_trace(sent)
+    sa.event.listen(engine, "connect", on_connect)
+    try:
+        yield sent
+    finally:
+        sa.event.remove(engine, "connect", on_connect)
+        engine.dispose()
+        finish()
 
-        def on_connect(dbapi_connection: Any, _record: Any) -> None:
-            dbapi_connection.set_trace_callback(trace)
 
-        sa.event.listen(engine, "connect", on_connect)
-        try:
-            yield sent
-        finally:
-            sa.event.remove(engine, "connect", on_connect)
-            engine.dispose()
-        return
+def _sqlite_trace(sent: Sent) -> tuple[Callable[[Any, Any], None], Callable[[], None]]:
+    """(what a new connection is given: SQLite's trace callback, what to do once done: nothing)."""
+    def trace(text: str) -> None:
+        sent.statements.append(text.split(None, 1)[0].upper())
+        sent.texts.append(text)
+
+    def on_connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.set_trace_callback(trace)
+
+    return on_connect, lambda: None
+
+
+def _libpq_trace(sent: Sent) -> tuple[Callable[[Any, Any], None], Callable[[], None]]:
+    """(what a new connection is given: libpq's protocol trace into a file, what to do once done: stop
+    tracing, read the file into `sent`)."""
     from psycopg import pq
 
     handle, path = tempfile.mkstemp(prefix="libpq-trace-")
     traced: list[Any] = []
 
-    def on_connect_pg(dbapi_connection: Any, _record: Any) -> None:
+    def on_connect(dbapi_connection: Any, _record: Any) -> None:
         dbapi_connection.pgconn.trace(handle)
         dbapi_connection.pgconn.set_trace_flags(pq.Trace.SUPPRESS_TIMESTAMPS | pq.Trace.REGRESS_MODE)
         traced.append(dbapi_connection)
@@ -104,16 +114,13 @@ def counted(engine: sa.Engine) -> Iterator[Sent]:
                 elif "\tSync" in line:
                     sent.round_trips += 1
 
-    sa.event.listen(engine, "connect", on_connect_pg)
-    try:
-        yield sent
-    finally:
-        sa.event.remove(engine, "connect", on_connect_pg)
-        engine.dispose()
+    def finish() -> None:
         for connection in traced:
             if not connection.closed:
                 connection.pgconn.untrace()
         os.close(handle)
         read()
         os.unlink(path)
+
+    return on_connect, finish
 

@@ -23,7 +23,8 @@ RAW = (b"From: Riftpost <play@example.org>\r\n"
        b"Your turn.\r\n.starts with a dot\r\n")
 
 
-def test_the_sink_stores_each_message_as_it_came(tmp_path):
+def send_through_the_sink(tmp_path) -> None:
+    """RAW sent over SMTP to a sink started for it, storing into tmp_path/mail; the sink then stopped."""
     port = free_port()
     controller = mailsink.start(tmp_path / "mail", "127.0.0.1", port)
     try:
@@ -31,6 +32,10 @@ def test_the_sink_stores_each_message_as_it_came(tmp_path):
             client.sendmail("bounces@example.org", ["ann@example.org"], RAW)
     finally:
         controller.stop()
+
+
+def test_the_sink_stores_each_message_as_it_came(tmp_path):
+    send_through_the_sink(tmp_path)
     stored = list((tmp_path / "mail" / "new").iterdir())
     assert len(stored) == 1
     expected = b"Return-Path: <bounces@example.org>\n" + RAW.replace(b"\r\n", b"\n")
@@ -48,11 +53,5 @@ def test_the_sink_parses_no_message_it_only_stores(tmp_path, monkeypatch, caplog
     monkeypatch.setattr(email.feedparser.BytesFeedParser, "feed", refuse)
     monkeypatch.setattr(email.feedparser.FeedParser, "feed", refuse)
     caplog.set_level("WARNING", logger=mailsink.log.name)
-    port = free_port()
-    controller = mailsink.start(tmp_path / "mail", "127.0.0.1", port)
-    try:
-        with smtplib.SMTP("127.0.0.1", port) as client:
-            client.sendmail("bounces@example.org", ["ann@example.org"], RAW)
-    finally:
-        controller.stop()
+    send_through_the_sink(tmp_path)
     assert len(list((tmp_path / "mail" / "new").iterdir())) == 1
