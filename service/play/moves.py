@@ -105,8 +105,9 @@ def apply(
 
     The lean path (service/store/current.py): one read of the game with its state row, the seats only
     when an email or a clock needs them, then the compare-and-set and the rest of the move's rows, all
-    on the DB-API cursor (a decision that keeps the turn: four statements in all).  A game whose state row is missing or stale (made
-    before the row existed, or by an older engine) is rebuilt from its snapshots and events once."""
+    on the DB-API cursor (a decision that keeps the turn: four statements in all).  A game whose state
+    row is missing or stale (made before the row existed, or by an older engine) is rebuilt from its
+    snapshots and events once."""
     conn = session.connection()
     loaded = loaded or current.read(conn, game_id)
     game = loaded.game
@@ -158,7 +159,7 @@ def apply(
     rows = emails.on_change(session, game, players, seat, before, after, starts, due=due) if mailed else []
     return Outcome(game_id, game.seq, list(new_events), after, game.status, result, outbox.ids(session, rows),
                    walk.played, [p.seat for p in players if p.seat in after and bots.is_seat(p.consent)],
-                   game=game, state=state, clock=loaded.clock, players=players or None)
+                   game=game, state=state, clock=clock, players=players or None)
 
 
 def new_game(

@@ -7,9 +7,8 @@ is given a whole /64 and may use any of its 2^64 addresses, so counting each add
 nothing.  The counters live in RATELIMIT_STORAGE_URI: the process's memory by default (the embedded
 mode runs one web process), Redis with several web processes or machines; should Redis be
 unreachable, each process counts in its own memory meanwhile rather than failing or letting all
-through.  How many invitations
-one address may get is the service's own check (service/play/consent.py), in the database, whoever
-sends them.
+through.  How many invitations one address may get is the service's own check
+(service/play/consent.py), in the database, whoever sends them.
 
 Counting is atomic: a limited request takes its place in every counter before its view runs (one
 increment that also answers whether the count is still within the limit: Redis's INCRBY, a lock in
