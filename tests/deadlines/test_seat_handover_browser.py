@@ -44,7 +44,8 @@ def test_the_vote_panel_fits_reads_and_hands_the_seat_to_a_bot(live, page, viewp
     page.goto(f"{base}/p/{dan}")
     page.get_by_role("button", name="Propose this person").scroll_into_view_if_needed()
     page.locator("#handover-address-1").fill("eve@example.org")
-    page.get_by_role("button", name="Propose this person").click()
+    with page.expect_navigation():
+        page.get_by_role("button", name="Propose this person").click()
     page.goto(f"{base}/p/{cy}")
     panel = page.locator("section.handover")
     assert "Bob missed 2 deadlines" in panel.inner_text()
@@ -54,12 +55,15 @@ def test_the_vote_panel_fits_reads_and_hands_the_seat_to_a_bot(live, page, viewp
     if SHOTS:
         panel.screenshot(path=f"{SHOTS}/vote-panel-{viewport['width']}.png")
         page.screenshot(path=f"{SHOTS}/vote-page-{viewport['width']}.png", full_page=True)
-    page.get_by_role("button", name="Give the seat to a bot (normal)").click()
+    with page.expect_navigation():
+        page.get_by_role("button", name="Give the seat to a bot (normal)").click()
     assert "Your vote is recorded" in page.content()
     page.goto(f"{base}/p/{ann}")
-    page.get_by_role("button", name="Agree: a bot (normal)").click()
+    with page.expect_navigation():
+        page.get_by_role("button", name="Agree: a bot (normal)").click()
     page.goto(f"{base}/p/{dan}")
-    page.get_by_role("button", name="Agree: a bot (normal)").click()
+    with page.expect_navigation():
+        page.get_by_role("button", name="Agree: a bot (normal)").click()
     assert "a bot (normal) plays that seat from now on" in page.content()
     with live.app_context():
         assert bots.level_of(table.seats()[1]) == "normal"

@@ -46,7 +46,8 @@ def test_the_signed_out_pages_fit_and_read_in_each_language(live, context, page,
     assert WORDS[language][0] in page.locator("h1").inner_text()
     check(page, language)
     shot(page, f"signin-{language}-{width}")
-    page.get_by_role("button", name="English").click()  # the choice beats the header, for this browser
+    with page.expect_navigation():
+        page.get_by_role("button", name="English").click()  # the choice beats the header, for this browser
     assert page.locator("html").get_attribute("lang") == "en" and page.locator("h1").inner_text() == "Sign in"
 
 
@@ -84,5 +85,6 @@ def test_the_home_and_settings_pages_fit_and_read_in_the_persons_language(signed
     check(page, language)
     shot(page, f"settings-{language}-{width}")
     page.select_option("#language", "en")
-    page.locator("#language-h ~ form button[type=submit]").click()
+    with page.expect_navigation():
+        page.locator("#language-h ~ form button[type=submit]").click()
     assert page.locator("html").get_attribute("lang") == "en" and page.locator("h1").inner_text() == "Settings"

@@ -65,7 +65,8 @@ def test_the_replies_form_fits_is_accessible_and_saves(live_app, context, page, 
     page.get_by_label("No answers: I check my game pages").check()
     if SHOTS:
         page.locator("#replies").screenshot(path=f"{SHOTS}/replies-form-{viewport['width']}.png")
-    page.get_by_role("button", name="Save answers to replies").click()
+    with page.expect_navigation():
+        page.get_by_role("button", name="Save answers to replies").click()
     assert "Your choice about answers to your replies is saved." in page.inner_text("main")
     assert page.locator("#confirmations-off").is_checked()
     assert not reply_settings.confirmations(ANN)

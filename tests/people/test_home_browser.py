@@ -45,11 +45,14 @@ def test_my_games_page_fits_reads_and_hides(home, page, viewport):
     looks.assert_accessible(page)
     if SHOTS:
         page.screenshot(path=f"{SHOTS}/home-{viewport['width']}.png", full_page=True)
-    page.get_by_role("button", name="Hide Riftforce").click()
+    with page.expect_navigation():
+        page.get_by_role("button", name="Hide Riftforce").click()
     assert "Show your 1 hidden game" in page.content()
-    page.get_by_role("link", name="Show your 1 hidden game").click()
+    with page.expect_navigation():
+        page.get_by_role("link", name="Show your 1 hidden game").click()
     assert page.title() == "Hidden games — Riftpost"
     looks.assert_fits(page)
     looks.assert_accessible(page)
-    page.get_by_role("button", name="Show again Riftforce").click()
+    with page.expect_navigation():
+        page.get_by_role("button", name="Show again Riftforce").click()
     assert page.locator("text=You have hidden no games.").count() == 1

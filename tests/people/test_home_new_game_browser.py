@@ -17,8 +17,10 @@ pytestmark = [pytest.mark.browser]
 def test_new_game_with_a_co_player_from_the_home_fits_and_starts(home, page, viewport):
     page.set_viewport_size(viewport)
     page.goto(home + "/")
-    page.get_by_role("link", name="New game with Bo").click()
-    page.get_by_role("link", name="Start Riftforce").click()
+    with page.expect_navigation():
+        page.get_by_role("link", name="New game with Bo").click()
+    with page.expect_navigation():
+        page.get_by_role("link", name="Start Riftforce").click()
     assert page.locator("#name1").input_value() == "Bo"
     assert page.locator("#email0").input_value() == "ann@example.org"
     assert BO[1] not in page.content()
@@ -26,5 +28,6 @@ def test_new_game_with_a_co_player_from_the_home_fits_and_starts(home, page, vie
     looks.assert_accessible(page)
     if SHOTS:
         page.screenshot(path=f"{SHOTS}/new-game-with-{viewport['width']}.png", full_page=True)
-    page.get_by_role("button", name="Start the game and email the invitations").click()
+    with page.expect_navigation():
+        page.get_by_role("button", name="Start the game and email the invitations").click()
     assert "/created" in page.url

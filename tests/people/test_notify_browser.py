@@ -56,7 +56,8 @@ def test_the_notifications_page_fits_is_accessible_and_saves(app, signed_in, pag
     page.select_option("#quiet-end", "7")
     page.select_option(f"#game-{games[0]}", "none")
     shot(page, "settings")
-    page.get_by_role("button", name="Save", exact=True).click()  # (the page has a second form: replies)
+    with page.expect_navigation():
+        page.get_by_role("button", name="Save", exact=True).click()  # (the page has a second form: replies)
     assert "Your notification settings are saved." in page.inner_text("main")
     assert page.locator("#mode-digest").is_checked() and page.input_value("#quiet-start") == "22"
     assert page.input_value(f"#game-{games[0]}") == "none"

@@ -42,22 +42,26 @@ def test_signing_in_from_the_start_page_and_the_settings_at_both_widths(live, pa
     page.goto(base + "/")
     page.get_by_label("Your email address").fill("ann@example.org")
     check(page, "start")
-    page.get_by_role("button", name="Email me a sign-in link").click()
+    with page.expect_navigation():
+        page.get_by_role("button", name="Email me a sign-in link").click()
     assert page.get_by_text("If this address has played here, we sent it a sign-in link").is_visible()
     check(page, "sent")
 
     page.goto(base + newest_link(live))
     assert page.get_by_role("heading", level=1).inner_text() == "Sign in to Riftpost"
     check(page, "link")
-    page.get_by_role("button", name="Sign in").click()
+    with page.expect_navigation():
+        page.get_by_role("button", name="Sign in").click()
     assert page.url == base + "/settings"
     assert page.get_by_text("You are signed in as ann@example.org.").is_visible()
     page.get_by_label("Name of a new token").fill("my bot")
-    page.get_by_role("button", name="Make a token").click()
+    with page.expect_navigation():
+        page.get_by_role("button", name="Make a token").click()
     assert page.get_by_role("textbox", name="Token", exact=True).input_value().startswith("rpt_")
     check(page, "settings")
 
-    page.get_by_role("button", name="Sign out everywhere").click()
+    with page.expect_navigation():
+        page.get_by_role("button", name="Sign out everywhere").click()
     page.goto(base + "/settings")
     assert page.get_by_role("heading", level=1).inner_text() == "Sign in"
     check(page, "needed")

@@ -41,11 +41,13 @@ def test_the_talk_panel_fits_is_accessible_and_talks(app, page, viewport):
     page.set_viewport_size(viewport)
     page.goto(f"{base}/p/{helpers.token(game_id, 1)}#talk")
     page.fill("#talk-text", "Good luck all! <b>not bold</b> http://evil.example " + "long" * 40)
-    page.get_by_role("button", name="Send message").click()
+    with page.expect_navigation():
+        page.get_by_role("button", name="Send message").click()
     page.goto(f"{base}/p/{helpers.token(game_id, 0)}#talk")
     page.fill("#talk-text", "Partner: I hold the left.")
     page.get_by_label("Only your team").check()
-    page.get_by_role("button", name="Send message").click()
+    with page.expect_navigation():
+        page.get_by_role("button", name="Send message").click()
     assert "Your message is at the table." in page.inner_text("main")
     talk = page.inner_text("main")  # (among the last moves, or in the panel before any move)
     assert "<b>not bold</b>" in talk and "Partner: I hold the left." in talk and "to your team" in talk
@@ -53,11 +55,13 @@ def test_the_talk_panel_fits_is_accessible_and_talks(app, page, viewport):
     looks.assert_fits(page)
     looks.assert_accessible(page)
     shot(page, "panel")
-    page.get_by_role("button", name="Delete").click()
+    with page.expect_navigation():
+        page.get_by_role("button", name="Delete").click()
     assert "(deleted)" in page.inner_text("main")
     # The other team never sees it, and the spectators see the table's once it is opened.
     page.goto(f"{base}/p/{helpers.token(game_id, 0)}#talk")
-    page.get_by_role("button", name="Let spectators read the table's talk now").click()
+    with page.expect_navigation():
+        page.get_by_role("button", name="Let spectators read the table's talk now").click()
     page.goto(f"{base}/games/{game_id}")
     assert "Good luck all!" in page.inner_text("#talk")
     looks.assert_fits(page)
@@ -75,7 +79,8 @@ def test_tell_me_at_once_is_its_own_form_on_the_notifications_page(app, page, co
     page.set_viewport_size(viewport)
     page.goto(app.config["BASE_URL"] + "/settings/notifications")
     page.get_by_label("Tell me at once").check()
-    page.get_by_role("button", name="Update table talk emails").click()
+    with page.expect_navigation():
+        page.get_by_role("button", name="Update table talk emails").click()
     assert page.get_by_label("Tell me at once").is_checked()
     looks.assert_fits(page)
     looks.assert_accessible(page)

@@ -117,7 +117,8 @@ def test_the_start_forms_mistakes_fit_and_read(site, page, viewport):
     page.fill("#email1", "Ann@example.org")
     page.get_by_text("More options").click()
     page.fill("#options", "colour")
-    page.get_by_role("button", name="Start the game").click()
+    with page.expect_navigation():
+        page.get_by_role("button", name="Start the game").click()
     alert = page.get_by_role("alert")
     assert alert.get_by_role("listitem").all_inner_texts() == [
         "ann@example.org is entered for players 1 and 2; each player needs an address of their own.",
