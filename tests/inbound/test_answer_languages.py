@@ -87,7 +87,7 @@ def test_the_same_answer_row_renders_in_english_for_an_english_reader(inbound_ap
     with door_port(inbound_app) as port:
         smtp_send(port, reply(turn, "pick fire", sender=BO), sender=BO)
     with read_session(get_engine()) as session:
-        row = [r for r in session.query(Outbox).all() if r.kind == answer_kind.KIND][-1]
+        row = [r for r in session.execute(sa.select(Outbox).order_by(Outbox.id)).scalars() if r.kind == answer_kind.KIND][-1]
         assert isinstance(row.params["first"], dict) and "Pick Fire" not in str(row.params)  # facts, not words
         english = compose.build(session, row, locale="en")
     assert plain(english).startswith("Played: Pick Fire.\n"), plain(english)
