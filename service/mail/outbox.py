@@ -638,7 +638,7 @@ _BAD = sa.select(col(Outbox.created_at), col(Outbox.last_error), col(Outbox.stat
                    sa.func.coalesce(col(Outbox.requeued_at), col(Outbox.created_at)) < sa.bindparam("since"))),
 )
 _SENT = aliased(Outbox)
-_DELIVERED = sa.select(sa.literal_column("1")).select_from(_SENT).where(
+_DELIVERED: sa.Select[Any] = sa.select(sa.literal_column("1")).select_from(_SENT).where(
     col(_SENT.player_id) == sa.bindparam("player_id"), col(_SENT.status) == sa.bindparam("sent"),
     col(_SENT.channel) == sa.bindparam("email"),
     col(_SENT.sent_at) > _BAD.with_only_columns(sa.func.min(col(Outbox.created_at))).scalar_subquery())
