@@ -29,11 +29,10 @@ from service.people import access
 from service.play import handle, handover
 from service.play.batch import MAX_MOVES, MAX_TEXT, Played
 from service.play.preview import preview
-from service.play.rematch import rematch_of
 from service.store import deal, read_session, write_session
 from service.store.current import AnyPlayer
 from service.store.db import get_engine
-from service.store.models import GameClock, utcnow
+from service.store.models import utcnow
 from service.views import bounced, followups, history, invitations, positions
 from service.views.positions import Position
 from service.views.times import local_time
@@ -188,19 +187,21 @@ def _compose(player: AnyPlayer, seq: int, moves: list[dict[str, Any] | str]) -> 
 
 def _render_page(player: AnyPlayer, status: int = 200, error: str | None = None, step: str | None = None,
                  composed: Composed | None = None, **extra: Any) -> ResponseReturnValue:
-    with read_session(get_engine()) as session:
-        game = store.get_game(session, player.game_id)
+    with read_session(get_engine(), keep_rows=True) as session:
+        # The game with the rows of it the parts below read again (the clock: the position's and the
+        # clock panel's; the talk's opening; the rematch it replays), in one statement, held for the
+        # session's life: its `get`s of them are answered without a statement, none found included.
+        found = store.game_page(session, player.game_id)
+        game = found.game
         players = store.players_of(session, game.id)
-        # Rows the parts below need again: the game's people (the clock's and the talk's time zone, the
-        # mail notices' bounces) read once and handed down; the clock (the position's and the clock
-        # panel's) held for the session's life, so the session's identity map answers it again.
+        # The game's people (the clock's and the talk's time zone, the mail notices' bounces) read
+        # once and handed down.
         people = store.people_of(session, [p.email for p in players])
-        held = session.get(GameClock, game.id)
         names = store.seat_names(players)
         position = positions.kept(session, game, player.seat, recent=RECENT_EVENTS, players=players,
                                   language=language.current())
         offer = followups.offer(session, game)
-        extra.setdefault("rematch_of", rematch_of(session, game.id))  # the link back to the game it replays
+        extra.setdefault("rematch_of", found.rematch)  # the link back to the game it replays
         chart = history.chart(session, game, names, language=language.current()) if position.finished else None
         clock = panel(session, player, people)
         mail_notices = bounced.notices(session, game, players, player, people)
@@ -215,7 +216,7 @@ def _render_page(player: AnyPlayer, status: int = 200, error: str | None = None,
         # Seats the others may hand over (issue #25): shown only to those who decide.
         extra.setdefault("handover", [_handover_said(drop) for drop in handover.panel(session, game, players, player)])
         extra.setdefault("handover_me", handover.own_warning(session, game, players, player))
-        del held
+        del found
     # Words made below the request (marked there) in the reader's language.
     mail_notices = [said(line) for line in mail_notices]
     notes = {seat: said(words) for seat, words in notes.items()}
