@@ -7,8 +7,10 @@ Riftforce duels (as bench/moves.py plays them: `patient` moves) are grown throug
 and the page its 303 names, the page as bench/moves.py's "GET /p/<t> (after 303)": a new position, so
 drawn anew (not from the positions kept).  Printed: the CPU time (`time.process_time`, this process
 only, so no web server and no HTTP: less than bench/moves.py's server CPU by the request floor) of
-each, median and quartiles, and the SELECTs of a page.  `--profile N`: cProfile over N more pages,
-the top functions by own and by cumulative time.  A shared machine: repeat a run and take medians.
+each, median and quartiles, and the SELECTs of a page that go through SQLAlchemy (the link's read
+and the mail-trouble read run on the DB-API cursor and are not among them: tests/web/test_page_reads.py
+counts every statement).  `--profile N`: cProfile over N more pages, the top functions by own and by
+cumulative time.  A shared machine: repeat a run and take medians.
 """
 
 from __future__ import annotations
