@@ -12,6 +12,7 @@ from service import lang
 from service.games import riftforce_text
 from service.games.base import Adapter, FormData, GameCatalog, Mode
 from service.games.riftforce_catalog import CATALOG
+from service.games.riftforce_tiles import Tiles
 from service.lang import N_, Nf_, Nn_
 
 MODES = {"duel": (2,), "team": (3, 4), "solo": (1,)}
@@ -162,6 +163,7 @@ class Riftforce(Adapter):
             "last_message": Message.from_json(last) if last else None,
             "message_of": Message.from_json,
             "damage": messages.damage,
+            "card_tiles": Tiles,  # the cards and guild chips (templates/games/riftforce/_parts.html)
             "trainer_name": msg("trainer"),
             "tags": lambda names=None: words.name_tags(len(v["players"]), names),
             "trainer_message": messages.trainer_rule(v["options"].get("trainer_guilds", "choose"))

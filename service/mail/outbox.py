@@ -49,6 +49,7 @@ from functools import cache
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.orm import aliased
 from sqlmodel import Session, col, select
 
 from service import running, store
@@ -74,6 +75,7 @@ from service.store.current import AnyGame, AnyPlayer
 from service.store.db import get_engine, writer
 from service.store.inboxes import key, limit_key
 from service.store.models import BOT_CONSENT, Outbox, Player, as_utc, new_row_key, utcnow
+from service.store.prepared import Prepared
 
 log = logging.getLogger(__name__)
 
@@ -620,32 +622,41 @@ class Trouble:
     given_up: bool  # True: we stopped trying (a refusal, or the horizon passed)
 
 
+# A player's emails that did not get through (`trouble`), oldest first: failed, or retrying since
+# before `since`, with none of theirs delivered after it was queued.  Built once and run on the DB-API
+# cursor (service/store/prepared.py): the player page reads it on every view (issue #27), where
+# building the statement and loading whole rows cost ~0.5 ms.  One statement: the check that nothing
+# was delivered since the oldest is its NOT EXISTS.  (Every value a bound parameter: `_STATUSES`.)
+_STATUSES = {"email": "email", "failed": "failed", "pending": "pending", "sending": "sending", "sent": "sent"}
+_BAD = sa.select(col(Outbox.created_at), col(Outbox.last_error), col(Outbox.status)).where(
+    col(Outbox.player_id) == sa.bindparam("player_id"),
+    col(Outbox.channel) == sa.bindparam("email"),  # (a webhook's: its own page)
+    sa.or_(col(Outbox.status) == sa.bindparam("failed"),
+           # "sending" too: the page must not forget the trouble while an attempt is under way.
+           sa.and_(col(Outbox.status).in_((sa.bindparam("pending"), sa.bindparam("sending"))),
+                   col(Outbox.last_error).is_not(None),
+                   sa.func.coalesce(col(Outbox.requeued_at), col(Outbox.created_at)) < sa.bindparam("since"))),
+)
+_SENT = aliased(Outbox)
+_DELIVERED: sa.Select[Any] = sa.select(sa.literal_column("1")).select_from(_SENT).where(
+    col(_SENT.player_id) == sa.bindparam("player_id"), col(_SENT.status) == sa.bindparam("sent"),
+    col(_SENT.channel) == sa.bindparam("email"),
+    col(_SENT.sent_at) > _BAD.with_only_columns(sa.func.min(col(Outbox.created_at))).scalar_subquery())
+_TROUBLE = Prepared(_BAD.where(~sa.exists(_DELIVERED)).order_by(col(Outbox.created_at), col(Outbox.id)))
+
+
 def trouble(session: Session, player: AnyPlayer, now: datetime | None = None) -> Trouble | None:
     """Whether `player`'s emails are not getting through: a row of theirs failed, or has been retrying
     for longer than OUTBOX_NOTICE_AFTER_SECONDS, and none of theirs was delivered since it was queued
     (then their address works again, whatever an older email met).  None when all is well."""
     now = now or utcnow()
     retrying_since = now - timedelta(seconds=running.config()["OUTBOX_NOTICE_AFTER_SECONDS"])
-    bad = session.execute(
-        sa.select(Outbox).where(
-            col(Outbox.player_id) == player.id, col(Outbox.channel) == "email",  # (a webhook's: its own page)
-            sa.or_(col(Outbox.status) == "failed",
-                   # "sending" too: the page must not forget the trouble while an attempt is under way.
-                   sa.and_(col(Outbox.status).in_(("pending", "sending")), col(Outbox.last_error).is_not(None),
-                           sa.func.coalesce(col(Outbox.requeued_at), col(Outbox.created_at)) < retrying_since)),
-        ).order_by(col(Outbox.created_at), col(Outbox.id))
-    ).scalars().all()
+    bad = _TROUBLE.rows(session.connection(), {**_STATUSES, "player_id": player.id, "since": retrying_since})
     if not bad:
         return None
-    oldest, latest = bad[0], bad[-1]
-    delivered_since = session.execute(
-        sa.select(col(Outbox.id)).where(col(Outbox.player_id) == player.id, col(Outbox.status) == "sent",
-                                        col(Outbox.channel) == "email", col(Outbox.sent_at) > oldest.created_at).limit(1)
-    ).first()
-    if delivered_since is not None:
-        return None
-    return Trouble(player.email, as_utc(oldest.created_at), plain_words(latest.last_error),
-                   given_up=any(row.status == "failed" for row in bad))
+    (oldest, _, _), (_, last_error, _) = bad[0], bad[-1]
+    return Trouble(player.email, as_utc(oldest), plain_words(last_error),
+                   given_up=any(status == "failed" for _, _, status in bad))
 
 
 # The exception names `_failed` records (first word of last_error), in words for the player.

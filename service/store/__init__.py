@@ -22,6 +22,8 @@ from service.store.log import (
     turn_starts,
 )
 from service.store.rows import (
+    GamePage,
+    game_page,
     get_game,
     get_player,
     people_of,
@@ -35,10 +37,12 @@ from service.store.rows import (
 __all__ = [
     "END_EVENT",
     "SYSTEM",
+    "GamePage",
     "actor_at",
     "append",
     "end_event",
     "events",
+    "game_page",
     "get_engine",
     "get_game",
     "get_player",

@@ -146,6 +146,14 @@ class _KeepsRows(Session):
         return found
 
 
+def known(session: Session, entity: Any, ident: str | int, row: Any) -> None:
+    """Tell a `keep_rows` session what a statement of its own found for `get(entity, ident)` (the row,
+    or None: there is none), so that `get` answers without a statement of its own; nothing in another
+    session.  Kept only while its transaction lasts, as `get`'s own findings."""
+    if isinstance(session, _KeepsRows):
+        session.info.setdefault("riftpost_kept", {})[(entity, ident)] = row
+
+
 @event.listens_for(_KeepsRows, "after_transaction_end")
 @event.listens_for(_KeepsRows, "after_flush")
 def _forget_kept(session: Session, *_: Any) -> None:

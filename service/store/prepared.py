@@ -75,7 +75,8 @@ class Prepared:
                                           for_executemany=self.column_keys is not None)
         named = compiled.positiontup is None
         names = tuple(compiled.positiontup or compiled.binds)
-        binds = tuple((name, proc) for name in names
+        # each parameter converted once, however often the statement names it (qmark repeats the name)
+        binds = tuple((name, proc) for name in dict.fromkeys(names)
                       if (proc := compiled.binds[name].type.dialect_impl(dialect).bind_processor(dialect)) is not None)
         selected = getattr(self.statement, "selected_columns", ())  # (none: an UPDATE or INSERT)
         columns = tuple(column.type.dialect_impl(dialect).result_processor(dialect, None) for column in selected)

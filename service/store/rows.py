@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import sqlalchemy as sa
@@ -10,8 +11,9 @@ from sqlmodel import Session, col, select
 
 from service.errors import GameNotFound, NotFound
 from service.names import player_name
+from service.store.db import known
 from service.store.inboxes import key as inbox_key
-from service.store.models import Game, Person, Player
+from service.store.models import Game, GameClock, Person, Player, Rematch, TalkOpen
 
 if TYPE_CHECKING:  # (current imports this module)
     from service.store.current import PlayerRow
@@ -30,6 +32,44 @@ def get_game(session: Session, game_id: int, lock: bool = False) -> Game:
     return game
 
 
+@dataclass(frozen=True)
+class GamePage:
+    """A game's row and the rows of it its player page reads (`game_page`): its clock (None: untimed,
+    from before clocks), whether spectators may read its talk now, the rematch it was started by."""
+
+    game: Game
+    clock: GameClock | None
+    talk_open: TalkOpen | None
+    rematch: Rematch | None
+
+
+_GAME_PAGE = (  # built once: a page's statement, not made again for each page
+    sa.select(Game, GameClock, TalkOpen, Rematch)
+    .outerjoin(GameClock, col(GameClock.game_id) == col(Game.id))
+    .outerjoin(TalkOpen, col(TalkOpen.game_id) == col(Game.id))
+    .outerjoin(Rematch, col(Rematch.new_game_id) == col(Game.id))
+    .where(col(Game.id) == sa.bindparam("game_id"))
+)
+
+
+def game_page(session: Session, game_id: int) -> GamePage:
+    """The game with its clock, its talk's opening and the rematch that started it, in one statement
+    (outer joins; the player page's, issue #27: four reads before).  In a `keep_rows` session
+    (db.read_session) what it found, or that there is none, answers the session's later `get`s of the
+    clock and the talk's opening without a statement."""
+    if not 0 < game_id < MAX_ID:
+        raise GameNotFound(game_id)
+    rows = session.execute(_GAME_PAGE, {"game_id": game_id}).all()
+    if not rows:
+        raise GameNotFound(game_id)
+    if len(rows) > 1:  # two rematches naming this game: what `rematch_of`'s scalar_one_or_none refused
+        raise sa.exc.MultipleResultsFound("several rematches started this game")
+    game, clock, talk_open, rematch = rows[0]
+    known(session, GameClock, game_id, clock)
+    known(session, TalkOpen, game_id, talk_open)
+    return GamePage(game, clock, talk_open, rematch)
+
+
 def get_player(session: Session, player_id: int) -> Player:
     """The player a signed link names; NotFound when no such player is here (another database's link)."""
     player = session.get(Player, player_id) if 0 < player_id < MAX_ID else None
@@ -38,8 +78,14 @@ def get_player(session: Session, player_id: int) -> Player:
     return player
 
 
+# Built once (issue #27): the player page and every email read a game's seats and people, and making
+# the statement again cost about as much as running it.
+_PLAYERS = select(Player).where(col(Player.game_id) == sa.bindparam("game_id")).order_by(col(Player.seat))
+_PEOPLE = select(Person).where(col(Person.email).in_(sa.bindparam("keys", expanding=True)))
+
+
 def players_of(session: Session, game_id: int) -> list[Player]:
-    return list(session.exec(select(Player).where(col(Player.game_id) == game_id).order_by(col(Player.seat))))
+    return list(session.exec(_PLAYERS, params={"game_id": game_id}))
 
 
 def player_names(session: Session, game_id: int) -> dict[int, str]:
@@ -64,7 +110,7 @@ def people_of(session: Session, emails: Iterable[str]) -> dict[str, Person]:
     keys = sorted({inbox_key(email) for email in emails})
     if not keys:
         return {}
-    return {person.email: person for person in session.exec(select(Person).where(col(Person.email).in_(keys)))}
+    return {person.email: person for person in session.exec(_PEOPLE, params={"keys": keys})}
 
 
 def person_for_update(session: Session, email: str) -> Person:

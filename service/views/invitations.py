@@ -12,6 +12,9 @@ from service.lang import Nf_
 from service.store import seat_names
 from service.store.models import BOT_CONSENT, Invitation, Player
 
+# Built once (issue #27): the creator's player page reads it on every view while a seat is waiting.
+_ASKED = sa.select(col(Invitation.player_id)).where(col(Invitation.player_id).in_(sa.bindparam("ids", expanding=True)))
+
 
 def notes(session: Session, players: list[Player], fresh: bool = False) -> dict[int, str]:
     """A sentence per seat that is not being emailed as usual, keyed by seat.  `fresh`: said just after
@@ -21,8 +24,7 @@ def notes(session: Session, players: list[Player], fresh: bool = False) -> dict[
     if not waiting:
         return {}
     names = seat_names(players)  # as shown: no link can pass (service/names.py)
-    asked_now = set(session.execute(sa.select(col(Invitation.player_id)).where(
-        col(Invitation.player_id).in_([p.id for p in waiting]))).scalars().all())
+    asked_now = set(session.execute(_ASKED, {"ids": [p.id for p in waiting]}).scalars().all())
     words: dict[int, str] = {}
     for p in waiting:
         name, creator = names[p.seat], names.get(0)

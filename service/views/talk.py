@@ -73,10 +73,14 @@ def open_to_spectators(session: Session, game: Game) -> bool:
     return game.status != "active" or session.get(TalkOpen, game.id) is not None
 
 
+# Built once (issue #27): the player page reads both on every view.
+_MUTED = sa.select(col(TalkMute.muted)).where(col(TalkMute.person) == sa.bindparam("person"))
+_MESSAGES = select(TalkMessage).where(col(TalkMessage.game_id) == sa.bindparam("game_id"))
+
+
 def muted_by(session: Session, viewer: AnyPlayer) -> set[str]:
     """The address keys whose talk `viewer`'s person muted."""
-    return set(session.execute(
-        sa.select(col(TalkMute.muted)).where(col(TalkMute.person) == inbox_key(viewer.email))).scalars())
+    return set(session.execute(_MUTED, {"person": inbox_key(viewer.email)}).scalars())
 
 
 def visible(session: Session, game_id: int, viewer: AnyPlayer | None, *, since_seq: int | None = None,
@@ -89,12 +93,12 @@ def visible(session: Session, game_id: int, viewer: AnyPlayer | None, *, since_s
         return []  # a seat of another game reads nothing here
     if viewer is None and not open_to_spectators(session, game):
         return []
-    query = select(TalkMessage).where(col(TalkMessage.game_id) == game.id)
+    query = _MESSAGES
     if since_seq is not None:
         query = query.where(col(TalkMessage.seq) >= since_seq)
     if after_id is not None:
         query = query.where(col(TalkMessage.id) > after_id)
-    rows = list(session.exec(query.order_by(col(TalkMessage.id))))
+    rows = list(session.exec(query.order_by(col(TalkMessage.id)), params={"game_id": game.id}))
     if not rows:
         return []
     players = store.players_of(session, game.id)

@@ -14,6 +14,7 @@ from service.web import (
     clock,
     devmail,
     errors,
+    form_token,
     games,
     headers,
     health,
@@ -39,6 +40,7 @@ csrf = CSRFProtect()
 
 def register(app: Flask) -> None:
     csrf.init_app(app)
+    form_token.install(app)
     csrf.exempt(play.unsubscribe)  # RFC 8058: the mail provider POSTs without cookies; the token is the proof
     csrf.exempt(account.one_click)  # the same, for the List-Unsubscribe header's "never email me"
     csrf.exempt(invitations.decline)  # the invitation's List-Unsubscribe: the same one-click POST
