@@ -217,6 +217,59 @@ def write_session(engine: sa.Engine) -> Iterator[Session]:
         yield session
 
 
+class _OnDemand:
+    """What `move_session` yields: a write transaction's SQLAlchemy connection, with an ORM Session over
+    it made only when something asks for more than `connection()` (a clock's rows, a stale state's
+    rebuild, `unanswered`'s reads).  The move path's statements run on the connection
+    (service/store/current.py), and most moves need nothing else: the Session's own begin, flush and
+    commit around them cost more than the move's SQL on SQLite (issue #27)."""
+
+    __slots__ = ("_conn", "_session")
+
+    def __init__(self, conn: sa.Connection) -> None:
+        self._conn = conn
+        self._session: Session | None = None
+
+    def connection(self, *args: Any, **kwargs: Any) -> sa.Connection:
+        if args or kwargs:
+            return self.session.connection(*args, **kwargs)
+        return self._conn
+
+    @property
+    def session(self) -> Session:
+        if self._session is None:
+            # Joins the connection's transaction: its flushes go into it, and it never commits it
+            # ("rollback_only": a rollback of the Session rolls the whole transaction back, as it would
+            # a write_session's).
+            self._session = Session(bind=self._conn, expire_on_commit=False, join_transaction_mode="rollback_only")
+        return self._session
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.session, name)
+
+    def _finish(self) -> None:
+        if self._session is not None:
+            self._session.flush()  # what it holds goes in before the commit, as a write_session's commit does
+
+    def _close(self) -> None:
+        if self._session is not None:
+            self._session.close()
+
+
+@contextmanager
+def move_session(engine: sa.Engine) -> Iterator[Session]:
+    """A write transaction as `write_session` makes it (BEGIN IMMEDIATE on SQLite; committed on
+    success, rolled back on any exception), for the move path: a Session in every way its callers use
+    one, but one that opens the ORM's only when asked for more than its connection (`_OnDemand`)."""
+    with writer(engine).begin() as conn:
+        writing = _OnDemand(conn)
+        try:
+            yield cast(Session, writing)
+            writing._finish()
+        finally:
+            writing._close()
+
+
 def get_engine() -> sa.Engine:
     """The database engine of the current Flask app (see service.create_app)."""
     return cast(sa.Engine, running.extensions()["riftpost.db"])
