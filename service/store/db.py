@@ -21,7 +21,7 @@ from sqlalchemy.pool import PoolProxiedConnection
 from sqlmodel import Session
 
 from service import config, running
-from service.store import jsondecode
+from service.store import jsondecode, jsonencode
 from service.store.prepared import execute_text
 
 
@@ -29,7 +29,8 @@ def make_engine(url: str, *, sqlite_synchronous: str = "NORMAL") -> sa.Engine:
     """The engine for DATABASE_URL; `sqlite_synchronous` is SQLITE_SYNCHRONOUS (service/config.py).
 
     Its JSON columns read through `jsondecode.loads` (the values json.loads gives, in about half the
-    time; on PostgreSQL SQLAlchemy hands it to psycopg's JSON loader) and are written by json.dumps."""
+    time; on PostgreSQL SQLAlchemy hands it to psycopg's JSON loader) and written by `jsonencode.dumps`
+    (msgspec's compact text, the values json.dumps writes, in a quarter of its time)."""
     if url.startswith("sqlite"):
         return _sqlite_engine(url, config.sqlite_synchronous(sqlite_synchronous))
     return _server_engine(url)
@@ -37,7 +38,7 @@ def make_engine(url: str, *, sqlite_synchronous: str = "NORMAL") -> sa.Engine:
 
 def _sqlite_engine(url: str, synchronous: str) -> sa.Engine:
     engine = sa.create_engine(url, connect_args={"timeout": 30, "check_same_thread": False},
-                              json_deserializer=jsondecode.loads)
+                              json_deserializer=jsondecode.loads, json_serializer=jsonencode.dumps)
 
     @event.listens_for(engine, "connect")
     def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
@@ -87,7 +88,7 @@ def _server_engine(url: str) -> sa.Engine:
     if sa.make_url(url).get_driver_name() == "psycopg":
         connect_args["prepare_threshold"] = PREPARE_THRESHOLD
     engine = sa.create_engine(url, pool_size=10, max_overflow=20, pool_recycle=1800, connect_args=connect_args,
-                              json_deserializer=jsondecode.loads)
+                              json_deserializer=jsondecode.loads, json_serializer=jsonencode.dumps)
 
     @event.listens_for(engine, "checkout")
     def _checkout(dbapi_connection: Any, _record: Any, _proxy: Any) -> None:
