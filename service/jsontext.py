@@ -16,6 +16,8 @@ class TooDeep(ValueError):
 
 def depth_over(text: str, limit: int) -> bool:
     """Whether arrays and objects nest deeper than `limit` (strings and their escapes skipped)."""
+    if text.count("[") + text.count("{") <= limit:
+        return False  # (an upper bound of the depth, brackets in strings counted too: a move's body, at once)
     depth, in_string, escaped = 0, False, False
     for char in text:
         if in_string:
@@ -45,4 +47,10 @@ def loads(text: str, *, max_depth: int = MAX_DEPTH) -> Any:
     that is not plain JSON, NaN and Infinity included."""
     if depth_over(text, max_depth):
         raise TooDeep(f"The JSON nests deeper than {max_depth} levels.")
-    return json.loads(text, parse_constant=_no_constant)
+    if text.startswith("\ufeff"):  # as json.loads refuses it
+        raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
+    return _DECODER.decode(text)
+
+
+# json.loads with an argument makes a decoder per call: one, made once
+_DECODER = json.JSONDecoder(parse_constant=_no_constant)

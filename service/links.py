@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import hashlib
 import hmac
 import time
@@ -93,7 +94,17 @@ def _keys() -> list[str]:
 
 
 def _serializer(purpose: str) -> URLSafeTimedSerializer:
-    return URLSafeTimedSerializer(_keys(), salt=purpose)
+    return _made(purpose, tuple(_keys()))
+
+
+@functools.lru_cache(maxsize=64)
+def _made(purpose: str, keys: tuple[str, ...]) -> URLSafeTimedSerializer:
+    """The serializer of a purpose under these keys, made once: making one cost as much as checking a
+    link's signature with it (issue #27: every request of a page or a move reads a link).  Keyed by the
+    keys themselves, so a rotation (or another app's config in the same process) gets its own, and it
+    holds nothing but what the config holds; the check (HMAC, constant-time compare) is itsdangerous's,
+    unchanged."""
+    return URLSafeTimedSerializer(list(keys), salt=purpose)
 
 
 def _load(purpose: str, token: str, max_age: int) -> Any:
@@ -262,13 +273,13 @@ def co_player_token(me: str, player_id: int, key: str | None) -> str:
     """The reference to a co-player's past seat that the signed-in address key `me` may start a game
     with.  The salt carries `me`, so the token verifies for that person only, and the payload carries
     no address (the browser gets the seat's name, never its address)."""
-    return _serializer(f"{CO_PLAYER}:{me}").dumps(_player_payload(player_id, key, 0))
+    return URLSafeTimedSerializer(_keys(), salt=f"{CO_PLAYER}:{me}").dumps(_player_payload(player_id, key, 0))
 
 
 def read_co_player_token(me: str, token: str) -> PlayerLink:
     """The seat a reference names, if it was made for `me` (400 tampered or another person's, 410 old)."""
     try:
-        data = _serializer(f"{CO_PLAYER}:{me}").loads(token, max_age=CO_PLAYER_MAX_AGE)
+        data = URLSafeTimedSerializer(_keys(), salt=f"{CO_PLAYER}:{me}").loads(token, max_age=CO_PLAYER_MAX_AGE)
     except SignatureExpired:
         raise Gone(N_("This \u201cnew game with\u201d link is too old. Open it again from your games page."),
                    LINK_TITLE) from None

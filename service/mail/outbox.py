@@ -125,6 +125,11 @@ class Queued:
 
 OUTBOX = Outbox.__table__  # type: ignore[attr-defined]
 _QUEUE = sa.insert(OUTBOX).returning(OUTBOX.c.id, sort_by_parameter_order=True)
+_COLUMNS = ["game_id", "player_id", "kind", "params", "seq", "status", "message_id", "attempts", "next_attempt_at",
+            "created_at", "row_key", "channel", "webhook_id"]
+# One row (a move's turn email, most often): the same INSERT on the DB-API cursor (service/store/prepared.py),
+# without the ~0.1 ms of SQLAlchemy's Python around an execution.
+_QUEUE_ONE = Prepared(sa.insert(OUTBOX).returning(OUTBOX.c.id), _COLUMNS)
 
 
 def add(session: Session, game: AnyGame, players: Sequence[AnyPlayer], kind: str,
@@ -164,7 +169,11 @@ def add_many(session: Session, emails: Sequence[Email]) -> list[Queued]:
     if not values:
         return []
     values += webhooks.twins(session, values, people)  # (channels) in the same statement
-    written = session.connection().execute(_QUEUE, values)
+    conn = session.connection()
+    if len(values) == 1:
+        [(row_id,)] = _QUEUE_ONE.rows(conn, values[0])
+        return [Queued(row_id, values[0]["status"])]
+    written = conn.execute(_QUEUE, values)
     return [Queued(row_id, row["status"]) for row_id, row in zip(written.scalars(), values, strict=True)]
 
 

@@ -230,7 +230,9 @@ def twins(session: Session, values: list[dict[str, Any]], keys: list[str]) -> li
     if not wanted:
         return []
     hooks: dict[str, list[int]] = {}
-    for hook_id, person in session.execute(
+    # (on the connection: a move's write transaction opens no ORM Session for it, service/store/db.py
+    # `move_session`; nothing the query reads is pending in one)
+    for hook_id, person in session.connection().execute(
         sa.select(col(Webhook.id), col(Webhook.person))
         .where(col(Webhook.person).in_({keys[i] for i in wanted}), col(Webhook.disabled_at).is_(None))
         .order_by(col(Webhook.id))

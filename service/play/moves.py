@@ -28,7 +28,7 @@ from service.mail import addresses, outbox
 from service.play import bots, consent, emails, ending
 from service.play.batch import Batch, GameOver, Played, as_moves, secrets_of
 from service.store import current, deal, write_session
-from service.store.db import get_engine
+from service.store.db import get_engine, move_session
 from service.store.models import Game, Player, utcnow
 
 log = logging.getLogger(__name__)
@@ -83,7 +83,8 @@ def handle(
     the JSON API's request's, docs/i18n.md "Wired"; their facts, `Played.fact`, are the same in any).
     """
     todo = as_moves(moves)
-    with write_session(get_engine()) as session:
+    # (the ORM Session only if something of the move asks for it: service/store/db.py `move_session`)
+    with move_session(get_engine()) as session:
         outcome = apply(session, game_id, seat, todo, expected_seq, kind=kind, now=now or utcnow(),
                         language=language)
     outbox.kick(outcome.outbox_ids)

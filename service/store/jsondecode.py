@@ -7,7 +7,7 @@ lone surrogate escape, nesting deeper than it allows) and json.loads then reads 
 reader gets never depends on which decoder ran (tests/service/test_jsondecode.py).  orjson, as fast
 here, reads an integer beyond 64 bits as a float without a word, so it is not used.
 
-What is written is untouched: the columns are still json.dumps's text.
+What is written: service/store/jsonencode.py (msgspec's compact text, the values json.dumps writes).
 """
 
 from __future__ import annotations

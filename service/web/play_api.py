@@ -31,7 +31,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from flask import Blueprint, Response, jsonify, request
+import msgspec
+from flask import Blueprint, Response, current_app, jsonify, request
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 from werkzeug.exceptions import RequestEntityTooLarge, UnsupportedMediaType
@@ -198,11 +199,28 @@ def _answer(player: PlayerRow, game: GameRow, state: dict[str, Any], players: Se
                                result=game.result if game.status == "finished" else None,  # a recorded forfeit
                                deadline_hours=clock.deadline_hours if clock is not None else None,
                                language=language.for_api())
-    return jsonify(
+    return _json(dict(
         **identity(game, players), seat=player.seat, name=player_name(player.name, player.seat), seq=shown.seq,
         status=game.status, to_act=shown.to_act, your_turn=shown.my_turn, result=game.result,
         deadline=_deadline(player, clock), view=shown.view, **_choices(shown), **extra,
-    )
+    ))
+
+
+_ENCODE = msgspec.json.Encoder(order="sorted").encode
+_NOT_ENCODED = (TypeError, ValueError, OverflowError, RecursionError)
+
+
+def _json(answer: dict[str, Any]) -> Response:
+    """`jsonify(**answer)`'s response, its body written by msgspec: the same JSON values with the keys
+    sorted as Flask sorts them, in a sixth of the time (~70 -> ~12 µs a move's answer, issue #27), only
+    not escaping what is not ASCII.  The answer is JSON data throughout (the engine's view and moves,
+    the labels, the deadline already as text); anything msgspec will not write (a lazy string, a bool
+    key) goes to jsonify as before."""
+    try:
+        body = _ENCODE(answer)
+    except _NOT_ENCODED:
+        return jsonify(**answer)
+    return current_app.response_class(body + b"\n", mimetype="application/json")  # (jsonify's newline)
 
 
 @bp.get("/<token>")

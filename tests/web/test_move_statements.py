@@ -21,7 +21,7 @@ import pytest
 
 from service import store
 from service.play import handle, new_game
-from service.store import get_engine, read_session
+from service.store import get_engine, jsonencode, read_session
 from tests import tokens
 from tests.conftest import app_on
 from tests.service import toygame
@@ -84,7 +84,8 @@ def test_a_json_move_is_the_links_read_and_one_transaction_of_four_statements(ba
 def test_the_move_path_writes_json_and_times_as_sqlalchemy_writes_them(backend_client):
     """The move path's statements run on the DB-API cursor with SQLAlchemy's own conversions: the text
     they store (JSON, timestamps) is what SQLAlchemy stores, as the game's setup, written through the
-    ORM, shows; every other reader goes on reading these rows through SQLAlchemy."""
+    ORM, shows; every other reader goes on reading these rows through SQLAlchemy.  The JSON is the
+    engine's serializer's text (service/store/jsonencode.py) on both ways."""
     game_id = new_game(toygame.NAME, PLAYERS, {"target": 30}, seed=2)
     game, state = current(game_id)
     handle(game_id, 0, [toygame.GAME.legal_moves(state, 0)[0], {"type": "end_turn"}], game.seq)
@@ -96,8 +97,8 @@ def test_the_move_path_writes_json_and_times_as_sqlalchemy_writes_them(backend_c
         kept = conn.exec_driver_sql(f"SELECT CAST(state AS TEXT) FROM game_states WHERE game_id = {game_id}").scalar()
     assert {kind for kind, _, _ in rows} == {"setup", "move"}
     for _, payload, _ in rows:
-        assert payload == json.dumps(json.loads(payload))
-    assert to_act == json.dumps([1]) and kept == json.dumps(current(game_id)[1])
+        assert payload == jsonencode.dumps(json.loads(payload))
+    assert to_act == jsonencode.dumps([1]) and kept == jsonencode.dumps(current(game_id)[1])
     # (PostgreSQL prints a timestamp's microseconds without their trailing zeros: their count varies)
     shapes = {kind: {re.sub(r"\d+", "9", created) for k, _, created in rows if k == kind} for kind in ("setup", "move")}
     assert len(shapes["move"]) == 1 and shapes["move"] == shapes["setup"], shapes

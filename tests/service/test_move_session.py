@@ -1,0 +1,59 @@
+"""The move's write transaction (service/store/db.py `move_session`): what goes through its connection
+and what goes through the ORM Session it opens on demand are one transaction, committed together or
+rolled back together, on SQLite and PostgreSQL; a move that needs no ORM opens no Session."""
+
+from __future__ import annotations
+
+import pytest
+import sqlalchemy as sa
+
+from service import store
+from service.play import new_game
+from service.store import get_engine, read_session
+from service.store.db import move_session
+from service.store.models import Game, Player
+from tests.conftest import app_on
+
+PLAYERS = [("Ann", "ann@example.org"), ("Bob", "bob@example.org")]
+GAMES = Game.__table__  # type: ignore[attr-defined]
+
+
+@pytest.fixture
+def backend_app(backend_url, tmp_path):
+    with app_on(tmp_path, backend_url) as app:
+        yield app
+
+
+def _written(game_id):
+    with read_session(get_engine()) as session:
+        game = store.get_game(session, game_id)
+        names = sorted(p.name for p in store.players_of(session, game_id))
+        return game.history_public, names
+
+
+def test_the_connection_and_the_session_on_demand_commit_together(backend_app):
+    game_id = new_game("riftforce", PLAYERS, seed=2)
+    with move_session(get_engine()) as session:
+        session.connection().execute(sa.update(GAMES).where(GAMES.c.id == game_id).values(history_public=False))
+        player = session.get(Player, next(p.id for p in store.players_of(session, game_id) if p.seat == 0))
+        player.name = "Ann B"  # pending in the ORM Session until the end: flushed before the commit
+    assert _written(game_id) == (False, ["Ann B", "Bob"])
+
+
+def test_an_exception_rolls_back_what_both_wrote(backend_app):
+    game_id = new_game("riftforce", PLAYERS, seed=2)
+    with pytest.raises(RuntimeError), move_session(get_engine()) as session:
+        session.connection().execute(sa.update(GAMES).where(GAMES.c.id == game_id).values(history_public=False))
+        player = session.get(Player, next(p.id for p in store.players_of(session, game_id) if p.seat == 0))
+        player.name = "Ann B"
+        session.flush()
+        raise RuntimeError("the move failed")
+    assert _written(game_id) == (True, ["Ann", "Bob"])  # (public by default)
+
+
+def test_a_move_that_needs_only_the_connection_opens_no_orm_session(backend_app):
+    game_id = new_game("riftforce", PLAYERS, seed=2)
+    with move_session(get_engine()) as session:
+        session.connection().execute(sa.update(GAMES).where(GAMES.c.id == game_id).values(history_public=False))
+        assert session._session is None  # type: ignore[attr-defined]
+    assert _written(game_id)[0] is False
