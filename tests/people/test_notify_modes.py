@@ -167,7 +167,8 @@ def test_quiet_hours_hold_an_email_until_they_end_but_never_the_last_reminder(ma
     assert [row.status for row in last] == ["sent"]
     sign_in_as(client, ANN)
     log = client.get("/api/me/deliveries").get_json()["deliveries"]
-    assert f"held until {end:02d}:00" in [row["words"] for row in log]
+    # "held until 01:00", or with the date when the quiet hours end tomorrow (a run after 22:00 UTC)
+    assert any(row["words"].startswith("held until ") and f"{end:02d}:00" in row["words"] for row in log), log
 
     # When they end, it goes (a held row is due at their end: the beat scan finds it then).
     with client.application.app_context():
