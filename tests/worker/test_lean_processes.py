@@ -212,9 +212,21 @@ def test_the_procfile_worker_starts_without_celerys_command_line_and_warmed_up(t
             "assert db.exec_driver_sql('PRAGMA cache_size').scalar() == -256; db.close(); "
             "channel = celery.connection_for_write().default_channel; "
             "assert channel.session.execute(sa.text('PRAGMA journal_mode')).scalar() == 'wal'; "
-            "assert channel.session.execute(sa.text('PRAGMA synchronous')).scalar() == 1")
+            "assert channel.session.execute(sa.text('PRAGMA synchronous')).scalar() == 1; "
+            # and as small a page cache as the database's (its messages are read once, by key order)
+            "assert channel.session.execute(sa.text('PRAGMA cache_size')).scalar() == -256")
     found = loaded(tmp_path, code, ["worker.tasks", "engine.riftforce", "engine.riftwalker", "css_inline",
                                     "click_repl", "prompt_toolkit", "pygments", "celery.bin.celery", *WEB, *LATER])
     assert found == {"worker.tasks": True, "engine.riftforce": True, "engine.riftwalker": True, "css_inline": True,
                      "click_repl": False, "prompt_toolkit": False, "pygments": False, "celery.bin.celery": False,
                      **dict.fromkeys(WEB, False), **dict.fromkeys(LATER, False)}, found
+
+
+def test_the_worker_hands_back_what_its_start_freed_once_its_warm_up_is_frozen(tmp_path):
+    """worker/app.py `warm_up` ends with malloc_trim (worker/signals.py `trim`): the imports' and the
+    templates' garbage (~5 MB of the worker's start, and of every prefork child forked from it:
+    bench/memory.py) goes back to the system, after what stays was collected and frozen."""
+    code = ("import gc; import worker.signals as s; calls = []; "
+            "s.trim = lambda: calls.append(gc.get_freeze_count()); "
+            + WORKER_START + "assert len(calls) == 1 and calls[0] > 10_000, calls; print('trimmed')")
+    assert run(tmp_path, code) == "trimmed"
