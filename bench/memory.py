@@ -1,6 +1,6 @@
 """Memory of the running service: RSS and PSS of web, worker and beat after N moves.
 
-    .venv/bin/python bench/memory.py [--moves 1000] [--emails 1000] [--repeat 1]
+    .venv/bin/python bench/memory.py [--moves 1000] [--emails 1000] [--repeat 1] [--worker "python -m worker ..."]
 
 Starts the `web`, `worker` and `beat` lines of the Procfile (read from it, so a change there is what
 is measured) on a throwaway instance directory (SQLite database, the embedded SQLite broker), with a
@@ -10,7 +10,8 @@ the Rift: every engine the service serves), plays `--moves` moves through HTTP w
 turn passed to another seat), waits until the worker has sent every email, and prints per process RSS
 and PSS (/proc/PID/smaps_rollup; PSS splits each shared page between the processes that map it, so the
 PSS of the web server's main process and workers adds up to what the web really costs) and the totals of web
-(master + workers), worker and beat.
+(master + workers), worker and beat.  `--worker COMMAND` runs that instead of the Procfile's worker line
+(`--worker "python -m worker --pool=solo"`: one worker process).
 After the moves, new games are started (each emails its seats) until the outbox holds `--emails` emails
 to send, so the worker has sent at least that many when it is measured.
 Targets: RSS of web + worker <= 120 MB after 1,000 moves and beat <= 40 MB (issue #27, "The move at the
@@ -233,7 +234,8 @@ def measure(processes: dict[str, subprocess.Popen]) -> dict[str, tuple[int, int]
     return totals
 
 
-def run_once(moves: int, seed: int, emails: int = 0) -> dict[str, dict[str, tuple[int, int]]]:
+def run_once(moves: int, seed: int, emails: int = 0,
+             worker: str | None = None) -> dict[str, dict[str, tuple[int, int]]]:
     tmp = Path(tempfile.mkdtemp(prefix="riftpost-bench-memory-"))
     url = f"sqlite:///{tmp / 'app.sqlite'}"
     upgrade(url)
@@ -247,6 +249,8 @@ def run_once(moves: int, seed: int, emails: int = 0) -> dict[str, dict[str, tupl
     for key in ("DATABASE_URL", "CELERY_BROKER_URL"):
         env.pop(key, None)  # the embedded defaults under the instance directory
     lines = procfile()
+    if worker:
+        lines["worker"] = worker
     processes = {
         role: subprocess.Popen(["sh", "-c", f"exec {lines[role].strip()}"], cwd=ROOT, env=env,
                                stdout=subprocess.DEVNULL, stderr=open(tmp / f"{role}.log", "w"),  # noqa: SIM115 - the log outlives this call
@@ -288,11 +292,12 @@ def main() -> None:
     parser.add_argument("--emails", type=int, default=1000, help="at least this many emails sent (new games "
                         "are started after the moves until there are)")
     parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--worker", metavar="COMMAND", help="the worker's command (default: the Procfile's line)")
     args = parser.parse_args()
     runs = []
     for n in range(args.repeat):
         print(f"run {n + 1}:")
-        runs.append(run_once(args.moves, seed=n, emails=args.emails))
+        runs.append(run_once(args.moves, seed=n, emails=args.emails, worker=args.worker))
     print(f"\nmedian of {len(runs)} run(s), MB (RSS / PSS):")
     for phase in ("start", "moves"):
         cells = []
