@@ -121,3 +121,24 @@ def test_the_positions_kept_are_bounded_least_recently_shown_first():
     assert [kept.get((n,)) for n in range(5)] == [shown[0], None, None, shown[3], shown[4]]
     assert kept.get((9,), "none") == "none" and kept.get((1,), "none") == "none"  # (a default for a key not kept)
     assert positions.KEPT.size <= 64  # each entry holds a whole state and its board
+
+
+def test_a_page_with_talk_reads_the_messages_the_mutes_and_the_seats_once(client, app):
+    """The talk panel hands the seats and the reader's mutes it read to the messages' read: with
+    messages on the page, neither is read again, nor the seats counted for the teams."""
+    from service.store import write_session
+    from service.store.models import TalkMute
+    from service.talk import messages
+
+    game_id = new_game("riftforce", [*PLAYERS, ("Cyd", "cyd@example.org"), ("Dee", "dee@example.org")],
+                       {"mode": "team"}, seed=5)
+    with write_session(get_engine()) as session:
+        seats = store.players_of(session, game_id)
+        messages.post(session, seats[1], "hello table")
+        messages.post(session, seats[2], "to my team", channel=messages.TEAM)
+        messages.post(session, seats[3], "muted words")
+        session.add(TalkMute(person=seats[0].address_key, muted=seats[3].address_key))
+    found, page = selects(client, page_path(game_id, 0))
+    assert "hello table" in page and "to my team" in page and "muted words" not in page
+    assert len(reading(found, "talk_messages")) == 1 and len(reading(found, "talk_mutes")) == 1, found
+    assert len(reading(found, "players")) == 2, found  # the link's seat, the game's seats: none counted
