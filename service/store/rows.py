@@ -133,6 +133,27 @@ def people_of(session: Session, emails: Iterable[str]) -> People:
     return People((person.email, person) for person in session.exec(_PEOPLE, params={"keys": keys}))
 
 
+_SEATS_AND_PEOPLE = (
+    select(Player, Person).outerjoin(Person, col(Person.email) == col(Player.address_key))
+    .where(col(Player.game_id) == sa.bindparam("game_id")).order_by(col(Player.seat))
+)
+
+
+def seats_and_people(session: Session, game_id: int) -> tuple[list[Player], People]:
+    """`players_of` and `people_of` of their addresses in one statement (the player page's, issue #27):
+    the seats joined to their people by the seat's `address_key`.  A seat whose key is not its address's
+    (`inbox_key(email)`) has its people read as `people_of` does."""
+    players: list[Player] = []
+    people = People()
+    for player, person in session.execute(_SEATS_AND_PEOPLE, {"game_id": game_id}).tuples():
+        players.append(player)
+        if person is not None:
+            people[person.email] = person
+    if any(player.address_key != inbox_key(player.email) for player in players):
+        people = people_of(session, [player.email for player in players])
+    return players, people
+
+
 def person_for_update(session: Session, email: str) -> Person:
     """For writes: the person's row, created on first use and locked (FOR UPDATE) in the caller's
     write transaction.  Concurrent first uses both insert; the loser's row is simply not needed."""

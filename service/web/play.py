@@ -210,10 +210,9 @@ def _render_page(player: AnyPlayer, status: int = 200, error: str | None = None,
         # session's life: its `get`s of them are answered without a statement, none found included.
         found = store.game_page(session, player.game_id)
         game = found.game
-        players = store.players_of(session, game.id)
-        # The game's people (the clock's and the talk's time zone, the mail notices' bounces) read
-        # once and handed down.
-        people = store.people_of(session, [p.email for p in players])
+        # The seats, and their people (the clock's and the talk's time zone, the mail notices' bounces),
+        # read once, in one statement, and handed down.
+        players, people = store.seats_and_people(session, game.id)
         names = store.seat_names(players)
         position = positions.kept(session, game, player.seat, recent=RECENT_EVENTS, players=players,
                                   language=language.current())

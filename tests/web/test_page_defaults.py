@@ -39,3 +39,30 @@ def test_a_default_person_is_made_once_per_people_and_is_not_among_the_stored():
     assert store.person_of(None, "bo@example.com", other) is not first  # type: ignore[arg-type]
     plain = {"ana@example.com": stored}
     assert store.person_of(None, "bo@example.com", plain) is not store.person_of(None, "bo@example.com", plain)  # type: ignore[arg-type]
+
+
+def test_the_seats_and_their_people_in_one_statement_are_players_of_and_people_of(app):
+    import sqlalchemy as sa
+
+    from service.people import identity
+    from service.play import new_game
+    from service.store import get_engine, read_session, write_session
+    from service.store.models import Player, utcnow
+
+    game_id = new_game("riftforce", [("Ann", "Ann@Example.org"), ("Bob", "bob@example.org")], seed=5)
+    identity.set_time_zone("ann@example.org", "Europe/Kyiv", utcnow())
+
+    def both() -> tuple[list, list, dict, dict]:
+        with read_session(get_engine()) as session:
+            players, people = store.seats_and_people(session, game_id)
+            apart = store.players_of(session, game_id), store.people_of(session, [p.email for p in players])
+            return players, apart[0], people, apart[1]
+
+    players, alone, people, apart = both()
+    assert [p.id for p in players] == [p.id for p in alone] and people == apart and isinstance(people, People)
+    assert list(people) == ["ann@example.org"] and people["ann@example.org"].time_zone == "Europe/Kyiv"
+    with write_session(get_engine()) as session:  # a key not its address's: its people read by address
+        session.execute(sa.update(Player).where(Player.game_id == game_id, Player.seat == 0)
+                        .values(address_key="someone@else.example"))
+    players, alone, people, apart = both()
+    assert people == apart and list(people) == ["ann@example.org"]
