@@ -66,3 +66,22 @@ def test_the_seats_and_their_people_in_one_statement_are_players_of_and_people_o
                         .values(address_key="someone@else.example"))
     players, alone, people, apart = both()
     assert people == apart and list(people) == ["ann@example.org"]
+
+
+@pytest.mark.parametrize("move", [
+    {"type": "play", "card": "fire-5", "location": 3},
+    {"type": "say", "text": "<b>\"Ann's\" & Bo</b> — 植物 ✓", "n": [1, 2.5, None, True], "z": {"b": 1, "a": 2}},
+])
+def test_a_moves_form_value_is_tojson_forceescape_and_made_once(app, move):
+    from flask import render_template_string
+
+    from service.views.positions import LegalMove
+
+    legal = LegalMove(move, "label")
+    with app.test_request_context("/"):
+        written = render_template_string("{{ legal.move|tojson|forceescape }}", legal=legal)
+        assert render_template_string("{{ legal|move_value }}", legal=legal) == written
+        made = legal.value_html
+        assert made == written and render_template_string("{{ legal|move_value }}", legal=legal) == written
+        assert legal.value_html is made
+    assert legal == LegalMove(move, "label")  # (the value made is not part of what a move is)
