@@ -92,8 +92,20 @@ def _keys() -> list[str]:
     return [*config.get("SECRET_KEY_FALLBACKS", []), config["SECRET_KEY"]]
 
 
+# Serializers by (keys, purpose): one holds no state of a request (each dumps/loads makes its own
+# signer), and making one cost ~9 µs, twice a player page (issue #27).  Keyed by the keys themselves,
+# so a rotated SECRET_KEY (or another app in the process) gets its own; a handful at most.
+_SERIALIZERS: dict[tuple[tuple[str, ...], str], URLSafeTimedSerializer] = {}
+
+
 def _serializer(purpose: str) -> URLSafeTimedSerializer:
-    return URLSafeTimedSerializer(_keys(), salt=purpose)
+    keys = tuple(_keys())
+    found = _SERIALIZERS.get((keys, purpose))
+    if found is None:
+        if len(_SERIALIZERS) > 64:
+            _SERIALIZERS.clear()
+        found = _SERIALIZERS[(keys, purpose)] = URLSafeTimedSerializer(list(keys), salt=purpose)
+    return found
 
 
 def _load(purpose: str, token: str, max_age: int) -> Any:
