@@ -32,6 +32,7 @@ from service.store.rows import (
     player_names,
     players_of,
     seat_names,
+    seats_and_people,
 )
 
 __all__ = [
@@ -62,6 +63,7 @@ __all__ = [
     "replay_from_start",
     "run_start",
     "seat_names",
+    "seats_and_people",
     "setup_end",
     "stored_events",
     "turn_starts",

@@ -24,7 +24,8 @@ def notes(session: Session, players: list[Player], fresh: bool = False) -> dict[
     if not waiting:
         return {}
     names = seat_names(players)  # as shown: no link can pass (service/names.py)
-    asked_now = set(session.execute(_ASKED, {"ids": [p.id for p in waiting]}).scalars().all())
+    # (plain columns on the session's connection: the ORM's execution cost twice the statement)
+    asked_now = set(session.connection().execute(_ASKED, {"ids": [p.id for p in waiting]}).scalars().all())
     words: dict[int, str] = {}
     for p in waiting:
         name, creator = names[p.seat], names.get(0)

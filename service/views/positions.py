@@ -31,6 +31,9 @@ class LegalMove:
     move: dict[str, Any]
     label: str
     section: str | None = None  # a standing setting's name (Game.move_section); None for a decision
+    # The move as a form's value, once made (the page's `move_value` filter: service/web/play.py); a
+    # position kept (`KEPT`) hands its moves to its copies, each seat its own.
+    value_html: Markup | None = field(default=None, repr=False, compare=False)
 
 
 @dataclass

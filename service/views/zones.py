@@ -16,6 +16,8 @@ from datetime import UTC, datetime
 from functools import lru_cache
 from zoneinfo import ZoneInfo, available_timezones
 
+from markupsafe import Markup, escape
+
 SHORT = 60  # options of the short list, at most
 # The short list of a person with no region (UTC, Etc/…): well-known zones around the world.
 WORLD = (
@@ -112,6 +114,18 @@ def nearby(name: str, now: datetime) -> list[tuple[str, str]]:
     person with no region gets WORLD.  Ordered by name, WORLD by offset (west to east)."""
     hour = now.astimezone(UTC).replace(minute=0, second=0, microsecond=0)
     return list(_nearby(name, hour))
+
+
+def options(name: str, now: datetime) -> Markup:
+    """The short list (`nearby`) as the time zone form's `<option>`s, `name`'s selected: made once an
+    hour per zone (issue #27: up to 60 options, escaped one by one by the template on every page)."""
+    return _options(name, now.astimezone(UTC).replace(minute=0, second=0, microsecond=0))
+
+
+@lru_cache(maxsize=256)
+def _options(name: str, hour: datetime) -> Markup:
+    return Markup("".join(f'<option value="{escape(zone)}"{" selected" if zone == name else ""}>{escape(label)}</option>'
+                          for zone, label in _nearby(name, hour)))
 
 
 @lru_cache(maxsize=256)

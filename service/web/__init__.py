@@ -33,6 +33,7 @@ from service.web import (
     rules,
     settings,
     signin,
+    static_urls,
 )
 
 csrf = CSRFProtect()
@@ -56,6 +57,7 @@ def register(app: Flask) -> None:
     auth.register(app)
     language.register(app)
     jinja_lookup.install(app)
+    static_urls.install(app)
     channels.register(app)
     for blueprint in (games.bp, play.bp, api.bp, clock.bp, history.bp, campaign.bp, account.bp, health.bp,
                       invitations.bp, rules.bp, signin.bp, settings.bp, me_api.bp, channels.bp, channels.feeds_bp,

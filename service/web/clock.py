@@ -65,9 +65,12 @@ def zone_names() -> ResponseReturnValue:
 
 
 def zone_panel(who: Person) -> dict[str, Any]:
-    """What the time zone form shows: the zone, whether the person chose it, the short list."""
+    """What the time zone form shows: the zone, whether the person chose it, the short list (`nearby`;
+    `options`: as the form's `<option>`s)."""
+    now = utcnow()
     return {"name": who.time_zone, "chosen": who.time_zone_set_at is not None,
-            "world": zones.region(who.time_zone) is None, "nearby": zones.nearby(who.time_zone, utcnow())}
+            "world": zones.region(who.time_zone) is None, "nearby": zones.nearby(who.time_zone, now),
+            "options": zones.options(who.time_zone, now)}
 
 
 def panel(session: Session, player: AnyPlayer, known: Mapping[str, Person] | None = None) -> dict[str, Any]:

@@ -58,7 +58,7 @@ def page_talk(session: Session, player: Any, since: list[tuple[int, str]] | None
     muted = messages.muted_by(session, viewer)
     players = players if players is not None else store.players_of(session, game.id)
     names = store.seat_names(players)
-    seen = messages.visible(session, game.id, viewer)
+    seen = messages.visible(session, game.id, viewer, players=players, muted=muted)
     zone_name, now = store.person_of(session, viewer.email, people).time_zone, utcnow()
     recent, earlier = interleaved(since or [], seen)
     return {
