@@ -145,7 +145,7 @@ def seats_and_people(session: Session, game_id: int) -> tuple[list[Player], Peop
     (`inbox_key(email)`) has its people read as `people_of` does."""
     players: list[Player] = []
     people = People()
-    for player, person in session.execute(_SEATS_AND_PEOPLE, {"game_id": game_id}).tuples():
+    for player, person in session.execute(_SEATS_AND_PEOPLE, {"game_id": game_id}):
         players.append(player)
         if person is not None:
             people[person.email] = person
