@@ -12,6 +12,7 @@ from __future__ import annotations
 import select
 from collections.abc import Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -204,7 +205,8 @@ def unbound(engine: sa.Engine) -> Iterator[Unbound]:
     a SQLAlchemy connection's Python around it either (its begin, its rollback, their events).
     SQLite's connections are in autocommit already (isolation_level None, see `_sqlite_engine`); a
     psycopg one is put in it for the read and back before it returns to the pool."""
-    raw = engine.raw_connection()
+    held = _held(engine)
+    raw = engine.raw_connection() if held is None else held.connection
     try:
         driver = raw.driver_connection
         switch = engine.dialect.name != "sqlite" and not driver.autocommit  # type: ignore[union-attr]
@@ -216,7 +218,38 @@ def unbound(engine: sa.Engine) -> Iterator[Unbound]:
             if switch and raw.is_valid:
                 driver.autocommit = False  # type: ignore[union-attr]
     finally:
-        raw.close()
+        if held is None:
+            raw.close()
+
+
+_HELD: ContextVar[tuple[sa.Engine, sa.Connection] | None] = ContextVar("riftpost_held", default=None)
+
+
+@contextmanager
+def one_connection(engine: sa.Engine) -> Iterator[None]:
+    """Inside, `unbound(engine)` and `move_session(engine)` (in this thread or task) use one pooled
+    connection, checked out once and returned at the end: a JSON move's read of its link's player and
+    its write transaction were two checkouts, each with its return's reset and, on PostgreSQL, its
+    idle check (issue #27).  Each still runs as it would on a connection of its own: the read outside
+    any transaction, the move in a transaction of its own (BEGIN IMMEDIATE on SQLite).  Whatever finds
+    the connection in a transaction (nothing does on the move path) checks out one of its own."""
+    if _HELD.get() is not None:
+        yield
+        return
+    with writer(engine).connect() as conn:  # (marked for writing: its transaction is the move's)
+        token = _HELD.set((engine, conn))
+        try:
+            yield
+        finally:
+            _HELD.reset(token)
+
+
+def _held(engine: sa.Engine) -> sa.Connection | None:
+    """The connection `one_connection` holds for `engine`, if it is outside any transaction."""
+    held = _HELD.get()
+    if held is None or held[0] is not engine or held[1].in_transaction() or held[1].closed:
+        return None
+    return held[1]
 
 
 @contextmanager
@@ -270,13 +303,22 @@ def move_session(engine: sa.Engine) -> Iterator[Session]:
     """A write transaction as `write_session` makes it (BEGIN IMMEDIATE on SQLite; committed on
     success, rolled back on any exception), for the move path: a Session in every way its callers use
     one, but one that opens the ORM's only when asked for more than its connection (`_OnDemand`)."""
-    with writer(engine).begin() as conn:
+    held = _held(engine)
+    with writer(engine).begin() if held is None else _begun(held) as conn:
         writing = _OnDemand(conn)
         try:
             yield cast(Session, writing)
             writing._finish()
         finally:
             writing._close()
+
+
+@contextmanager
+def _begun(conn: sa.Connection) -> Iterator[sa.Connection]:
+    """`engine.begin()` on a connection already checked out (`one_connection`'s): committed on success,
+    rolled back on any exception; the connection stays checked out."""
+    with conn.begin():
+        yield conn
 
 
 def get_engine() -> sa.Engine:

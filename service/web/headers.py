@@ -62,15 +62,35 @@ def register(app: Flask) -> None:
 
     @app.after_request
     def security_headers(response: Response) -> Response:
+        current = request._get_current_object()  # type: ignore[attr-defined]  # (one proxy look-up, not five)
         html = response.mimetype == "text/html"
-        response.headers.setdefault("Content-Security-Policy", PAGE_POLICY if html else OTHER_POLICY)
-        response.headers.setdefault("Referrer-Policy", "no-referrer")
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        # For browsers older than CSP's frame-ancestors, which newer ones obey instead.
-        response.headers.setdefault("X-Frame-Options", "DENY")
-        if https or request.is_secure:
-            response.headers.setdefault("Strict-Transport-Security", HSTS)
         # Pages (and the play API's JSON) opened by a player's own links: keep them private.
-        if request.blueprint in ("play", "play_api", "account") or request.endpoint in PRIVATE:
-            response.headers.setdefault("Cache-Control", "private, no-store")
+        private = current.blueprint in PRIVATE_BLUEPRINTS or current.endpoint in PRIVATE
+        headers = response.headers
+        present = {name.lower() for name, _ in headers}
+        for name, lowered, value in WANTED[html, https or current.is_secure, private]:
+            if lowered not in present:  # (a view's own header stays)
+                headers.add(name, value)
         return response
+
+
+PRIVATE_BLUEPRINTS = frozenset({"play", "play_api", "account"})
+
+
+def _wanted(html: bool, hsts: bool, private: bool) -> tuple[tuple[str, str, str], ...]:
+    """The headers a response gets unless it has them, in this order: (name, its lower case, value)."""
+    wanted = [("Content-Security-Policy", PAGE_POLICY if html else OTHER_POLICY), ("Referrer-Policy", "no-referrer"),
+              ("X-Content-Type-Options", "nosniff"),
+              # For browsers older than CSP's frame-ancestors, which newer ones obey instead.
+              ("X-Frame-Options", "DENY")]
+    if hsts:
+        wanted.append(("Strict-Transport-Security", HSTS))
+    if private:
+        wanted.append(("Cache-Control", "private, no-store"))
+    return tuple((name, name.lower(), value) for name, value in wanted)
+
+
+# Made once, not on every response: setdefault looked each header up in the list (~15 µs a response,
+# a sixteenth of GET /healthz in process, issue #27).
+WANTED = {(html, hsts, private): _wanted(html, hsts, private)
+          for html in (False, True) for hsts in (False, True) for private in (False, True)}

@@ -46,7 +46,7 @@ from service.play.batch import MAX_MOVES, Played
 from service.play.preview import preview as preview_moves
 from service.store import current, read_session
 from service.store.current import AnyPlayer, ClockRow, GameRow, PlayerRow
-from service.store.db import get_engine, single_reads, unbound
+from service.store.db import get_engine, one_connection, single_reads, unbound
 from service.store.models import as_utc
 from service.views import positions
 from service.views.positions import Position
@@ -264,8 +264,10 @@ def preview(token: str) -> ResponseReturnValue:
 def play(token: str) -> ResponseReturnValue:
     """Play `moves` from `seq`, all of them or none; the answer is the position after them, as GET
     answers it, with the moves `played`: a client needs no second request to go on."""
-    player, seats, seq, moves = _request(token, empty=False)
-    return play_as(player, seq, moves, seats)
+    # (the link's read and the move's transaction on one pooled connection: one checkout)
+    with one_connection(get_engine()):
+        player, seats, seq, moves = _request(token, empty=False)
+        return play_as(player, seq, moves, seats)
 
 
 def play_as(player: PlayerRow, seq: int, moves: list[dict[str, Any] | str],

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import pytest
 import sqlalchemy as sa
+from sqlalchemy import event
 
 from service import store
 from service.play import new_game
 from service.store import get_engine, read_session
-from service.store.db import move_session
+from service.store.db import move_session, one_connection, unbound
 from service.store.models import Game, Player
+from service.store.prepared import execute_text
 from tests.conftest import app_on
 
 PLAYERS = [("Ann", "ann@example.org"), ("Bob", "bob@example.org")]
@@ -57,3 +59,29 @@ def test_a_move_that_needs_only_the_connection_opens_no_orm_session(backend_app)
         session.connection().execute(sa.update(GAMES).where(GAMES.c.id == game_id).values(history_public=False))
         assert session._session is None  # type: ignore[attr-defined]
     assert _written(game_id)[0] is False
+
+
+def test_one_connection_gives_the_links_read_and_the_move_one_checkout(backend_app):
+    """`one_connection`: the read outside any transaction and the move's transaction on the same pooled
+    connection, checked out once; a move that fails is rolled back and leaves the connection to the next."""
+    engine = get_engine()
+    checkouts = []
+
+    def counted(*_):
+        checkouts.append(1)
+
+    event.listen(engine, "checkout", counted)
+    try:
+        with one_connection(engine):
+            with unbound(engine) as read:
+                execute_text(read, "SELECT 1")
+                used = read.connection.dbapi_connection
+            with pytest.raises(RuntimeError), move_session(engine) as session:
+                assert session.connection().connection.dbapi_connection is used
+                raise RuntimeError
+            with move_session(engine) as session:
+                assert session.connection().in_transaction()
+                assert session.connection().connection.dbapi_connection is used
+    finally:
+        event.remove(engine, "checkout", counted)
+    assert len(checkouts) == 1
