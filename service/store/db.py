@@ -222,7 +222,17 @@ def unbound(engine: sa.Engine) -> Iterator[Unbound]:
             raw.close()
 
 
-_HELD: ContextVar[tuple[sa.Engine, sa.Connection] | None] = ContextVar("riftpost_held", default=None)
+class _Held:
+    """What `one_connection` holds: its engine, and the connection once something asked for it."""
+
+    __slots__ = ("conn", "engine")
+
+    def __init__(self, engine: sa.Engine) -> None:
+        self.engine = engine
+        self.conn: sa.Connection | None = None
+
+
+_HELD: ContextVar[_Held | None] = ContextVar("riftpost_held", default=None)
 
 
 @contextmanager
@@ -232,24 +242,36 @@ def one_connection(engine: sa.Engine) -> Iterator[None]:
     its write transaction were two checkouts, each with its return's reset and, on PostgreSQL, its
     idle check (issue #27).  Each still runs as it would on a connection of its own: the read outside
     any transaction, the move in a transaction of its own (BEGIN IMMEDIATE on SQLite).  Whatever finds
-    the connection in a transaction (nothing does on the move path) checks out one of its own."""
+    the connection in a transaction (nothing does on the move path) checks out one of its own.
+
+    The connection is checked out when first asked for, not on entering: a request refused before it
+    reads anything (a forged link, a bad body) takes none from the pool."""
     if _HELD.get() is not None:
         yield
         return
-    with writer(engine).connect() as conn:  # (marked for writing: its transaction is the move's)
-        token = _HELD.set((engine, conn))
-        try:
-            yield
-        finally:
-            _HELD.reset(token)
+    held = _Held(engine)
+    token = _HELD.set(held)
+    try:
+        yield
+    finally:
+        _HELD.reset(token)
+        if held.conn is not None:
+            held.conn.close()
 
 
 def _held(engine: sa.Engine) -> sa.Connection | None:
-    """The connection `one_connection` holds for `engine`, if it is outside any transaction."""
+    """The connection `one_connection` holds for `engine` (checked out now if not yet), if it is
+    outside any transaction and still usable (a lost connection, invalidated, is left to its caller's
+    error: whatever comes next checks out its own)."""
     held = _HELD.get()
-    if held is None or held[0] is not engine or held[1].in_transaction() or held[1].closed:
+    if held is None or held.engine is not engine:
         return None
-    return held[1]
+    if held.conn is None:
+        held.conn = writer(engine).connect()  # (marked for writing: its transaction is the move's)
+    conn = held.conn
+    if conn.closed or conn.invalidated or not conn.connection.is_valid or conn.in_transaction():
+        return None
+    return conn
 
 
 @contextmanager

@@ -85,3 +85,25 @@ def test_one_connection_gives_the_links_read_and_the_move_one_checkout(backend_a
     finally:
         event.remove(engine, "checkout", counted)
     assert len(checkouts) == 1
+
+
+def test_a_json_move_refused_before_it_reads_takes_no_connection(backend_app):
+    """`one_connection` checks its connection out when first asked: a forged link or a malformed body
+    is answered (403, 4xx) without taking a connection from the pool for a stranger's request."""
+    engine = get_engine()
+    checkouts = []
+
+    def counted(*_):
+        checkouts.append(1)
+
+    client = backend_app.test_client()
+    event.listen(engine, "checkout", counted)
+    try:
+        with one_connection(engine):
+            pass
+        forged = client.post("/api/play/not-a-token", json={"seq": 1, "moves": []})
+        wrong_type = client.post("/api/play/not-a-token", data="x", content_type="text/plain")
+    finally:
+        event.remove(engine, "checkout", counted)
+    assert forged.status_code == 403 and 400 <= wrong_type.status_code < 500
+    assert checkouts == []
