@@ -71,6 +71,14 @@ def app_on(tmp_path, database_url, **overrides):
 
 
 @pytest.fixture
+def backend_app(backend_url, tmp_path):
+    """The app on each backend's fresh database (`backend_url`), its context pushed.  A module that needs
+    other settings (or rows made first) defines its own."""
+    with app_on(tmp_path, backend_url) as app:
+        yield app
+
+
+@pytest.fixture
 def app(tmp_path, migrated_sqlite):
     path = tmp_path / "app.sqlite"
     shutil.copy(migrated_sqlite, path)

@@ -14,7 +14,6 @@ from service import store
 from service.play import new_game
 from service.store import get_engine, jsondecode, read_session, write_session
 from service.store.log import _engine_payloads
-from tests.conftest import app_on
 from tests.service import toygame
 
 
@@ -78,12 +77,6 @@ ODD = [
     {"type": "odd", "lone": "\ud800", "pair": "caf\u00e9 \U0001f600", "nul": "\x00"},
     {"type": "odd", "floats": [0.1, -0.0, 1.0, 1e300, 5e-324], "1": {"nested": [[[]]]}},
 ]
-
-
-@pytest.fixture
-def backend_app(backend_url, tmp_path):
-    with app_on(tmp_path, backend_url) as app:
-        yield app
 
 
 def test_stored_events_read_back_as_written_on_every_path(backend_app):

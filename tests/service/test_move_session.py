@@ -14,16 +14,9 @@ from service.store import get_engine, read_session
 from service.store.db import move_session, one_connection, unbound
 from service.store.models import Game, Player
 from service.store.prepared import execute_text
-from tests.conftest import app_on
 
 PLAYERS = [("Ann", "ann@example.org"), ("Bob", "bob@example.org")]
 GAMES = Game.__table__  # type: ignore[attr-defined]
-
-
-@pytest.fixture
-def backend_app(backend_url, tmp_path):
-    with app_on(tmp_path, backend_url) as app:
-        yield app
 
 
 def _written(game_id):

@@ -5,7 +5,6 @@ from __future__ import annotations
 import html
 from datetime import timedelta
 
-import pytest
 import sqlalchemy as sa
 from sqlmodel import select
 
@@ -15,7 +14,6 @@ from service.play import new_game
 from service.store import get_engine, read_session, write_session
 from service.store.models import Outbox, Player, as_utc, utcnow
 from service.views.times import local_time
-from tests.conftest import app_on
 from tests.consent import preconsent
 from tests.service import toygame
 from tests.service.helpers import outbox_rows
@@ -24,12 +22,6 @@ from tests.web.pages import text
 
 PLAYERS = [("Ann", "ann@example.org"), ("Bob", "bob@example.org")]
 DOWN = "smtp://127.0.0.1:1"  # nothing listens there
-
-
-@pytest.fixture
-def backend_app(backend_url, tmp_path):
-    with app_on(tmp_path, backend_url) as app:
-        yield app
 
 
 def players(game_id):

@@ -5,21 +5,13 @@ session, and a response without a session change sets no cookie."""
 
 from __future__ import annotations
 
-import pytest
 from flask import request
 from flask.globals import request_ctx
 from flask.sessions import SecureCookieSession
 
 from service.store import get_engine
 from service.web import limits
-from tests.conftest import app_on
 from tests.service.statements import counted
-
-
-@pytest.fixture
-def backend_app(backend_url, tmp_path):
-    with app_on(tmp_path, backend_url) as app:
-        yield app
 
 
 def test_healthz_is_one_select_outside_any_transaction(backend_app):
