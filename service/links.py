@@ -269,17 +269,23 @@ def signin_code_matches(nonce: str, typed: str) -> bool:
     return any(hmac.compare_digest(_code(key, nonce), typed) for key in _keys())
 
 
+def _co_player_serializer(me: str) -> URLSafeTimedSerializer:
+    """The co-player references' serializer for the address key `me`: made for each use, not kept as
+    `_serializer`'s are (one salt per signed-in person would crowd the hot purposes out of its cache)."""
+    return URLSafeTimedSerializer(_keys(), salt=f"{CO_PLAYER}:{me}")
+
+
 def co_player_token(me: str, player_id: int, key: str | None) -> str:
     """The reference to a co-player's past seat that the signed-in address key `me` may start a game
     with.  The salt carries `me`, so the token verifies for that person only, and the payload carries
     no address (the browser gets the seat's name, never its address)."""
-    return URLSafeTimedSerializer(_keys(), salt=f"{CO_PLAYER}:{me}").dumps(_player_payload(player_id, key, 0))
+    return _co_player_serializer(me).dumps(_player_payload(player_id, key, 0))
 
 
 def read_co_player_token(me: str, token: str) -> PlayerLink:
     """The seat a reference names, if it was made for `me` (400 tampered or another person's, 410 old)."""
     try:
-        data = URLSafeTimedSerializer(_keys(), salt=f"{CO_PLAYER}:{me}").loads(token, max_age=CO_PLAYER_MAX_AGE)
+        data = _co_player_serializer(me).loads(token, max_age=CO_PLAYER_MAX_AGE)
     except SignatureExpired:
         raise Gone(N_("This \u201cnew game with\u201d link is too old. Open it again from your games page."),
                    LINK_TITLE) from None
