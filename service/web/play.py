@@ -51,7 +51,7 @@ bp = Blueprint("play", __name__)
 
 @bp.app_context_processor
 def _composer_words() -> dict[str, Any]:
-    return {"composer_words": composer_words, "composer_words_html": composer_words_html}
+    return {"composer_words_html": composer_words_html}  # (the words themselves: composer_words)
 
 
 # composer_words by locale: the same words for every page in a language, so made once per language
