@@ -132,6 +132,17 @@ def create_celery(app: App | None = None) -> Celery:
     celery_app.conf.update(
         broker_url=broker,
         broker_connection_retry_on_startup=True,  # honcho may start us before Redis is up
+        # A worker that lost its broker tries again for as long as it takes.  Celery's default gives up
+        # after 100 tries (about 46 minutes at kombu's pauses of 2 to 30 s) and the worker exits, with
+        # status 0, and under honcho one exited process stops the whole service
+        # (tests/worker/test_beat.py).  Beat does the same (worker/beat.py).
+        broker_connection_max_retries=None,
+        # On a lost connection a running send finishes (Celery 6 would cancel it): its acknowledgement
+        # is lost and Redis redelivers it after the visibility timeout, when its outbox row, already
+        # sent, makes it a no-op.  Cancelled mid-send, the email could go out twice.
+        worker_cancel_long_running_tasks_on_connection_loss=False,
+        # Celery's consumer, which survives kombu failing to close a lost Redis connection.
+        worker_consumer="worker.consumer:Consumer",
         task_ignore_result=True,  # no result backend: the outbox table is the record
         task_serializer="json",
         accept_content=["json"],

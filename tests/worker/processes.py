@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -11,6 +12,7 @@ import threading
 import time
 from pathlib import Path
 
+from tests import services
 from tests.conftest import SECRET
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -74,6 +76,8 @@ class WorkerProcess:
         return None
 
     def stop(self) -> None:
+        # pytest shows a test's output only when it fails: then the worker's last words are there.
+        print("--- the worker's log, last 80 lines ---", "".join(self.log[-80:]), sep="\n")
         if self.process.poll() is None:
             self.process.terminate()
             try:
@@ -108,3 +112,35 @@ def wait_until(predicate, timeout: float = 30.0, interval: float = 0.05):
             return value
         time.sleep(interval)
     raise AssertionError("timed out waiting")
+
+
+class RedisServer:
+    """A Redis server of this test's own on a free port, to stop and start again."""
+
+    def __init__(self):
+        if not shutil.which("redis-server"):
+            services.unavailable("redis-server", "not installed")
+        self.port = services.free_port()
+        self.process: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(["redis-server", "--port", str(self.port), "--bind", "127.0.0.1",
+                                         "--save", "", "--appendonly", "no"], stdout=subprocess.DEVNULL)
+        import redis
+
+        def answers() -> bool:
+            try:
+                return bool(redis.Redis.from_url(self.url, socket_connect_timeout=1).ping())
+            except redis.ConnectionError:
+                return False
+
+        wait_until(answers, timeout=20, interval=0.1)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(10)

@@ -21,7 +21,21 @@ def procfile_pool() -> list[str]:
     return [word for word in line.split() if word.startswith(("--pool=", "--concurrency="))]
 
 
+def compress_broker_retries(seconds: float) -> None:
+    """A drill's clock: kombu waits 2, 4, ... up to 30 s between tries to reach a lost broker, so
+    Celery's default 100 tries last about 46 minutes; here every pause is `seconds`, so an outage
+    outlasts them in seconds (tests/worker/test_beat.py)."""
+    from kombu import Connection
+
+    defaults = Connection._ensure_connection.__defaults__
+    assert defaults is not None
+    errback, max_retries, _start, _step, _max, *rest = defaults
+    Connection._ensure_connection.__defaults__ = (errback, max_retries, seconds, 0, seconds, *rest)
+
+
 if __name__ == "__main__":
+    if os.environ.get("RIFTPOST_TEST_BROKER_RETRY_SECONDS"):
+        compress_broker_retries(float(os.environ["RIFTPOST_TEST_BROKER_RETRY_SECONDS"]))
     pool = os.environ.get("RIFTPOST_TEST_WORKER_POOL")
     options = [f"--pool={pool}"] if pool else procfile_pool()
     celery.worker_main(["worker", "-B", *options, "--loglevel=INFO", "--without-heartbeat",

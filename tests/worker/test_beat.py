@@ -30,7 +30,8 @@ from tests.conftest import SECRET, make_app
 from tests.consent import preconsent
 from tests.deadlines.helpers import timed_game
 from tests.service import toygame
-from tests.worker.processes import ROOT, WorkerProcess, procfile_concurrency, wait_until
+from tests.smtp import StallingSink
+from tests.worker.processes import ROOT, RedisServer, WorkerProcess, procfile_concurrency, wait_until
 
 PLAYERS = [("Ann", "ann@example.org"), ("Bob", "bob@example.org"), ("Cy", "cy@example.org")]
 
@@ -345,38 +346,6 @@ def test_beat_recovers_after_the_embedded_broker_was_locked_for_a_minute(embedde
 DOWN_SECONDS = 30
 
 
-class RedisServer:
-    """A Redis server of this test's own on a free port, to stop and start again."""
-
-    def __init__(self):
-        if not shutil.which("redis-server"):
-            services.unavailable("redis-server", "not installed")
-        self.port = services.free_port()
-        self.process: subprocess.Popen | None = None
-
-    @property
-    def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
-
-    def start(self) -> None:
-        self.process = subprocess.Popen(["redis-server", "--port", str(self.port), "--bind", "127.0.0.1",
-                                         "--save", "", "--appendonly", "no"], stdout=subprocess.DEVNULL)
-        import redis
-
-        def answers() -> bool:
-            try:
-                return bool(redis.Redis.from_url(self.url, socket_connect_timeout=1).ping())
-            except redis.ConnectionError:
-                return False
-
-        wait_until(answers, timeout=20, interval=0.1)
-
-    def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.kill()
-            self.process.wait(10)
-
-
 @pytest.mark.drill
 @pytest.mark.slow
 @pytest.mark.redis
@@ -419,4 +388,83 @@ def test_beat_recovers_after_redis_was_down(tmp_path, migrated_sqlite, sink):
     finally:
         worker.stop()
         server.stop()
+        app.extensions["riftpost.db"].dispose()
+
+
+@pytest.mark.drill
+@pytest.mark.slow
+@pytest.mark.redis
+def test_the_worker_outlasts_more_reconnection_tries_than_celerys_default(tmp_path, migrated_sqlite, sink):
+    """Redis gone for longer than Celery's default 100 tries to reconnect (about 46 minutes at kombu's
+    pauses; the test worker pauses 0.02 s, so it makes hundreds of tries in seconds): the worker keeps
+    trying (`broker_connection_max_retries=None`) rather than exiting, which under honcho would stop
+    the whole service, and once Redis is back it sends the emails queued meanwhile."""
+    server = RedisServer()
+    server.start()
+    db = tmp_path / "app.sqlite"
+    shutil.copy(migrated_sqlite, db)
+    app = make_app(tmp_path, f"sqlite:///{db}", CELERY_BROKER_URL=server.url, SMTP_URL=sink.url, OUTBOX_KICK=True)
+    worker = WorkerProcess(instance=tmp_path, database_url=f"sqlite:///{db}", broker_url=server.url,
+                           smtp_url=sink.url, base_url=app.config["BASE_URL"], dispatch_seconds=1.0,
+                           extra_env={"RIFTPOST_TEST_BROKER_RETRY_SECONDS": "0.02"})
+    try:
+        with app.app_context():
+            preconsent(*[email for _, email in PLAYERS])
+            new_game(toygame.NAME, PLAYERS, seed=1)
+            sink.wait_for(3, timeout=60)
+            server.stop()
+            new_game(toygame.NAME, PLAYERS, seed=2)  # its kicks fail: Redis is down
+
+            def tries() -> int:
+                return sum("consumer: Cannot connect to redis" in line for line in worker.log)
+
+            wait_until(lambda: tries() > 150 or worker.process.poll() is not None, timeout=120, interval=0.2)
+            assert worker.process.poll() is None, "".join(worker.log[-40:])
+            assert tries() > 150
+            server.start()
+            wait_until(lambda: (states := outbox_states()) and set(states) == {"sent"}
+                       and len(sink.messages()) == len(states), timeout=60)
+            assert len(sink.messages()) == len(outbox_states()) == 6
+    finally:
+        worker.stop()
+        server.stop()
+        app.extensions["riftpost.db"].dispose()
+
+
+@pytest.mark.drill
+@pytest.mark.slow
+@pytest.mark.redis
+def test_the_worker_survives_losing_redis_with_a_send_in_flight(tmp_path, migrated_sqlite):
+    """Redis gone while the worker sends an email (its task taken but not yet acknowledged) and waits
+    on Redis for the next: kombu fails to close the lost connection (AttributeError in its Redis
+    channel's close, which Celery does not ignore), which exited the worker (worker/consumer.py).  It
+    goes on, reconnects when Redis is back, and every email arrives once."""
+    server = RedisServer()
+    server.start()
+    sink = StallingSink(tmp_path / "stall", stalls=1)
+    db = tmp_path / "app.sqlite"
+    shutil.copy(migrated_sqlite, db)
+    app = make_app(tmp_path, f"sqlite:///{db}", CELERY_BROKER_URL=server.url, SMTP_URL=sink.url, OUTBOX_KICK=True)
+    worker = WorkerProcess(instance=tmp_path, database_url=f"sqlite:///{db}", broker_url=server.url,
+                           smtp_url=sink.url, base_url=app.config["BASE_URL"], dispatch_seconds=1.0,
+                           extra_env={"RIFTPOST_TEST_BROKER_RETRY_SECONDS": "0.2"})
+    try:
+        with app.app_context():
+            preconsent(*[email for _, email in PLAYERS])
+            new_game(toygame.NAME, PLAYERS, seed=1)
+            assert sink.stalled.wait(60), "".join(worker.log[-40:])
+            server.stop()  # the stalled send's task is unacknowledged; the consumer waits on Redis
+            wait_until(lambda: any("consumer: Cannot connect to redis" in line for line in worker.log)
+                       or worker.process.poll() is not None, timeout=60, interval=0.2)
+            time.sleep(2)
+            assert worker.process.poll() is None, "".join(worker.log[-60:])
+            sink.handler.release.set()
+            server.start()
+            wait_until(lambda: (states := outbox_states()) and set(states) == {"sent"}
+                       and len(sink.messages()) == len(states), timeout=60)
+            assert len(sink.messages()) == len(outbox_states()) == 3
+    finally:
+        worker.stop()
+        server.stop()
+        sink.stop()
         app.extensions["riftpost.db"].dispose()
