@@ -126,7 +126,8 @@ def create_celery(app: App | None = None) -> Celery:
     # create_app() takes its settings from the environment the same way (service/app.py).
     config = app.config if app is not None else service_config.from_env()
     # No `include`: beat imports those too; the worker imports WORKER_MODULES as it starts.
-    celery_app = Riftpost("riftpost", task_cls=HostTask)
+    # amqp: kombu's connections, but a lost one does not stop the worker (worker/connection.py).
+    celery_app = Riftpost("riftpost", task_cls=HostTask, amqp="worker.connection:AMQP")
     celery_app.settings = config
     broker = config["CELERY_BROKER_URL"]
     celery_app.conf.update(
@@ -141,8 +142,6 @@ def create_celery(app: App | None = None) -> Celery:
         # is lost and Redis redelivers it after the visibility timeout, when its outbox row, already
         # sent, makes it a no-op.  Cancelled mid-send, the email could go out twice.
         worker_cancel_long_running_tasks_on_connection_loss=False,
-        # Celery's consumer, which survives kombu failing to close a lost Redis connection.
-        worker_consumer="worker.consumer:Consumer",
         task_ignore_result=True,  # no result backend: the outbox table is the record
         task_serializer="json",
         accept_content=["json"],

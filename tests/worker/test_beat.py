@@ -436,9 +436,9 @@ def test_the_worker_outlasts_more_reconnection_tries_than_celerys_default(tmp_pa
 @pytest.mark.redis
 def test_the_worker_survives_losing_redis_with_a_send_in_flight(tmp_path, migrated_sqlite):
     """Redis gone while the worker sends an email (its task taken but not yet acknowledged) and waits
-    on Redis for the next: kombu fails to close the lost connection (AttributeError in its Redis
-    channel's close, which Celery does not ignore), which exited the worker (worker/consumer.py).  It
-    goes on, reconnects when Redis is back, and every email arrives once."""
+    on Redis for the next: kombu could fail to close the lost connection, or to acknowledge the task
+    on it later, which stopped the worker (worker/connection.py).  It goes on, reconnects when Redis is
+    back, and every email arrives once."""
     server = RedisServer()
     server.start()
     sink = StallingSink(tmp_path / "stall", stalls=1)
