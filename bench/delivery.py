@@ -3,7 +3,7 @@
     .venv/bin/python bench/delivery.py [--emails 600] [--runs 3] [--broker redis|sqlite|both]
         [--pool prefork|threads|solo] [--concurrency N] [--processes N] [--steady RATE] [--spy FILE]
 
-The worker runs as the Procfile runs it (`python -m worker --pool=prefork --concurrency=2`: two
+The worker runs as the Procfile runs it (`python -OO -m worker --pool=prefork --concurrency=2`: two
 processes, each sending on an SMTP connection of its own; `--pool threads --concurrency N`: one
 process of N threads; `--pool solo`; `--processes N`: N such workers side by side), on the Redis broker
 and on the embedded SQLite broker (`sqla+sqlite:`), with SQLite as the database; it delivers to the
@@ -47,6 +47,7 @@ from service.play import new_game
 from service.store import get_engine, read_session
 from service.store.models import Outbox, as_utc, utcnow
 from tests.consent import preconsent
+from tests.procfile import procfile_python_flags
 
 # RIFTPOST_BENCH_REDIS_DB: another database number, for two benches on one Redis at once.
 REDIS = os.environ.get("RIFTPOST_TEST_REDIS", "redis://127.0.0.1:6379") + "/" + os.environ.get("RIFTPOST_BENCH_REDIS_DB", "14")
@@ -163,7 +164,7 @@ def run(label: str, broker: str, emails: int, spy: str | None = None, pool: str 
     env = dict(os.environ, RIFTPOST_INSTANCE=str(tmp), DATABASE_URL=url, CELERY_BROKER_URL=broker,
                SMTP_URL=f"smtp://127.0.0.1:{port}", SECRET_KEY=SECRET, BASE_URL="http://bench.local")
     workers = [subprocess.Popen(
-        [sys.executable, "-m", "worker", f"--pool={pool}", f"--concurrency={concurrency}", "--loglevel=WARNING",
+        [sys.executable, *procfile_python_flags(), "-m", "worker", f"--pool={pool}", f"--concurrency={concurrency}", "--loglevel=WARNING",
          f"--hostname=bench{n}@%h", "--without-heartbeat", "--without-mingle", "--without-gossip"],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for n in range(processes)]
     app = create_app({"INSTANCE_PATH": str(tmp), "DATABASE_URL": url, "SECRET_KEY": SECRET,

@@ -18,3 +18,12 @@ def procfile_web(port: int, processes: int = 1) -> list[str]:
     words = shlex.split(line)
     assert words[0] == "granian" and "$" not in line, line
     return [sys.executable, "-m", "granian", *words[1:]]
+
+
+def procfile_python_flags(process: str = "worker") -> list[str]:
+    """The interpreter's options on a Procfile line (`worker: python -OO -m worker ...`: ["-OO"]), for
+    the tests and benches that start that process with this interpreter."""
+    line = next(line for line in (ROOT / "Procfile").read_text().splitlines() if line.startswith(f"{process}:"))
+    words = shlex.split(line.removeprefix(f"{process}:"))
+    assert words[0] == "python" and "-m" in words, line
+    return words[1:words.index("-m")]

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from tests import services
 from tests.conftest import SECRET
+from tests.procfile import procfile_python_flags
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -33,7 +34,7 @@ class WorkerProcess:
         self.log: list[str] = []
         self.ready = threading.Event()
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "tests.worker.run_worker"], cwd=ROOT, env=env,
+            [sys.executable, *procfile_python_flags(), "-m", "tests.worker.run_worker"], cwd=ROOT, env=env,
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
             # Its own process group: `kill` takes the embedded beat (a child process) down with it.
             start_new_session=True,
