@@ -138,9 +138,8 @@ def create_celery(app: App | None = None) -> Celery:
         # status 0, and under honcho one exited process stops the whole service
         # (tests/worker/test_beat.py).  Beat does the same (worker/beat.py).
         broker_connection_max_retries=None,
-        # On a lost connection a running send finishes (Celery 6 would cancel it): its acknowledgement
-        # is lost and Redis redelivers it after the visibility timeout, when its outbox row, already
-        # sent, makes it a no-op.  Cancelled mid-send, the email could go out twice.
+        # On a lost connection a running send finishes (Celery 6 would cancel it) and is acknowledged
+        # once Redis is back (worker/connection.py).  Cancelled mid-send, the email could go out twice.
         worker_cancel_long_running_tasks_on_connection_loss=False,
         task_ignore_result=True,  # no result backend: the outbox table is the record
         task_serializer="json",
