@@ -15,8 +15,8 @@ PSS of the web server's main process and workers adds up to what the web really 
 After the moves, new games are started (each emails its seats) until the outbox holds `--emails` emails
 to send, so the worker has sent at least that many when it is measured.
 Targets: RSS of web + worker <= 120 MB after 1,000 moves and beat <= 40 MB (issue #27, "The move at the
-floor"; beat is `python -m worker.beat`, worker/beat.py); the worker's RSS <= 90 MB after 1,000 emails
-(issue #26).
+floor"; beat is `python -m worker.beat`, worker/beat.py); each worker process's RSS <= 90 MB after
+1,000 emails (issue #26).
 """
 
 from __future__ import annotations
@@ -218,24 +218,25 @@ def wait_sent(app, seconds: float = 600) -> int:
     raise SystemExit(f"the worker did not send every email in {seconds} s")
 
 
-def measure(processes: dict[str, subprocess.Popen]) -> dict[str, tuple[int, int]]:
-    """Per role, (RSS, PSS) summed over the process tree; prints each process."""
+def measure(processes: dict[str, subprocess.Popen]) -> dict[str, tuple[int, int, int]]:
+    """Per role, (RSS, PSS) summed over the process tree and the largest process's RSS; prints each
+    process."""
     totals = {}
     for role, proc in processes.items():
-        rss_sum = pss_sum = 0
+        rss_sum = pss_sum = rss_max = 0
         for pid in tree(proc.pid):
             cmd = command(pid)
             if cmd.startswith(("/bin/sh", "sh ")):
                 continue  # the shell that runs the Procfile line (exec'd away when it can)
             rss, pss = memory(pid)
-            rss_sum, pss_sum = rss_sum + rss, pss_sum + pss
+            rss_sum, pss_sum, rss_max = rss_sum + rss, pss_sum + pss, max(rss_max, rss)
             print(f"  {role:<7} {pid:>7}  RSS {rss / 1024:6.1f} MB  PSS {pss / 1024:6.1f} MB  {cmd}")
-        totals[role] = (rss_sum, pss_sum)
+        totals[role] = (rss_sum, pss_sum, rss_max)
     return totals
 
 
 def run_once(moves: int, seed: int, emails: int = 0,
-             worker: str | None = None) -> dict[str, dict[str, tuple[int, int]]]:
+             worker: str | None = None) -> dict[str, dict[str, tuple[int, int, int]]]:
     tmp = Path(tempfile.mkdtemp(prefix="riftpost-bench-memory-"))
     url = f"sqlite:///{tmp / 'app.sqlite'}"
     upgrade(url)
@@ -309,8 +310,10 @@ def main() -> None:
         label = "after start" if phase == "start" else f"after {args.moves} moves, {args.emails} emails"
         print(f"  {label:<30} " + "   ".join(cells) + f"   web+worker {both[0]:5.1f} / {both[1]:5.1f}")
     after = {role: statistics.median(r["moves"][role][0] for r in runs) / 1024 for role in ("web", "worker", "beat")}
+    # #26's 90 MB is a worker process's (the solo worker's, or each process of the Procfile's pool).
+    largest = statistics.median(r["moves"]["worker"][2] for r in runs) / 1024
     targets = [("web+worker", after["web"] + after["worker"], 120), ("beat", after["beat"], 40),
-               ("worker", after["worker"], 90)]
+               ("the largest worker process", largest, 90)]
     print("targets (RSS after the moves and emails): " + ", ".join(
         f"{name} {value:.1f} MB {'<=' if value <= limit else '>'} {limit}" for name, value, limit in targets))
 
