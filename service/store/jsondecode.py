@@ -58,8 +58,11 @@ def loads_all(texts: list[str]) -> list[Any]:
     call over the joined texts: one pass of the C decoder instead of one call per row."""
     if not texts:
         return []
+    # The brackets go on the first and last texts, not around the joined text: each concatenation of a
+    # log's few hundred KB is a fresh allocation (page faults and a copy), ~0.2 ms a replay.
+    joined = ",".join(["[" + texts[0], *texts[1:-1], texts[-1] + "]"]) if len(texts) > 1 else f"[{texts[0]}]"
     with collector_paused():
-        values = loads("[" + ",".join(texts) + "]")
+        values = loads(joined)
     if len(values) != len(texts):  # a text that was not one whole value would shift every later row
         return [loads(text) for text in texts]
     return values  # type: ignore[no-any-return]
