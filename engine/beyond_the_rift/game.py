@@ -87,7 +87,7 @@ class BeyondTheRift(Game):
         return upcast(event, rules_version)
 
     # The module's function itself, not a method calling it: replay calls it once per event.
-    evolve = staticmethod(_evolve)
+    evolve = staticmethod(_evolve)  # type: ignore[assignment]  # its parameters are named s, ev; callers pass them by position
 
     def copy_state(self, state):
         return copy_state(state)
