@@ -305,8 +305,9 @@ def names() -> list[str]:
 def replay(game: Game, events: Iterable[Event], state: State | None = None) -> State:
     """Fold the game's events into a state, starting from `state` (left untouched) or from nothing."""
     current = game.copy_state(state) if state is not None else None
+    evolve = game.evolve  # looked up once: a bound method made per event was ~5% of an engine's replay
     for event in events:
-        current = game.evolve(current, event)
+        current = evolve(current, event)
     if current is None:
         raise ValueError("replay of no events has no state")
     return current

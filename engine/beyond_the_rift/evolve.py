@@ -168,6 +168,9 @@ def evolve(s: dict | None, ev: dict) -> dict:
         return _upgrade(jcopy(ev["state"]))
     if s is None:
         raise ValueError("a game's first event is its setup")
+    if t == "hero_set" and ev["key"] == "plan":  # first: often most of a log (a plan edited setting by setting)
+        s["heroes"][ev["seat"]]["plan"] = ev["value"]  # a whole record (module doc), as in the branch below
+        return s
     h: Any = s["heroes"][ev["seat"]] if "seat" in ev and isinstance(ev.get("seat"), int) else None
     # _count_turn follows the events that can change whom the game waits on (game.to_act): the phase,
     # a hero's status, the prompt, an attack, the win (the end itself stops the count)

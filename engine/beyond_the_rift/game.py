@@ -56,7 +56,8 @@ from . import bot as bots
 from . import enemy_phase as ep
 from . import hero_phase as hp
 from . import model as m
-from .evolve import copy_live, copy_state, evolve
+from .evolve import copy_live, copy_state
+from .evolve import evolve as _evolve
 from .phases import run
 from .primitives import Ctx, Stop, fatigue_in_hand
 from .setup import OPTIONS_SCHEMA, start_events
@@ -85,8 +86,8 @@ class BeyondTheRift(Game):
     def upcast(self, event: dict, rules_version: str) -> dict:
         return upcast(event, rules_version)
 
-    def evolve(self, state, event):
-        return evolve(state, event)
+    # The module's function itself, not a method calling it: replay calls it once per event.
+    evolve = staticmethod(_evolve)  # type: ignore[assignment]  # its parameters are named s, ev; callers pass them by position
 
     def copy_state(self, state):
         return copy_state(state)

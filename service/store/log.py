@@ -144,10 +144,12 @@ def load_state(session: Session, game: AnyGame, upto: int | None = None, *,
     snapshot = session.connection().execute(
         _NEAREST_SNAPSHOT, {"game_id": game.id, "upto": upto, "rules_version": rules.rules_version}
     ).first()
-    base_seq, state = (snapshot[0], jsondecode.loads(snapshot[1])) if snapshot else (0, None)
-    # The JSON was just decoded for us alone, so the game may evolve it in place.
-    for event in _engine_payloads(session, game, base_seq, upto) if base_seq < upto else ():
-        state = rules.evolve(state, event)
+    # The JSON is decoded for us alone, so the game may evolve it in place; no collections meanwhile
+    # (jsondecode.collector_paused: the decoded events and the state are all live, and acyclic).
+    with jsondecode.collector_paused():
+        base_seq, state = (snapshot[0], jsondecode.loads(snapshot[1])) if snapshot else (0, None)
+        for event in _engine_payloads(session, game, base_seq, upto) if base_seq < upto else ():
+            state = rules.evolve(state, event)
     if state is None:
         raise ValueError(f"game {game.id} has no events up to {upto}")
     return state, base_seq
@@ -155,7 +157,8 @@ def load_state(session: Session, game: AnyGame, upto: int | None = None, *,
 
 def replay_from_start(session: Session, game: AnyGame) -> dict[str, Any]:
     """The state rebuilt from event 1, ignoring snapshots (the reference the snapshots must match)."""
-    return engine.replay(engine.get(game.name), _engine_payloads(session, game, 0, game.seq))
+    with jsondecode.collector_paused():  # as in load_state
+        return engine.replay(engine.get(game.name), _engine_payloads(session, game, 0, game.seq))
 
 
 def append(

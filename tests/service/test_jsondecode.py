@@ -103,3 +103,21 @@ def test_loads_all_never_shifts_rows_when_a_text_is_not_one_whole_value():
     assert jsondecode.loads_all(['{"a": 1}', "[2]", "3"]) == [{"a": 1}, [2], 3]
     with pytest.raises(ValueError):
         jsondecode.loads_all(["1,2", "3"])
+
+
+def test_the_collector_is_paused_only_by_the_call_that_paused_it():
+    """A bulk decode holds the cyclic collector off and gives it back, also after a failure; one nested
+    in another (or in a thread that found it off) leaves it as it found it."""
+    import gc
+
+    assert gc.isenabled()
+    with jsondecode.collector_paused():
+        assert not gc.isenabled()
+        with jsondecode.collector_paused():
+            assert not gc.isenabled()
+        assert not gc.isenabled()  # the inner one found it off: still off for the outer one
+    assert gc.isenabled()
+    with pytest.raises(RuntimeError), jsondecode.collector_paused():
+        raise RuntimeError
+    assert gc.isenabled()
+    assert jsondecode.loads_all(['{"a": [1]}', "[]"]) == [{"a": [1]}, []] and gc.isenabled()
