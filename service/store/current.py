@@ -3,7 +3,8 @@
 A move reads one row (the game, its current state and whether its clock needs work, joined) and the
 seats when it needs them, then writes a handful: the compare-and-set UPDATE of `games`, and once it
 moved the game, the events in one statement, the `game_states` row, and a turn start and snapshot when
-due (on PostgreSQL these go in one round trip: `advance`).  Everything runs in the caller's
+due (on PostgreSQL all of them, the compare-and-set included, are one statement: `advance`).
+Everything runs in the caller's
 transaction, so the guarantees of service/store/log.py hold unchanged: of two writers that read seq
 N exactly one appends N+1 (the UPDATE's `WHERE seq = N`, backed by UNIQUE(game_id, seq)), and the
 state row, like the snapshots, is only a cache: it is trusted while its seq and rules_version are the
@@ -344,13 +345,15 @@ def advance(
     and write what `written` holds, or raise StaleState; `game` follows (its seq and read model are the
     new ones).
 
-    The compare-and-set UPDATE runs first, on its own: only once it moved the games row from
-    `expected_seq` does anything else go out, so a stale move writes nothing whatever its caller then
-    does (the sweep's batch goes on in the same transaction).  The rest, the events and the state row
-    always and the turn start and snapshot when due, then goes to PostgreSQL in one round trip.  An
-    event already at one of the new seqs (a writer that bypassed the games row: nothing of ours does)
-    raises StaleState after the UPDATE went out: the caller's transaction must then be rolled back
-    (PostgreSQL has aborted it already)."""
+    Nothing but the compare-and-set UPDATE is written unless it moved the games row from
+    `expected_seq`, so a stale move writes nothing whatever its caller then does (the sweep's batch
+    goes on in the same transaction).  On SQLite (and for a move without events) the UPDATE runs
+    first, on its own, then the rest: the events and the state row always, the turn start and snapshot
+    when due.  On PostgreSQL all of it is one statement, each write conditional on the row the UPDATE
+    moved (`_ADVANCE_PG`; it waits on the games row's lock as the UPDATE alone did, then finds the
+    game moved on).  An event already at one of the new seqs (a writer that bypassed the games row:
+    nothing of ours does) raises StaleState after the UPDATE went out: the caller's transaction must
+    then be rolled back (PostgreSQL has aborted it already)."""
     new_seq = expected_seq + len(new_events)
     status = "active" if result is None else "finished"
     if conn.dialect.name == "postgresql" and new_events:

@@ -9,7 +9,8 @@ would send, so every other reader of these tables, through SQLAlchemy, reads the
 the driver's own statement cache (pysqlite's; psycopg's server-side prepare) still applies.
 
 It runs in the caller's transaction (the SQLAlchemy connection's; on PostgreSQL psycopg begins it at the
-first statement, as it does for SQLAlchemy's).  A driver error is raised as SQLAlchemy would raise it
+first statement, as it does for SQLAlchemy's, or, in a move's transaction, that statement carries the
+BEGIN itself: `begin_with_first_statement`).  A driver error is raised as SQLAlchemy would raise it
 (`sa.exc.IntegrityError` and so on, the connection invalidated on a disconnect), so callers catch the
 same exceptions either way.
 """
