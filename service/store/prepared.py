@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -161,8 +161,7 @@ class _Pending:
 _PENDING: ContextVar[_Pending | None] = ContextVar("riftpost_pending_begin", default=None)
 
 
-@contextmanager
-def begin_with_first_statement(conn: sa.Connection) -> Iterator[None]:
+def begin_with_first_statement(conn: sa.Connection) -> AbstractContextManager[None]:
     """Around a transaction of `conn` (its begin and its commit or rollback): on PostgreSQL the BEGIN goes
     to the server with the transaction's first statement, in one round trip, when that statement is one
     of ours (a `Prepared`'s run or rows).  psycopg sends its own BEGIN as a round trip of its own, in a
@@ -170,10 +169,18 @@ def begin_with_first_statement(conn: sa.Connection) -> Iterator[None]:
     a pipeline behind an explicit BEGIN.  Anything else that comes first (SQLAlchemy's Core or ORM) finds
     the driver as it was and begins the transaction as always: nothing ever runs outside it.  psycopg
     refuses to leave autocommit inside a transaction, so it is left on the way out, after the commit
-    or rollback (a connection that refuses is invalidated: never pooled in autocommit).  SQLite: nothing."""
+    or rollback (a connection that refuses is invalidated: never pooled in autocommit).  SQLite: nothing
+    (a shared no-op, not a generator's context: the move's SQLite path pays no more than before)."""
     if conn.dialect.name != "postgresql" or _PENDING.get() is not None:
-        yield
-        return
+        return _NOTHING
+    return _begun_with_first(conn)
+
+
+_NOTHING = nullcontext()
+
+
+@contextmanager
+def _begun_with_first(conn: sa.Connection) -> Iterator[None]:
     driver: Any = conn.connection.driver_connection
     pending = _Pending(conn)
     token = _PENDING.set(pending)
