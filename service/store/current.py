@@ -3,7 +3,8 @@
 A move reads one row (the game, its current state and whether its clock needs work, joined) and the
 seats when it needs them, then writes a handful: the compare-and-set UPDATE of `games`, and once it
 moved the game, the events in one statement, the `game_states` row, and a turn start and snapshot when
-due (on PostgreSQL these go in one round trip: `advance`).  Everything runs in the caller's
+due (on PostgreSQL all of them, the compare-and-set included, are one statement: `advance`).
+Everything runs in the caller's
 transaction, so the guarantees of service/store/log.py hold unchanged: of two writers that read seq
 N exactly one appends N+1 (the UPDATE's `WHERE seq = N`, backed by UNIQUE(game_id, seq)), and the
 state row, like the snapshots, is only a cache: it is trusted while its seq and rules_version are the
@@ -279,6 +280,49 @@ _SNAPSHOT = Prepared(sa.insert(SNAPSHOTS), ["game_id", "seq", "state", "created_
 _TURN = Prepared(sa.insert(TURNS), ["game_id", "seq", "number", "seats"])
 
 
+# PostgreSQL's `advance`: the compare-and-set and every write it guards in one statement (one round
+# trip), as data-modifying CTEs.  Each write selects from `moved`, the games row the UPDATE moved (none:
+# the game moved on), so a stale move writes nothing, as on SQLite where the UPDATE runs alone first.
+# The optional writes (turn start, snapshot, a state row to insert rather than update) are switched by
+# parameters, not by the text: one statement, prepared once per connection by psycopg.  The events
+# go in through unnest(): any number of them, the same text.
+_ADVANCE_PG = Prepared(sa.text("""WITH moved AS (
+    UPDATE games SET seq = :new_seq, status = :status, to_act = :to_act, result = :result, updated_at = :at
+    WHERE games.id = :game_id AND games.seq = :expected_seq
+    RETURNING games.id
+), appended AS (
+    INSERT INTO events (game_id, seq, type, payload, actor, kind, created_at)
+    SELECT moved.id, :expected_seq + e.n, e.type, e.payload, :actor, :kind, :at
+    FROM moved, unnest(:types, :payloads) WITH ORDINALITY AS e(type, payload, n)
+    ORDER BY e.n
+), turn AS (
+    INSERT INTO turns (game_id, seq, number, seats)
+    SELECT moved.id, :turn_seq, :turn_number, :turn_seats FROM moved WHERE :turn
+), snapshot AS (
+    INSERT INTO snapshots (game_id, seq, state, rules_version, created_at)
+    SELECT moved.id, :new_seq, :state, :rules_version, :at FROM moved WHERE :snapshot
+), kept AS (
+    UPDATE game_states SET seq = :new_seq, rules_version = :rules_version, state = :state,
+        snapshot_seq = :snapshot_seq
+    WHERE game_states.game_id IN (SELECT moved.id FROM moved) AND :kept
+), made AS (
+    INSERT INTO game_states (game_id, seq, rules_version, state, snapshot_seq)
+    SELECT moved.id, :new_seq, :rules_version, :state, :snapshot_seq FROM moved WHERE NOT :kept
+)
+SELECT count(*) FROM moved
+""").bindparams(
+    *[sa.bindparam(name, type_=sa.Integer) for name in (
+        "new_seq", "game_id", "expected_seq", "actor", "turn_seq", "turn_number", "snapshot_seq")],
+    *[sa.bindparam(name, type_=sa.Boolean) for name in ("turn", "snapshot", "kept")],
+    sa.bindparam("status", type_=GAMES.c.status.type), sa.bindparam("to_act", type_=GAMES.c.to_act.type),
+    sa.bindparam("result", type_=GAMES.c.result.type), sa.bindparam("at", type_=GAMES.c.updated_at.type),
+    sa.bindparam("types", type_=sa.ARRAY(EVENTS.c.type.type)),
+    sa.bindparam("payloads", type_=sa.ARRAY(EVENTS.c.payload.type)),
+    sa.bindparam("kind", type_=EVENTS.c.kind.type), sa.bindparam("turn_seats", type_=TURNS.c.seats.type),
+    sa.bindparam("state", type_=STATES.c.state.type), sa.bindparam("rules_version", type_=STATES.c.rules_version.type),
+))
+
+
 @dataclass(slots=True)
 class Written:
     """What a move writes besides its events: the state after it (`kept`: whether the game has a state
@@ -301,15 +345,22 @@ def advance(
     and write what `written` holds, or raise StaleState; `game` follows (its seq and read model are the
     new ones).
 
-    The compare-and-set UPDATE runs first, on its own: only once it moved the games row from
-    `expected_seq` does anything else go out, so a stale move writes nothing whatever its caller then
-    does (the sweep's batch goes on in the same transaction).  The rest, the events and the state row
-    always and the turn start and snapshot when due, then goes to PostgreSQL in one round trip.  An
-    event already at one of the new seqs (a writer that bypassed the games row: nothing of ours does)
-    raises StaleState after the UPDATE went out: the caller's transaction must then be rolled back
-    (PostgreSQL has aborted it already)."""
+    Nothing but the compare-and-set UPDATE is written unless it moved the games row from
+    `expected_seq`, so a stale move writes nothing whatever its caller then does (the sweep's batch
+    goes on in the same transaction).  On SQLite (and for a move without events) the UPDATE runs
+    first, on its own, then the rest: the events and the state row always, the turn start and snapshot
+    when due.  On PostgreSQL all of it is one statement, each write conditional on the row the UPDATE
+    moved (`_ADVANCE_PG`; it waits on the games row's lock as the UPDATE alone did, then finds the
+    game moved on).  An event already at one of the new seqs (a writer that bypassed the games row:
+    nothing of ours does) raises StaleState after the UPDATE went out: the caller's transaction must
+    then be rolled back (PostgreSQL has aborted it already)."""
     new_seq = expected_seq + len(new_events)
     status = "active" if result is None else "finished"
+    if conn.dialect.name == "postgresql" and new_events:
+        _advance_in_one(conn, game, expected_seq, new_events, actor=actor, kind=kind, to_act=to_act, status=status,
+                        result=result, at=at, written=written)
+        game.seq, game.to_act, game.status, game.result = new_seq, to_act, status, result
+        return
     moved = _MOVE_ON.run(conn, {"b_game_id": game.id, "b_seq": expected_seq, "new_seq": new_seq, "at": at,
                                 "to_act": to_act, "status": status, "result": result})
     count = moved.rowcount
@@ -335,6 +386,31 @@ def advance(
         # a writer that bypassed the games row; the UNIQUE holds anyway
         raise StaleState(game.id, expected_seq) from exc
     game.seq, game.to_act, game.status, game.result = new_seq, to_act, status, result
+
+
+def _advance_in_one(
+    conn: sa.Connection, game: GameRow, expected_seq: int, new_events: list[dict[str, Any]], *,
+    actor: int | None, kind: str, to_act: list[int], status: str, result: Mapping[str, Any] | None, at: datetime,
+    written: Written,
+) -> None:
+    """`advance` on PostgreSQL: `_ADVANCE_PG`, one statement, one round trip; StaleState when it moved
+    no games row (then it wrote nothing)."""
+    turn = written.turn
+    try:
+        [(count,)] = _ADVANCE_PG.rows(conn, {
+            "game_id": game.id, "expected_seq": expected_seq, "new_seq": expected_seq + len(new_events),
+            "status": status, "to_act": to_act, "result": result, "at": at, "actor": actor, "kind": kind,
+            "types": [str(event.get("type", "event"))[:60] for event in new_events], "payloads": new_events,
+            "turn": turn is not None, "turn_seq": turn and turn[0], "turn_number": turn and turn[1],
+            "turn_seats": turn and turn[2], "snapshot": written.snapshot, "state": written.state,
+            "rules_version": written.rules_version, "snapshot_seq": written.snapshot_seq, "kept": written.kept,
+        })
+    except sa.exc.IntegrityError as exc:
+        if _table_of(exc) not in ("events", None):
+            raise
+        raise StaleState(game.id, expected_seq) from exc  # a writer that bypassed the games row
+    if count != 1:
+        raise StaleState(game.id, expected_seq)
 
 
 def _table_of(exc: sa.exc.IntegrityError) -> str | None:

@@ -23,7 +23,7 @@ from sqlmodel import Session
 
 from service import config, running
 from service.store import jsondecode, jsonencode
-from service.store.prepared import execute_text
+from service.store.prepared import begin_with_first_statement, execute_text
 
 
 def make_engine(url: str, *, sqlite_synchronous: str = "NORMAL") -> sa.Engine:
@@ -324,23 +324,21 @@ class _OnDemand:
 def move_session(engine: sa.Engine) -> Iterator[Session]:
     """A write transaction as `write_session` makes it (BEGIN IMMEDIATE on SQLite; committed on
     success, rolled back on any exception), for the move path: a Session in every way its callers use
-    one, but one that opens the ORM's only when asked for more than its connection (`_OnDemand`)."""
+    one, but one that opens the ORM's only when asked for more than its connection (`_OnDemand`).
+    On PostgreSQL its BEGIN goes with its first statement, the game's read (`begin_with_first_statement`)."""
     held = _held(engine)
-    with writer(engine).begin() if held is None else _begun(held) as conn:
-        writing = _OnDemand(conn)
-        try:
-            yield cast(Session, writing)
-            writing._finish()
-        finally:
-            writing._close()
-
-
-@contextmanager
-def _begun(conn: sa.Connection) -> Iterator[sa.Connection]:
-    """`engine.begin()` on a connection already checked out (`one_connection`'s): committed on success,
-    rolled back on any exception; the connection stays checked out."""
-    with conn.begin():
-        yield conn
+    conn = writer(engine).connect() if held is None else held
+    try:
+        with begin_with_first_statement(conn), conn.begin():
+            writing = _OnDemand(conn)
+            try:
+                yield cast(Session, writing)
+                writing._finish()
+            finally:
+                writing._close()
+    finally:
+        if held is None:
+            conn.close()
 
 
 def get_engine() -> sa.Engine:

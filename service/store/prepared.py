@@ -9,7 +9,8 @@ would send, so every other reader of these tables, through SQLAlchemy, reads the
 the driver's own statement cache (pysqlite's; psycopg's server-side prepare) still applies.
 
 It runs in the caller's transaction (the SQLAlchemy connection's; on PostgreSQL psycopg begins it at the
-first statement, as it does for SQLAlchemy's).  A driver error is raised as SQLAlchemy would raise it
+first statement, as it does for SQLAlchemy's, or, in a move's transaction, that statement carries the
+BEGIN itself: `begin_with_first_statement`).  A driver error is raised as SQLAlchemy would raise it
 (`sa.exc.IntegrityError` and so on, the connection invalidated on a disconnect), so callers catch the
 same exceptions either way.
 """
@@ -18,7 +19,8 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -145,12 +147,81 @@ def together(conn: Conn) -> Iterator[None]:
         raise _translated(conn, "(pipeline)", None, exc) from exc
 
 
+class _Pending:
+    """A transaction whose BEGIN waits for its first statement (`begin_with_first_statement`)."""
+
+    __slots__ = ("conn", "switched", "waiting")
+
+    def __init__(self, conn: Conn) -> None:
+        self.conn = conn
+        self.waiting = True  # till the transaction's first statement run here
+        self.switched = False  # whether that statement sent the BEGIN (the driver put in autocommit for it)
+
+
+_PENDING: ContextVar[_Pending | None] = ContextVar("riftpost_pending_begin", default=None)
+
+
+def begin_with_first_statement(conn: sa.Connection) -> AbstractContextManager[None]:
+    """Around a transaction of `conn` (its begin and its commit or rollback): on PostgreSQL the BEGIN goes
+    to the server with the transaction's first statement, in one round trip, when that statement is one
+    of ours (a `Prepared`'s run or rows).  psycopg sends its own BEGIN as a round trip of its own, in a
+    pipeline too; here the driver is put in autocommit (so it sends none) and that statement goes out in
+    a pipeline behind an explicit BEGIN.  Anything else that comes first (SQLAlchemy's Core or ORM) finds
+    the driver as it was and begins the transaction as always: nothing ever runs outside it.  psycopg
+    refuses to leave autocommit inside a transaction, so it is left on the way out, after the commit
+    or rollback (a connection that refuses is invalidated: never pooled in autocommit).  SQLite: nothing
+    (a shared no-op, not a generator's context: the move's SQLite path pays no more than before)."""
+    if conn.dialect.name != "postgresql" or _PENDING.get() is not None:
+        return _NOTHING
+    return _begun_with_first(conn)
+
+
+_NOTHING = nullcontext()
+
+
+@contextmanager
+def _begun_with_first(conn: sa.Connection) -> Iterator[None]:
+    driver: Any = conn.connection.driver_connection
+    pending = _Pending(conn)
+    token = _PENDING.set(pending)
+    try:
+        yield
+    finally:
+        _PENDING.reset(token)
+        if pending.switched and not driver.closed:
+            try:
+                driver.autocommit = False
+            except Exception as exc:  # noqa: BLE001 - still in a transaction: the pool must not keep it
+                conn.invalidate(exc)
+
+
+def _begin_here(conn: Conn, driver: Any) -> bool:
+    """Whether the statement about to run on `conn` is to carry its transaction's BEGIN (and, if so, the
+    driver is now in autocommit: `begin_with_first_statement` restores it)."""
+    pending = _PENDING.get()
+    if pending is None or not pending.waiting or pending.conn is not conn:
+        return False
+    pending.waiting = False
+    begin = (not driver.autocommit and driver.pgconn.transaction_status == 0  # IDLE: nothing sent yet
+             and driver.isolation_level is None and driver.read_only is None and driver.deferrable is None
+             and driver.pgconn.pipeline_status == 0 and conn.dialect.loaded_dbapi.Pipeline.is_supported())
+    if begin:
+        driver.autocommit = True
+        pending.switched = True
+    return begin
+
+
 def _executed(conn: Conn, sql: str, params: Any, *, many: bool) -> Any:
     """A new DB-API cursor that ran `sql` (with `params`, or each of them when `many`); a driver error
     is raised as SQLAlchemy's, its cursor closed."""
-    cursor = conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
+    driver: Any = conn.connection.driver_connection
+    cursor = driver.cursor()
     try:
-        if many:
+        if not many and _begin_here(conn, driver):
+            with driver.pipeline():  # the BEGIN and the statement, one round trip
+                driver.execute("BEGIN")
+                cursor.execute(sql, params)
+        elif many:
             cursor.executemany(sql, params)
         else:
             cursor.execute(sql, params)

@@ -4,13 +4,15 @@ rolled back together, on SQLite and PostgreSQL; a move that needs no ORM opens n
 
 from __future__ import annotations
 
+from contextlib import nullcontext
+
 import pytest
 import sqlalchemy as sa
 from sqlalchemy import event
 
 from service import store
 from service.play import new_game
-from service.store import get_engine, read_session
+from service.store import current, get_engine, read_session
 from service.store.db import move_session, one_connection, unbound
 from service.store.models import Game, Player
 from service.store.prepared import execute_text
@@ -100,3 +102,54 @@ def test_a_json_move_refused_before_it_reads_takes_no_connection(backend_app):
         event.remove(engine, "checkout", counted)
     assert forged.status_code == 403 and 400 <= wrong_type.status_code < 500
     assert checkouts == []
+
+
+def _autocommit(engine):
+    """Whether a pooled connection of `engine` is in autocommit (every one, as the pool holds them)."""
+    if engine.dialect.name != "postgresql":
+        return []
+    with engine.connect() as conn:
+        return [conn.connection.driver_connection.autocommit]
+
+
+@pytest.mark.parametrize("ending", ["commit", "exception", "bad read"])
+def test_the_begin_sent_with_the_first_read_opens_the_same_transaction(backend_app, ending):
+    """On PostgreSQL the move's BEGIN goes with its first statement (service/store/prepared.py
+    `begin_with_first_statement`): what follows is in that one transaction, committed or rolled back
+    whole, and the connection goes back to the pool as it came (not in autocommit)."""
+    engine = get_engine()
+    if ending == "bad read" and engine.dialect.name == "sqlite":
+        pytest.skip("SQLite compares any text with an integer")
+    game_id = new_game("riftforce", PLAYERS, seed=2)
+    txids = []
+    with pytest.raises(Exception) if ending != "commit" else nullcontext(), move_session(engine) as session:
+        conn = session.connection()
+        if ending == "bad read":  # the server refuses the read (its BEGIN went with it)
+            current._READ.rows(conn, {"game_id": "not a number"})
+        current.read(conn, game_id)
+        if engine.dialect.name == "postgresql":
+            txids.append(conn.exec_driver_sql("SELECT txid_current()").scalar())
+            txids.append(conn.exec_driver_sql("SELECT txid_current()").scalar())
+        conn.execute(sa.update(GAMES).where(GAMES.c.id == game_id).values(history_public=False))
+        player = session.get(Player, next(p.id for p in store.players_of(session, game_id) if p.seat == 0))
+        player.name = "Ann B"
+        if ending == "exception":
+            raise RuntimeError("the move failed")
+    assert len(set(txids)) <= 1  # one transaction, not one a statement
+    if ending == "commit":
+        assert _written(game_id) == (False, ["Ann B", "Bob"])
+    else:
+        assert _written(game_id) == (True, ["Ann", "Bob"])
+    assert _autocommit(engine) in ([], [False])
+
+
+def test_a_move_whose_first_statement_is_not_ours_begins_as_always(backend_app):
+    """SQLAlchemy's own statement first: the driver begins the transaction itself, and nothing runs
+    outside it (rolled back whole)."""
+    game_id = new_game("riftforce", PLAYERS, seed=2)
+    with pytest.raises(RuntimeError), move_session(get_engine()) as session:
+        session.connection().execute(sa.update(GAMES).where(GAMES.c.id == game_id).values(history_public=False))
+        current.read(session.connection(), game_id)
+        raise RuntimeError("the move failed")
+    assert _written(game_id)[0] is True
+    assert _autocommit(get_engine()) in ([], [False])
