@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import email.policy
 import re
+import threading
+from collections import OrderedDict
 from email.headerregistry import BaseHeader, HeaderRegistry
 from email.message import EmailMessage
 from typing import Any
@@ -42,6 +44,8 @@ class _Headers(HeaderRegistry):
     def __init__(self) -> None:
         super().__init__()
         self._made: dict[str, type[BaseHeader]] = {}
+        self._parsed = OrderedDict()
+        self._lock = threading.Lock()
 
     def __getitem__(self, name: str) -> type[BaseHeader]:
         key = name.lower()
@@ -53,6 +57,32 @@ class _Headers(HeaderRegistry):
     def map_to_type(self, name: str, cls: type[Any]) -> None:
         super().map_to_type(name, cls)
         self._made.pop(name.lower(), None)
+        self._parsed.clear()
+
+    # The headers parsed, by (name, value) exactly as given: most are the same in every email (a part's
+    # Content-Type and Content-Transfer-Encoding, MIME-Version, Auto-Submitted, the sender...), and
+    # smtplib reads To and From again as it sends; parsing them (a parse tree each) was a fifth of
+    # building and writing out a message.  A header object is immutable (a str with its parse tree), so
+    # one may stand in every message that sets the same value; it is made from the key alone, so no
+    # email gets a value another one set.  The most recently used MAX_PARSED are kept.
+    MAX_PARSED = 512
+    _parsed: OrderedDict[tuple[str, str], BaseHeader]
+
+    def __call__(self, name: str, value: Any) -> BaseHeader:
+        if type(value) is not str or type(name) is not str:  # noqa: E721 - a str subclass may carry more
+            return super().__call__(name, value)
+        key = (name, value)
+        with self._lock:  # (a worker of threads)
+            found = self._parsed.get(key)
+            if found is not None:
+                self._parsed.move_to_end(key)
+                return found
+        found = super().__call__(name, value)
+        with self._lock:
+            self._parsed[key] = found
+            if len(self._parsed) > self.MAX_PARSED:
+                self._parsed.popitem(last=False)
+        return found
 
 
 _HEADERS = _Headers()
@@ -63,6 +93,22 @@ class _Policy(email.policy.EmailPolicy):
         if isinstance(value, Folded):
             return (name, str(value))
         return super().header_store_parse(name, value)
+
+    def fold_binary(self, name: str, value: Any) -> bytes:
+        """A parsed header's folded form, made once per header object and policy (the objects are
+        shared: `_Headers`): folding walks its parse tree again, for every message, to the same lines.
+        What the fold reads of the policy is all of its settings, the key."""
+        if not hasattr(value, "name"):  # a Folded value, written as it is
+            return super().fold_binary(name, value)
+        try:
+            key = (type(self), frozenset(self.__dict__.items()))
+        except TypeError:  # a setting that cannot be a key: no keeping
+            return super().fold_binary(name, value)
+        kept: dict[Any, bytes] = value.__dict__.setdefault("_riftpost_folded", {})
+        folded = kept.get(key)
+        if folded is None:
+            folded = kept[key] = super().fold_binary(name, value)
+        return folded
 
 
 # The message's policy: lines of 78 (the standard library folds the plain ASCII headers, such as the
