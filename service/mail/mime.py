@@ -73,7 +73,8 @@ class _Headers(HeaderRegistry):
     _parsed: OrderedDict[tuple[str, str], BaseHeader]
 
     def __call__(self, name: str, value: Any) -> BaseHeader:
-        if type(value) is not str or type(name) is not str:  # noqa: E721 - a str subclass may carry more
+        # Exactly str: a subclass (a Folded value...) may mean more than its text.
+        if type(value) is not str or type(name) is not str:
             return super().__call__(name, value)
         key = (name, value)
         with self._lock:  # (a worker of threads)
@@ -133,9 +134,10 @@ class Writer(email.generator.BytesGenerator):
     def _write_lines(self, lines: str) -> None:
         if not lines:
             return
-        split = email.generator.NLCRE.split(lines)
+        split = email.generator.NLCRE.split(lines)  # type: ignore[attr-defined]
         # As the original: each line but the last followed by the line separator, the last as it is.
-        self.write(self._NL.join(split[:-1]) + self._NL + split[-1] if len(split) > 1 else split[-1])
+        newline: str = self._NL  # type: ignore[attr-defined]  # (set by flatten)
+        self.write(newline.join(split[:-1]) + newline + split[-1] if len(split) > 1 else split[-1])
 
     @classmethod
     def _make_boundary(cls, text: Any = None) -> str:
@@ -150,7 +152,7 @@ class Writer(email.generator.BytesGenerator):
             # No "--boundary" anywhere in the text: none at a line's start either (the original's test).
             if (needle.encode("ascii") if isinstance(text, bytes) else needle) not in text:
                 break
-            if not cls._compile_re("^--" + re.escape(b) + "(--)?$", re.MULTILINE).search(text):
+            if not cls._compile_re("^--" + re.escape(b) + "(--)?$", re.MULTILINE).search(text):  # type: ignore[attr-defined]
                 break
             b = boundary + "." + str(counter)
             counter += 1
