@@ -166,6 +166,11 @@ class _Alarms:
         self._changed = threading.Condition()
         self._armed: set[_Watchdog] = set()
         self._thread: threading.Thread | None = None
+        # When the thread wakes next on its own (None: only when notified).  A watchdog due no earlier
+        # needs no notify: the thread finds it then.  Each message's deadline is later than the one
+        # before, so the thread is woken about once a lease (its wait ending) rather than for every
+        # message, a wake-up and a switch of threads per email.
+        self._wakes_at: float | None = None
 
     def arm(self, watchdog: _Watchdog) -> None:
         with self._changed:
@@ -173,7 +178,9 @@ class _Alarms:
                 self._thread = threading.Thread(target=self._run, name="riftpost-smtp-deadlines", daemon=True)
                 self._thread.start()
             self._armed.add(watchdog)
-            self._changed.notify()
+            if self._wakes_at is None or watchdog.deadline < self._wakes_at:
+                self._wakes_at = watchdog.deadline  # (the thread sets it again as it waits)
+                self._changed.notify()
 
     def disarm(self, watchdog: _Watchdog) -> None:
         with self._changed:
@@ -187,6 +194,7 @@ class _Alarms:
                     self._armed.discard(watchdog)
                     watchdog.fire()
                 earliest = min((w.deadline for w in self._armed), default=None)
+                self._wakes_at = earliest
                 self._changed.wait(None if earliest is None else earliest - now)
 
 
