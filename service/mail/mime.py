@@ -69,8 +69,11 @@ class _Headers(HeaderRegistry):
     # smtplib reads To and From again as it sends; parsing them (a parse tree each) was a fifth of
     # building and writing out a message.  A header object is immutable (a str with its parse tree), so
     # one may stand in every message that sets the same value; it is made from the key alone, so no
-    # email gets a value another one set.  The most recently used MAX_PARSED are kept.
-    MAX_PARSED = 512
+    # email gets a value another one set.  The most recently used MAX_PARSED are kept: the headers every
+    # email sets stay (each is used again at once), the values of one email (its Date, Message-ID, To)
+    # make way.  (With 512 the worker grew ~4 MB more than main's over 600 emails, bench/delivery.py PSS:
+    # parse trees, the likeliest part of it.)
+    MAX_PARSED = 64
     _parsed: OrderedDict[tuple[str, str], BaseHeader]
 
     def __call__(self, name: str, value: Any) -> BaseHeader:
