@@ -12,10 +12,17 @@
 
 from __future__ import annotations
 
+import email.generator
 import email.policy
+import random
 import re
+import sys
+import threading
+from collections import OrderedDict
+from email import quoprimime
 from email.headerregistry import BaseHeader, HeaderRegistry
-from email.message import EmailMessage
+from email.message import EmailMessage, Message
+from io import BytesIO
 from typing import Any
 
 LINE = 78  # RFC 5322 2.1.1: lines SHOULD be at most 78 characters
@@ -42,6 +49,8 @@ class _Headers(HeaderRegistry):
     def __init__(self) -> None:
         super().__init__()
         self._made: dict[str, type[BaseHeader]] = {}
+        self._parsed = OrderedDict()
+        self._lock = threading.Lock()
 
     def __getitem__(self, name: str) -> type[BaseHeader]:
         key = name.lower()
@@ -53,6 +62,36 @@ class _Headers(HeaderRegistry):
     def map_to_type(self, name: str, cls: type[Any]) -> None:
         super().map_to_type(name, cls)
         self._made.pop(name.lower(), None)
+        self._parsed.clear()
+
+    # The headers parsed, by (name, value) exactly as given: most are the same in every email (a part's
+    # Content-Type and Content-Transfer-Encoding, MIME-Version, Auto-Submitted, the sender...), and
+    # smtplib reads To and From again as it sends; parsing them (a parse tree each) was a fifth of
+    # building and writing out a message.  A header object is immutable (a str with its parse tree), so
+    # one may stand in every message that sets the same value; it is made from the key alone, so no
+    # email gets a value another one set.  The most recently used MAX_PARSED are kept: the headers every
+    # email sets stay (each is used again at once), the values of one email (its Date, Message-ID, To)
+    # make way.  (With 512 the worker grew ~4 MB more than main's over 600 emails, bench/delivery.py PSS:
+    # parse trees, the likeliest part of it.)
+    MAX_PARSED = 64
+    _parsed: OrderedDict[tuple[str, str], BaseHeader]
+
+    def __call__(self, name: str, value: Any) -> BaseHeader:
+        # Exactly str: a subclass (a Folded value...) may mean more than its text.
+        if type(value) is not str or type(name) is not str:
+            return super().__call__(name, value)
+        key = (name, value)
+        with self._lock:  # (a worker of threads)
+            found = self._parsed.get(key)
+            if found is not None:
+                self._parsed.move_to_end(key)
+                return found
+        found = super().__call__(name, value)
+        with self._lock:
+            self._parsed[key] = found
+            if len(self._parsed) > self.MAX_PARSED:
+                self._parsed.popitem(last=False)
+        return found
 
 
 _HEADERS = _Headers()
@@ -64,6 +103,22 @@ class _Policy(email.policy.EmailPolicy):
             return (name, str(value))
         return super().header_store_parse(name, value)
 
+    def fold_binary(self, name: str, value: Any) -> bytes:
+        """A parsed header's folded form, made once per header object and policy (the objects are
+        shared: `_Headers`): folding walks its parse tree again, for every message, to the same lines.
+        What the fold reads of the policy is all of its settings, the key."""
+        if not hasattr(value, "name"):  # a Folded value, written as it is
+            return super().fold_binary(name, value)
+        try:
+            key = (type(self), frozenset(self.__dict__.items()))
+        except TypeError:  # a setting that cannot be a key: no keeping
+            return super().fold_binary(name, value)
+        kept: dict[Any, bytes] = value.__dict__.setdefault("_riftpost_folded", {})
+        folded = kept.get(key)
+        if folded is None:
+            folded = kept[key] = super().fold_binary(name, value)
+        return folded
+
 
 # The message's policy: lines of 78 (the standard library folds the plain ASCII headers, such as the
 # Content-Type's boundary, at whitespace), Folded values kept as they are: refold_source "none", or a
@@ -73,14 +128,123 @@ _SEVEN_BIT = email.policy.default.clone(header_factory=_HEADERS)
 _QUOTED_PRINTABLE = _SEVEN_BIT.clone(max_line_length=QP_LINE)
 
 
+class Writer(email.generator.BytesGenerator):
+    """The standard library's BytesGenerator (what smtplib writes a message with), writing the same
+    bytes for less: a part's lines in one write rather than two calls each (a board's HTML part has
+    hundreds), and a multipart's new boundary checked against the parts' text with a substring test
+    before the line-anchored regex, which was compiled anew for every message (its boundary is
+    random).  service/mail/smtp.py sends what it writes."""
+
+    def _write_lines(self, lines: str) -> None:
+        if not lines:
+            return
+        split = email.generator.NLCRE.split(lines)  # type: ignore[attr-defined]
+        # As the original: each line but the last followed by the line separator, the last as it is.
+        newline: str = self._NL  # type: ignore[attr-defined]  # (set by flatten)
+        self.write(newline.join(split[:-1]) + newline + split[-1] if len(split) > 1 else split[-1])
+
+    @classmethod
+    def _make_boundary(cls, text: Any = None) -> str:
+        token = random.randrange(sys.maxsize)  # (the same draw as the original's)
+        boundary = ("=" * 15) + (email.generator._fmt % token) + "=="  # type: ignore[attr-defined]
+        if text is None:
+            return boundary
+        b = boundary
+        counter = 0
+        while True:
+            needle = "--" + b
+            # No "--boundary" anywhere in the text: none at a line's start either (the original's test).
+            if (needle.encode("ascii") if isinstance(text, bytes) else needle) not in text:
+                break
+            if not cls._compile_re("^--" + re.escape(b) + "(--)?$", re.MULTILINE).search(text):  # type: ignore[attr-defined]
+                break
+            b = boundary + "." + str(counter)
+            counter += 1
+        return b
+
+
+def wire(message: Message, policy: Any = None, linesep: str = "\r\n") -> bytes:
+    """`message` as smtplib's send_message writes it (BytesGenerator.flatten), by `Writer`."""
+    with BytesIO() as out:
+        Writer(out, policy=policy).flatten(message, linesep=linesep)
+        return out.getvalue()
+
+
 def body_part(content: str, subtype: str) -> EmailMessage:
     """One text part: 7bit when it is ASCII in lines of at most 78 characters, else quoted-printable
     in lines of at most 76 (spam filters count longer ones against an email: MIME_QP_LONG_LINE)."""
     plain = content.isascii() and all(len(line) <= LINE for line in content.splitlines())
     part = EmailMessage(policy=_SEVEN_BIT if plain else _QUOTED_PRINTABLE)
-    part.set_content(content, subtype=subtype, cte="7bit" if plain else "quoted-printable")
+    if plain:
+        part.set_content(content, subtype=subtype, cte="7bit")
+    else:
+        # The headers as set_content sets them (they do not depend on the text), then the payload it
+        # would have set, encoded by `quoted_printable` (the same text, for less).
+        part.set_content("", subtype=subtype, cte="quoted-printable")
+        part.set_payload(quoted_printable(content, QP_LINE))
     del part["MIME-Version"]  # the message's own header says it
     return part
+
+
+# What quoted-printable leaves as it is in a body (the standard library's _QUOPRI_BODY_ENCODE_MAP):
+# tab, the line ends and printable ASCII but "=".
+_QP_OTHER = re.compile(r"[^\t\n\r\x20-\x7e]")
+
+
+def quoted_printable(text: str, max_line_length: int) -> str:
+    """The payload set_content(text, cte="quoted-printable") sets (email.contentmanager's _encode_text:
+    UTF-8, the line ends made "\\n", email.quoprimime.body_encode), written faster: body_encode's
+    first step, str.translate through a table of 256 strings, was three quarters of its time (some
+    0.2 ms for an HTML part).  Here "=" is replaced at once and the few other characters to quote
+    (non-ASCII bytes: a "✓", a dash) one by one; a text of many (Ukrainian, Chinese) takes
+    the standard library's way.  The lines are then cut exactly as body_encode cuts them."""
+    body = (b"\n".join(text.encode("utf-8").splitlines()) + b"\n").decode("latin-1")
+    quoted = body.replace("=", "=3D")
+    others = len(_QP_OTHER.findall(quoted))
+    if others > len(body) // 32:
+        return quoprimime.body_encode(body, max_line_length)
+    if others:
+        table = quoprimime._QUOPRI_BODY_ENCODE_MAP  # type: ignore[attr-defined]
+        quoted = _QP_OTHER.sub(lambda found: table[ord(found[0])], quoted)  # (every char < 256: latin-1)
+    return _qp_lines(quoted, max_line_length)
+
+
+def _qp_lines(body: str, maxlinelen: int, eol: str = "\n") -> str:
+    """email.quoprimime.body_encode (CPython 3.11) after its translate, line for line."""
+    if not body:
+        return body
+    soft_break = "=" + eol
+    maxlinelen1 = maxlinelen - 1
+    encoded_body: list[str] = []
+    append = encoded_body.append
+    for line in body.splitlines():
+        start = 0
+        laststart = len(line) - 1 - maxlinelen
+        while start <= laststart:
+            stop = start + maxlinelen1
+            if line[stop - 2] == "=":
+                append(line[start:stop - 1])
+                start = stop - 2
+            elif line[stop - 1] == "=":
+                append(line[start:stop])
+                start = stop - 1
+            else:
+                append(line[start:stop] + "=")
+                start = stop
+        if line and line[-1] in " \t":
+            room = start - laststart
+            if room >= 3:
+                q = quoprimime.quote(line[-1])
+            elif room == 2:
+                q = line[-1] + soft_break
+            else:
+                q = soft_break + quoprimime.quote(line[-1])
+            append(line[start:-1] + q)
+        else:
+            append(line[start:])
+    if body[-1] in "\r\n":
+        append("")
+    return eol.join(encoded_body)
 
 
 class _Lines:

@@ -259,15 +259,21 @@ def _claimable(now: Any, expired: Any) -> sa.ColumnElement[bool]:
     )
 
 
-# claim and _finish run for every email: Core statements on the table, executed on the write session's
-# connection, cost a third of the CPU of ORM-enabled UPDATEs (which also evaluate the session's objects);
-# the claim's is built once, with its values bound per call.
-_CLAIM = (
+# claim and _finish run for every email: Core statements on the table cost a third of the CPU of
+# ORM-enabled UPDATEs (which also evaluate the session's objects), and run on the DB-API cursor
+# (service/store/prepared.py) they skip the ~90 µs of SQLAlchemy's Python around an execution too; each
+# is built and compiled once, with its values bound per call.  The same SQL, in the same transaction.
+_CLAIM = Prepared(
     sa.update(OUTBOX)
-    .where(OUTBOX.c.id == sa.bindparam("row_id"), _claimable(sa.bindparam("now"), sa.bindparam("expired")))
-    .values(status="sending", claimed_at=sa.bindparam("now"), attempts=OUTBOX.c.attempts + 1)
+    .where(OUTBOX.c.id == sa.bindparam("row_id"),
+           sa.or_(sa.and_(OUTBOX.c.status == sa.bindparam("pending"), OUTBOX.c.next_attempt_at <= sa.bindparam("now")),
+                  sa.and_(OUTBOX.c.status == sa.bindparam("sending"), OUTBOX.c.claimed_at < sa.bindparam("expired"))))
+    .values(status=sa.bindparam("sending"), claimed_at=sa.bindparam("now"),
+            attempts=OUTBOX.c.attempts + sa.bindparam("one", type_=sa.Integer))
     .returning(OUTBOX.c.attempts, OUTBOX.c.channel)
 )
+# (every value of a Prepared statement is a parameter)
+_CLAIM_VALUES = {"pending": "pending", "sending": "sending", "one": 1}
 
 
 def claim(row_id: int, now: datetime | None = None) -> int | None:
@@ -281,28 +287,32 @@ def _claim(row_id: int, now: datetime | None = None) -> tuple[int, str] | None:
     """`claim`, with the row's channel: (attempt, channel)."""
     now = now or utcnow()
     with writer(get_engine()).begin() as connection:  # no ORM session: one statement
-        claimed = connection.execute(
-            _CLAIM, {"row_id": row_id, "now": now, "expired": now - policy().lease}).first()
-        return None if claimed is None else (int(claimed[0]), str(claimed[1]))
+        claimed = _CLAIM.rows(connection, {**_CLAIM_VALUES, "row_id": row_id, "now": now, "expired": now - policy().lease})
+        return None if not claimed else (int(claimed[0][0]), str(claimed[0][1]))
 
 
 @cache
-def _finishing(columns: tuple[str, ...]) -> sa.Update:
+def _finishing(columns: tuple[str, ...]) -> Prepared:
     """The UPDATE that records an outcome setting `columns` (a few sets: sent, skipped, retrying...),
-    built once per set, its values bound per call (see _CLAIM)."""
-    return (sa.update(OUTBOX)
-            .where(OUTBOX.c.id == sa.bindparam("row_id"), OUTBOX.c.status == "sending",
-                   OUTBOX.c.attempts == sa.bindparam("attempt"))
-            .values({column: sa.bindparam(f"value_{column}") for column in columns}))
+    built once per set, its values bound per call (see _CLAIM).  ("sending" a bound value too: every
+    value of a Prepared statement is a parameter.)"""
+    return Prepared(sa.update(OUTBOX)
+                    .where(OUTBOX.c.id == sa.bindparam("row_id"), OUTBOX.c.status == sa.bindparam("sending"),
+                           OUTBOX.c.attempts == sa.bindparam("attempt"))
+                    .values({column: sa.bindparam(f"value_{column}", type_=OUTBOX.c[column].type)
+                             for column in columns}))
 
 
 def _finish(row_id: int, attempt: int, **values: Any) -> bool:
     """Record the outcome of attempt number `attempt`, unless another delivery took the row over."""
     statement = _finishing(tuple(sorted(values)))
     with writer(get_engine()).begin() as connection:
-        done = connection.execute(statement, {"row_id": row_id, "attempt": attempt,
-                                              **{f"value_{column}": value for column, value in values.items()}})
-        return done.rowcount == 1
+        cursor = statement.run(connection, {"row_id": row_id, "attempt": attempt, "sending": "sending",
+                                            **{f"value_{column}": value for column, value in values.items()}})
+        try:
+            return bool(cursor.rowcount == 1)
+        finally:
+            cursor.close()
 
 
 def _never(session: Session, email: str) -> bool:

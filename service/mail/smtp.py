@@ -29,6 +29,8 @@ own: the reconnect, the STARTTLS and login of a new connection included.
 from __future__ import annotations
 
 import contextlib
+import copy
+import email.utils
 import os
 import smtplib
 import socket
@@ -40,6 +42,7 @@ from email.message import EmailMessage
 
 from service import running
 from service.config import smtp_address
+from service.mail import mime
 
 # Each socket operation's own limit (connect, a reply) when the caller sets no overall deadline.
 OPERATION_TIMEOUT = 30.0
@@ -62,6 +65,45 @@ class _Tracking:
     def data(self, msg):  # type: ignore[no-untyped-def]
         self.data_started = True
         return super().data(msg)  # type: ignore[misc]
+
+    def send_message(self, msg, from_addr=None, to_addrs=None, mail_options=(), rcpt_options=()):  # type: ignore[no-untyped-def]
+        """smtplib's send_message (CPython 3.11), line for line, but for the writer: the message's bytes
+        are the same, written by service/mail/mime.py `Writer` (the standard library's BytesGenerator,
+        in fewer calls: a fifth of a delivery's MIME work)."""
+        self.ehlo_or_helo_if_needed()  # type: ignore[attr-defined]
+        resent = msg.get_all("Resent-Date")
+        if resent is None:
+            header_prefix = ""
+        elif len(resent) == 1:
+            header_prefix = "Resent-"
+        else:
+            raise ValueError("message has more than one 'Resent-' header block")
+        if from_addr is None:
+            from_addr = (msg[header_prefix + "Sender"] if (header_prefix + "Sender") in msg
+                         else msg[header_prefix + "From"])
+            from_addr = email.utils.getaddresses([from_addr])[0][1]
+        if to_addrs is None:
+            addr_fields = [f for f in (msg[header_prefix + "To"], msg[header_prefix + "Bcc"], msg[header_prefix + "Cc"])
+                           if f is not None]
+            to_addrs = [a[1] for a in email.utils.getaddresses(addr_fields)]
+        msg_copy = copy.copy(msg)
+        del msg_copy["Bcc"]
+        del msg_copy["Resent-Bcc"]
+        international = False
+        try:
+            "".join([from_addr, *to_addrs]).encode("ascii")
+        except UnicodeEncodeError:
+            if not self.has_extn("smtputf8"):  # type: ignore[attr-defined]
+                raise smtplib.SMTPNotSupportedError(
+                    "One or more source or delivery addresses require internationalized email support, but the "
+                    "server does not advertise the required SMTPUTF8 capability") from None
+            international = True
+        if international:
+            flatmsg = mime.wire(msg_copy, policy=msg.policy.clone(utf8=True))
+            mail_options = (*mail_options, "SMTPUTF8", "BODY=8BITMIME")
+        else:
+            flatmsg = mime.wire(msg_copy)
+        return self.sendmail(from_addr, to_addrs, flatmsg, mail_options, rcpt_options)  # type: ignore[attr-defined]
 
 
 class _SMTP(_Tracking, smtplib.SMTP):
@@ -124,6 +166,11 @@ class _Alarms:
         self._changed = threading.Condition()
         self._armed: set[_Watchdog] = set()
         self._thread: threading.Thread | None = None
+        # When the thread wakes next on its own (None: only when notified).  A watchdog due no earlier
+        # needs no notify: the thread finds it then.  Each message's deadline is later than the one
+        # before, so the thread is woken about once a lease (its wait ending) rather than for every
+        # message, a wake-up and a switch of threads per email.
+        self._wakes_at: float | None = None
 
     def arm(self, watchdog: _Watchdog) -> None:
         with self._changed:
@@ -131,7 +178,9 @@ class _Alarms:
                 self._thread = threading.Thread(target=self._run, name="riftpost-smtp-deadlines", daemon=True)
                 self._thread.start()
             self._armed.add(watchdog)
-            self._changed.notify()
+            if self._wakes_at is None or watchdog.deadline < self._wakes_at:
+                self._wakes_at = watchdog.deadline  # (the thread sets it again as it waits)
+                self._changed.notify()
 
     def disarm(self, watchdog: _Watchdog) -> None:
         with self._changed:
@@ -145,6 +194,7 @@ class _Alarms:
                     self._armed.discard(watchdog)
                     watchdog.fire()
                 earliest = min((w.deadline for w in self._armed), default=None)
+                self._wakes_at = earliest
                 self._changed.wait(None if earliest is None else earliest - now)
 
 
