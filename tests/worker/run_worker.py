@@ -11,6 +11,7 @@ from pathlib import Path
 
 from tests.service import toygame  # noqa: F401 - the worker must know the test game's rules
 from worker import celery
+from worker.beat import die_with_parent
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -34,6 +35,9 @@ def compress_broker_retries(seconds: float) -> None:
 
 
 if __name__ == "__main__":
+    # A test run killed mid-drill must not leave its worker behind (in a session of its own, so the
+    # kill does not reach it), retrying a Redis that is gone for the rest of the day.
+    die_with_parent(os.getppid())
     if os.environ.get("RIFTPOST_TEST_BROKER_RETRY_SECONDS"):
         compress_broker_retries(float(os.environ["RIFTPOST_TEST_BROKER_RETRY_SECONDS"]))
     pool = os.environ.get("RIFTPOST_TEST_WORKER_POOL")
