@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 
 class UnknownGame(KeyError):
@@ -24,3 +26,12 @@ class IllegalMove(ValueError):
         self.reason = reason
         self.code = code
         self.move = move
+
+
+def present(value: T | None, invariant: str) -> T:
+    """`value`, which the rules guarantee is there (an invariant of the engine, not a check of a move):
+    an explicit error otherwise, since `python -OO` (the Procfile's worker, which plays bots' moves and
+    timeouts) strips asserts, and a broken invariant must fail the move, not be written as an event."""
+    if value is None:
+        raise AssertionError(invariant)
+    return value

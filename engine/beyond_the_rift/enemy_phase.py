@@ -7,6 +7,7 @@ an attack), so the phase can stop at a defense prompt and resume exactly there o
 
 from __future__ import annotations
 
+from ..errors import present
 from . import model as m
 from .content import CONTENT
 from .hero_phase import default_discards, modes
@@ -197,7 +198,7 @@ def perform(ctx: Ctx, e: dict, part: dict, rank: list[int]) -> None:
         ctx.emit({"type": "spawn", "enemy": new_enemy(ctx, cid, e["area"]), "from": "summon", "by": e["id"]})
     elif op == "support":
         area = support_area(s, e, part["type"], rank)
-        assert area is not None  # perform() runs only where able() just found this area, on the same state
+        area = present(area, "perform() runs only where able() just found this area, on the same state")
         _move(ctx, e, area, "support")
     elif op == "heal":
         heal(ctx, e, part)
@@ -205,7 +206,7 @@ def perform(ctx: Ctx, e: dict, part: dict, rank: list[int]) -> None:
         ctx.push(command_tasks(ctx, commanded(s, e, part), part["act"]))
     elif op in ("poison", "intimidate", "obstruct"):
         target = target_hero(s, e, part, rank)
-        assert target is not None  # perform() runs only where able() just found this target, on the same state
+        target = present(target, "perform() runs only where able() just found this target, on the same state")
         special_ability(ctx, e, op, part.get("n", 1), target)
 
 
@@ -225,8 +226,7 @@ def heal(ctx: Ctx, e: dict, part: dict) -> None:
             if mine:
                 pick = mine[-1]
                 break
-        # x has attachments (heal_candidates), and each is a Wound, a Fatigue or a hero card
-        assert pick is not None
+        pick = present(pick, "x has attachments (heal_candidates), and each is a Wound, a Fatigue or a hero card")
         ctx.emit({"type": "detach", "to": x["id"], "card": pick["card"], "why": "heal", "by": e["id"]})
 
 
@@ -356,7 +356,7 @@ def defense_total(s: dict, d: dict) -> int:
     total = sum(modes(s, c["card"])[c["mode"]]["value"] for c in d["cards"])
     if d["ally"]:
         ally = persistent_rec(s, d["ally"])
-        assert ally is not None  # chosen from the hero's area as the defense opened; it can leave play only as the attack resolves
+        ally = present(ally, "chosen from the hero's area as the defense opened; it can leave play only as the attack resolves")
         return m.ally_stat(s, ally, "defense") + total
     rate = m.board(s, d["hero"])["defense_rate"]
     total += d["units"] * rate["defense"]
@@ -529,7 +529,7 @@ def apply_plan(ctx: Ctx, seat: int) -> None:
     h = s["heroes"][seat]
     plan = h["plan"]
     e = m.enemy(s, d["e"])
-    assert e is not None  # the attacker: in play while its defense is open (defense moves resolve no effects)
+    e = present(e, "the attacker: in play while its defense is open (defense moves resolve no effects)")
     target = d["attack"] + margin_for(s, plan, e)
     budget = h["ap"] // 2 if plan["maxspend"] == "half" else (h["ap"] if plan["maxspend"] == "all" else int(plan["maxspend"]))
     budget = max(0, min(budget, h["ap"] - plan["reserve"]))

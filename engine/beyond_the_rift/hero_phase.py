@@ -7,6 +7,7 @@ seats concerned have moves.  A hero's choices are listed by `hero_moves`; `perfo
 
 from __future__ import annotations
 
+from ..errors import present
 from . import model as m
 from . import rewards
 from .effects import candidates, run_ops, slots_for_ops
@@ -329,7 +330,7 @@ def hero_action(ctx: Ctx, seat: int, move: dict) -> None:
         set_ap(ctx, seat, h["ap"] + b["discard_gain"], "discard")
     elif t in ("engage", "disengage"):
         e = m.enemy(s, move["enemy"])
-        assert e is not None  # a legal engage/disengage (hero_moves) names an enemy in play
+        e = present(e, "a legal engage/disengage (hero_moves) names an enemy in play")
         pay(ctx, seat, m.enemy_stat(s, e, "engage"), t)
         ctx.emit({"type": "enemy_move", "enemy": e["id"], "area": seat if t == "engage" else m.QUEST, "why": t,
                   "by": seat})

@@ -16,6 +16,7 @@ asked: "hero" is the hero the window is about (else the reactor), an enemy targe
 
 from __future__ import annotations
 
+from ..errors import present
 from . import model as m
 from .effects import candidates, slots_for_ops
 from .primitives import Ctx, pay
@@ -59,7 +60,7 @@ def open_window(ctx: Ctx, window: str, hero: int | None, enemy: str | None, orde
 def play_window_card(ctx: Ctx, seat: int, cid: str, window: str, hero: int | None, enemy: str | None) -> None:
     s = ctx.s
     md = reaction_mode(s, cid, window)
-    assert md is not None  # cid is one of window_cards(), which lists only cards with a mode for this window
+    md = present(md, "cid is one of window_cards(), which lists only cards with a mode for this window")
     pay(ctx, seat, md["cost"], "reaction")
     ctx.emit({"type": "play", "seat": seat, "card": cid, "as": "reaction", "window": window})
     chosen = {}
