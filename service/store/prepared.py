@@ -171,7 +171,8 @@ def begin_with_first_statement(conn: sa.Connection) -> AbstractContextManager[No
     refuses to leave autocommit inside a transaction, so it is left on the way out, after the commit
     or rollback (a connection that refuses is invalidated: never pooled in autocommit).  SQLite: nothing
     (a shared no-op, not a generator's context: the move's SQLite path pays no more than before)."""
-    if conn.dialect.name != "postgresql" or _PENDING.get() is not None:
+    # psycopg (3)'s alone: its pipeline and transaction status (psycopg2 would take the usual path).
+    if conn.dialect.name != "postgresql" or conn.dialect.driver != "psycopg" or _PENDING.get() is not None:
         return _NOTHING
     return _begun_with_first(conn)
 
@@ -187,12 +188,15 @@ def _begun_with_first(conn: sa.Connection) -> Iterator[None]:
     try:
         yield
     finally:
-        _PENDING.reset(token)
-        if pending.switched and not driver.closed:
-            try:
-                driver.autocommit = False
-            except Exception as exc:  # noqa: BLE001 - still in a transaction: the pool must not keep it
-                conn.invalidate(exc)
+        # The driver out of autocommit first: nothing after it may keep the pool from getting it back so.
+        try:
+            if pending.switched and not driver.closed:
+                try:
+                    driver.autocommit = False
+                except Exception as exc:  # noqa: BLE001 - still in a transaction: the pool must not keep it
+                    conn.invalidate(exc)
+        finally:
+            _PENDING.reset(token)
 
 
 def _begin_here(conn: Conn, driver: Any) -> bool:
