@@ -14,7 +14,11 @@ Here the detached transport keeps its client (only kombu's reference from the co
 transport is dropped, which is what makes the next use build a new one), so such a channel reaches
 Redis as before: while Redis is down it fails with a connection error, which kombu and Celery ignore
 or log, and once Redis is back the late acknowledgement goes through, as it should, instead of the
-message being given again after the visibility timeout.  tests/worker/test_connection.py.
+message being given again after the visibility timeout.  A late close that reaches Redis puts the
+messages the channel took and did not acknowledge back on the queue, where another worker may take
+one whose task still runs here: safe because every task is idempotent (a send claims its outbox row
+under a lease; a bot's move names the position it expects; a game's end is recorded once), which any
+new task must keep true.  tests/worker/test_connection.py.
 """
 
 from __future__ import annotations
