@@ -47,3 +47,25 @@ def test_a_message_is_written_as_bytes_generator_writes_it():
         # and again, every header now parsed and folded before
         random.setstate(state)
         assert mime.wire(message) == expected
+
+
+# What service/mail/smtp.py and mime.py follow, as the Python they were written against has it
+# (CPython 3.11.7).  Another Python may change them: then compare the copies again, and record anew.
+FOLLOWED = {
+    "smtplib.SMTP.send_message": "54415f8d62d496fe6b8d1c7d30224585401338b944869c44040a9c5f7d56be74",
+    "email.generator.Generator": "e5fc7d8fafeccd566c34ead3262570fb786f374f1c173a44b3070e161a029769",
+    "email.generator.BytesGenerator": "29cd5a20327ef4825e7c08486059c5048902e358d20f4d724ac1af6059c0a66b",
+}
+
+
+def test_the_standard_library_code_our_copies_follow_has_not_changed():
+    import email.generator
+    import hashlib
+    import inspect
+    import smtplib
+
+    found = {name: hashlib.sha256(inspect.getsource(obj).encode()).hexdigest() for name, obj in (
+        ("smtplib.SMTP.send_message", smtplib.SMTP.send_message),
+        ("email.generator.Generator", email.generator.Generator),
+        ("email.generator.BytesGenerator", email.generator.BytesGenerator))}
+    assert found == FOLLOWED, "the standard library changed: compare service/mail/smtp.py and mime.py with it"
