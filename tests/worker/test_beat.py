@@ -292,6 +292,12 @@ def outbox_states() -> list[str]:
         return list(session.execute(sa.select(Outbox.status)).scalars())
 
 
+def wait_all_sent(sink) -> None:
+    """Until every outbox row is sent and the sink holds as many messages as there are rows."""
+    wait_until(lambda: (states := outbox_states()) and set(states) == {"sent"}
+               and len(sink.messages()) == len(states), timeout=60)
+
+
 def timeouts_of(game_id: int) -> int:
     with read_session(get_engine()) as session:
         return len(session.execute(
@@ -332,8 +338,7 @@ def test_beat_recovers_after_the_embedded_broker_was_locked_for_a_minute(embedde
     wait_until(lambda: sweeps_done(worker, since) >= 1 and timeouts_of(timed) >= 1, timeout=60)
     swept = time.monotonic() - released
     # Every email arrives: those queued during the lock and those of the sweep's timeout.
-    wait_until(lambda: (states := outbox_states()) and set(states) == {"sent"}
-               and len(sink.messages()) == len(states), timeout=60)
+    wait_all_sent(sink)
     delivered = time.monotonic() - released
     rows = len(outbox_states())
     assert rows > 3 + 3 + 2  # game 1, game 2, the timed game's invitations, and the timeout's emails
@@ -347,6 +352,28 @@ def test_beat_recovers_after_the_embedded_broker_was_locked_for_a_minute(embedde
 DOWN_SECONDS = 30
 
 
+@contextlib.contextmanager
+def on_a_redis_of_its_own(tmp_path, migrated_sqlite, sink, **worker_options):
+    """The test's app (its context entered) and a real worker on one SQLite database and a Redis server
+    of the test's own, to stop and start again, mailing `sink`: (server, worker)."""
+    server = RedisServer()
+    server.start()
+    db = tmp_path / "app.sqlite"
+    shutil.copy(migrated_sqlite, db)
+    app = make_app(tmp_path, f"sqlite:///{db}", CELERY_BROKER_URL=server.url, SMTP_URL=sink.url, OUTBOX_KICK=True)
+    try:
+        worker = WorkerProcess(instance=tmp_path, database_url=f"sqlite:///{db}", broker_url=server.url,
+                               smtp_url=sink.url, base_url=app.config["BASE_URL"], **worker_options)
+        try:
+            with app.app_context():
+                yield server, worker
+        finally:
+            worker.stop()
+    finally:
+        server.stop()
+        app.extensions["riftpost.db"].dispose()
+
+
 @pytest.mark.drill
 @pytest.mark.slow
 @pytest.mark.redis
@@ -355,41 +382,28 @@ def test_beat_recovers_after_redis_was_down(tmp_path, migrated_sqlite, sink):
     started again: the emails queued meanwhile arrive and the sweep runs again, without a restart.
     Celery's own scheduler came through this too (kombu's Redis channel reconnects); this keeps the
     reconnecting scheduler, which drops its producer after each failed publish, to it."""
-    server = RedisServer()
-    server.start()
-    db = tmp_path / "app.sqlite"
-    shutil.copy(migrated_sqlite, db)
-    app = make_app(tmp_path, f"sqlite:///{db}", CELERY_BROKER_URL=server.url, SMTP_URL=sink.url, OUTBOX_KICK=True)
-    worker = WorkerProcess(instance=tmp_path, database_url=f"sqlite:///{db}", broker_url=server.url,
-                           smtp_url=sink.url, base_url=app.config["BASE_URL"], dispatch_seconds=2.0,
-                           sweep_seconds=10.0)
-    try:
-        with app.app_context():
-            preconsent(*[email for _, email in PLAYERS])  # the game's own emails, not invitations
-            new_game(toygame.NAME, PLAYERS, seed=1)
-            sink.wait_for(3, timeout=60)
-            wait_until(lambda: sweeps_done(worker) >= 1, timeout=60)  # beat has its producer
-            server.stop()
-            new_game(toygame.NAME, PLAYERS, seed=2)  # its kicks fail: Redis is down
-            timed = timed_game(hours=48)
-            down_at = time.monotonic()
-            # A tick's failed publish is logged once the publish's own retries gave up, which on a busy
-            # machine may come later than the first ticks after the stop: waited for, Redis still down.
-            failed = "Couldn't apply scheduled task"
-            with contextlib.suppress(AssertionError):
-                wait_until(lambda: any(failed in line for line in worker.log), timeout=DOWN_SECONDS + 30, interval=0.5)
-            assert any(failed in line for line in worker.log), "".join(worker.log[-40:])
-            time.sleep(max(0.0, DOWN_SECONDS - (time.monotonic() - down_at)))  # down half a minute at least
-            server.start()
-            since = len(worker.log)
-            wait_until(lambda: sweeps_done(worker, since) >= 1 and timeouts_of(timed) >= 1, timeout=60)
-            wait_until(lambda: (states := outbox_states()) and set(states) == {"sent"}
-                       and len(sink.messages()) == len(states), timeout=60)
-            assert len(sink.messages()) == len(outbox_states()) > 3 + 3 + 2
-    finally:
-        worker.stop()
+    with on_a_redis_of_its_own(tmp_path, migrated_sqlite, sink, dispatch_seconds=2.0,
+                               sweep_seconds=10.0) as (server, worker):
+        preconsent(*[email for _, email in PLAYERS])  # the game's own emails, not invitations
+        new_game(toygame.NAME, PLAYERS, seed=1)
+        sink.wait_for(3, timeout=60)
+        wait_until(lambda: sweeps_done(worker) >= 1, timeout=60)  # beat has its producer
         server.stop()
-        app.extensions["riftpost.db"].dispose()
+        new_game(toygame.NAME, PLAYERS, seed=2)  # its kicks fail: Redis is down
+        timed = timed_game(hours=48)
+        down_at = time.monotonic()
+        # A tick's failed publish is logged once the publish's own retries gave up, which on a busy
+        # machine may come later than the first ticks after the stop: waited for, Redis still down.
+        failed = "Couldn't apply scheduled task"
+        with contextlib.suppress(AssertionError):
+            wait_until(lambda: any(failed in line for line in worker.log), timeout=DOWN_SECONDS + 30, interval=0.5)
+        assert any(failed in line for line in worker.log), "".join(worker.log[-40:])
+        time.sleep(max(0.0, DOWN_SECONDS - (time.monotonic() - down_at)))  # down half a minute at least
+        server.start()
+        since = len(worker.log)
+        wait_until(lambda: sweeps_done(worker, since) >= 1 and timeouts_of(timed) >= 1, timeout=60)
+        wait_all_sent(sink)
+        assert len(sink.messages()) == len(outbox_states()) > 3 + 3 + 2
 
 
 @pytest.mark.drill
@@ -400,36 +414,23 @@ def test_the_worker_outlasts_more_reconnection_tries_than_celerys_default(tmp_pa
     pauses; the test worker pauses 0.02 s, so it makes hundreds of tries in seconds): the worker keeps
     trying (`broker_connection_max_retries=None`) rather than exiting, which under honcho would stop
     the whole service, and once Redis is back it sends the emails queued meanwhile."""
-    server = RedisServer()
-    server.start()
-    db = tmp_path / "app.sqlite"
-    shutil.copy(migrated_sqlite, db)
-    app = make_app(tmp_path, f"sqlite:///{db}", CELERY_BROKER_URL=server.url, SMTP_URL=sink.url, OUTBOX_KICK=True)
-    worker = WorkerProcess(instance=tmp_path, database_url=f"sqlite:///{db}", broker_url=server.url,
-                           smtp_url=sink.url, base_url=app.config["BASE_URL"], dispatch_seconds=1.0,
-                           extra_env={"RIFTPOST_TEST_BROKER_RETRY_SECONDS": "0.02"})
-    try:
-        with app.app_context():
-            preconsent(*[email for _, email in PLAYERS])
-            new_game(toygame.NAME, PLAYERS, seed=1)
-            sink.wait_for(3, timeout=60)
-            server.stop()
-            new_game(toygame.NAME, PLAYERS, seed=2)  # its kicks fail: Redis is down
-
-            def tries() -> int:
-                return sum("consumer: Cannot connect to redis" in line for line in worker.log)
-
-            wait_until(lambda: tries() > 150 or worker.process.poll() is not None, timeout=120, interval=0.2)
-            assert worker.process.poll() is None, "".join(worker.log[-40:])
-            assert tries() > 150
-            server.start()
-            wait_until(lambda: (states := outbox_states()) and set(states) == {"sent"}
-                       and len(sink.messages()) == len(states), timeout=60)
-            assert len(sink.messages()) == len(outbox_states()) == 6
-    finally:
-        worker.stop()
+    with on_a_redis_of_its_own(tmp_path, migrated_sqlite, sink, dispatch_seconds=1.0,
+                               extra_env={"RIFTPOST_TEST_BROKER_RETRY_SECONDS": "0.02"}) as (server, worker):
+        preconsent(*[email for _, email in PLAYERS])
+        new_game(toygame.NAME, PLAYERS, seed=1)
+        sink.wait_for(3, timeout=60)
         server.stop()
-        app.extensions["riftpost.db"].dispose()
+        new_game(toygame.NAME, PLAYERS, seed=2)  # its kicks fail: Redis is down
+
+        def tries() -> int:
+            return sum("consumer: Cannot connect to redis" in line for line in worker.log)
+
+        wait_until(lambda: tries() > 150 or worker.process.poll() is not None, timeout=120, interval=0.2)
+        assert worker.process.poll() is None, "".join(worker.log[-40:])
+        assert tries() > 150
+        server.start()
+        wait_all_sent(sink)
+        assert len(sink.messages()) == len(outbox_states()) == 6
 
 
 @pytest.mark.drill
@@ -440,17 +441,10 @@ def test_the_worker_survives_losing_redis_with_a_send_in_flight(tmp_path, migrat
     on Redis for the next: kombu could fail to close the lost connection, or to acknowledge the task
     on it later, which stopped the worker (worker/connection.py).  It goes on, reconnects when Redis is
     back, and every email arrives once."""
-    server = RedisServer()
-    server.start()
     sink = StallingSink(tmp_path / "stall", stalls=1)
-    db = tmp_path / "app.sqlite"
-    shutil.copy(migrated_sqlite, db)
-    app = make_app(tmp_path, f"sqlite:///{db}", CELERY_BROKER_URL=server.url, SMTP_URL=sink.url, OUTBOX_KICK=True)
-    worker = WorkerProcess(instance=tmp_path, database_url=f"sqlite:///{db}", broker_url=server.url,
-                           smtp_url=sink.url, base_url=app.config["BASE_URL"], dispatch_seconds=1.0,
-                           extra_env={"RIFTPOST_TEST_BROKER_RETRY_SECONDS": "0.2"})
     try:
-        with app.app_context():
+        with on_a_redis_of_its_own(tmp_path, migrated_sqlite, sink, dispatch_seconds=1.0,
+                                   extra_env={"RIFTPOST_TEST_BROKER_RETRY_SECONDS": "0.2"}) as (server, worker):
             preconsent(*[email for _, email in PLAYERS])
             new_game(toygame.NAME, PLAYERS, seed=1)
             assert sink.stalled.wait(60), "".join(worker.log[-40:])
@@ -461,11 +455,7 @@ def test_the_worker_survives_losing_redis_with_a_send_in_flight(tmp_path, migrat
             assert worker.process.poll() is None, "".join(worker.log[-60:])
             sink.handler.release.set()
             server.start()
-            wait_until(lambda: (states := outbox_states()) and set(states) == {"sent"}
-                       and len(sink.messages()) == len(states), timeout=60)
+            wait_all_sent(sink)
             assert len(sink.messages()) == len(outbox_states()) == 3
     finally:
-        worker.stop()
-        server.stop()
         sink.stop()
-        app.extensions["riftpost.db"].dispose()
