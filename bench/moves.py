@@ -68,6 +68,7 @@ from service.play import new_game
 from service.store import get_engine, make_engine, read_session
 from service.store.deal import rng as position_rng
 from service.store.models import Event, Game, Player, Snapshot
+from tests.procfile import procfile_line
 
 REDIS = os.environ.get("RIFTPOST_TEST_REDIS", "redis://127.0.0.1:6379") + "/13"
 SECRET = "bench-moves-secret"
@@ -279,8 +280,7 @@ SERVERS = ("procfile", "gthread", "sync", "granian")
 def server_command(server: str, port: int, workers: int) -> tuple[list[str], dict[str, str]]:
     """(argv, extra environment) of `server` listening on 127.0.0.1:`port` with `workers` processes."""
     if server == "procfile":
-        line = next(line for line in (ROOT / "Procfile").read_text().splitlines() if line.startswith("web:"))
-        return (["sh", "-c", "exec " + line.removeprefix("web:").strip()],
+        return (["sh", "-c", "exec " + procfile_line("web")],
                 {"PORT": str(port), "WEB_CONCURRENCY": str(workers),
                  "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"})
     if server in ("gthread", "sync"):  # gunicorn is a dev dependency, for this comparison

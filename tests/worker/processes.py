@@ -14,7 +14,7 @@ from pathlib import Path
 
 from tests import services
 from tests.conftest import SECRET
-from tests.procfile import procfile_python_flags
+from tests.procfile import procfile_line, procfile_python_flags
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -90,8 +90,8 @@ class WorkerProcess:
 
 def procfile_concurrency() -> int:
     """The Procfile worker's --concurrency (its pool's processes; 0 when it names none: solo)."""
-    line = next(line for line in (ROOT / "Procfile").read_text().splitlines() if line.startswith("worker:"))
-    return next((int(word.split("=", 1)[1]) for word in line.split() if word.startswith("--concurrency=")), 0)
+    words = procfile_line("worker").split()
+    return next((int(word.split("=", 1)[1]) for word in words if word.startswith("--concurrency=")), 0)
 
 
 def descendants(pid: int) -> list[int]:

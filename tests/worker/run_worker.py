@@ -7,19 +7,16 @@ that sends the mail; RIFTPOST_TEST_WORKER_POOL=solo|threads|prefork picks anothe
 """
 
 import os
-from pathlib import Path
 
+from tests.procfile import procfile_line
 from tests.service import toygame  # noqa: F401 - the worker must know the test game's rules
 from worker import celery
 from worker.beat import die_with_parent
 
-ROOT = Path(__file__).resolve().parents[2]
-
 
 def procfile_pool() -> list[str]:
     """The Procfile worker's --pool and --concurrency options."""
-    line = next(line for line in (ROOT / "Procfile").read_text().splitlines() if line.startswith("worker:"))
-    return [word for word in line.split() if word.startswith(("--pool=", "--concurrency="))]
+    return [word for word in procfile_line("worker").split() if word.startswith(("--pool=", "--concurrency="))]
 
 
 def compress_broker_retries(seconds: float) -> None:

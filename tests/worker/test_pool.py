@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.procfile import procfile_line
 from tests.worker.processes import ROOT
 
 
@@ -26,7 +27,7 @@ def test_the_procfile_worker_is_a_prefork_pool_of_two_its_entry_points_default(t
     bench/delivery.py), and the tasks' time limits (the lease's backstop) are enforced only there."""
     import worker.__main__ as entry
 
-    line = next(line for line in (ROOT / "Procfile").read_text().splitlines() if line.startswith("worker:"))
+    line = procfile_line("worker")
     assert "--pool=prefork" in line.split() and "--concurrency=2" in line.split()
     assert (entry.POOL, entry.CONCURRENCY) == ("prefork", 2)
     run(tmp_path, "from celery.apps.worker import Worker; started = []; "
