@@ -323,6 +323,11 @@ SELECT count(*) FROM moved
 ))
 
 
+def event_type(event: dict[str, Any]) -> str:
+    """An event's `type` column: its type, cut to the column's 60 characters (the payload keeps it whole)."""
+    return str(event.get("type", "event"))[:60]
+
+
 @dataclass(slots=True)
 class Written:
     """What a move writes besides its events: the state after it (`kept`: whether the game has a state
@@ -370,7 +375,7 @@ def advance(
     try:
         with together(conn):
             _APPEND.run_many(conn, [
-                {"game_id": game.id, "seq": expected_seq + offset, "type": str(event.get("type", "event"))[:60],
+                {"game_id": game.id, "seq": expected_seq + offset, "type": event_type(event),
                  "payload": event, "actor": actor, "kind": kind, "created_at": at}
                 for offset, event in enumerate(new_events, start=1)
             ])
@@ -400,7 +405,7 @@ def _advance_in_one(
         [(count,)] = _ADVANCE_PG.rows(conn, {
             "game_id": game.id, "expected_seq": expected_seq, "new_seq": expected_seq + len(new_events),
             "status": status, "to_act": to_act, "result": result, "at": at, "actor": actor, "kind": kind,
-            "types": [str(event.get("type", "event"))[:60] for event in new_events], "payloads": new_events,
+            "types": [event_type(event) for event in new_events], "payloads": new_events,
             "turn": turn is not None, "turn_seq": turn and turn[0], "turn_number": turn and turn[1],
             "turn_seats": turn and turn[2], "snapshot": written.snapshot, "state": written.state,
             "rules_version": written.rules_version, "snapshot_seq": written.snapshot_seq, "kept": written.kept,

@@ -190,7 +190,7 @@ def append(
         {
             "game_id": game.id,
             "seq": expected_seq + offset,
-            "type": str(event.get("type", "event"))[:60],
+            "type": current.event_type(event),
             "payload": event,
             "actor": actor,
             "kind": kind,
