@@ -250,12 +250,13 @@ def _permanent(exc: Exception) -> bool:
     return isinstance(code, int) and 500 <= code < 600
 
 
-def _claimable(now: Any, expired: Any) -> sa.ColumnElement[bool]:
+def _claimable(now: Any, expired: Any, pending: Any = "pending", sending: Any = "sending") -> sa.ColumnElement[bool]:
     """Pending and due at `now`, or left "sending" by a worker whose lease ran out (claimed before
-    `expired`).  Values, or bound parameters (the claim's statement is built once)."""
+    `expired`).  Values, or bound parameters (the claim's statement is built once, and as a Prepared
+    statement binds the statuses too)."""
     return sa.or_(
-        sa.and_(OUTBOX.c.status == "pending", OUTBOX.c.next_attempt_at <= now),
-        sa.and_(OUTBOX.c.status == "sending", OUTBOX.c.claimed_at < expired),
+        sa.and_(OUTBOX.c.status == pending, OUTBOX.c.next_attempt_at <= now),
+        sa.and_(OUTBOX.c.status == sending, OUTBOX.c.claimed_at < expired),
     )
 
 
@@ -266,8 +267,7 @@ def _claimable(now: Any, expired: Any) -> sa.ColumnElement[bool]:
 _CLAIM = Prepared(
     sa.update(OUTBOX)
     .where(OUTBOX.c.id == sa.bindparam("row_id"),
-           sa.or_(sa.and_(OUTBOX.c.status == sa.bindparam("pending"), OUTBOX.c.next_attempt_at <= sa.bindparam("now")),
-                  sa.and_(OUTBOX.c.status == sa.bindparam("sending"), OUTBOX.c.claimed_at < sa.bindparam("expired"))))
+           _claimable(sa.bindparam("now"), sa.bindparam("expired"), sa.bindparam("pending"), sa.bindparam("sending")))
     .values(status=sa.bindparam("sending"), claimed_at=sa.bindparam("now"),
             attempts=OUTBOX.c.attempts + sa.bindparam("one", type_=sa.Integer))
     .returning(OUTBOX.c.attempts, OUTBOX.c.channel)
