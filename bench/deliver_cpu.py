@@ -1,0 +1,106 @@
+"""The worker's CPU per email without Celery: `outbox.deliver` called in this process, row after row.
+
+    .venv/bin/python bench/deliver_cpu.py [--emails 300] [--runs 3] [--profile FILE] [--callgrind]
+
+The rows are bench/delivery.py's (the emails new Riftforce games queue to two players who played
+before), on a throwaway SQLite database, delivered to the local sink in a process of its own.  Printed
+per run: this process's CPU time per email (user + system) and its wall time per email; then the
+medians.  `--profile FILE`: a cProfile of one more run into FILE (pstats), to see where the time goes;
+`--callgrind`: one run of 100 emails, the instructions counted between two markers (run it under
+`valgrind --tool=callgrind --collect-atstart=no --toggle-collect=_deliver_all`), the same whatever
+else the machine is doing.  What Celery adds per email (receiving, tracing, acknowledging the task)
+is bench/delivery.py's to measure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import sqlalchemy as sa
+
+from bench.delivery import PLAYERS, SECRET, free_port, start_sink, stop_sink
+from service import create_app
+from service.mail import outbox
+from service.migrate import upgrade
+from service.play import new_game
+from service.store import get_engine, read_session
+from service.store.models import Outbox
+from tests.consent import preconsent
+
+
+def _deliver_all(ids: list[int]) -> None:
+    for row_id in ids:
+        if outbox.deliver(row_id) != "sent":
+            raise SystemExit(f"outbox row {row_id} was not sent")
+
+
+def run(emails: int, profile: str | None = None) -> tuple[float, float]:
+    tmp = Path(tempfile.mkdtemp(prefix="riftpost-bench-deliver-cpu-"))
+    url = f"sqlite:///{tmp / 'app.sqlite'}"
+    upgrade(url)
+    port = free_port()
+    sink = start_sink(tmp / "mail", port)
+    app = create_app({"INSTANCE_PATH": str(tmp), "DATABASE_URL": url, "SECRET_KEY": SECRET, "OUTBOX_KICK": False,
+                      "SMTP_URL": f"smtp://127.0.0.1:{port}", "BASE_URL": "http://bench.local"})
+    try:
+        with app.app_context():
+            preconsent(*PLAYERS.values())
+            ids: list[int] = []
+            seed = 0
+            while len(ids) < emails + 20:
+                seed += 1
+                new_game("riftforce", list(PLAYERS.items()), seed=seed)
+                with read_session(get_engine()) as session:
+                    ids = list(session.exec(sa.select(Outbox.id).where(Outbox.status == "pending")).scalars())
+            _deliver_all(ids[:20])  # warm: templates compiled, the SMTP connection open
+            ids = ids[20:20 + emails]
+            profiler = cProfile.Profile() if profile else None
+            wall, cpu = time.perf_counter(), time.process_time()
+            if profiler:
+                profiler.enable()
+            _deliver_all(ids)
+            if profiler:
+                profiler.disable()
+                profiler.dump_stats(profile)
+            cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+    finally:
+        stop_sink(sink)
+        app.extensions["riftpost.db"].dispose()
+        shutil.rmtree(tmp, ignore_errors=True)
+    return cpu / len(ids) * 1000, wall / len(ids) * 1000
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="Riftpost: the worker's CPU per email, without Celery")
+    parser.add_argument("--emails", type=int, default=300)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--profile", metavar="FILE", help="a cProfile of one more run, into FILE")
+    parser.add_argument("--callgrind", action="store_true", help="one run of 100 emails, for callgrind")
+    args = parser.parse_args()
+    if args.callgrind:
+        run(100)
+        return
+    figures = []
+    for _ in range(args.runs):
+        cpu, wall = run(args.emails)
+        figures.append((cpu, wall))
+        print(f"{args.emails} emails: CPU {cpu:5.2f} ms/email, wall {wall:5.2f} ms/email", flush=True)
+    print(f"median: CPU {statistics.median(f[0] for f in figures):5.2f} ms/email, "
+          f"wall {statistics.median(f[1] for f in figures):5.2f} ms/email over {len(figures)} runs")
+    if args.profile:
+        run(args.emails, args.profile)
+        print(f"profile written to {args.profile}")
+
+
+if __name__ == "__main__":
+    main()
