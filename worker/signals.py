@@ -1,5 +1,5 @@
 """What a worker process does as it stops: say goodbye to the SMTP server it kept a connection to
-(service/mail/smtp.py keeps one per process across messages).  And, every TRIM_EVERY tasks, hand the
+(service/mail/smtp.py keeps one per process across messages).  And, every TRIM_EVERY tasks (a batch of emails counting as its emails), hand the
 memory its tasks freed back to the system (glibc keeps freed memory for the process's later use:
 after 1,000 emails a few MB of it; bench/memory.py)."""
 
@@ -11,7 +11,7 @@ from typing import Any
 
 from celery.signals import task_postrun, worker_process_shutdown, worker_shutdown
 
-from service.mail import smtp
+from service.mail import outbox, smtp
 
 TRIM_EVERY = 100
 
@@ -44,9 +44,11 @@ def trim() -> None:
 
 
 @task_postrun.connect
-def trim_memory(**_: Any) -> None:
-    """Every TRIM_EVERY tasks: trim()."""
+def trim_memory(task: Any = None, args: Any = None, **_: Any) -> None:
+    """Every TRIM_EVERY tasks: trim().  A batch of deliveries counts as its emails: the memory freed is
+    theirs."""
     global _done
-    _done += 1
-    if _done % TRIM_EVERY == 0:
+    before = _done
+    _done += len(args[0]) if getattr(task, "name", None) == outbox.SEND_BATCH_TASK and args else 1
+    if _done // TRIM_EVERY != before // TRIM_EVERY:
         trim()

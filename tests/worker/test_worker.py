@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import json
 import shutil
 
 import pytest
@@ -51,7 +53,7 @@ def test_kicked_rows_are_sent_by_the_worker(running, sink):
         from worker import tasks
 
         # kombu's SQLAlchemy transport only hides consumed messages; the beat task deletes them.
-        assert tasks.purge_broker.run() >= 3
+        assert tasks.purge_broker.run() >= 1  # (the kick: one task of the three rows)
 
 
 def test_rows_without_a_kick_are_sent_by_the_beat_scan(running, sink):
@@ -66,7 +68,7 @@ def test_rows_without_a_kick_are_sent_by_the_beat_scan(running, sink):
 
 def test_task_bodies_are_thin_calls_into_the_service(app, sink):
     """The task functions themselves, called directly (no broker): dispatch finds due rows,
-    send delivers one, purge is a no-op off the SQLite broker."""
+    send delivers one, a batch each of its rows, purge is a no-op off the SQLite broker."""
     from unittest import mock
 
     from worker import tasks
@@ -78,11 +80,35 @@ def test_task_bodies_are_thin_calls_into_the_service(app, sink):
         assert tasks.dispatch_outbox.run() == 3
     ids = enqueue.call_args.args[0]
     assert ids == [row.id for row in outbox_rows(game_id)]
-    assert tasks.send_email.run(ids[0]) == "sent"
+    assert tasks.send_email.run(ids[0]) == "sent"  # a task queued before batches
     assert tasks.send_email.run(ids[0]) == "not due"
+    assert tasks.send_emails.run([ids[1], ids[0], ids[2]]) == {"sent": 2, "not due": 1}
     assert tasks.purge_broker.run() == 0
     assert tasks.send_email.acks_late and tasks.send_email.app.conf.worker_prefetch_multiplier == 1
     assert tasks.send_email.app.conf.task_reject_on_worker_lost
+
+
+def test_deliveries_travel_in_batches_and_a_batch_out_of_time_enqueues_what_it_did_not_start(app, sink, monkeypatch):
+    """outbox.SEND_BATCH rows a task (Celery's cost per task paid once per batch), kicks as the scan's
+    enqueues; outbox.BATCH_SECONDS: a batch starts no delivery after it, so each one started keeps its
+    send budget under the task's time limit, and the rows not started go back to the queue, still pending."""
+    from unittest import mock
+
+    from service.mail import outbox
+
+    app.config["SMTP_URL"] = sink.url
+    preconsent(*[email for _, email in PLAYERS])
+    game_ids = [new_game(toygame.NAME, PLAYERS, seed=seed) for seed in range(6, 10)]
+    ids = [row.id for game_id in game_ids for row in outbox_rows(game_id)]
+    assert outbox.batches(ids) == [ids[:10], ids[10:]] and outbox.SEND_BATCH == 10
+    with mock.patch("service.mail.queue.publish") as publish:
+        outbox.kick(ids)
+    publish.assert_called_once_with(outbox.SEND_BATCH_TASK, [[ids[:10]], [ids[10:]]])
+    monkeypatch.setattr(outbox, "BATCH_SECONDS", 0.0)
+    with mock.patch("service.mail.outbox.enqueue") as enqueue:
+        assert outbox.deliver_batch(ids[:3]) == {"sent": 1, "enqueued again": 2}
+    enqueue.assert_called_once_with(ids[1:3])
+    assert [row.status for row in outbox_rows(game_ids[0])] == ["sent", "pending", "pending"]
 
 
 @pytest.mark.parametrize("kick", [False, True])
@@ -131,18 +157,24 @@ def test_the_worker_log_leaves_out_outbox_scans_that_found_nothing():
                  logging.ERROR)
 
 
+def queued_args(client, index: int) -> list:
+    """The arguments of the task at `index` of Redis's default queue (kombu's message: a base64 JSON body)."""
+    message = json.loads(client.lindex("celery", index))
+    return json.loads(base64.b64decode(message["body"]))[0]
+
+
 @pytest.mark.redis
 def test_the_beat_scan_adds_no_deliveries_while_a_batch_already_waits_in_the_queue(tmp_path, migrated_sqlite):
     """The scale drill's finding (docs/scale.md): while the workers were behind, every scan enqueued the
     500 oldest pending rows again, though their kicks were still queued; the queue grew to 10,000
-    tasks for 3,300 emails.  With a batch waiting the scan adds nothing; with room, only what fits."""
+    tasks for 3,300 emails.  With a batch waiting the scan adds nothing; with room, only what fits.  The
+    queue holds tasks of up to SEND_BATCH rows: its room is SCAN_BATCH rows' worth of tasks."""
     import redis
 
     from service.mail import outbox, queue
-
-    BATCH = 500  # the scan's batch (outbox.SCAN_BATCH)
     from worker import tasks
 
+    tasks_room = outbox.SCAN_BATCH // outbox.SEND_BATCH  # 50 tasks of 10 rows
     broker = services.redis_database()
     db = tmp_path / "app.sqlite"
     shutil.copy(migrated_sqlite, db)
@@ -150,18 +182,22 @@ def test_the_beat_scan_adds_no_deliveries_while_a_batch_already_waits_in_the_que
     client = redis.Redis.from_url(broker)
     with app.app_context():
         preconsent(*[email for _, email in PLAYERS])
-        game_id = new_game(toygame.NAME, PLAYERS, seed=3)  # three pending rows, nobody kicked
-        assert tasks.dispatch_outbox.run() == 3  # an empty queue: the scan enqueues them all
-        assert client.llen("celery") == 3
+        # Twelve pending rows, nobody kicked: more than one task's worth.
+        game_ids = [new_game(toygame.NAME, PLAYERS, seed=seed) for seed in range(3, 7)]
+        rows = [row.id for game_id in game_ids for row in outbox_rows(game_id)]
+        assert len(rows) == 12 > outbox.SEND_BATCH
+        assert tasks.dispatch_outbox.run() == 12  # an empty queue: the scan enqueues them all,
+        assert client.llen("celery") == 2  # in two tasks
         app_ = queue.celery_client()
-        for row_id in range(BATCH - 4):  # a backlog: the workers are behind
+        for row_id in range(tasks_room - 3):  # a backlog: the workers are behind
             app_.send_task(outbox.SEND_TASK, args=[10_000 + row_id])
-        assert client.llen("celery") == BATCH - 1
-        assert tasks.dispatch_outbox.run() == 1  # room for one: the oldest row
+        assert client.llen("celery") == tasks_room - 1
+        assert tasks.dispatch_outbox.run() == outbox.SEND_BATCH  # room for one task: the oldest rows
+        assert queued_args(client, 0) == [rows[:outbox.SEND_BATCH]]  # (kombu pushes on the left)
         app_.send_task(outbox.SEND_TASK, args=[99_999])
         assert tasks.dispatch_outbox.run() == 0  # a batch waits: nothing more
-        assert client.llen("celery") == BATCH + 1
+        assert client.llen("celery") == tasks_room + 1
         client.delete("celery")
-        assert tasks.dispatch_outbox.run() == 3  # drained (or its tasks lost): every due row again
-        assert all(row.status == "pending" for row in outbox_rows(game_id))
+        assert tasks.dispatch_outbox.run() == 12  # drained (or its tasks lost): every due row again
+        assert all(row.status == "pending" for game_id in game_ids for row in outbox_rows(game_id))
     client.close()
