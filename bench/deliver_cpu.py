@@ -1,15 +1,15 @@
 """The worker's CPU per email without Celery: `outbox.deliver` called in this process, row after row.
 
-    .venv/bin/python bench/deliver_cpu.py [--emails 300] [--runs 3] [--profile FILE] [--callgrind]
+    .venv/bin/python bench/deliver_cpu.py [--emails 300] [--runs 3] [--profile FILE] [--once]
 
 The rows are bench/delivery.py's (the emails new Riftforce games queue to two players who played
 before), on a throwaway SQLite database, delivered to the local sink in a process of its own.  Printed
 per run: this process's CPU time per email (user + system) and its wall time per email; then the
-medians.  `--profile FILE`: a cProfile of one more run into FILE (pstats), to see where the time goes;
-`--callgrind`: one run of 100 emails, the instructions counted between two markers (run it under
-`valgrind --tool=callgrind --collect-atstart=no --toggle-collect=_deliver_all`), the same whatever
-else the machine is doing.  What Celery adds per email (receiving, tracing, acknowledging the task)
-is bench/delivery.py's to measure.
+medians.  `--profile FILE`: a cProfile of one more run into FILE (pstats), to see where the time goes.
+`--once`: one run, nothing printed, for counting instructions, the same whatever else the machine is
+doing: `valgrind --tool=callgrind` of `--once --emails 200` less that of `--once --emails 100`, over
+100, is the instructions an email.  What Celery adds per email (receiving, tracing, acknowledging the
+task) is bench/delivery.py's to measure.
 """
 
 from __future__ import annotations
@@ -85,10 +85,10 @@ def main() -> None:
     parser.add_argument("--emails", type=int, default=300)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--profile", metavar="FILE", help="a cProfile of one more run, into FILE")
-    parser.add_argument("--callgrind", action="store_true", help="one run of 100 emails, for callgrind")
+    parser.add_argument("--once", action="store_true", help="one run, nothing printed (for callgrind)")
     args = parser.parse_args()
-    if args.callgrind:
-        run(100)
+    if args.once:
+        run(args.emails)
         return
     figures = []
     for _ in range(args.runs):
