@@ -74,7 +74,9 @@ def init_app(app: Flask) -> None:
     _only_when_counted(app)
     if any(app.config.get(name) for name in EVERY_REQUEST_LIMITS) or limiter.limit_manager._blueprint_limits:
         return
-    app.before_request_funcs[None].remove(limiter._check_request_limit)
+    before = app.before_request_funcs[None]
+    if limiter._check_request_limit in before:  # (with RATELIMIT_ENABLED off Flask-Limiter adds no hooks)
+        before.remove(limiter._check_request_limit)
 
 
 def _counted() -> bool:

@@ -175,3 +175,16 @@ def test_a_limit_for_every_route_keeps_the_check_before_each_request(tmp_path, m
         client = app.test_client()
         assert [client.get("/healthz").status_code for _ in range(3)] == [200, 200, 429]
     app.extensions["riftpost.db"].dispose()
+
+
+def test_rate_limits_switched_off_serve_every_request_unlimited(tmp_path, migrated_sqlite):
+    """Flask-Limiter's own switch (RATELIMIT_ENABLED off, as a load test may set it) adds none of its
+    hooks: the app still starts (the before-request check it would have removed is not there) and
+    counts nothing."""
+    db = tmp_path / "app.sqlite"
+    shutil.copy(migrated_sqlite, db)
+    app = make_app(tmp_path, f"sqlite:///{db}", RATELIMIT_ENABLED=False, RATELIMIT_NEW_GAMES="2 per minute")
+    with app.app_context():
+        client = app.test_client()
+        assert [_post(client, "192.0.2.9", n) for n in range(4)] == [303] * 4
+    app.extensions["riftpost.db"].dispose()
