@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import email.generator
 import email.policy
+import functools
 import random
 import re
 import sys
@@ -174,39 +175,54 @@ def body_part(content: str, subtype: str) -> EmailMessage:
     """One text part: 7bit when it is ASCII in lines of at most 78 characters, else quoted-printable
     in lines of at most 76 (spam filters count longer ones against an email: MIME_QP_LONG_LINE)."""
     plain = content.isascii() and all(len(line) <= LINE for line in content.splitlines())
+    cte = "7bit" if plain else "quoted-printable"
     part = EmailMessage(policy=_SEVEN_BIT if plain else _QUOTED_PRINTABLE)
+    # The headers set_content sets (they do not depend on the text), then the payload it would have set:
+    # the text's lines (bytes.splitlines' line ends) each ended by "\n", or for quoted-printable encoded
+    # by `quoted_printable` (the same text, for less).
+    part._headers = list(_part_headers(subtype, cte))  # type: ignore[attr-defined]
     if plain:
-        part.set_content(content, subtype=subtype, cte="7bit")
+        part.set_payload((b"\n".join(content.encode("ascii").splitlines()) + b"\n").decode("ascii"))
     else:
-        # The headers as set_content sets them (they do not depend on the text), then the payload it
-        # would have set, encoded by `quoted_printable` (the same text, for less).
-        part.set_content("", subtype=subtype, cte="quoted-printable")
         part.set_payload(quoted_printable(content, QP_LINE))
-    del part["MIME-Version"]  # the message's own header says it
     return part
 
 
-# What quoted-printable leaves as it is in a body (the standard library's _QUOPRI_BODY_ENCODE_MAP):
-# tab, the line ends and printable ASCII but "=".
-_QP_OTHER = re.compile(r"[^\t\n\r\x20-\x7e]")
+@functools.cache
+def _part_headers(subtype: str, cte: str) -> tuple[tuple[str, Any], ...]:
+    """A text part's headers, as set_content(text, subtype=subtype, cte=cte) sets them, less the
+    MIME-Version the message's own header says: made once (set_content parses and rebuilds the
+    Content-Type for its charset each time, a third of making a part); the header objects are
+    immutable and already shared between messages (`_Headers`)."""
+    model = EmailMessage(policy=_SEVEN_BIT if cte == "7bit" else _QUOTED_PRINTABLE)
+    model.set_content("", subtype=subtype, cte=cte)
+    del model["MIME-Version"]
+    return tuple(model._headers)  # type: ignore[attr-defined]
+
+
+# The bytes a quoted-printable body leaves as they are (the standard library's _QUOPRI_BODY_ENCODE_MAP):
+# tab, the line ends and printable ASCII ("=" is written "=3D" first); any other byte as its escape.
+_QP_KEPT = bytes([9, 10, 13, *range(0x20, 0x7F)])
+_QP_ESCAPED = [quoprimime._QUOPRI_BODY_ENCODE_MAP[byte].encode("ascii")  # type: ignore[attr-defined]
+               for byte in range(256)]
 
 
 def quoted_printable(text: str, max_line_length: int) -> str:
     """The payload set_content(text, cte="quoted-printable") sets (email.contentmanager's _encode_text:
     UTF-8, the line ends made "\\n", email.quoprimime.body_encode), written faster: body_encode's
     first step, str.translate through a table of 256 strings, was three quarters of its time (some
-    0.2 ms for an HTML part).  Here "=" is replaced at once and the few other characters to quote
-    (non-ASCII bytes: a "✓", a dash) one by one; a text of many (Ukrainian, Chinese) takes
-    the standard library's way.  The lines are then cut exactly as body_encode cuts them."""
-    body = (b"\n".join(text.encode("utf-8").splitlines()) + b"\n").decode("latin-1")
-    quoted = body.replace("=", "=3D")
-    others = len(_QP_OTHER.findall(quoted))
-    if others > len(body) // 32:
-        return quoprimime.body_encode(body, max_line_length)
-    if others:
-        table = quoprimime._QUOPRI_BODY_ENCODE_MAP  # type: ignore[attr-defined]
-        quoted = _QP_OTHER.sub(lambda found: table[ord(found[0])], quoted)  # (every char < 256: latin-1)
-    return _qp_lines(quoted, max_line_length)
+    0.2 ms for an HTML part).  Here the bytes are escaped by `bytes.replace`, "=" first, then each
+    distinct other byte to quote (a "✓", a dash, the preheader's fillers: a few kinds of byte, however
+    many of them); a text of many (Ukrainian, Chinese) takes the standard library's way.  The lines
+    are then cut exactly as body_encode cuts them."""
+    body = b"\n".join(text.encode("utf-8").splitlines()) + b"\n"
+    quoted = body.replace(b"=", b"=3D")
+    others = quoted.translate(None, _QP_KEPT)  # the bytes to escape
+    if len(others) > len(body) // 32:
+        return quoprimime.body_encode(body.decode("latin-1"), max_line_length)
+    for byte in set(others):
+        quoted = quoted.replace(bytes((byte,)), _QP_ESCAPED[byte])
+    return _qp_lines(quoted.decode("ascii"), max_line_length)
 
 
 def _qp_lines(body: str, maxlinelen: int, eol: str = "\n") -> str:

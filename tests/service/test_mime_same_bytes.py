@@ -27,6 +27,22 @@ def test_the_quoted_printable_payload_is_set_contents():
             assert mime.quoted_printable(text, length) == expected.get_payload(), (text, length)
 
 
+def test_a_part_is_the_one_set_content_makes():
+    rng = random.Random(28)
+    pieces = [*PIECES, "\x0b", "\x0c", "\x1c", "\x85", "\u2028", "y" * 78, "z" * 79]
+    for n in range(3000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randrange(0, 60 if n % 2 else 300)))
+        for subtype in ("plain", "html"):
+            part = mime.body_part(text, subtype)
+            plain = text.isascii() and all(len(line) <= mime.LINE for line in text.splitlines())
+            expected = EmailMessage(policy=mime._SEVEN_BIT if plain else mime._QUOTED_PRINTABLE)
+            expected.set_content(text, subtype=subtype, cte="7bit" if plain else "quoted-printable")
+            del expected["MIME-Version"]
+            assert (part.items(), part.get_payload(), part.policy) == \
+                (expected.items(), expected.get_payload(), expected.policy), (text, subtype)
+            assert part.as_bytes() == expected.as_bytes()
+
+
 def test_a_message_is_written_as_bytes_generator_writes_it():
     rng = random.Random(27)
     for n in range(200):
