@@ -65,6 +65,54 @@ def test_a_message_is_written_as_bytes_generator_writes_it():
         assert mime.wire(message) == expected
 
 
+def test_the_values_stored_folded_are_folded_as_the_standard_library_folds_them():
+    """Message ids, the List-Id's words and a multipart's boundary are stored folded (mime._Policy): the
+    same lines as the standard library's parse and fold, and the same value read back."""
+    import email.policy
+    import string
+    import sys
+
+    reference = email.policy.default.clone(refold_source="none")
+    rng = random.Random(30)
+
+    def word(chars: str, longest: int) -> str:
+        return "".join(rng.choice(chars) for _ in range(rng.randrange(1, longest)))
+
+    def ident() -> str:
+        return f"<{word(string.ascii_letters + string.digits + '._+-', 50)}@{word(string.ascii_letters + '.-', 30)}>"
+
+    stored_folded = 0
+    for _ in range(3000):
+        cases = [("Message-ID", ident()), ("In-Reply-To", ident()), ("References", " ".join(ident() for _ in range(rng.randrange(1, 4)))),
+                 ("List-Id", f"{' '.join(word(string.ascii_letters + string.digits, 12) for _ in range(rng.randrange(1, 5)))} <{word('abc.-1', 40)}>"),
+                 ("Content-Type", f'multipart/{rng.choice(["alternative", "mixed", "related"])}; boundary="'
+                                  f'{"=" * 15}{rng.randrange(sys.maxsize):019d}=={rng.choice(["", ".0", ".12"])}"')]
+        for name, value in cases:
+            for policy in (mime.POLICY, mime.POLICY.clone(utf8=True)):
+                stored = policy.header_store_parse(name, value)[1]
+                stored_folded += not hasattr(stored, "name")
+                expected = reference.header_store_parse(name, value)[1]
+                assert policy.fold_binary(name, stored).replace(b"\n", b"\r\n") == \
+                    reference.clone(linesep="\r\n").fold_binary(name, expected), (name, value)
+                assert policy.header_fetch_parse(name, stored) == expected
+    assert stored_folded > 3000 * 2 * 3
+    # As Writer sets it: the message's own Content-Type with the boundary drawn.
+    for _ in range(200):
+        message = EmailMessage(policy=mime.POLICY)
+        message.make_alternative()
+        message.attach(mime.body_part("a", "plain"))
+        expected = EmailMessage(policy=reference)
+        expected.make_alternative()
+        expected.attach(mime.body_part("a", "plain"))
+        state = random.getstate()
+        written = mime.wire(message)
+        random.setstate(state)
+        with io.BytesIO() as out:
+            BytesGenerator(out).flatten(expected, linesep="\r\n")
+            assert written == out.getvalue()
+        assert message.get_boundary() == expected.get_boundary()
+
+
 # What service/mail/smtp.py and mime.py follow, as the Python they were written against has it
 # (CPython 3.11.7).  Another Python may change them: then compare the copies again, and record anew.
 FOLLOWED = {
