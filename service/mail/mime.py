@@ -163,17 +163,30 @@ _QUOTED_PRINTABLE = _SEVEN_BIT.clone(max_line_length=QP_LINE)
 class Writer(email.generator.BytesGenerator):
     """The standard library's BytesGenerator (what smtplib writes a message with), writing the same
     bytes for less: a part's lines in one write rather than two calls each (a board's HTML part has
-    hundreds), and a multipart's new boundary checked against the parts' text with a substring test
-    before the line-anchored regex, which was compiled anew for every message (its boundary is
-    random).  service/mail/smtp.py sends what it writes."""
+    hundreds), a part's text with no "From " in it written without the regex pass that mangles the
+    lines starting so, and a multipart's new boundary checked against the parts' text with a
+    substring test before the line-anchored regex, which was compiled anew for every message (its
+    boundary is random).  service/mail/smtp.py sends what it writes."""
 
     def _write_lines(self, lines: str) -> None:
         if not lines:
             return
+        newline: str = self._NL  # type: ignore[attr-defined]  # (set by flatten)
+        if "\r" not in lines:  # (a payload's own lines end in "\n": the same as the split below, at once)
+            self.write(lines.replace("\n", newline))
+            return
         split = email.generator.NLCRE.split(lines)  # type: ignore[attr-defined]
         # As the original: each line but the last followed by the line separator, the last as it is.
-        newline: str = self._NL  # type: ignore[attr-defined]  # (set by flatten)
         self.write(newline.join(split[:-1]) + newline + split[-1] if len(split) > 1 else split[-1])
+
+    def _handle_text(self, msg: Message) -> None:
+        payload = msg._payload  # type: ignore[attr-defined]
+        if isinstance(payload, str) and "From " not in payload and not email.generator._has_surrogates(payload):  # type: ignore[attr-defined]
+            # What the original does with such a payload (nothing to write back from bytes, no line
+            # starting "From " to mangle, which smtplib's generator does), without a regex pass over it.
+            self._write_lines(payload)
+            return
+        super()._handle_text(msg)  # type: ignore[misc]
 
     @classmethod
     def _make_boundary(cls, text: Any = None) -> str:

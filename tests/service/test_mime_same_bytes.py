@@ -14,7 +14,7 @@ from service.mail import mime
 # Pieces that meet every branch: "=" next to a cut, whitespace at a line's end, non-ASCII (a few, or
 # many: the standard library's own way), control characters, bare CR, long lines.
 PIECES = ["a", "b", " ", "\t", "=", "\n", "\r\n", "\r", "✓", "—", "é", "Ж", "中", "x" * 70, "   ", "=3D", ".",
-          "\x7f", "\x01"]
+          "\x7f", "\x01", "From ", "\nFrom me"]
 
 
 def test_the_quoted_printable_payload_is_set_contents():
