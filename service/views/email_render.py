@@ -59,8 +59,11 @@ def _autoescape(name: str | None) -> bool:
 @cache
 def environment() -> Environment:
     """The one environment of the process (its compiled templates are cached in it)."""
+    # Every template kept in a plain dict (cache_size -1: they are the few files under templates/): the
+    # default LRU cache takes a lock and moves the name in a deque on every get_template, which each
+    # {% include %} and {% import %} of a render calls (some twenty an email).
     env = Environment(loader=FileSystemLoader(str(TEMPLATES)), autoescape=_autoescape, auto_reload=False,
-                      extensions=["jinja2.ext.i18n"])
+                      cache_size=-1, extensions=["jinja2.ext.i18n"])
     # Newstyle (as Flask-Babel's): Jinja fills the placeholders and escapes them in the HTML parts.
     env.install_gettext_callables(  # type: ignore[attr-defined]  # added by the i18n extension
         lambda message: lang.translations(locale()).gettext(message),
