@@ -97,6 +97,8 @@ def _template_gettext(eval_ctx: EvalContext, message: str, /, **variables: Any) 
     """A template's `_()`, `gettext()` and `{% trans %}`, as jinja2.ext's newstyle gettext: the message in
     the render's locale, made markup in an autoescaped part, always a format string."""
     found = lang.translations(locale()).gettext(message)
+    if not variables and "%" not in found:  # (the format would leave it as it is: most of an email's words)
+        return Markup(found) if eval_ctx.autoescape else found
     return (Markup(found) if eval_ctx.autoescape else found) % variables
 
 
