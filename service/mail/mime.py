@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import email.generator
 import email.policy
+import functools
 import random
 import re
 import sys
@@ -97,10 +98,41 @@ class _Headers(HeaderRegistry):
 _HEADERS = _Headers()
 
 
+# Header values new in every message (no other message sets them, for _Headers to keep) whose parsed
+# and folded form is known without parsing them: a message id, a thread's ids and the List-Id's plain
+# words, on the header's one line when they fit in it; and the Content-Type with the boundary Writer
+# draws as it writes the message (Message.set_boundary sets it), always folded before its boundary (a
+# multipart/mixed one is not: it fits on one line without the boundary's ".0" suffix).
+# Parsing each when it is set and folding it when it is written took some 0.35 ms a message (the
+# Content-Type 0.14, the Message-ID 0.08).  They are stored folded, as a Folded value is, and parsed
+# only if read again.  tests/service/test_mime_same_bytes.py compares them with the standard
+# library's parse and fold.
+_IDS = re.compile(r"<[A-Za-z0-9._+-]+@[A-Za-z0-9.-]+>(?: <[A-Za-z0-9._+-]+@[A-Za-z0-9.-]+>)*")
+_ONE_LINE = {"message-id": _IDS, "in-reply-to": _IDS, "references": _IDS,
+             "list-id": re.compile(r"[A-Za-z0-9]+(?: [A-Za-z0-9]+)* <[A-Za-z0-9.-]+>")}
+_BOUNDARY = re.compile(r'(multipart/(?:alternative|related)); (boundary="={15}[0-9]{19}==(?:\.[0-9]{1,3})?")')
+
+
+def _folded_already(name: str, value: str) -> str | None:
+    """`value` of the header `name` as the standard library folds it, when that is known beforehand."""
+    key = name.lower()
+    if key == "content-type":
+        found = _BOUNDARY.fullmatch(value)
+        return f"{found[1]};\n {found[2]}" if found else None
+    pattern = _ONE_LINE.get(key)
+    if pattern is not None and len(name) + 2 + len(value) <= LINE and pattern.fullmatch(value):
+        return value
+    return None
+
+
 class _Policy(email.policy.EmailPolicy):
     def header_store_parse(self, name: str, value: Any) -> tuple[str, Any]:
         if isinstance(value, Folded):
             return (name, str(value))
+        if type(value) is str and self.max_line_length == LINE:
+            folded = _folded_already(name, value)
+            if folded is not None:
+                return (name, folded)
         return super().header_store_parse(name, value)
 
     def fold_binary(self, name: str, value: Any) -> bytes:
@@ -131,17 +163,30 @@ _QUOTED_PRINTABLE = _SEVEN_BIT.clone(max_line_length=QP_LINE)
 class Writer(email.generator.BytesGenerator):
     """The standard library's BytesGenerator (what smtplib writes a message with), writing the same
     bytes for less: a part's lines in one write rather than two calls each (a board's HTML part has
-    hundreds), and a multipart's new boundary checked against the parts' text with a substring test
-    before the line-anchored regex, which was compiled anew for every message (its boundary is
-    random).  service/mail/smtp.py sends what it writes."""
+    hundreds), a part's text with no "From " in it written without the regex pass that mangles the
+    lines starting so, and a multipart's new boundary checked against the parts' text with a
+    substring test before the line-anchored regex, which was compiled anew for every message (its
+    boundary is random).  service/mail/smtp.py sends what it writes."""
 
     def _write_lines(self, lines: str) -> None:
         if not lines:
             return
+        newline: str = self._NL  # type: ignore[attr-defined]  # (set by flatten)
+        if "\r" not in lines:  # (a payload's own lines end in "\n": the same as the split below, at once)
+            self.write(lines.replace("\n", newline))
+            return
         split = email.generator.NLCRE.split(lines)  # type: ignore[attr-defined]
         # As the original: each line but the last followed by the line separator, the last as it is.
-        newline: str = self._NL  # type: ignore[attr-defined]  # (set by flatten)
         self.write(newline.join(split[:-1]) + newline + split[-1] if len(split) > 1 else split[-1])
+
+    def _handle_text(self, msg: Message) -> None:
+        payload = msg._payload  # type: ignore[attr-defined]
+        if isinstance(payload, str) and "From " not in payload and not email.generator._has_surrogates(payload):  # type: ignore[attr-defined]
+            # What the original does with such a payload (nothing to write back from bytes, no line
+            # starting "From " to mangle, which smtplib's generator does), without a regex pass over it.
+            self._write_lines(payload)
+            return
+        super()._handle_text(msg)  # type: ignore[misc]
 
     @classmethod
     def _make_boundary(cls, text: Any = None) -> str:
@@ -174,39 +219,54 @@ def body_part(content: str, subtype: str) -> EmailMessage:
     """One text part: 7bit when it is ASCII in lines of at most 78 characters, else quoted-printable
     in lines of at most 76 (spam filters count longer ones against an email: MIME_QP_LONG_LINE)."""
     plain = content.isascii() and all(len(line) <= LINE for line in content.splitlines())
+    cte = "7bit" if plain else "quoted-printable"
     part = EmailMessage(policy=_SEVEN_BIT if plain else _QUOTED_PRINTABLE)
+    # The headers set_content sets (they do not depend on the text), then the payload it would have set:
+    # the text's lines (bytes.splitlines' line ends) each ended by "\n", or for quoted-printable encoded
+    # by `quoted_printable` (the same text, for less).
+    part._headers = list(_part_headers(subtype, cte))  # type: ignore[attr-defined]
     if plain:
-        part.set_content(content, subtype=subtype, cte="7bit")
+        part.set_payload((b"\n".join(content.encode("ascii").splitlines()) + b"\n").decode("ascii"))
     else:
-        # The headers as set_content sets them (they do not depend on the text), then the payload it
-        # would have set, encoded by `quoted_printable` (the same text, for less).
-        part.set_content("", subtype=subtype, cte="quoted-printable")
         part.set_payload(quoted_printable(content, QP_LINE))
-    del part["MIME-Version"]  # the message's own header says it
     return part
 
 
-# What quoted-printable leaves as it is in a body (the standard library's _QUOPRI_BODY_ENCODE_MAP):
-# tab, the line ends and printable ASCII but "=".
-_QP_OTHER = re.compile(r"[^\t\n\r\x20-\x7e]")
+@functools.cache
+def _part_headers(subtype: str, cte: str) -> tuple[tuple[str, Any], ...]:
+    """A text part's headers, as set_content(text, subtype=subtype, cte=cte) sets them, less the
+    MIME-Version the message's own header says: made once (set_content parses and rebuilds the
+    Content-Type for its charset each time, a third of making a part); the header objects are
+    immutable and already shared between messages (`_Headers`)."""
+    model = EmailMessage(policy=_SEVEN_BIT if cte == "7bit" else _QUOTED_PRINTABLE)
+    model.set_content("", subtype=subtype, cte=cte)
+    del model["MIME-Version"]
+    return tuple(model._headers)  # type: ignore[attr-defined]
+
+
+# The bytes a quoted-printable body leaves as they are (the standard library's _QUOPRI_BODY_ENCODE_MAP):
+# tab, the line ends and printable ASCII ("=" is written "=3D" first); any other byte as its escape.
+_QP_KEPT = bytes([9, 10, 13, *range(0x20, 0x7F)])
+_QP_ESCAPED = [quoprimime._QUOPRI_BODY_ENCODE_MAP[byte].encode("ascii")  # type: ignore[attr-defined]
+               for byte in range(256)]
 
 
 def quoted_printable(text: str, max_line_length: int) -> str:
     """The payload set_content(text, cte="quoted-printable") sets (email.contentmanager's _encode_text:
     UTF-8, the line ends made "\\n", email.quoprimime.body_encode), written faster: body_encode's
     first step, str.translate through a table of 256 strings, was three quarters of its time (some
-    0.2 ms for an HTML part).  Here "=" is replaced at once and the few other characters to quote
-    (non-ASCII bytes: a "✓", a dash) one by one; a text of many (Ukrainian, Chinese) takes
-    the standard library's way.  The lines are then cut exactly as body_encode cuts them."""
-    body = (b"\n".join(text.encode("utf-8").splitlines()) + b"\n").decode("latin-1")
-    quoted = body.replace("=", "=3D")
-    others = len(_QP_OTHER.findall(quoted))
-    if others > len(body) // 32:
-        return quoprimime.body_encode(body, max_line_length)
-    if others:
-        table = quoprimime._QUOPRI_BODY_ENCODE_MAP  # type: ignore[attr-defined]
-        quoted = _QP_OTHER.sub(lambda found: table[ord(found[0])], quoted)  # (every char < 256: latin-1)
-    return _qp_lines(quoted, max_line_length)
+    0.2 ms for an HTML part).  Here the bytes are escaped by `bytes.replace`, "=" first, then each
+    distinct other byte to quote (a "✓", a dash, the preheader's fillers: a few kinds of byte, however
+    many of them); a text of many (Ukrainian, Chinese) takes the standard library's way.  The lines
+    are then cut exactly as body_encode cuts them."""
+    body = b"\n".join(text.encode("utf-8").splitlines()) + b"\n"
+    quoted = body.replace(b"=", b"=3D")
+    others = quoted.translate(None, _QP_KEPT)  # the bytes to escape
+    if len(others) > len(body) // 32:
+        return quoprimime.body_encode(body.decode("latin-1"), max_line_length)
+    for byte in set(others):
+        quoted = quoted.replace(bytes((byte,)), _QP_ESCAPED[byte])
+    return _qp_lines(quoted.decode("ascii"), max_line_length)
 
 
 def _qp_lines(body: str, maxlinelen: int, eol: str = "\n") -> str:
