@@ -354,11 +354,12 @@ def deliver(row_id: int) -> str:
         return _deliver_webhook(row_id, attempt, rules, deadline)
     carried: list[tuple[int, int]] = []  # (row id, attempt) of the rows this delivery claimed besides its own
     try:
-        # The rows read by key are kept: the person's settings and the game's clock are asked for twice.
+        # The rows read by key are kept: those read with the outbox row (compose.read_mail: the person's
+        # settings, the game's clock...) are asked for again and again.
         with read_session(get_engine(), keep_rows=True) as session:
-            row = session.get(Outbox, row_id)
-            assert row is not None
-            mail = compose.mail_of(session, row)
+            lead = compose.read_mail(session, row_id)
+            assert lead is not None
+            mail, row = lead, lead.row
             reason = _skip_reason(session, row, mail)
             if reason is not None:
                 _finish(row_id, attempt, status="skipped", sent_at=utcnow(), skip_reason=reason)
@@ -387,9 +388,9 @@ def deliver(row_id: int) -> str:
                 if other_attempt is None:
                     continue
                 carried.append((other_id, other_attempt))
-                other = session.get(Outbox, other_id)
-                assert other is not None
-                other_mail = compose.mail_of(session, other)
+                other_mail = compose.read_mail(session, other_id)
+                assert other_mail is not None
+                other = other_mail.row
                 why = _skip_reason(session, other, other_mail)
                 if why is not None:
                     _finish(other_id, other_attempt, status="skipped", sent_at=utcnow(), skip_reason=why)
@@ -436,10 +437,10 @@ def _deliver_webhook(row_id: int, attempt: int, rules: Policy, deadline: float) 
     """`deliver` for a webhook row (service/mail/webhooks.py): the same skips (but "never email me",
     which is about the inbox), the same retry policy; no bounces, no digest."""
     try:
-        with read_session(get_engine()) as session:
-            row = session.get(Outbox, row_id)
-            assert row is not None
-            mail = compose.mail_of(session, row)
+        with read_session(get_engine(), keep_rows=True) as session:  # (as `deliver`'s)
+            found = compose.read_mail(session, row_id)
+            assert found is not None
+            mail, row = found, found.row
             reason = webhooks.off(session, row) or _skip_reason(session, row, mail, inbox=False)
             if reason is not None:
                 _finish(row_id, attempt, status="skipped", sent_at=utcnow(), skip_reason=reason)

@@ -299,11 +299,14 @@ def test_the_first_turn_email_is_an_invitation_and_goes_out_even_after_an_unsubs
     assert outbox.deliver(first.id) == "sent"
 
 
-def test_a_turn_email_reads_the_persons_settings_and_the_games_clock_once_each(tmp_path, backend_url, sink):
-    """The rows an email reads by key are kept for its delivery's read (store.read_session keep_rows):
-    the person's settings (asked by the "never" skip, the bounce mark, the clock line) and the game's
-    clock (the position, the clock line) are each one statement, on both backends."""
+def test_an_email_reads_its_row_with_the_persons_settings_and_the_games_clock_in_one_statement(
+        tmp_path, backend_url, sink):
+    """A delivery reads its outbox row, the game, its seats, the game's clock and the reader's settings
+    in one statement (service/store/mailrows.py); whatever asks for the person or the clock later (the
+    "never" skip, the bounce mark, the position, the clock line) finds them there, on both backends.
+    Counted at the driver: the statement runs on the DB-API cursor."""
     from tests.conftest import app_on
+    from tests.service.statements import counted
 
     with app_on(tmp_path, backend_url, SMTP_URL=sink.url):
         preconsent(*[email for _, email in PLAYERS])
@@ -313,21 +316,15 @@ def test_a_turn_email_reads_the_persons_settings_and_the_games_clock_once_each(t
         with write_session(get_engine()) as session:
             for _, email in PLAYERS:  # the person has a settings row (a time zone) and the game a clock
                 store.person_for_update(session, email).time_zone = "Europe/Kyiv"
-        statements: list[str] = []
-
-        def count(_conn, _cursor, statement, *_args):
-            statements.append(" ".join(statement.split()))
-
-        sa.event.listen(get_engine(), "before_cursor_execute", count)
-        try:
-            for row in outbox_rows(game_id):
+        rows = outbox_rows(game_id)
+        with counted(get_engine()) as sent:
+            for row in rows:
                 assert outbox.deliver(row.id) == "sent"
-        finally:
-            sa.event.remove(get_engine(), "before_cursor_execute", count)
         assert len(sink.wait_for(3)) == 3
-        people = [s for s in statements if "FROM people" in s]
-        clocks = [s for s in statements if "FROM game_clocks" in s]
-        assert len(people) == 3 and len(clocks) <= 3, (people, clocks)
+        people = [text for text in sent.texts if "people" in text]
+        clocks = [text for text in sent.texts if "game_clocks" in text]
+        assert len(people) == 3 and people == clocks, (people, clocks)
+        assert all("FROM outbox JOIN games" in text for text in people), people
 
 
 def test_a_kept_rows_session_remembers_found_and_absent_rows_till_its_transaction_ends(app):
