@@ -50,12 +50,14 @@ class _Compiled:
     names: tuple[str, ...]  # the parameters in the order the driver takes them (qmark) ...
     named: bool  # ... or by name (pyformat: psycopg)
     binds: tuple[tuple[str, Processor], ...]  # the parameters with a conversion
+    constants: dict[str, Any]  # the statement's own values (a literal, a LIMIT's count): bound as they are
     columns: tuple[Processor, ...]  # each result column's conversion (None: as the driver gives it)
     convert: bool  # whether any result column has one
 
 
 class Prepared:
-    """A Core statement, run on the DB-API cursor of a SQLAlchemy connection."""
+    """A Core statement, run on the DB-API cursor of a SQLAlchemy connection.  Its parameters are the
+    values the caller gives (its `bindparam`s) and the values the statement holds (its literals)."""
 
     __slots__ = ("_by_dialect", "column_keys", "statement")
 
@@ -76,15 +78,20 @@ class Prepared:
         compiled = self.statement.compile(dialect=dialect, column_keys=self.column_keys,  # type: ignore[attr-defined]
                                           for_executemany=self.column_keys is not None)
         named = compiled.positiontup is None
-        names = tuple(compiled.positiontup or compiled.binds)
+        names = tuple(compiled.positiontup or compiled.bind_names.values())
+        # A value written in the statement (`!= "system"`, `coalesce(..., 0)`, a LIMIT and the OFFSET 0
+        # SQLite adds to it) is a parameter of its SQL too, with the value the statement holds.
+        constants = {name: bind.value for bind, name in compiled.bind_names.items() if not bind.required}
         # each parameter converted once, however often the statement names it (qmark repeats the name)
         binds = tuple((name, proc) for name in dict.fromkeys(names)
                       if (proc := compiled.binds[name].type.dialect_impl(dialect).bind_processor(dialect)) is not None)
         selected = getattr(self.statement, "selected_columns", ())  # (none: an UPDATE or INSERT)
         columns = tuple(column.type.dialect_impl(dialect).result_processor(dialect, None) for column in selected)
-        return _Compiled(compiled.string, names, named, binds, columns, any(p is not None for p in columns))
+        return _Compiled(compiled.string, names, named, binds, constants, columns, any(p is not None for p in columns))
 
     def _params(self, compiled: _Compiled, values: Mapping[str, Any]) -> Any:
+        if compiled.constants:
+            values = {**compiled.constants, **values}
         if compiled.binds:
             values = dict(values)
             for name, proc in compiled.binds:
