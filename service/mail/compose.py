@@ -160,8 +160,8 @@ def _since(session: Session, mail: Mail, position: positions.Position, since: in
     if since is None:
         return []
     events = [event for event in position.since_events if event.kind != store.SYSTEM]
-    for entry in store.journal_entries(session, mail.game.id, upto=mail.row.seq):
-        if entry.after_seq >= since and entry.kind not in NOT_NEWS:
+    for entry in store.journal_entries(session, mail.game.id, upto=mail.row.seq, since=since):
+        if entry.kind not in NOT_NEWS:
             events.append(positions.SinceEvent(entry.after_seq,
                                                journal_sentence(entry, mail.names, mail.player.seat, email_render.locale()),
                                                None, "journal", entry.kind, None, 2))
