@@ -51,8 +51,8 @@ class _Compiled:
     named: bool  # ... or by name (pyformat: psycopg)
     binds: tuple[tuple[str, Processor], ...]  # the parameters with a conversion
     constants: dict[str, Any]  # the statement's own values (a literal, a LIMIT's count): bound as they are
-    columns: tuple[Processor, ...]  # each result column's conversion (None: as the driver gives it)
-    convert: bool  # whether any result column has one
+    # (place, conversion) of each result column that has one; the others are as the driver gives them
+    conversions: tuple[tuple[int, Callable[[Any], Any]], ...]
 
 
 class Prepared:
@@ -86,8 +86,9 @@ class Prepared:
         binds = tuple((name, proc) for name in dict.fromkeys(names)
                       if (proc := compiled.binds[name].type.dialect_impl(dialect).bind_processor(dialect)) is not None)
         selected = getattr(self.statement, "selected_columns", ())  # (none: an UPDATE or INSERT)
-        columns = tuple(column.type.dialect_impl(dialect).result_processor(dialect, None) for column in selected)
-        return _Compiled(compiled.string, names, named, binds, constants, columns, any(p is not None for p in columns))
+        processors = [column.type.dialect_impl(dialect).result_processor(dialect, None) for column in selected]
+        conversions = tuple((place, proc) for place, proc in enumerate(processors) if proc is not None)
+        return _Compiled(compiled.string, names, named, binds, constants, conversions)
 
     def _params(self, compiled: _Compiled, values: Mapping[str, Any]) -> Any:
         if compiled.constants:
@@ -121,11 +122,19 @@ class Prepared:
             raise _translated(conn, compiled.sql, None, exc) from exc
         finally:
             cursor.close()
-        if not compiled.convert:
+        conversions = compiled.conversions
+        if not conversions:
             return list(found)
-        procs = compiled.columns
-        return [tuple(value if proc is None or value is None else proc(value)
-                      for proc, value in zip(procs, row, strict=True)) for row in found]
+        # Only the columns that have a conversion are touched: a wide row (an email's rows, joined) has
+        # a few dates and JSON among many plain values.
+        converted = []
+        for row in found:
+            cells = list(row)
+            for place, proc in conversions:
+                if cells[place] is not None:
+                    cells[place] = proc(cells[place])
+            converted.append(tuple(cells))
+        return converted
 
 
 def execute_text(conn: Conn, sql: str) -> None:
