@@ -72,7 +72,7 @@ from service.mail import (
 from service.mail.threads import message_id
 from service.store import read_session, write_session
 from service.store.current import AnyGame, AnyPlayer
-from service.store.db import get_engine, writer
+from service.store.db import get_engine, unbound
 from service.store.inboxes import key, limit_key
 from service.store.models import BOT_CONSENT, Outbox, Player, as_utc, new_row_key, utcnow
 from service.store.prepared import Prepared
@@ -263,7 +263,10 @@ def _claimable(now: Any, expired: Any, pending: Any = "pending", sending: Any = 
 # claim and _finish run for every email: Core statements on the table cost a third of the CPU of
 # ORM-enabled UPDATEs (which also evaluate the session's objects), and run on the DB-API cursor
 # (service/store/prepared.py) they skip the ~90 µs of SQLAlchemy's Python around an execution too; each
-# is built and compiled once, with its values bound per call.  The same SQL, in the same transaction.
+# is built and compiled once, with its values bound per call.  Each is one statement, atomic on its
+# own: it runs outside any transaction (db.unbound, autocommit), without a BEGIN IMMEDIATE and a COMMIT
+# of its own and a SQLAlchemy connection's Python around them (on SQLite an UPDATE takes the write lock
+# as it starts, as BEGIN IMMEDIATE does, and waits for it as any writer: the busy timeout).
 _CLAIM = Prepared(
     sa.update(OUTBOX)
     .where(OUTBOX.c.id == sa.bindparam("row_id"),
@@ -286,7 +289,7 @@ def claim(row_id: int, now: datetime | None = None) -> int | None:
 def _claim(row_id: int, now: datetime | None = None) -> tuple[int, str] | None:
     """`claim`, with the row's channel: (attempt, channel)."""
     now = now or utcnow()
-    with writer(get_engine()).begin() as connection:  # no ORM session: one statement
+    with unbound(get_engine()) as connection:  # one statement, in a transaction of its own (see above)
         claimed = _CLAIM.rows(connection, {**_CLAIM_VALUES, "row_id": row_id, "now": now, "expired": now - policy().lease})
         return None if not claimed else (int(claimed[0][0]), str(claimed[0][1]))
 
@@ -306,7 +309,7 @@ def _finishing(columns: tuple[str, ...]) -> Prepared:
 def _finish(row_id: int, attempt: int, **values: Any) -> bool:
     """Record the outcome of attempt number `attempt`, unless another delivery took the row over."""
     statement = _finishing(tuple(sorted(values)))
-    with writer(get_engine()).begin() as connection:
+    with unbound(get_engine()) as connection:  # one statement, in a transaction of its own (see _CLAIM)
         cursor = statement.run(connection, {"row_id": row_id, "attempt": attempt, "sending": "sending",
                                             **{f"value_{column}": value for column, value in values.items()}})
         try:

@@ -201,8 +201,9 @@ class Unbound:
 @contextmanager
 def unbound(engine: sa.Engine) -> Iterator[Unbound]:
     """A pooled connection in autocommit mode for a read of one statement (the player a link names,
-    read on every request of a page or a move): as `single_reads`, no BEGIN and no ROLLBACK, and none of
-    a SQLAlchemy connection's Python around it either (its begin, its rollback, their events).
+    read on every request of a page or a move), or a write of one (an outbox row's claim and outcome,
+    service/mail/outbox.py): as `single_reads`, no BEGIN and no ROLLBACK or COMMIT, and none of a
+    SQLAlchemy connection's Python around it either (its begin, its rollback, their events).
     SQLite's connections are in autocommit already (isolation_level None, see `_sqlite_engine`); a
     psycopg one is put in it for the read and back before it returns to the pool."""
     held = _held(engine)
