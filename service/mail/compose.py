@@ -26,7 +26,7 @@ from service.mail.kinds import NOT_NEWS, Kind, Mail, addressed, clock_context, g
 from service.mail.mime import POLICY, address, body_part, unstructured, url_header
 from service.mail.threads import thread_root
 from service.names import player_name
-from service.store import deal
+from service.store import deal, mailrows
 from service.store.models import Game, Outbox, Player
 from service.views import email_render, positions
 from service.views.sentences import headline_of, journal_sentence, since_lines, summary
@@ -119,7 +119,17 @@ def subject(game: Game, players: list[Player], teams: list[list[int]], language:
 
 def mail_of(session: Session, row: Outbox) -> Mail:
     game = store.get_game(session, row.game_id)
-    players = store.players_of(session, game.id)
+    return _mail(row, game, store.players_of(session, game.id))
+
+
+def read_mail(session: Session, row_id: int) -> Mail | None:
+    """`mail_of` the outbox row `row_id` (None: there is none), read in one statement with what its
+    delivery asks next (the game's clock, the reader's settings and language: service/store/mailrows.py)."""
+    found = mailrows.email_rows(session, row_id)
+    return None if found is None else _mail(*found)
+
+
+def _mail(row: Outbox, game: Game, players: list[Player]) -> Mail:
     player = next(p for p in players if p.id == row.player_id)
     names = store.seat_names(players)
     to = (row.params or {}).get("to")
@@ -150,8 +160,8 @@ def _since(session: Session, mail: Mail, position: positions.Position, since: in
     if since is None:
         return []
     events = [event for event in position.since_events if event.kind != store.SYSTEM]
-    for entry in store.journal_entries(session, mail.game.id, upto=mail.row.seq):
-        if entry.after_seq >= since and entry.kind not in NOT_NEWS:
+    for entry in store.journal_entries(session, mail.game.id, upto=mail.row.seq, since=since):
+        if entry.kind not in NOT_NEWS:
             events.append(positions.SinceEvent(entry.after_seq,
                                                journal_sentence(entry, mail.names, mail.player.seat, email_render.locale()),
                                                None, "journal", entry.kind, None, 2))

@@ -72,7 +72,7 @@ from service.mail import (
 from service.mail.threads import message_id
 from service.store import read_session, write_session
 from service.store.current import AnyGame, AnyPlayer
-from service.store.db import get_engine, writer
+from service.store.db import get_engine, unbound
 from service.store.inboxes import key, limit_key
 from service.store.models import BOT_CONSENT, Outbox, Player, as_utc, new_row_key, utcnow
 from service.store.prepared import Prepared
@@ -274,7 +274,10 @@ def _claimable(now: Any, expired: Any, pending: Any = "pending", sending: Any = 
 # claim and _finish run for every email: Core statements on the table cost a third of the CPU of
 # ORM-enabled UPDATEs (which also evaluate the session's objects), and run on the DB-API cursor
 # (service/store/prepared.py) they skip the ~90 µs of SQLAlchemy's Python around an execution too; each
-# is built and compiled once, with its values bound per call.  The same SQL, in the same transaction.
+# is built and compiled once, with its values bound per call.  Each is one statement, atomic on its
+# own: it runs outside any transaction (db.unbound, autocommit), without a BEGIN IMMEDIATE and a COMMIT
+# of its own and a SQLAlchemy connection's Python around them (on SQLite an UPDATE takes the write lock
+# as it starts, as BEGIN IMMEDIATE does, and waits for it as any writer: the busy timeout).
 _CLAIM = Prepared(
     sa.update(OUTBOX)
     .where(OUTBOX.c.id == sa.bindparam("row_id"),
@@ -297,7 +300,7 @@ def claim(row_id: int, now: datetime | None = None) -> int | None:
 def _claim(row_id: int, now: datetime | None = None) -> tuple[int, str] | None:
     """`claim`, with the row's channel: (attempt, channel)."""
     now = now or utcnow()
-    with writer(get_engine()).begin() as connection:  # no ORM session: one statement
+    with unbound(get_engine()) as connection:  # one statement, in a transaction of its own (see above)
         claimed = _CLAIM.rows(connection, {**_CLAIM_VALUES, "row_id": row_id, "now": now, "expired": now - policy().lease})
         return None if not claimed else (int(claimed[0][0]), str(claimed[0][1]))
 
@@ -317,7 +320,7 @@ def _finishing(columns: tuple[str, ...]) -> Prepared:
 def _finish(row_id: int, attempt: int, **values: Any) -> bool:
     """Record the outcome of attempt number `attempt`, unless another delivery took the row over."""
     statement = _finishing(tuple(sorted(values)))
-    with writer(get_engine()).begin() as connection:
+    with unbound(get_engine()) as connection:  # one statement, in a transaction of its own (see _CLAIM)
         cursor = statement.run(connection, {"row_id": row_id, "attempt": attempt, "sending": "sending",
                                             **{f"value_{column}": value for column, value in values.items()}})
         try:
@@ -365,11 +368,12 @@ def deliver(row_id: int) -> str:
         return _deliver_webhook(row_id, attempt, rules, deadline)
     carried: list[tuple[int, int]] = []  # (row id, attempt) of the rows this delivery claimed besides its own
     try:
-        # The rows read by key are kept: the person's settings and the game's clock are asked for twice.
+        # The rows read by key are kept: those read with the outbox row (compose.read_mail: the person's
+        # settings, the game's clock...) are asked for again and again.
         with read_session(get_engine(), keep_rows=True) as session:
-            row = session.get(Outbox, row_id)
-            assert row is not None
-            mail = compose.mail_of(session, row)
+            lead = compose.read_mail(session, row_id)
+            assert lead is not None
+            mail, row = lead, lead.row
             reason = _skip_reason(session, row, mail)
             if reason is not None:
                 _finish(row_id, attempt, status="skipped", sent_at=utcnow(), skip_reason=reason)
@@ -398,9 +402,9 @@ def deliver(row_id: int) -> str:
                 if other_attempt is None:
                     continue
                 carried.append((other_id, other_attempt))
-                other = session.get(Outbox, other_id)
-                assert other is not None
-                other_mail = compose.mail_of(session, other)
+                other_mail = compose.read_mail(session, other_id)
+                assert other_mail is not None
+                other = other_mail.row
                 why = _skip_reason(session, other, other_mail)
                 if why is not None:
                     _finish(other_id, other_attempt, status="skipped", sent_at=utcnow(), skip_reason=why)
@@ -447,10 +451,10 @@ def _deliver_webhook(row_id: int, attempt: int, rules: Policy, deadline: float) 
     """`deliver` for a webhook row (service/mail/webhooks.py): the same skips (but "never email me",
     which is about the inbox), the same retry policy; no bounces, no digest."""
     try:
-        with read_session(get_engine()) as session:
-            row = session.get(Outbox, row_id)
-            assert row is not None
-            mail = compose.mail_of(session, row)
+        with read_session(get_engine(), keep_rows=True) as session:  # (as `deliver`'s)
+            found = compose.read_mail(session, row_id)
+            assert found is not None
+            mail, row = found, found.row
             reason = webhooks.off(session, row) or _skip_reason(session, row, mail, inbox=False)
             if reason is not None:
                 _finish(row_id, attempt, status="skipped", sent_at=utcnow(), skip_reason=reason)

@@ -40,6 +40,7 @@ from service.mail.kinds import Context, Kind, Mail, register
 from service.store import write_session
 from service.store.db import get_engine
 from service.store.models import Outbox, Player, TalkMessage, TalkTold
+from service.store.prepared import Prepared
 from service.views import talk as rules
 from service.views.email_render import and_list
 from service.views.email_render import gettext as _
@@ -142,13 +143,18 @@ def cursor_for_update(session: Session, player_id: int) -> TalkTold:
     return found
 
 
+# Asked of every turn email: built once, run on the DB-API cursor (service/store/prepared.py), where the
+# statement made afresh and run through the session cost ~0.4 ms for an answer SQLite finds at once.
+_UPTO = sa.select(col(TalkTold.upto)).where(col(TalkTold.player_id) == sa.bindparam("player_id")).scalar_subquery()
+_UNTOLD = Prepared(sa.select(sa.exists().where(
+    col(TalkMessage.game_id) == sa.bindparam("game_id"), col(TalkMessage.player_id) != sa.bindparam("player_id"),
+    col(TalkMessage.deleted_at).is_(None), col(TalkMessage.id) > sa.func.coalesce(_UPTO, sa.literal_column("0")))))
+
+
 def _untold_exists(session: Session, game_id: int, player_id: int) -> bool:
     """Whether the game has a message by someone else after the seat's cursor (cheap: no rules yet)."""
-    upto = sa.select(col(TalkTold.upto)).where(col(TalkTold.player_id) == player_id).scalar_subquery()
-    return session.execute(sa.select(col(TalkMessage.id)).where(
-        col(TalkMessage.game_id) == game_id, col(TalkMessage.player_id) != player_id,
-        col(TalkMessage.deleted_at).is_(None), col(TalkMessage.id) > sa.func.coalesce(upto, 0)).limit(1)
-    ).first() is not None
+    [(found,)] = _UNTOLD.rows(session.connection(), {"game_id": game_id, "player_id": player_id})
+    return bool(found)
 
 
 def untold(session: Session, game_id: int, player: Player) -> list[int]:

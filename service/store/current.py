@@ -251,16 +251,17 @@ def players(conn: sa.Connection, game_id: int) -> list[PlayerRow]:
     return [PlayerRow(*row) for row in _PLAYERS.rows(conn, {"game_id": game_id})]
 
 
-_FRESH = sa.select(STATES.c.state, STATES.c.snapshot_seq).where(
+# (every email and page of the position now reads it: on the DB-API cursor too)
+_FRESH = Prepared(sa.select(STATES.c.state, STATES.c.snapshot_seq).where(
     STATES.c.game_id == sa.bindparam("game_id"), STATES.c.seq == sa.bindparam("seq"),
-    STATES.c.rules_version == sa.bindparam("rules_version"))
+    STATES.c.rules_version == sa.bindparam("rules_version")))
 
 
-def fresh_state(conn: sa.Connection, game_id: int, seq: int, rules_version: str) -> tuple[dict[str, Any], int] | None:
+def fresh_state(conn: Conn, game_id: int, seq: int, rules_version: str) -> tuple[dict[str, Any], int] | None:
     """The state after `seq` from the game's state row, and its latest snapshot's seq, when the row
     holds that state as an engine of `rules_version` made it."""
-    row = conn.execute(_FRESH, {"game_id": game_id, "seq": seq, "rules_version": rules_version}).first()
-    return None if row is None else (row.state, row.snapshot_seq)
+    rows = _FRESH.rows(conn, {"game_id": game_id, "seq": seq, "rules_version": rules_version})
+    return None if not rows else (rows[0][0], rows[0][1])
 
 
 _MOVE_ON = Prepared(

@@ -138,7 +138,7 @@ class _KeepsRows(Session):
     rest of its transaction."""
 
     def get(self, entity: Any, ident: Any, *args: Any, **kwargs: Any) -> Any:
-        if args or kwargs or not isinstance(ident, (str, int)):
+        if args or kwargs or not isinstance(ident, (str, int, tuple)):  # (a tuple: a composite key)
             return super().get(entity, ident, *args, **kwargs)
         kept: dict[tuple[Any, Any], Any] = self.info.setdefault("riftpost_kept", {})
         key = (entity, ident)
@@ -148,7 +148,7 @@ class _KeepsRows(Session):
         return found
 
 
-def known(session: Session, entity: Any, ident: str | int, row: Any) -> None:
+def known(session: Session, entity: Any, ident: str | int | tuple[Any, ...], row: Any) -> None:
     """Tell a `keep_rows` session what a statement of its own found for `get(entity, ident)` (the row,
     or None: there is none), so that `get` answers without a statement of its own; nothing in another
     session.  Kept only while its transaction lasts, as `get`'s own findings."""
@@ -201,8 +201,9 @@ class Unbound:
 @contextmanager
 def unbound(engine: sa.Engine) -> Iterator[Unbound]:
     """A pooled connection in autocommit mode for a read of one statement (the player a link names,
-    read on every request of a page or a move): as `single_reads`, no BEGIN and no ROLLBACK, and none of
-    a SQLAlchemy connection's Python around it either (its begin, its rollback, their events).
+    read on every request of a page or a move), or a write of one (an outbox row's claim and outcome,
+    service/mail/outbox.py): as `single_reads`, no BEGIN and no ROLLBACK or COMMIT, and none of a
+    SQLAlchemy connection's Python around it either (its begin, its rollback, their events).
     SQLite's connections are in autocommit already (isolation_level None, see `_sqlite_engine`); a
     psycopg one is put in it for the read and back before it returns to the pool."""
     held = _held(engine)

@@ -10,9 +10,11 @@ from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
-from sqlmodel import Session, col, select
+from sqlmodel import Session, col
 
+from service.store.attach import attached, columns, table
 from service.store.models import JournalEntry, utcnow
+from service.store.prepared import Prepared
 
 
 def record(
@@ -27,9 +29,21 @@ def record(
     ).returning(col(JournalEntry.id))).scalar_one()
 
 
-def entries(session: Session, game_id: int, upto: int | None = None) -> list[JournalEntry]:
-    """The game's journal in order, optionally only the entries placed at or before seq `upto`."""
-    query = select(JournalEntry).where(col(JournalEntry.game_id) == game_id)
-    if upto is not None:
-        query = query.where(col(JournalEntry.after_seq) <= upto)
-    return list(session.exec(query.order_by(col(JournalEntry.after_seq), col(JournalEntry.id))))
+# Every turn email and history page reads the journal, most often to find nothing: built once and run
+# on the DB-API cursor (service/store/prepared.py), the rows made the session's ORM objects.
+_JOURNAL = table(JournalEntry)
+_ENTRIES = Prepared(
+    sa.select(*columns(JournalEntry))
+    .where(_JOURNAL.c.game_id == sa.bindparam("game_id"), _JOURNAL.c.after_seq >= sa.bindparam("since"),
+           _JOURNAL.c.after_seq <= sa.bindparam("upto"))
+    .order_by(_JOURNAL.c.after_seq, _JOURNAL.c.id)
+)
+_NO_START, _NO_END = -(2**31), 2**31 - 1  # no bound: after_seq is a 32-bit integer column
+
+
+def entries(session: Session, game_id: int, upto: int | None = None, since: int | None = None) -> list[JournalEntry]:
+    """The game's journal in order, optionally only the entries placed at or before seq `upto`, and at
+    or after seq `since`."""
+    rows = _ENTRIES.rows(session.connection(), {"game_id": game_id, "since": _NO_START if since is None else since,
+                                                "upto": _NO_END if upto is None else upto})
+    return [attached(session, JournalEntry, row) for row in rows]

@@ -28,6 +28,7 @@ from service.errors import StaleState
 from service.store import current, jsondecode
 from service.store.current import AnyGame
 from service.store.models import Event, Game, Snapshot, TurnStart, utcnow
+from service.store.prepared import Prepared
 
 # Events of this kind are the service's own (the recorded end of a game): engines never see them.
 SYSTEM = "system"
@@ -65,8 +66,8 @@ def events(session: Session, game: AnyGame, after: int = 0, upto: int | None = N
     """The events with after < seq <= upto, in order, their payloads upcast (the database is not
     changed), decoded for the caller alone."""
     assert game.id is not None
-    found = session.connection().execute(_LOG_ROWS, {"game_id": game.id, "after": after,
-                                                    "upto": _NO_END if upto is None else upto}).all()
+    found = _LOG_ROWS.rows(session.connection(), {"game_id": game.id, "after": after,
+                                                  "upto": _NO_END if upto is None else upto})
     payloads = jsondecode.loads_all([row[2] for row in found])
     upcast = upcaster(game, engine.get(game.name))
     if upcast is not None:
@@ -78,25 +79,29 @@ def events(session: Session, game: AnyGame, after: int = 0, upto: int | None = N
 # The lean read of a log (replay and history's hot path): Core, not ORM rows, and the JSON fetched
 # as text (a CAST, so neither the driver nor SQLAlchemy decodes it row by row) and decoded by one
 # call over the joined texts (jsondecode.loads_all): the C decoder then does all of the work.  The
-# statements are built once, with bound parameters: building a select costs more than running it on
-# a small game.
+# statements are built once, with bound parameters (building a select costs more than running it on
+# a small game), and run on the DB-API cursor (service/store/prepared.py): every email and page reads
+# the log, and SQLAlchemy's Python around an execution cost more than the read of a small game; the
+# rows come as the driver gives them (building a Row per event cost a quarter of a replay's read,
+# bench/replay.py).
 _EVENTS = Event.__table__  # type: ignore[attr-defined]  # SQLModel declares no type for it
 _SNAPSHOTS = Snapshot.__table__  # type: ignore[attr-defined]
-_PAYLOAD_TEXTS = (
+_TURNS = TurnStart.__table__  # type: ignore[attr-defined]
+_PAYLOAD_TEXTS = Prepared(
     sa.select(sa.cast(_EVENTS.c.payload, sa.Text))
     .where(_EVENTS.c.game_id == sa.bindparam("game_id"), _EVENTS.c.seq > sa.bindparam("after"),
            _EVENTS.c.seq <= sa.bindparam("upto"), _EVENTS.c.kind != SYSTEM)
     .order_by(_EVENTS.c.seq)
 )
 _NO_END = 2**31 - 1  # "up to the last event": seq is a 32-bit integer column
-_LOG_ROWS = (
+_LOG_ROWS = Prepared(
     sa.select(_EVENTS.c.seq, _EVENTS.c.type, sa.cast(_EVENTS.c.payload, sa.Text), _EVENTS.c.actor, _EVENTS.c.kind,
               _EVENTS.c.created_at)
     .where(_EVENTS.c.game_id == sa.bindparam("game_id"), _EVENTS.c.seq > sa.bindparam("after"),
            _EVENTS.c.seq <= sa.bindparam("upto"))
     .order_by(_EVENTS.c.seq)
 )
-_NEAREST_SNAPSHOT = (
+_NEAREST_SNAPSHOT = Prepared(
     sa.select(_SNAPSHOTS.c.seq, sa.cast(_SNAPSHOTS.c.state, sa.Text))
     .where(_SNAPSHOTS.c.game_id == sa.bindparam("game_id"), _SNAPSHOTS.c.seq <= sa.bindparam("upto"),
            _SNAPSHOTS.c.rules_version == sa.bindparam("rules_version"))
@@ -107,14 +112,8 @@ _NEAREST_SNAPSHOT = (
 
 def _payload_texts(session: Session, game_id: int, after: int, upto: int) -> list[str]:
     """The engines' events with after < seq <= upto, in order, as their stored JSON texts."""
-    found = session.connection().execute(_PAYLOAD_TEXTS, {"game_id": game_id, "after": after, "upto": upto})
-    # SQLAlchemy ran the statement (its events, its cached compilation); the one column of plain text
-    # needs none of its row processing, and building a Row per event cost a quarter of the read
-    # (bench/replay.py), so the rows come straight from the driver's cursor.
-    try:
-        return [text for (text,) in found.cursor.fetchall()]
-    finally:
-        found.close()
+    return [text for (text,) in _PAYLOAD_TEXTS.rows(session.connection(), {"game_id": game_id, "after": after,
+                                                                           "upto": upto})]
 
 
 def _engine_payloads(session: Session, game: AnyGame, after: int, upto: int) -> list[dict[str, Any]]:
@@ -141,9 +140,9 @@ def load_state(session: Session, game: AnyGame, upto: int | None = None, *,
         found = current.fresh_state(session.connection(), game.id, upto, rules.rules_version)
         if found is not None:
             return found
-    snapshot = session.connection().execute(
-        _NEAREST_SNAPSHOT, {"game_id": game.id, "upto": upto, "rules_version": rules.rules_version}
-    ).first()
+    snapshots = _NEAREST_SNAPSHOT.rows(session.connection(),
+                                       {"game_id": game.id, "upto": upto, "rules_version": rules.rules_version})
+    snapshot = snapshots[0] if snapshots else None
     # The JSON is decoded for us alone, so the game may evolve it in place; no collections meanwhile
     # (jsondecode.collector_paused: the decoded events and the state are all live, and acyclic).
     with jsondecode.collector_paused():
@@ -218,14 +217,24 @@ def last_snapshot_seq(session: Session, game_id: int) -> int:
 # ---- turns -----------------------------------------------------------------------------------------
 
 
+# Asked by every turn email (what happened since, the clock line) and move: built once, on the DB-API
+# cursor (as the log's reads above).
+_TURN_STARTS = Prepared(
+    sa.select(_TURNS.c.seq, _TURNS.c.seats)
+    .where(_TURNS.c.game_id == sa.bindparam("game_id"), _TURNS.c.seq <= sa.bindparam("upto"))
+    .order_by(_TURNS.c.seq.desc())
+    .limit(64)
+)
+_LAST_OWN = Prepared(
+    sa.select(sa.func.coalesce(sa.func.max(_EVENTS.c.seq), 0))
+    .where(_EVENTS.c.game_id == sa.bindparam("game_id"), _EVENTS.c.actor == sa.bindparam("seat"),
+           _EVENTS.c.seq < sa.bindparam("before"))
+)
+
+
 def turn_starts(session: Session, game_id: int, seat: int, upto: int, limit: int = 2) -> list[int]:
     """The seqs where the seat's latest turns began, at or before `upto`, newest first."""
-    rows = session.execute(
-        sa.select(col(TurnStart.seq), col(TurnStart.seats))
-        .where(col(TurnStart.game_id) == game_id, col(TurnStart.seq) <= upto)
-        .order_by(col(TurnStart.seq).desc())
-        .limit(64)
-    ).all()
+    rows = _TURN_STARTS.rows(session.connection(), {"game_id": game_id, "upto": upto})
     return [seq for seq, seats in rows if seat in seats][:limit]
 
 
@@ -234,11 +243,8 @@ def turn_starts(session: Session, game_id: int, seat: int, upto: int, limit: int
 
 def last_own_seq(session: Session, game_id: int, seat: int, before: int) -> int:
     """The seq of the seat's last own event before `before` (0 if none): "since your last turn"."""
-    return session.exec(
-        select(sa.func.coalesce(sa.func.max(col(Event.seq)), 0)).where(
-            col(Event.game_id) == game_id, col(Event.actor) == seat, col(Event.seq) < before
-        )
-    ).one()
+    [(seq,)] = _LAST_OWN.rows(session.connection(), {"game_id": game_id, "seat": seat, "before": before})
+    return int(seq)
 
 
 def actor_at(session: Session, game_id: int, seq: int) -> int | None:

@@ -50,12 +50,14 @@ class _Compiled:
     names: tuple[str, ...]  # the parameters in the order the driver takes them (qmark) ...
     named: bool  # ... or by name (pyformat: psycopg)
     binds: tuple[tuple[str, Processor], ...]  # the parameters with a conversion
-    columns: tuple[Processor, ...]  # each result column's conversion (None: as the driver gives it)
-    convert: bool  # whether any result column has one
+    constants: dict[str, Any]  # the statement's own values (a literal, a LIMIT's count): bound as they are
+    # (place, conversion) of each result column that has one; the others are as the driver gives them
+    conversions: tuple[tuple[int, Callable[[Any], Any]], ...]
 
 
 class Prepared:
-    """A Core statement, run on the DB-API cursor of a SQLAlchemy connection."""
+    """A Core statement, run on the DB-API cursor of a SQLAlchemy connection.  Its parameters are the
+    values the caller gives (its `bindparam`s) and the values the statement holds (its literals)."""
 
     __slots__ = ("_by_dialect", "column_keys", "statement")
 
@@ -76,15 +78,21 @@ class Prepared:
         compiled = self.statement.compile(dialect=dialect, column_keys=self.column_keys,  # type: ignore[attr-defined]
                                           for_executemany=self.column_keys is not None)
         named = compiled.positiontup is None
-        names = tuple(compiled.positiontup or compiled.binds)
+        names = tuple(compiled.positiontup or compiled.bind_names.values())
+        # A value written in the statement (`!= "system"`, `coalesce(..., 0)`, a LIMIT and the OFFSET 0
+        # SQLite adds to it) is a parameter of its SQL too, with the value the statement holds.
+        constants = {name: bind.value for bind, name in compiled.bind_names.items() if not bind.required}
         # each parameter converted once, however often the statement names it (qmark repeats the name)
         binds = tuple((name, proc) for name in dict.fromkeys(names)
                       if (proc := compiled.binds[name].type.dialect_impl(dialect).bind_processor(dialect)) is not None)
         selected = getattr(self.statement, "selected_columns", ())  # (none: an UPDATE or INSERT)
-        columns = tuple(column.type.dialect_impl(dialect).result_processor(dialect, None) for column in selected)
-        return _Compiled(compiled.string, names, named, binds, columns, any(p is not None for p in columns))
+        processors = [column.type.dialect_impl(dialect).result_processor(dialect, None) for column in selected]
+        conversions = tuple((place, proc) for place, proc in enumerate(processors) if proc is not None)
+        return _Compiled(compiled.string, names, named, binds, constants, conversions)
 
     def _params(self, compiled: _Compiled, values: Mapping[str, Any]) -> Any:
+        if compiled.constants:
+            values = {**compiled.constants, **values}
         if compiled.binds:
             values = dict(values)
             for name, proc in compiled.binds:
@@ -114,11 +122,19 @@ class Prepared:
             raise _translated(conn, compiled.sql, None, exc) from exc
         finally:
             cursor.close()
-        if not compiled.convert:
+        conversions = compiled.conversions
+        if not conversions:
             return list(found)
-        procs = compiled.columns
-        return [tuple(value if proc is None or value is None else proc(value)
-                      for proc, value in zip(procs, row, strict=True)) for row in found]
+        # Only the columns that have a conversion are touched: a wide row (an email's rows, joined) has
+        # a few dates and JSON among many plain values.
+        converted = []
+        for row in found:
+            cells = list(row)
+            for place, proc in conversions:
+                if cells[place] is not None:
+                    cells[place] = proc(cells[place])
+            converted.append(tuple(cells))
+        return converted
 
 
 def execute_text(conn: Conn, sql: str) -> None:

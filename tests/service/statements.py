@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import re
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,7 +24,7 @@ import sqlalchemy as sa
 class Sent:
     statements: list[str] = field(default_factory=list)  # each statement's first word: SELECT, BEGIN...
     round_trips: int = 0  # PostgreSQL only (SQLite runs in the process)
-    texts: list[str] = field(default_factory=list)
+    texts: list[str] = field(default_factory=list)  # each statement's text (PostgreSQL's: its parameters as $1...)
 
     def clear(self) -> None:
         self.statements.clear()
@@ -49,9 +49,24 @@ class Sent:
         return found
 
 
-_PARSE = re.compile(r'\tParse\t "([^"]*)" "(\w+)')
+# (libpq's trace quotes a statement's text without escaping the quotes in it: a Parse's text runs to
+# the last quote before its count of parameter types, a Query's to the end of its message; a text's
+# line breaks are the trace's too)
+_PARSE = re.compile(r'\tParse\t "([^"]*)" "((\w+).*)" \d+', re.DOTALL)
 _BIND = re.compile(r'\tBind\t "[^"]*" "([^"]*)"')
-_QUERY = re.compile(r'\tQuery\t "(\w+)')
+_QUERY = re.compile(r'\tQuery\t "((\w+).*)"$', re.DOTALL)
+
+
+def _messages(lines: Iterable[str]) -> Iterator[str]:
+    """The trace's messages: a statement's text goes into it as it is, its line breaks too."""
+    message = ""
+    for line in lines:
+        if line.startswith(("F\t", "B\t")) and message:
+            yield message
+            message = ""
+        message += line
+    if message:
+        yield message
 
 
 @contextmanager
@@ -97,19 +112,22 @@ def _libpq_trace(sent: Sent) -> tuple[Callable[[Any, Any], None], Callable[[], N
 
     def read() -> None:
         with open(path) as lines:
-            named: dict[str, str] = {}
-            pending = ""
-            for line in lines:
+            named: dict[str, tuple[str, str]] = {}  # a prepared statement's (first word, text)
+            pending = ("", "")
+            for message in _messages(lines):
+                line = message.rstrip("\n")
                 if not line.startswith("F\t"):
                     continue
                 if parse := _PARSE.search(line):
-                    named[parse.group(1)] = pending = parse.group(2).upper()
+                    named[parse.group(1)] = pending = (parse.group(3).upper(), parse.group(2))
                 elif bind := _BIND.search(line):
                     pending = named.get(bind.group(1), pending)
                 elif "\tExecute\t" in line:
-                    sent.statements.append(pending)
+                    sent.statements.append(pending[0])
+                    sent.texts.append(pending[1])
                 elif query := _QUERY.search(line):
-                    sent.statements.append(query.group(1).upper())
+                    sent.statements.append(query.group(2).upper())
+                    sent.texts.append(query.group(1))
                     sent.round_trips += 1
                 elif "\tSync" in line:
                     sent.round_trips += 1

@@ -299,11 +299,14 @@ def test_the_first_turn_email_is_an_invitation_and_goes_out_even_after_an_unsubs
     assert outbox.deliver(first.id) == "sent"
 
 
-def test_a_turn_email_reads_the_persons_settings_and_the_games_clock_once_each(tmp_path, backend_url, sink):
-    """The rows an email reads by key are kept for its delivery's read (store.read_session keep_rows):
-    the person's settings (asked by the "never" skip, the bounce mark, the clock line) and the game's
-    clock (the position, the clock line) are each one statement, on both backends."""
+def test_an_email_reads_its_row_with_the_persons_settings_and_the_games_clock_in_one_statement(
+        tmp_path, backend_url, sink):
+    """A delivery reads its outbox row, the game, its seats, the game's clock and the reader's settings
+    in one statement (service/store/mailrows.py); whatever asks for the person or the clock later (the
+    "never" skip, the bounce mark, the position, the clock line) finds them there, on both backends.
+    Counted at the driver: the statement runs on the DB-API cursor."""
     from tests.conftest import app_on
+    from tests.service.statements import counted
 
     with app_on(tmp_path, backend_url, SMTP_URL=sink.url):
         preconsent(*[email for _, email in PLAYERS])
@@ -313,21 +316,67 @@ def test_a_turn_email_reads_the_persons_settings_and_the_games_clock_once_each(t
         with write_session(get_engine()) as session:
             for _, email in PLAYERS:  # the person has a settings row (a time zone) and the game a clock
                 store.person_for_update(session, email).time_zone = "Europe/Kyiv"
+        rows = outbox_rows(game_id)
+        with counted(get_engine()) as sent:
+            for row in rows:
+                assert outbox.deliver(row.id) == "sent"
+        assert len(sink.wait_for(3)) == 3
+        people = [text for text in sent.texts if "people" in text]
+        clocks = [text for text in sent.texts if "game_clocks" in text]
+        assert len(people) == 3 and people == clocks, (people, clocks)
+        assert all("FROM outbox JOIN games" in text for text in people), people
+
+
+def test_an_emails_rows_read_in_one_statement_are_the_orms_own(tmp_path, backend_url):
+    """store/mailrows.py reads an email's rows on the DB-API cursor and makes them the session's ORM
+    objects: the same values the ORM loads, on both backends, and the session's `get` of each of them
+    (or of a row there is none of) answers without a statement."""
+    from service.store import mailrows
+    from service.store.models import Game, GameClock, NotifyGame, Person, PersonLanguage, Player
+    from tests.conftest import app_on
+
+    def values(row):
+        return {column.key: getattr(row, column.key) for column in type(row).__table__.c}
+
+    with app_on(tmp_path, backend_url):
+        preconsent(*[email for _, email in PLAYERS])
+        game_id = new_game(toygame.NAME, PLAYERS, {"target": 5}, seed=3)
+        row_id = outbox_rows(game_id)[0].id
+        with write_session(get_engine()) as session:  # every outer join finds a row
+            key = session.get(Player, session.get(Outbox, row_id).player_id).address_key
+            session.add(PersonLanguage(person=key, language="uk", changed_at=utcnow()))
+            session.add(NotifyGame(email=key, game_id=game_id, mode="digest", visited_at=utcnow()))
+        keys = {Outbox: row_id, Game: game_id, GameClock: game_id, Person: key, PersonLanguage: key,
+                NotifyGame: (key, game_id)}
+        with read_session(get_engine()) as session:
+            loaded = {model: values(session.get(model, ident)) for model, ident in keys.items()}
+            seats = [values(player) for player in store.players_of(session, game_id)]
         statements: list[str] = []
 
         def count(_conn, _cursor, statement, *_args):
-            statements.append(" ".join(statement.split()))
+            statements.append(statement)
 
-        sa.event.listen(get_engine(), "before_cursor_execute", count)
-        try:
-            for row in outbox_rows(game_id):
-                assert outbox.deliver(row.id) == "sent"
-        finally:
-            sa.event.remove(get_engine(), "before_cursor_execute", count)
-        assert len(sink.wait_for(3)) == 3
-        people = [s for s in statements if "FROM people" in s]
-        clocks = [s for s in statements if "FROM game_clocks" in s]
-        assert len(people) == 3 and len(clocks) <= 3, (people, clocks)
+        for absent in (False, True):
+            if absent:  # then none of the rows that may be absent is there
+                with write_session(get_engine()) as session:
+                    for model in (PersonLanguage, NotifyGame, GameClock):
+                        session.delete(session.get(model, keys[model]))
+            with read_session(get_engine(), keep_rows=True) as session:
+                row, game, players = mailrows.email_rows(session, row_id)
+                assert (values(row), values(game), [values(p) for p in players]) == (
+                    loaded[Outbox], loaded[Game], seats)
+                sa.event.listen(get_engine(), "before_cursor_execute", count)
+                try:
+                    found = {model: session.get(model, ident) for model, ident in keys.items()}
+                finally:
+                    sa.event.remove(get_engine(), "before_cursor_execute", count)
+                assert found[Outbox] is row and found[Game] is game and statements == []
+                for model in (GameClock, Person, PersonLanguage, NotifyGame):
+                    if absent and model is not Person:
+                        assert found[model] is None
+                    else:
+                        assert values(found[model]) == loaded[model]
+                assert mailrows.email_rows(session, 10**9) is None
 
 
 def test_a_kept_rows_session_remembers_found_and_absent_rows_till_its_transaction_ends(app):
