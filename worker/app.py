@@ -193,6 +193,9 @@ def start_worker(instance: Any = None, **_: Any) -> None:
     first task, so that a broken configuration stops the worker at once."""
     for module in WORKER_MODULES:
         importlib.import_module(module)
+    from worker.signals import one_arena  # before the pool's threads (a threads pool) start
+
+    one_arena()
     app = getattr(instance, "app", None)
     if isinstance(app, Riftpost):
         app.host  # noqa: B018 - made on first use

@@ -201,3 +201,37 @@ def test_the_beat_scan_adds_no_deliveries_while_a_batch_already_waits_in_the_que
         assert tasks.dispatch_outbox.run() == 12  # drained (or its tasks lost): every due row again
         assert all(row.status == "pending" for game_id in game_ids for row in outbox_rows(game_id))
     client.close()
+
+
+ARENAS = """
+import ctypes, ctypes.util, sys, threading
+from worker import signals
+if sys.argv[1] == "one":
+    assert signals.one_arena()
+
+def allocate():  # blocks above pymalloc's 512 bytes come from glibc's malloc, in the thread's arena
+    kept = [bytearray(4096) for _ in range(2000)]
+    del kept
+
+threads = [threading.Thread(target=allocate) for _ in range(6)]
+for thread in threads:
+    thread.start()
+for thread in threads:
+    thread.join()
+ctypes.CDLL(ctypes.util.find_library("c")).malloc_stats()  # one "Arena N:" block each, to stderr
+"""
+
+
+def test_the_worker_allocates_from_one_malloc_arena_whatever_its_threads():
+    """worker/signals.py `one_arena` (the worker calls it as it starts, before a threads pool's threads):
+    glibc gives each allocating thread an arena of its own, whose freed memory stays there; with the
+    setting, threads share the one.  Counted in glibc's own report (malloc_stats)."""
+    import subprocess
+    import sys
+
+    def arenas(mode: str) -> int:
+        done = subprocess.run([sys.executable, "-c", ARENAS, mode], capture_output=True, text=True, check=True)
+        return done.stderr.count("Arena ")
+
+    assert arenas("many") > 1
+    assert arenas("one") == 1
