@@ -180,7 +180,7 @@ def test_a_limit_for_every_route_keeps_the_check_before_each_request(tmp_path, m
 def test_rate_limits_switched_off_serve_every_request_unlimited(tmp_path, migrated_sqlite):
     """Flask-Limiter's own switch (RATELIMIT_ENABLED off, as a load test may set it) adds none of its
     hooks: the app still starts (the before-request check it would have removed is not there) and
-    counts nothing."""
+    counts nothing; and the next app of the process, configured without the switch, limits again."""
     db = tmp_path / "app.sqlite"
     shutil.copy(migrated_sqlite, db)
     app = make_app(tmp_path, f"sqlite:///{db}", RATELIMIT_ENABLED=False, RATELIMIT_NEW_GAMES="2 per minute")
@@ -188,3 +188,12 @@ def test_rate_limits_switched_off_serve_every_request_unlimited(tmp_path, migrat
         client = app.test_client()
         assert [_post(client, "192.0.2.9", n) for n in range(4)] == [303] * 4
     app.extensions["riftpost.db"].dispose()
+    # Flask-Limiter's one limiter object would have kept the switch for every later app of the process.
+    db2 = tmp_path / "next" / "app.sqlite"
+    db2.parent.mkdir()
+    shutil.copy(migrated_sqlite, db2)
+    later = make_app(db2.parent, f"sqlite:///{db2}", RATELIMIT_NEW_GAMES="2 per minute")
+    with later.app_context():
+        again = later.test_client()
+        assert [_post(again, "192.0.2.9", n) for n in range(3)] == [303, 303, 429]
+    later.extensions["riftpost.db"].dispose()
