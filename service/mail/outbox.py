@@ -87,9 +87,10 @@ SEND_BATCH_TASK = "riftpost.send_emails"
 SEND_BATCH = 10
 # One row a task: what was queued before batches, still served by the worker (worker/tasks.py).
 SEND_TASK = "riftpost.send_email"
-# A batch starts no delivery after this many seconds, so every delivery it starts keeps its whole send
-# budget (SEND_SHARE of the lease) under the task's time limit (worker/tasks.py); the rows it did not
-# start go back to the queue as a batch of their own.
+# A batch starts no delivery after this many seconds (the rows it did not start go back to the queue as
+# a batch of their own), and no send of it runs past the send budget (SEND_SHARE of the lease) from the
+# batch's start: every send ends as a one-row task's would, with the same margin left under the task's
+# time limit (worker/tasks.py) to record its outcome.
 BATCH_SECONDS = 5.0
 DISPATCH_TASK = "riftpost.dispatch_outbox"
 # The share of the lease a delivery may spend, from its claim to the end of the SMTP transaction; the
@@ -353,17 +354,21 @@ def _skip_reason(session: Session, row: Outbox, mail: kinds.Mail, inbox: bool = 
     return None
 
 
-def deliver(row_id: int) -> str:
+def deliver(row_id: int, until: float | None = None) -> str:
     """Make one delivery attempt of an outbox row if it is due: "sent", "skipped" (no longer wanted),
     "retrying" (a transient failure: pending again, with its next attempt later), "failed" (a
     permanent failure, or the give-up horizon passed), or "not due".  A timed_out row of a sweep carries
-    the due rows of the same sweep to the same address in one email (service/mail/digest.py)."""
+    the due rows of the same sweep to the same address in one email (service/mail/digest.py).  The
+    send ends within the send budget from the claim, and by `until` (a `time.monotonic()` value: a
+    batch's, `deliver_batch`) if that comes first."""
     claimed = _claim(row_id)
     if claimed is None:
         return "not due"
     attempt, channel = claimed
     rules = policy()
     deadline = time.monotonic() + rules.send_budget
+    if until is not None:
+        deadline = min(deadline, until)
     if channel == webhooks.WEBHOOK:
         return _deliver_webhook(row_id, attempt, rules, deadline)
     carried: list[tuple[int, int]] = []  # (row id, attempt) of the rows this delivery claimed besides its own
@@ -571,13 +576,14 @@ def deliver_batch(row_ids: list[int]) -> dict[str, int]:
     "enqueued again").  An exception (the database gone) ends the batch: the rows after it are still
     pending, and the beat scan enqueues them, as it does a lost kick's."""
     started = time.monotonic()
+    until = started + policy().send_budget  # (see BATCH_SECONDS)
     outcomes: dict[str, int] = {}
     for done, row_id in enumerate(row_ids):
         if done and time.monotonic() - started > BATCH_SECONDS:  # (the first is always started)
             enqueue(row_ids[done:])
             outcomes["enqueued again"] = len(row_ids) - done
             break
-        outcome = deliver(row_id)
+        outcome = deliver(row_id, until)
         outcomes[outcome] = outcomes.get(outcome, 0) + 1
     return outcomes
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import json
 import shutil
+import time
 
 import pytest
 
@@ -109,6 +110,18 @@ def test_deliveries_travel_in_batches_and_a_batch_out_of_time_enqueues_what_it_d
         assert outbox.deliver_batch(ids[:3]) == {"sent": 1, "enqueued again": 2}
     enqueue.assert_called_once_with(ids[1:3])
     assert [row.status for row in outbox_rows(game_ids[0])] == ["sent", "pending", "pending"]
+    # No send of a batch runs past the send budget from the batch's start (the same margin under the
+    # task's time limit as a one-row task's): a send with no time left is not made, and is retried.
+    sent = len(sink.messages())
+    assert outbox.deliver(ids[3], until=time.monotonic() - 1) == "retrying"
+    assert len(sink.messages()) == sent and outbox_rows(game_ids[1])[0].status == "pending"
+    real, untils = outbox.deliver, []
+    monkeypatch.setattr(outbox, "deliver", lambda row_id, until=None: untils.append(until) or real(row_id, until))
+    started = time.monotonic()
+    with mock.patch("service.mail.outbox.enqueue"):
+        assert outbox.deliver_batch(ids[4:6]) == {"sent": 1, "enqueued again": 1}
+    budget = outbox.policy().send_budget
+    assert len(untils) == 1 and started + budget <= untils[0] <= time.monotonic() + budget
 
 
 @pytest.mark.parametrize("kick", [False, True])
