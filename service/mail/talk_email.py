@@ -152,7 +152,8 @@ _UNTOLD = Prepared(sa.select(sa.exists().where(
 
 
 def _untold_exists(session: Session, game_id: int, player_id: int) -> bool:
-    """Whether the game has a message by someone else after the seat's cursor (cheap: no rules yet)."""
+    """Whether the game has a message by someone else after the seat's cursor (cheap: no rules yet;
+    Prepared: the session is not flushed first)."""
     [(found,)] = _UNTOLD.rows(session.connection(), {"game_id": game_id, "player_id": player_id})
     return bool(found)
 

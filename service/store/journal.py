@@ -43,7 +43,7 @@ _NO_START, _NO_END = -(2**31), 2**31 - 1  # no bound: after_seq is a 32-bit inte
 
 def entries(session: Session, game_id: int, upto: int | None = None, since: int | None = None) -> list[JournalEntry]:
     """The game's journal in order, optionally only the entries placed at or before seq `upto`, and at
-    or after seq `since`."""
+    or after seq `since` (Prepared: the session is not flushed first, service/store/prepared.py)."""
     rows = _ENTRIES.rows(session.connection(), {"game_id": game_id, "since": _NO_START if since is None else since,
                                                 "upto": _NO_END if upto is None else upto})
     return [attached(session, JournalEntry, row) for row in rows]

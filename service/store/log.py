@@ -233,7 +233,8 @@ _LAST_OWN = Prepared(
 
 
 def turn_starts(session: Session, game_id: int, seat: int, upto: int, limit: int = 2) -> list[int]:
-    """The seqs where the seat's latest turns began, at or before `upto`, newest first."""
+    """The seqs where the seat's latest turns began, at or before `upto`, newest first (Prepared: the
+    session is not flushed first, service/store/prepared.py)."""
     rows = _TURN_STARTS.rows(session.connection(), {"game_id": game_id, "upto": upto})
     return [seq for seq, seats in rows if seat in seats][:limit]
 
@@ -242,7 +243,8 @@ def turn_starts(session: Session, game_id: int, seat: int, upto: int, limit: int
 
 
 def last_own_seq(session: Session, game_id: int, seat: int, before: int) -> int:
-    """The seq of the seat's last own event before `before` (0 if none): "since your last turn"."""
+    """The seq of the seat's last own event before `before` (0 if none): "since your last turn"
+    (Prepared: the session is not flushed first)."""
     [(seq,)] = _LAST_OWN.rows(session.connection(), {"game_id": game_id, "seat": seat, "before": before})
     return int(seq)
 

@@ -13,6 +13,11 @@ first statement, as it does for SQLAlchemy's, or, in a move's transaction, that 
 BEGIN itself: `begin_with_first_statement`).  A driver error is raised as SQLAlchemy would raise it
 (`sa.exc.IntegrityError` and so on, the connection invalidated on a disconnect), so callers catch the
 same exceptions either way.
+
+Unlike `session.execute`, it does not flush the ORM session first: a read given a session holding ORM
+objects not yet flushed does not see them.  Its readers (service/store/log.py, journal.py, the
+mail's) run in read sessions or after Core writes; a new caller that adds ORM objects and then reads
+through them flushes first.
 """
 
 from __future__ import annotations
