@@ -70,10 +70,15 @@ def init_app(app: Flask) -> None:
     that check finds nothing to count, yet resolves the route's limits and exemptions on every
     request (about 60 us, a fifth of GET /healthz in-process).  So it is taken out, unless the
     configuration names such a limit."""
-    # The one limiter object keeps the switch of the last app it was given when an app's configuration
-    # names none (Flask-Limiter reads `config.setdefault(RATELIMIT_ENABLED, <its own>)`): each app
-    # decides its own, on unless configured off.  (One app a process in production; the tests make many.)
+    # The one limiter object keeps what the last app it was given configured where an app's configuration
+    # names nothing: its switch (Flask-Limiter reads `config.setdefault(RATELIMIT_ENABLED, <its own>)`)
+    # and its default and application-wide limits (set only when none are set yet).  Each app decides
+    # its own: on unless configured off, and only the limits its configuration names.  (One app a
+    # process in production; the tests make many, and one app's RATELIMIT_DEFAULT limited the sign-in
+    # of every later one.)
     app.config.setdefault("RATELIMIT_ENABLED", True)
+    limiter.limit_manager.set_default_limits([])
+    limiter.limit_manager.set_application_limits([])
     limiter.init_app(app)
     _only_when_counted(app)
     if any(app.config.get(name) for name in EVERY_REQUEST_LIMITS) or limiter.limit_manager._blueprint_limits:

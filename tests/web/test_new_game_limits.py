@@ -167,7 +167,7 @@ def test_only_the_routes_with_limits_pay_for_them(tmp_path, migrated_sqlite, mon
 
 def test_a_limit_for_every_route_keeps_the_check_before_each_request(tmp_path, migrated_sqlite):
     """Should the configuration name a limit for every route (RATELIMIT_DEFAULT), the before-request
-    check that counts it stays: an undecorated route is limited too."""
+    check that counts it stays: an undecorated route is limited too; and only in that app."""
     db = tmp_path / "app.sqlite"
     shutil.copy(migrated_sqlite, db)
     app = make_app(tmp_path, f"sqlite:///{db}", RATELIMIT_DEFAULT="2 per minute")
@@ -175,6 +175,16 @@ def test_a_limit_for_every_route_keeps_the_check_before_each_request(tmp_path, m
         client = app.test_client()
         assert [client.get("/healthz").status_code for _ in range(3)] == [200, 200, 429]
     app.extensions["riftpost.db"].dispose()
+    # Flask-Limiter's one limiter object would have kept that limit for every later app of the process.
+    db2 = tmp_path / "next" / "app.sqlite"
+    db2.parent.mkdir()
+    shutil.copy(migrated_sqlite, db2)
+    later = make_app(db2.parent, f"sqlite:///{db2}")
+    with later.app_context():
+        again = later.test_client()
+        # (a view whose own limits are for POST only is where Flask-Limiter counted the defaults)
+        assert [again.get("/signin").status_code for _ in range(3)] == [200, 200, 200]
+    later.extensions["riftpost.db"].dispose()
 
 
 def test_rate_limits_switched_off_serve_every_request_unlimited(tmp_path, migrated_sqlite):
