@@ -18,6 +18,6 @@ def test_an_empty_redis_queue_leaves_the_whole_batch_and_logs_nothing(tmp_path, 
     caplog.set_level(logging.WARNING, logger=outbox.log.name)
     with app.app_context():
         assert outbox.scan_room() == outbox.SCAN_BATCH
-        outbox.enqueue([1, 2, 3])
-        assert outbox.scan_room() == outbox.SCAN_BATCH - 3
+        outbox.enqueue(list(range(1, 13)))  # twelve rows: two tasks (of up to SEND_BATCH rows)
+        assert outbox.scan_room() == outbox.SCAN_BATCH - 2 * outbox.SEND_BATCH
     assert not [record for record in caplog.records if record.levelno >= logging.WARNING]
