@@ -26,16 +26,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import sqlalchemy as sa
-
-from bench.delivery import PLAYERS, SECRET, free_port, start_sink, stop_sink
+from bench.delivery import SECRET, free_port, pending_emails, start_sink, stop_sink
 from service import create_app
 from service.mail import outbox
 from service.migrate import upgrade
-from service.play import new_game
-from service.store import get_engine, read_session
-from service.store.models import Outbox
-from tests.consent import preconsent
 
 
 def _deliver_all(ids: list[int]) -> None:
@@ -54,14 +48,7 @@ def run(emails: int, profile: str | None = None) -> tuple[float, float]:
                       "SMTP_URL": f"smtp://127.0.0.1:{port}", "BASE_URL": "http://bench.local"})
     try:
         with app.app_context():
-            preconsent(*PLAYERS.values())
-            ids: list[int] = []
-            seed = 0
-            while len(ids) < emails + 20:
-                seed += 1
-                new_game("riftforce", list(PLAYERS.items()), seed=seed)
-                with read_session(get_engine()) as session:
-                    ids = list(session.exec(sa.select(Outbox.id).where(Outbox.status == "pending")).scalars())
+            ids = pending_emails(emails + 20)
             _deliver_all(ids[:20])  # warm: templates compiled, the SMTP connection open
             ids = ids[20:20 + emails]
             profiler = cProfile.Profile() if profile else None

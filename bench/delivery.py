@@ -154,6 +154,21 @@ def serve_sink(maildir: str, port: int) -> None:
     print(sink.connections, flush=True)
 
 
+def pending_emails(count: int) -> list[int]:
+    """At least `count` pending outbox rows (in the current app's database): the emails of new Riftforce
+    games between two addresses that played before, so every email of a game goes at once (none is held
+    for an invitation's answer, and the day's invitation limit does not stop the games)."""
+    preconsent(*PLAYERS.values())
+    ids: list[int] = []
+    seed = 0
+    while len(ids) < count:
+        seed += 1
+        new_game("riftforce", list(PLAYERS.items()), seed=seed)
+        with read_session(get_engine()) as session:
+            ids = list(session.exec(sa.select(Outbox.id).where(Outbox.status == "pending")).scalars())
+    return ids
+
+
 def run(label: str, broker: str, emails: int, spy: str | None = None, pool: str = "solo",
         concurrency: int = 1, processes: int = 1, steady: float = 0.0) -> dict[str, float]:
     tmp = Path(tempfile.mkdtemp(prefix="riftpost-bench-delivery-"))
@@ -172,16 +187,7 @@ def run(label: str, broker: str, emails: int, spy: str | None = None, pool: str 
     redis = redis_pid() if broker.startswith("redis") else None
     try:
         with app.app_context():
-            # Addresses that played before: every email of a game goes at once (none is held for an
-            # invitation's answer, and the day's invitation limit does not stop the games).
-            preconsent(*PLAYERS.values())
-            ids: list[int] = []
-            seed = 0
-            while len(ids) < emails:
-                seed += 1
-                new_game("riftforce", list(PLAYERS.items()), seed=seed)
-                with read_session(get_engine()) as session:
-                    ids = list(session.exec(sa.select(Outbox.id).where(Outbox.status == "pending")).scalars())
+            ids = pending_emails(emails)
             time.sleep(3 + 2 * processes)  # let the workers finish starting
             from service.mail import outbox
 

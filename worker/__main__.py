@@ -10,9 +10,8 @@ never uses (bench/memory.py).  For anything else (other options, `celery inspect
 
 The pool (issue #27): a sweep queues hundreds of emails at once, and one email costs the worker ~5 ms
 of Python CPU, so one process, whatever its threads (the GIL), sends at most ~150 a second (6 threads
-on 2 cores, with the sink on the other).  Prefork
-sends on as many processes as CONCURRENCY (default 2, the cores of the machine the service is sized
-for), each with its SMTP connection (service/mail/smtp.py keeps them per process), and it is the pool
+on 2 cores, with the sink on the other).  Prefork sends on as many processes as CONCURRENCY (default
+2, the cores of the machine the service is sized for), each with its SMTP connection (service/mail/smtp.py keeps them per process), and it is the pool
 where the tasks' time limits (worker/tasks.py, the outbox lease's backstop) are enforced: the solo
 and threads pools ignore them.  bench/delivery.py measures the pools.
 """

@@ -1,7 +1,8 @@
 """What a worker process does as it stops: say goodbye to the SMTP server it kept a connection to
-(service/mail/smtp.py keeps one per process across messages).  And, every TRIM_EVERY tasks (a batch of emails counting as its emails), hand the
-memory its tasks freed back to the system (glibc keeps freed memory for the process's later use:
-after 1,000 emails a few MB of it; bench/memory.py), and keep it in one malloc arena (`one_arena`)."""
+(service/mail/smtp.py keeps one per process across messages).  And, every TRIM_EVERY tasks (a batch
+of emails counting as its emails), hand the memory its tasks freed back to the system (glibc keeps
+freed memory for the process's later use: after 1,000 emails a few MB of it; bench/memory.py), and
+keep it in one malloc arena (`one_arena`)."""
 
 from __future__ import annotations
 
@@ -24,15 +25,17 @@ def close_smtp(**_: Any) -> None:
     smtp.close_all()
 
 
-def _malloc_trim() -> Any:
-    """glibc's malloc_trim, or None (another C library)."""
+def _glibc(name: str) -> Any:
+    """glibc's function `name`, or None (another C library)."""
     try:
-        return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim
+        return getattr(ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6"), name)
     except (OSError, AttributeError):
         return None
 
 
-_trim = _malloc_trim()
+_trim = _glibc("malloc_trim")
+_mallopt = _glibc("mallopt")
+_done = 0
 
 # glibc's mallopt parameter for the most malloc arenas a process may make (malloc.h's M_ARENA_MAX).
 M_ARENA_MAX = -8
@@ -45,12 +48,7 @@ def one_arena() -> bool:
     1,000 emails against 89.0 with one arena (bench/memory.py; the target is 90).  One Python thread
     runs at a time (the GIL), so the threads hardly ever wait on the arena's lock; the CPU per email was
     the same (bench/delivery.py)."""
-    try:
-        mallopt = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").mallopt
-    except (OSError, AttributeError):
-        return False
-    return bool(mallopt(M_ARENA_MAX, 1))
-_done = 0
+    return _mallopt is not None and bool(_mallopt(M_ARENA_MAX, 1))
 
 
 def trim() -> None:

@@ -61,8 +61,9 @@ class _Environment(Environment):
         """A template's globals as a plain dict, the environment's overlaid with its own, rather than
         Jinja's ChainMap of the two: every {% include %} and {% import %} copies them into its new
         context (`dict(globals, **vars)`), which reads a ChainMap key by key in Python: 18 us a context
-        against 3.6 from a dict, and a render makes some eight.  Changes to the environment's globals after a template is loaded would
-        not reach it (Jinja's advice: make none); `environment` sets them all before any is loaded."""
+        against 3.6 from a dict, and a render makes some eight.  Changes to the environment's globals
+        after a template is loaded would not reach it (Jinja's advice: make none); `environment` sets
+        them all before any is loaded."""
         return {**self.globals, **(d or {})}
 
 
@@ -97,9 +98,9 @@ def _template_gettext(eval_ctx: EvalContext, message: str, /, **variables: Any) 
     """A template's `_()`, `gettext()` and `{% trans %}`, as jinja2.ext's newstyle gettext: the message in
     the render's locale, made markup in an autoescaped part, always a format string."""
     found = lang.translations(locale()).gettext(message)
-    if not variables and "%" not in found:  # (the format would leave it as it is: most of an email's words)
-        return Markup(found) if eval_ctx.autoescape else found
-    return (Markup(found) if eval_ctx.autoescape else found) % variables
+    text = Markup(found) if eval_ctx.autoescape else found
+    # (no values and no "%": the format would leave it as it is, and so do most of an email's words)
+    return text if not variables and "%" not in found else text % variables
 
 
 @pass_eval_context
